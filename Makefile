@@ -1,0 +1,39 @@
+# tilelab: two commands do all set-up on a fresh machine with Python >= 3.10 and make.
+#   make lab   -- create .venv if missing, install tilelab with JupyterLab, open the lessons
+#   make test  -- same bootstrap, then unit tests, doctests, nbval over every notebook
+#                 (and the browser tests when Chromium is installed)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.tilelab-installed
+PYTEST := $(PY) -m pytest
+
+.PHONY: lab test test-unit test-notebooks test-browser bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[lab,test]"
+	@touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
+
+# Everything in one pytest run so CI sees one summary line.
+test: $(STAMP)
+	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env
+
+test-unit: $(STAMP)
+	$(PYTEST) tests tilelab --doctest-modules -m "not browser"
+
+test-notebooks: $(STAMP)
+	$(PYTEST) notebooks --nbval-lax --nbval-current-env
+
+test-browser: $(STAMP)
+	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser -m browser
+
+bench: $(STAMP)
+	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache test-artifacts

@@ -1,0 +1,110 @@
+"""The project's own promises: pure engines, Binder and pip environments in step."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE_PACKAGES = ("game2048", "sliding", "match3")
+UI_LIBRARIES = {"ipywidgets", "ipycanvas", "matplotlib", "IPython", "PIL"}
+# Engines may import the standard library, numpy and tilelab itself; numba only via tilelab._jit.
+ALLOWED_THIRD_PARTY = {"numpy", "tilelab"}
+
+
+def _engine_files() -> list[Path]:
+    files = []
+    for name in ENGINE_PACKAGES:
+        pkg = ROOT / "tilelab" / name
+        files += sorted(pkg.rglob("*.py")) if pkg.is_dir() else []
+        single = ROOT / "tilelab" / f"{name}.py"
+        files += [single] if single.exists() else []
+    return files
+
+
+def _imported_roots(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    roots: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            roots.add(node.module.split(".")[0])
+    return roots
+
+
+def test_engine_modules_exist():
+    assert _engine_files(), "no engine modules found under tilelab/"
+
+
+@pytest.mark.parametrize("path", _engine_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_engine_imports_only_stdlib_and_numpy(path: Path):
+    roots = _imported_roots(path)
+    foreign = {r for r in roots if r not in sys.stdlib_module_names and r not in ALLOWED_THIRD_PARTY}
+    assert not foreign, f"{path.name} imports {sorted(foreign)}: engines import only stdlib + numpy"
+
+
+def test_importing_engines_loads_no_ui_library():
+    present = [n for n in ENGINE_PACKAGES if (ROOT / "tilelab" / n).exists()]
+    code = (
+        "import sys\n"
+        + "".join(f"import tilelab.{n}\n" for n in present)
+        + f"print(sorted(m for m in {sorted(UI_LIBRARIES)!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", f"importing the engines loaded {out.stdout.strip()}"
+
+
+def test_the_import_rule_catches_a_ui_import(tmp_path: Path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import numpy\nfrom matplotlib import pyplot\n")
+    assert "matplotlib" in _imported_roots(bad)
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~ \[;]", requirement.strip(), maxsplit=1)[0].lower()
+
+
+def _pyproject_requirements() -> dict[str, str]:
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    reqs = meta["dependencies"] + meta["optional-dependencies"]["lab"]
+    return {_name(r): r.replace(" ", "") for r in reqs}
+
+
+def _conda_requirements() -> dict[str, str]:
+    deps: dict[str, str] = {}
+    in_deps = False
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        if line.startswith("dependencies:"):
+            in_deps = True
+        elif in_deps and line.strip().startswith("- "):
+            spec = line.strip()[2:].strip()
+            deps[_name(spec)] = spec.replace(" ", "")
+        elif in_deps and line and not line.startswith(" "):
+            in_deps = False
+    deps.pop("python", None)
+    deps.pop("pip", None)
+    return deps
+
+
+def test_environment_yml_matches_pyproject():
+    assert _conda_requirements() == _pyproject_requirements()
+
+
+def test_environment_yml_python_floor_matches_pyproject():
+    floor = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    assert f"python{floor}" in (ROOT / "environment.yml").read_text().replace(" ", "")
+
+
+def test_binder_installs_the_package():
+    post = (ROOT / "postBuild").read_text()
+    assert "pip install --no-deps -e ." in post

@@ -1,0 +1,1 @@
+"""Figure-returning matplotlib pictures for the lessons (one module per game)."""
