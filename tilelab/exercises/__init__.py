@@ -25,6 +25,7 @@ __all__ = ["Result", "check", "checker", "first_counterexample", "list_exercises
 
 # Modules that register checkers; imported on first use so that `check` finds every exercise.
 _LESSON_MODULES = (
+    "tilelab.exercises.start",
     "tilelab.exercises.game2048",
     "tilelab.exercises.game2048_ai",
     "tilelab.exercises.sliding",
