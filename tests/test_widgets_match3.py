@@ -1,0 +1,219 @@
+"""The playable match-3 board, driven headless through the same handlers ipycanvas calls."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tilelab.match3 import Board, find_matches, hint, is_dead, valid_moves
+from tilelab.match3.candies import candy_style
+from tilelab.widgets import match3 as wm
+from tilelab.widgets.match3 import Match3Widget, cell_at, drag_target
+from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, tick
+
+PX = 50
+
+
+def make(rows=6, cols=6, kinds=5, seed=3, frame_ms=0, **kw):
+    return Match3Widget(rows, cols, kinds, seed=seed, cell_px=PX, frame_ms=frame_ms,
+                        canvas=FakeMultiCanvas(3, cols * PX, rows * PX), raise_errors=True, **kw)
+
+
+def centre(cell):
+    return cell[1] * PX + PX / 2, cell[0] * PX + PX / 2
+
+
+def pick(widget, cell):
+    click(widget, *centre(cell))
+
+
+def invalid_move(board: Board):
+    legal = set(valid_moves(board))
+    for a in board.cells():
+        b = (a[0], a[1] + 1)
+        if board.on_board(b) and (a, b) not in legal:
+            return a, b
+    raise AssertionError("no invalid move found")
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+@given(st.integers(1, 12), st.integers(1, 12), st.integers(10, 80), st.floats(-100, 1200), st.floats(-100, 1200))
+def test_cell_at_inverts_the_cell_centres(rows, cols, px, x, y):
+    cell = cell_at(x, y, rows, cols, px)
+    inside = 0 <= x < cols * px and 0 <= y < rows * px
+    assert (cell is not None) == inside
+    if cell is not None:
+        r, c = cell
+        assert c * px <= x < (c + 1) * px and r * px <= y < (r + 1) * px
+        assert cell_at((c + 0.5) * px, (r + 0.5) * px, rows, cols, px) == cell
+
+
+def test_cell_at_rejects_a_bad_cell_size():
+    with pytest.raises(ValueError, match="positive"):
+        cell_at(1, 1, 3, 3, 0)
+
+
+def test_drag_target_follows_the_main_direction():
+    assert drag_target((3, 3), 0, 0, 40, 10) == (3, 4)
+    assert drag_target((3, 3), 0, 0, -40, 10) == (3, 2)
+    assert drag_target((3, 3), 0, 0, 5, 40) == (4, 3)
+    assert drag_target((3, 3), 0, 0, 5, -40) == (2, 3)
+
+
+# ----------------------------------------------------------------------------- playing
+
+
+def test_click_a_candy_then_a_neighbour_swaps_and_scores():
+    w = make()
+    a, b = valid_moves(w.board)[0]
+    before = w.board
+    pick(w, a)
+    assert w.selected == a
+    pick(w, b)
+    assert w.moves == 1 and w.score == w.last_result.score > 0 and w.selected is None
+    assert w.last_result.valid and w.last_result.swapped == before.swapped(a, b)
+    assert not find_matches(w.board) and not is_dead(w.board)
+    assert "Score</b> %d" % w.score in w.status.value and "Moves</b> 1" in w.status.value
+
+
+def test_click_selection_rules_follow_the_article():
+    w = make()
+    pick(w, (0, 0))
+    pick(w, (0, 0))
+    assert w.selected is None  # same candy: deselect
+    pick(w, (0, 0))
+    pick(w, (3, 3))
+    assert w.selected == (3, 3) and w.moves == 0  # not a neighbour: select the new one
+    click(w, 10_000, 10)
+    assert w.selected == (3, 3)  # off the board: ignored
+
+
+def test_drag_onto_a_neighbour_swaps():
+    w = make()
+    a, b = valid_moves(w.board)[-1]
+    (x0, y0), (x1, y1) = centre(a), centre(b)
+    drag(w, x0, y0, x1, y1)
+    assert w.moves == 1 and w.last_result.valid and {w.last_result.a, w.last_result.b} == {a, b}
+
+
+def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
+    w = make(frame_ms=30)
+    a, b = invalid_move(w.board)
+    before = w.board
+    w.canvas.reset()
+    w.play(a, b)
+    assert w.board == before and w.moves == 0 and w.score == 0 and "swapped back" in w.status.value
+    sleeps = w.canvas.sleeps()
+    assert len(sleeps) == 2 * wm.SWAP_FRAMES and set(sleeps) == {30.0}
+
+
+def test_a_cascade_animates_flash_fall_and_refill_in_one_batch():
+    w = make(frame_ms=25)
+    w.canvas.reset()
+    result = w.play(*valid_moves(w.board)[0])
+    per_step = wm.FLASH_FRAMES + 1 + wm.FALL_FRAMES
+    frames = wm.SWAP_FRAMES + per_step * result.cascades + 1
+    assert len(w.canvas.sleeps()) == frames - 1
+    # the flash frames cover exactly the matched cells
+    flashes = [args for name, args in w.layer(1).calls if name == "fill_rect"]
+    matched = sum(len(g.cells) for g in result.steps[0].groups)
+    assert len(flashes) >= matched * wm.FLASH_FRAMES // 2
+
+
+def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board():
+    w = make(frame_ms=200)
+    first = w.play(*valid_moves(w.board)[0])
+    board = w.board
+    assert w.busy()
+    for a, b in valid_moves(board)[:3]:
+        pick(w, a)
+        pick(w, b)
+    assert w.play(*valid_moves(board)[0]) is None
+    assert w.board == board and w.moves == 1 and w.score == first.score
+    w._animation_end = 0.0  # the browser finished playing
+    assert w.play(*valid_moves(board)[0]) is not None and w.moves == 2
+
+
+def test_candies_are_drawn_with_their_colour_and_shape():
+    w = make(kinds=6)
+    calls = w.layer(1).calls
+    colours = {args[0] for name, args in calls if name == "fill_style"}
+    assert {candy_style(k).colour for k in range(6)} <= colours
+    assert sum(1 for name, _ in calls if name == "fill_polygon") == 36
+
+
+def test_hint_button_and_idle_hint():
+    w = make(idle_hint_s=3)
+    click_button(w, "Hint")
+    assert w.hint_move == hint(w.board) and w.hint_move in valid_moves(w.board)
+    w2 = make(idle_hint_s=3)
+    tick(w2.ticker, 2)
+    assert w2.hint_move is None
+    tick(w2.ticker, 1)
+    assert w2.hint_move == hint(w2.board)
+    assert w2.layer(2).count("stroke_rect") == 2
+    pick(w2, (0, 0))  # input resets the idle clock
+    assert w2.idle_s == 0
+
+
+def test_step_mode_walks_the_cascade_one_stage_at_a_time():
+    w = make()
+    w.step_mode = True
+    result = w.play(*valid_moves(w.board)[0])
+    stages = 4 * result.cascades  # swapped was shown already
+    assert len(w.stages) == stages and not find_button(w, "Next step").disabled
+    assert "swapped" in w.status.value
+    pick(w, (0, 0))
+    assert w.selected is None  # board input waits for the cascade
+    seen = []
+    for _ in range(stages):
+        click_button(w, "Next step")
+        seen.append(w.message)
+    assert seen[:4] == [
+        f"step 1: matched {', '.join(g.shape for g in result.steps[0].groups)} (+{result.steps[0].score})",
+        "step 1: cleared", "step 1: candies fell", "step 1: refilled from the top",
+    ]
+    assert not w.stages and find_button(w, "Next step").disabled
+    assert w.play(*valid_moves(w.board)[0]) is not None
+
+
+def test_dead_board_is_reshuffled_with_a_message(monkeypatch):
+    w = make(frame_ms=10)
+    calls = {"n": 0}
+
+    def dead_once(board):
+        calls["n"] += 1
+        return calls["n"] == 1
+
+    monkeypatch.setattr(wm, "is_dead", dead_once)
+    result = w.play(*valid_moves(w.board)[0])
+    assert "no moves left, shuffling" in w.status.value
+    assert w.board.counts() == result.board.counts() and not find_matches(w.board)
+    assert valid_moves(w.board)
+    assert any("no moves left" in t for name, args in w.layer(2).calls if name == "fill_text" for t in [args[0]])
+
+
+def test_new_game_resets_the_counters():
+    w = make()
+    w.play(*valid_moves(w.board)[0])
+    old = w.board
+    click_button(w, "New game")
+    assert (w.score, w.moves, w.last_cascades) == (0, 0, 0) and w.board != old
+    assert not find_matches(w.board) and valid_moves(w.board)
+
+
+def test_same_seed_same_game():
+    a, b = make(seed=9), make(seed=9)
+    for w in (a, b):
+        for _ in range(5):
+            w.play(*valid_moves(w.board)[0])
+    assert a.board == b.board and a.score == b.score
+
+
+def test_errors_in_callbacks_are_raised_in_tests():
+    w = make()
+    with pytest.raises(ValueError, match="not neighbours"):
+        w.play((0, 0), (2, 2))

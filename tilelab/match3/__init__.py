@@ -1,0 +1,64 @@
+"""Match-3 ("candy crush"): match, clear, fall, refill, cascade; dead boards and reshuffles.
+
+>>> from tilelab.match3 import Board, new_board, find_matches, swap, valid_moves, is_dead, reshuffle
+>>> board = new_board(8, 8, 6, rng=0)
+>>> find_matches(board), is_dead(board)
+([], False)
+>>> result = swap(board, *valid_moves(board)[0], rng=0)
+>>> result.valid, find_matches(result.board)
+(True, [])
+
+``valid_moves`` and ``is_dead`` here are the compiled versions; the readable ones the lesson
+builds are :func:`tilelab.match3.core.valid_moves` and :func:`tilelab.match3.core.is_dead`
+(tested to agree).
+"""
+
+from tilelab.match3.core import (
+    EMPTY,
+    SHAPE_POINTS,
+    SHAPES,
+    Board,
+    CascadeStep,
+    Cell,
+    Group,
+    Move,
+    Run,
+    SwapResult,
+    cascade_step,
+    clear,
+    fall,
+    find_matches,
+    find_runs,
+    four_direction_counts,
+    hint,
+    immediate_score,
+    neighbours,
+    refill,
+    refill_outcomes,
+    resolve,
+    swap,
+)
+from tilelab.match3.core import is_dead as is_dead_reference
+from tilelab.match3.core import valid_moves as valid_moves_reference
+from tilelab.match3.fast import is_dead_fast as is_dead
+from tilelab.match3.fast import swap_fast
+from tilelab.match3.fast import valid_moves_fast as valid_moves
+from tilelab.match3.generate import (
+    Reshuffle,
+    ReshuffleWarning,
+    can_have_move,
+    new_board,
+    planted_board,
+    reshuffle,
+    reshuffle_report,
+    stable_board,
+)
+
+__all__ = [
+    "EMPTY", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
+    "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
+    "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",
+    "refill_outcomes", "resolve", "swap", "swap_fast", "valid_moves", "valid_moves_reference",
+    "is_dead", "is_dead_reference", "new_board", "planted_board", "reshuffle", "reshuffle_report",
+    "stable_board", "can_have_move",
+]

@@ -1,0 +1,328 @@
+"""Fast match-3 engine: the same rules as :mod:`tilelab.match3.core` on ``int8`` arrays.
+
+The kernels are compiled by numba when it is available (:func:`tilelab._jit.njit`) and run as
+plain Python otherwise. They consume the random generator exactly as the reference does (one
+``rng.random()`` per refilled hole, holes in reading order), so for the same seed the fast
+and the readable engines reach the same boards and scores; the tests check this.
+
+What the fast path leaves out is the *story*: it returns the final board, the score and the
+number of cascade steps, not the groups, falls and refills that the lesson pictures.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tilelab._jit import njit
+from tilelab._random import as_generator
+from tilelab.match3.core import (
+    EMPTY,
+    MAX_CASCADES,
+    RUN,
+    SHAPE_POINTS,
+    Board,
+    Move,
+    check_full,
+    check_swap,
+)
+
+LINE3, LINE4, SHAPE = SHAPE_POINTS["line3"], SHAPE_POINTS["line4"], SHAPE_POINTS["line5"]
+MIN_CROSS_FREE = 5  # a run this long scores as line5 whatever it crosses
+
+
+# ----------------------------------------------------------------------------- kernels
+
+
+@njit
+def run_through(g, r, c):
+    """True when (r, c) lies on a run of 3+ of its kind."""
+    kind = g[r, c]
+    if kind < 0:
+        return False
+    rows, cols = g.shape
+    n = 1
+    i = c - 1
+    while i >= 0 and g[r, i] == kind:
+        n += 1
+        i -= 1
+    i = c + 1
+    while i < cols and g[r, i] == kind:
+        n += 1
+        i += 1
+    if n >= RUN:
+        return True
+    n = 1
+    i = r - 1
+    while i >= 0 and g[i, c] == kind:
+        n += 1
+        i -= 1
+    i = r + 1
+    while i < rows and g[i, c] == kind:
+        n += 1
+        i += 1
+    return n >= RUN
+
+
+@njit
+def swap_creates_run(g, r1, c1, r2, c2):
+    """True when exchanging two cells makes a run through one of them (g is restored)."""
+    a = g[r1, c1]
+    b = g[r2, c2]
+    if a == b:
+        return False
+    g[r1, c1] = b
+    g[r2, c2] = a
+    ok = run_through(g, r1, c1) or run_through(g, r2, c2)
+    g[r1, c1] = a
+    g[r2, c2] = b
+    return ok
+
+
+@njit
+def list_moves(g, out):
+    """Write every legal swap as (r1, c1, r2, c2) rows into ``out``; return how many."""
+    rows, cols = g.shape
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols and swap_creates_run(g, r, c, r, c + 1):
+                out[n, 0], out[n, 1], out[n, 2], out[n, 3] = r, c, r, c + 1
+                n += 1
+            if r + 1 < rows and swap_creates_run(g, r, c, r + 1, c):
+                out[n, 0], out[n, 1], out[n, 2], out[n, 3] = r, c, r + 1, c
+                n += 1
+    return n
+
+
+@njit
+def any_move(g):
+    """True when at least one swap is legal."""
+    rows, cols = g.shape
+    for r in range(rows):
+        for c in range(cols):
+            if c + 1 < cols and swap_creates_run(g, r, c, r, c + 1):
+                return True
+            if r + 1 < rows and swap_creates_run(g, r, c, r + 1, c):
+                return True
+    return False
+
+
+@njit
+def has_run(g):
+    """True when some run of 3+ is on the board."""
+    rows, cols = g.shape
+    for r in range(rows):
+        for c in range(cols):
+            k = g[r, c]
+            if k < 0:
+                continue
+            if c + 2 < cols and g[r, c + 1] == k and g[r, c + 2] == k:
+                return True
+            if r + 2 < rows and g[r + 1, c] == k and g[r + 2, c] == k:
+                return True
+    return False
+
+
+@njit
+def _root(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@njit
+def match_clear_fall(g):
+    """One cascade step without the refill: find groups, score them, clear, let candies fall.
+
+    Returns (holes, points): the number of EMPTY cells now at the top of the columns and the
+    group points before the cascade multiplier. (0, 0) means the board is stable.
+    """
+    rows, cols = g.shape
+    size = rows * cols
+    hlen = np.zeros(size, np.int64)
+    hpos = np.zeros(size, np.int64)
+    vlen = np.zeros(size, np.int64)
+    vpos = np.zeros(size, np.int64)
+    parent = np.arange(size)
+    found = False
+    for r in range(rows):  # horizontal runs
+        start = 0
+        for c in range(1, cols + 1):
+            if c == cols or g[r, c] != g[r, start]:
+                if c - start >= RUN and g[r, start] >= 0:
+                    found = True
+                    for i in range(start, c):
+                        hlen[r * cols + i] = c - start
+                        hpos[r * cols + i] = i - start
+                        if i > start:
+                            parent[_root(parent, r * cols + i)] = _root(parent, r * cols + start)
+                start = c
+    for c in range(cols):  # vertical runs
+        start = 0
+        for r in range(1, rows + 1):
+            if r == rows or g[r, c] != g[start, c]:
+                if r - start >= RUN and g[start, c] >= 0:
+                    found = True
+                    for i in range(start, r):
+                        vlen[i * cols + c] = r - start
+                        vpos[i * cols + c] = i - start
+                        if i > start:
+                            parent[_root(parent, i * cols + c)] = _root(parent, start * cols + c)
+                start = r
+    if not found:
+        return 0, 0
+    longest = np.zeros(size, np.int64)
+    crossing = np.zeros(size, np.int64)
+    for i in range(size):
+        if hlen[i] == 0 and vlen[i] == 0:
+            continue
+        root = _root(parent, i)
+        longest[root] = max(longest[root], hlen[i], vlen[i])
+        if hlen[i] > 0 and vlen[i] > 0:
+            inner = 1
+            if 0 < hpos[i] < hlen[i] - 1:
+                inner += 1
+            if 0 < vpos[i] < vlen[i] - 1:
+                inner += 1
+            crossing[root] = max(crossing[root], inner)
+    points = 0
+    holes = 0
+    for i in range(size):
+        if hlen[i] == 0 and vlen[i] == 0:
+            continue
+        holes += 1
+        if _root(parent, i) == i:
+            if longest[i] >= MIN_CROSS_FREE or crossing[i] > 0:
+                points += SHAPE
+            elif longest[i] == RUN + 1:
+                points += LINE4
+            else:
+                points += LINE3
+        g[i // cols, i % cols] = EMPTY
+    for c in range(cols):  # gravity
+        target = rows - 1
+        for r in range(rows - 1, -1, -1):
+            k = g[r, c]
+            if k >= 0:
+                if r != target:
+                    g[target, c] = k
+                    g[r, c] = EMPTY
+                target -= 1
+    return holes, points
+
+
+@njit
+def refill_holes(g, u, kinds):
+    """Fill EMPTY cells in reading order with kinds drawn from the uniforms ``u``."""
+    rows, cols = g.shape
+    n = 0
+    for r in range(rows):
+        for c in range(cols):
+            if g[r, c] < 0:
+                g[r, c] = min(int(u[n] * kinds), kinds - 1)
+                n += 1
+    return n
+
+
+@njit
+def fill_no_runs(g, kinds, u):
+    """Deal kinds into the EMPTY cells of ``g`` in reading order so that no run appears.
+
+    A cell may not take the kind of an equal pair just left of it or just above it; that bans at
+    most two kinds, so with 3 or more kinds a choice always remains and each cell takes exactly
+    one uniform draw ``u[r * cols + c]`` (no redraw loop). Cells already set are kept.
+    """
+    rows, cols = g.shape
+    allowed = np.empty(kinds, np.int64)
+    for r in range(rows):
+        for c in range(cols):
+            if g[r, c] >= 0:
+                continue
+            ban1 = -2
+            ban2 = -2
+            if c >= 2 and g[r, c - 1] == g[r, c - 2]:
+                ban1 = g[r, c - 1]
+            if r >= 2 and g[r - 1, c] == g[r - 2, c]:
+                ban2 = g[r - 1, c]
+            n = 0
+            for k in range(kinds):
+                if k != ban1 and k != ban2:
+                    allowed[n] = k
+                    n += 1
+            g[r, c] = allowed[min(int(u[r * cols + c] * n), n - 1)]
+    return g
+
+
+@njit
+def count_dead(rows, cols, kinds, u):
+    """How many of ``len(u)`` no-run deals (one row of uniforms each) have no legal move."""
+    dead = 0
+    g = np.empty((rows, cols), np.int8)
+    for i in range(u.shape[0]):
+        g[:, :] = EMPTY
+        fill_no_runs(g, kinds, u[i])
+        if not any_move(g):
+            dead += 1
+    return dead
+
+
+# ----------------------------------------------------------------------------- wrappers
+
+
+def swap_array(grid: np.ndarray, a: Move, b: Move, kinds: int, rng: np.random.Generator):
+    """Fast swap on an int8 array (modified in place). Returns (valid, score, cascades)."""
+    (r1, c1), (r2, c2) = a, b
+    if not swap_creates_run(grid, r1, c1, r2, c2):
+        return False, 0, 0
+    grid[r1, c1], grid[r2, c2] = grid[r2, c2], grid[r1, c1]
+    score = 0
+    index = 0
+    while index < MAX_CASCADES:
+        holes, points = match_clear_fall(grid)
+        if holes == 0:
+            return True, score, index
+        index += 1
+        score += index * points
+        refill_holes(grid, rng.random(holes), kinds)
+    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+
+
+def swap_fast(board: Board, a, b, rng) -> tuple[bool, Board, int, int]:
+    """Same rules and random draws as :func:`tilelab.match3.swap`, without the step data.
+
+    Returns ``(valid, board, score, cascades)``.
+
+    >>> from tilelab.match3 import Board, swap
+    >>> board = Board.parse("0120\\n1201\\n0012\\n2102")
+    >>> valid, after, score, cascades = swap_fast(board, (2, 2), (3, 2), rng=1)
+    >>> after == swap(board, (2, 2), (3, 2), rng=1).board, score, cascades
+    (True, 60, 1)
+    """
+    a, b = check_swap(board, a, b)
+    grid = board.to_array()
+    valid, score, cascades = swap_array(grid, a, b, board.kinds, as_generator(rng))
+    return valid, (Board._trusted(grid, board.kinds) if valid else board), score, cascades
+
+
+def valid_moves_fast(board: Board) -> list[Move]:
+    """Every legal swap, as :func:`tilelab.match3.core.valid_moves` lists them, but compiled.
+
+    >>> valid_moves_fast(Board.parse("001\\n120\\n212"))
+    [((0, 2), (1, 2)), ((1, 1), (2, 1))]
+    """
+    check_full(board)
+    grid = board.to_array()
+    out = np.empty((2 * board.rows * board.cols, 4), np.int64)
+    n = list_moves(grid, out)
+    return [((int(m[0]), int(m[1])), (int(m[2]), int(m[3]))) for m in out[:n]]
+
+
+def is_dead_fast(board: Board) -> bool:
+    """True when no swap is legal (compiled).
+
+    >>> is_dead_fast(Board.parse("012\\n120\\n201"))
+    True
+    """
+    check_full(board)
+    return not any_move(board.to_array())

@@ -1,0 +1,265 @@
+"""New boards and reshuffles: no ready run, at least one move, and always a finite amount of work.
+
+The termination question (left open by the Unity article's exclude-and-redraw loop): dealing
+cells in reading order, a cell must avoid at most two kinds -- the kind of an equal pair just to
+its left and the kind of an equal pair just above it. Nothing else can complete a run, because
+the cells to the right and below are not dealt yet. So with ``kinds >= 3`` at least one kind is
+always allowed, and drawing *from the allowed kinds* (instead of drawing from all kinds and
+redrawing on a banned one) takes exactly one draw per cell. The redraw loop also ends with
+probability 1 (each draw succeeds with probability at least (K-2)/K = 1/3 at K = 3), but it has
+no worst-case bound, and with 2 kinds it can spin forever.
+
+A no-run deal may still have no legal move. We deal again a bounded number of times and then
+plant a move (a fixed five-cell pattern in the top-left corner that the deal cannot spoil), so
+:func:`new_board` always returns after a bounded amount of work.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from tilelab._random import as_generator
+from tilelab.match3.core import (
+    EMPTY,
+    RUN,
+    Board,
+    _check_kinds,
+    check_full,
+    kind_from_uniform,
+)
+from tilelab.match3.fast import any_move, fill_no_runs, has_run
+
+MAX_DEALS = 100  # fresh deals before planting a move
+SHUFFLE_TRIES = 50  # random permutations before the systematic search
+SEARCH_BUDGET = 200_000  # cells placed by the systematic search before giving up
+
+
+class ReshuffleWarning(UserWarning):
+    """No arrangement of the board's candies works: a new board was dealt instead."""
+
+
+def banned_kinds(grid: list[list[int]], r: int, c: int) -> set[int]:
+    """Kinds that would complete a run at (r, c) with the two cells left of it or above it."""
+    banned = set()
+    if c >= 2 and grid[r][c - 1] == grid[r][c - 2] != EMPTY:
+        banned.add(grid[r][c - 1])
+    if r >= 2 and grid[r - 1][c] == grid[r - 2][c] != EMPTY:
+        banned.add(grid[r - 1][c])
+    return banned
+
+
+def deal_no_runs(grid: list[list[int]], kinds: int, draws: np.ndarray) -> list[list[int]]:
+    """Readable twin of the compiled ``fill_no_runs``: fill EMPTY cells in reading order.
+
+    Each cell takes ``allowed[int(u * len(allowed))]`` for its own draw ``u``; cells already
+    set (a planted move) are kept.
+    """
+    cols = len(grid[0])
+    for r in range(len(grid)):
+        for c in range(cols):
+            if grid[r][c] != EMPTY:
+                continue
+            allowed = [k for k in range(kinds) if k not in banned_kinds(grid, r, c)]
+            grid[r][c] = allowed[kind_from_uniform(draws[r * cols + c], len(allowed))]
+    return grid
+
+
+def _check_size(rows: object, cols: object) -> tuple[int, int]:
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"{name}={value}: a board needs at least one row and one column")
+    return int(rows), int(cols)
+
+
+def can_have_move(rows: int, cols: int) -> bool:
+    """True when some no-run board of this size has a legal move.
+
+    2x3 and 3x2 are the smallest rectangles; a single line needs 4 cells (``0 0 1 0``).
+    """
+    return (rows >= 2 and cols >= 3) or (rows >= 3 and cols >= 2) or max(rows, cols) >= RUN + 1
+
+
+def stable_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+    """A random board with no ready run (it may have no move either: see :func:`new_board`).
+
+    >>> print(stable_board(3, 5, 3, rng=4))
+    21201
+    12021
+    21122
+    """
+    rows, cols = _check_size(rows, cols)
+    kinds = _check_kinds(kinds)
+    grid = np.full((rows, cols), EMPTY, np.int8)
+    fill_no_runs(grid, kinds, as_generator(rng).random(rows * cols))
+    return Board.from_array(grid, kinds)
+
+
+def planted_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+    """A no-run board with a legal move built in (the bounded fallback of :func:`new_board`).
+
+    The pattern ``k k j / . j k`` in the top-left corner (transposed on narrow boards, or
+    ``k k j k`` on a single line) is placed first; the reading-order deal then cannot complete a
+    run through it, and swapping the ``j`` above the lower ``k`` always makes ``k k k``.
+
+    >>> b = planted_board(2, 3, 3, rng=0)
+    >>> print(b)
+    112
+    221
+    >>> from tilelab.match3.core import valid_moves
+    >>> valid_moves(b)
+    [((0, 2), (1, 2))]
+    """
+    rows, cols = _check_size(rows, cols)
+    kinds = _check_kinds(kinds)
+    if not can_have_move(rows, cols):
+        raise ValueError(f"a {rows}x{cols} board can never have a legal move without a ready run")
+    rng = as_generator(rng)
+    k = kind_from_uniform(rng.random(), kinds)
+    j = (k + 1 + kind_from_uniform(rng.random(), kinds - 1)) % kinds
+    if rows >= 2 and cols >= 3:
+        plant = {(0, 0): k, (0, 1): k, (0, 2): j, (1, 1): j, (1, 2): k}
+    elif rows >= 3 and cols >= 2:
+        plant = {(0, 0): k, (1, 0): k, (2, 0): j, (1, 1): j, (2, 1): k}
+    elif rows == 1:
+        plant = {(0, 0): k, (0, 1): k, (0, 2): j, (0, 3): k}
+    else:
+        plant = {(0, 0): k, (1, 0): k, (2, 0): j, (3, 0): k}
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    for (r, c), kind in plant.items():
+        grid[r][c] = kind
+    deal_no_runs(grid, kinds, rng.random(rows * cols))
+    return Board(tuple(map(tuple, grid)), kinds)
+
+
+def new_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+    """A fresh board: no ready run, at least one legal move; bounded work for any kinds >= 3.
+
+    >>> b = new_board(4, 5, 3, rng=7)
+    >>> print(b)
+    12200
+    20220
+    00112
+    12212
+    >>> from tilelab.match3 import find_matches, is_dead
+    >>> find_matches(b), is_dead(b)
+    ([], False)
+    """
+    rows, cols = _check_size(rows, cols)
+    kinds = _check_kinds(kinds)
+    if not can_have_move(rows, cols):
+        raise ValueError(
+            f"a {rows}x{cols} board can never have a legal move without a ready run: "
+            "use at least 2x3, 3x2, 1x4 or 4x1"
+        )
+    rng = as_generator(rng)
+    grid = np.empty((rows, cols), np.int8)
+    for _ in range(MAX_DEALS):
+        grid[:, :] = EMPTY
+        fill_no_runs(grid, kinds, rng.random(rows * cols))
+        if any_move(grid):
+            return Board.from_array(grid, kinds)
+    return planted_board(rows, cols, kinds, rng)
+
+
+# ----------------------------------------------------------------------------- reshuffle
+
+
+@dataclass(frozen=True)
+class Reshuffle:
+    """A reshuffle's outcome: the new board, and whether it kept the old candies."""
+
+    board: Board
+    kept_candies: bool
+    message: str
+
+
+def _good(grid: np.ndarray) -> bool:
+    return not has_run(grid) and any_move(grid)
+
+
+def _search(counts: list[int], rows: int, cols: int, rng: np.random.Generator) -> tuple[list, bool]:
+    """Depth-first search for a no-run, live arrangement of ``counts``.
+
+    Returns (grid or None, exhausted): ``exhausted`` True means every arrangement was tried.
+    """
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    budget = [SEARCH_BUDGET]
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+
+    def place(i: int) -> bool:
+        if i == len(cells):
+            return any_move(np.array(grid, np.int8))
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        r, c = cells[i]
+        banned = banned_kinds(grid, r, c)
+        for kind in rng.permutation(len(counts)):
+            kind = int(kind)
+            if counts[kind] == 0 or kind in banned:
+                continue
+            counts[kind] -= 1
+            grid[r][c] = kind
+            if place(i + 1):
+                return True
+            counts[kind] += 1
+            grid[r][c] = EMPTY
+        return False
+
+    found = place(0)
+    return (grid if found else None), budget[0] >= 0
+
+
+def reshuffle_report(board: Board, rng: object) -> Reshuffle:
+    """Rearrange the candies (same count of each kind) into a no-run board with a move.
+
+    Tries random permutations first, then a systematic search. If no arrangement exists,
+    says so (``kept_candies`` False, and a :class:`ReshuffleWarning` from :func:`reshuffle`)
+    and deals a new board of the same size and kinds.
+    """
+    check_full(board)
+    rng = as_generator(rng)
+    flat = np.array(board.grid, np.int8).ravel()
+    for _ in range(SHUFFLE_TRIES):
+        grid = rng.permutation(flat).reshape(board.rows, board.cols)
+        if _good(grid):
+            return Reshuffle(Board.from_array(grid, board.kinds), True, "no moves left, shuffling")
+    if max(board.counts()) < RUN:  # no kind can ever line up three: no arrangement has a move
+        found, exhausted = None, True
+    else:
+        found, exhausted = _search(list(board.counts()), board.rows, board.cols, rng)
+    if found is not None:
+        return Reshuffle(Board(tuple(map(tuple, found)), board.kinds), True, "no moves left, shuffling")
+    why = "no arrangement of these candies" if exhausted else "no arrangement found within budget"
+    message = f"{why} has a move and no ready run: dealing a new board"
+    return Reshuffle(new_board(board.rows, board.cols, board.kinds, rng), False, message)
+
+
+def reshuffle(board: Board, rng: object) -> Board:
+    """Shuffle a (dead) board: same candies, no ready run, at least one move.
+
+    >>> b = Board.parse('''
+    ... 0120
+    ... 1201
+    ... 2012''')
+    >>> from tilelab.match3 import is_dead, find_matches
+    >>> is_dead(b)
+    True
+    >>> s = reshuffle(b, rng=0)
+    >>> print(s)
+    0211
+    2200
+    0121
+    >>> s.counts() == b.counts(), find_matches(s), is_dead(s)
+    (True, [], False)
+    """
+    result = reshuffle_report(board, rng)
+    if not result.kept_candies:
+        warnings.warn(result.message, ReshuffleWarning, stacklevel=2)
+    return result.board
+

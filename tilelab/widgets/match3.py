@@ -1,0 +1,466 @@
+"""A playable match-3 board: click a candy then a neighbour (or drag it), watch the cascade.
+
+The widget turns clicks and drags into :func:`tilelab.match3.swap` calls and animates the cascade
+steps the engine returns (flash the matched groups, clear, fall, refill); it holds no rules of
+its own. Candies have a colour *and* a shape each (:mod:`tilelab.match3.candies`).
+
+>>> from tilelab.widgets.testing import FakeMultiCanvas, click
+>>> board = Match3Widget(4, 5, 3, seed=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
+>>> print(board.board)
+12200
+20220
+00112
+12212
+>>> board.valid_moves()[:2]
+[((0, 0), (1, 0)), ((0, 1), (1, 1))]
+>>> click(board, 25, 25); click(board, 25, 75)    # (0, 0) then (1, 0): 1 2 2 -> 2 2 2
+>>> board.moves, board.score > 0
+(1, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import ipywidgets as widgets
+
+from tilelab._random import as_generator
+from tilelab.match3 import (
+    EMPTY,
+    Board,
+    Cell,
+    CascadeStep,
+    SwapResult,
+    hint,
+    is_dead,
+    neighbours,
+    new_board,
+    reshuffle_report,
+    swap,
+    valid_moves,
+)
+from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
+from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, BoardWidget
+
+__all__ = ["Match3Widget", "cell_at", "drag_target"]
+
+CELL_PX = 50
+CANDY_SCALE = 0.38  # half-size of a candy, in cells
+MS_PER_FRAME = 40
+SWAP_FRAMES = 4
+FALL_FRAMES = 5
+FLASH_FRAMES = 4  # on, off, on, off
+HOLD_FRAMES = 6  # frames a message banner stays up
+IDLE_HINT_S = 5.0
+TICK_MS = 1000
+
+LIGHT_CELL = "#f3efe6"
+DARK_CELL = "#e6dfd0"
+SELECT_COLOUR = "#222222"
+HINT_COLOUR = "#d62728"
+FLASH_COLOUR = "rgba(255, 255, 255, 0.75)"
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+def cell_at(x: float, y: float, rows: int, cols: int, cell_px: float = CELL_PX) -> Cell | None:
+    """The cell under pixel (x, y), or None off the board.
+
+    >>> cell_at(0, 0, 8, 8), cell_at(49.9, 50, 8, 8), cell_at(399, 399, 8, 8), cell_at(400, 10, 8, 8)
+    ((0, 0), (1, 0), (7, 7), None)
+    >>> cell_at(-1, 10, 8, 8)
+    """
+    if cell_px <= 0:
+        raise ValueError(f"cell_px={cell_px}: cells need a positive size in pixels")
+    if x < 0 or y < 0:
+        return None
+    r, c = int(y // cell_px), int(x // cell_px)
+    return (r, c) if r < rows and c < cols else None
+
+
+def drag_target(cell: Cell, x0: float, y0: float, x1: float, y1: float) -> Cell:
+    """The neighbour of ``cell`` in the drag's main direction.
+
+    >>> drag_target((2, 2), 0, 0, 30, 5), drag_target((2, 2), 0, 0, -3, -40)
+    ((2, 3), (1, 2))
+    """
+    dx, dy = x1 - x0, y1 - y0
+    if abs(dx) >= abs(dy):
+        return (cell[0], cell[1] + (1 if dx > 0 else -1))
+    return (cell[0] + (1 if dy > 0 else -1), cell[1])
+
+
+def _lerp(a: float, b: float, t: float) -> float:
+    return a + (b - a) * t
+
+
+def _ease(t: float) -> float:
+    return t * t * (3 - 2 * t)
+
+
+# ----------------------------------------------------------------------------- the widget
+
+Piece = tuple[int, float, float]  # kind, row, col (floats while moving)
+
+
+class Match3Widget(BoardWidget):
+    """Match-3 in the notebook: swap neighbours, cascades step by step, hints, reshuffles."""
+
+    def __init__(
+        self,
+        rows: int = 8,
+        cols: int = 8,
+        kinds: int = 6,
+        *,
+        seed: int | None = None,
+        cell_px: int = CELL_PX,
+        frame_ms: float = MS_PER_FRAME,
+        idle_hint_s: float = IDLE_HINT_S,
+        canvas: Any = None,
+        raise_errors: bool = False,
+    ) -> None:
+        self.rows, self.cols, self.kinds = rows, cols, kinds
+        self.cell_px = cell_px
+        #: Milliseconds per animation frame; 0 draws results at once (no animation).
+        self.frame_ms = float(frame_ms)
+        self.idle_hint_s = float(idle_hint_s)
+        self.rng = as_generator(seed)
+        self.board = new_board(rows, cols, kinds, self.rng)
+        self.score = 0
+        self.moves = 0
+        self.last_cascades = 0
+        self.best_cascades = 0
+        self.selected: Cell | None = None
+        self.hint_move: tuple[Cell, Cell] | None = None
+        self.last_result: SwapResult | None = None
+        self.message = ""
+        self.idle_s = 0.0
+        #: Stages still to show in step mode: (title, board, marks) each.
+        self.stages: list[tuple[str, Board, dict]] = []
+        super().__init__(cols * cell_px, rows * cell_px, canvas=canvas, raise_errors=raise_errors)
+        self._build_toolbar()
+        self.redraw()
+        self._update_status()
+
+    # ------------------------------------------------------------------ toolbar
+    def _build_toolbar(self) -> None:
+        self.add_button("New game", self.new_game, icon="refresh", tooltip="deal a new board")
+        self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="show a move (largest immediate score)")
+        self.step_toggle = widgets.ToggleButton(value=False, description="Step mode", icon="pause",
+                                                tooltip="walk each cascade one stage at a time")
+        self.step_toggle.observe(lambda change: self._guard(self._on_step_mode)(change["new"]), names="value")
+        self.add_control(self.step_toggle)
+        self.next_button = self.add_button("Next step", self.next_step, icon="step-forward",
+                                           tooltip="show the next stage of the cascade")
+        self.next_button.disabled = True
+        self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
+
+    @property
+    def step_mode(self) -> bool:
+        return bool(self.step_toggle.value)
+
+    @step_mode.setter
+    def step_mode(self, on: bool) -> None:
+        self.step_toggle.value = bool(on)
+
+    def _on_step_mode(self, on: bool) -> None:
+        if not on:
+            self.stages.clear()
+            self.next_button.disabled = True
+            self.redraw()
+        self._update_status()
+
+    # ------------------------------------------------------------------ game actions
+    def new_game(self) -> None:
+        """Deal a new board; score, moves and cascade counters start again."""
+        self.board = new_board(self.rows, self.cols, self.kinds, self.rng)
+        self.score = self.moves = self.last_cascades = self.best_cascades = 0
+        self.selected = self.hint_move = self.last_result = None
+        self.stages.clear()
+        self.message = "new game"
+        self.idle_s = 0.0
+        self.clear_banner()
+        self.redraw()
+        self._update_status()
+
+    def valid_moves(self) -> list[tuple[Cell, Cell]]:
+        """The legal swaps on the current board."""
+        return valid_moves(self.board)
+
+    def busy(self) -> bool:
+        """True while a cascade is still being shown (animation playing or step-mode stages left)."""
+        return bool(self.stages) or self.animating()
+
+    def play(self, a: Cell, b: Cell) -> SwapResult | None:
+        """Swap two neighbouring candies as the player would; None if ignored (busy).
+
+        The engine resolves the whole cascade at once, so the board's state is always final
+        and consistent; only the pictures lag behind while they play.
+        """
+        if self.busy():
+            self.message = "wait for the cascade to finish" if self.stages else self.message
+            self._update_status()
+            return None
+        self.idle_s = 0.0
+        self.selected = None
+        self.hint_move = None
+        before = self.board
+        result = swap(before, a, b, self.rng)
+        self.last_result = result
+        if not result.valid:
+            self.message = "no match: swapped back"
+            self._show_invalid(before, result)
+            self._update_status()
+            return result
+        self.moves += 1
+        self.score += result.score
+        self.last_cascades = result.cascades
+        self.best_cascades = max(self.best_cascades, result.cascades)
+        self.board = result.board
+        self.message = f"+{result.score}" + (f" (cascade x{result.cascades})" if result.cascades > 1 else "")
+        shuffled = self._reshuffle_if_dead()
+        if self.step_mode:
+            self._queue_stages(before, result, shuffled)
+        else:
+            self._animate_result(before, result, shuffled)
+        self._update_status()
+        return result
+
+    def _reshuffle_if_dead(self) -> Board | None:
+        if not is_dead(self.board):
+            return None
+        report = reshuffle_report(self.board, self.rng)
+        self.board = report.board
+        self.message += f" -- {report.message}"
+        return report.board
+
+    def show_hint(self) -> tuple[Cell, Cell] | None:
+        """Outline one legal move (the one with the largest immediate score)."""
+        if self.busy():
+            return None
+        self.hint_move = hint(self.board)
+        self._draw_overlay()
+        self.message = "try the outlined swap" if self.hint_move else "no moves left"
+        self._update_status()
+        return self.hint_move
+
+    def next_step(self) -> None:
+        """Step mode: show the next stage of the cascade (match, clear, fall, refill)."""
+        if not self.stages:
+            return
+        title, board, marks = self.stages.pop(0)
+        self._paint_board(board, **marks)
+        self.message = title
+        if not self.stages:
+            self.next_button.disabled = True
+            self.layer(OVERLAY).clear()
+            self.redraw()
+        self._update_status()
+
+    def _tick(self) -> None:
+        """Once a second (browser clock): after a few idle seconds, show a hint."""
+        if self.busy() or self.hint_move is not None:
+            return
+        self.idle_s += TICK_MS / 1000.0
+        if self.idle_s >= self.idle_hint_s:
+            self.show_hint()
+
+    # ------------------------------------------------------------------ input
+    def cell_at(self, x: float, y: float) -> Cell | None:
+        return cell_at(x, y, self.rows, self.cols, self.cell_px)
+
+    def on_click(self, x: float, y: float) -> None:
+        cell = self.cell_at(x, y)
+        if cell is None or self.busy():
+            return
+        self.idle_s = 0.0
+        if self.selected is None:
+            self.selected = cell
+        elif self.selected == cell:
+            self.selected = None
+        elif neighbours(self.selected, cell):
+            first, self.selected = self.selected, None
+            self.play(first, cell)
+            return
+        else:
+            self.selected = cell  # not a neighbour: select the new candy instead
+        self._draw_overlay()
+
+    def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        cell = self.cell_at(x0, y0)
+        if cell is None or self.busy():
+            return
+        target = drag_target(cell, x0, y0, x1, y1)
+        if self.board.on_board(target):
+            self.selected = None
+            self.play(cell, target)
+
+    # ------------------------------------------------------------------ drawing
+    def redraw(self) -> None:
+        self._draw_background()
+        self._paint(self._pieces(self.board))
+        self._draw_overlay()
+
+    def _draw_background(self) -> None:
+        c, s = self.layer(BACKGROUND), self.cell_px
+        c.clear()
+        c.fill_style = LIGHT_CELL
+        c.fill_rect(0, 0, self.width, self.height)
+        c.fill_style = DARK_CELL
+        for r in range(self.rows):
+            for col in range(self.cols):
+                if (r + col) % 2:
+                    c.fill_rect(col * s, r * s, s, s)
+
+    @staticmethod
+    def _pieces(board: Board) -> list[Piece]:
+        return [(board[cell], float(cell[0]), float(cell[1])) for cell in board.cells() if board[cell] != EMPTY]
+
+    def _paint(self, pieces: Sequence[Piece], flash: Sequence[Cell] = ()) -> None:
+        """Draw candies at (possibly fractional) cells on the pieces layer."""
+        c, s = self.layer(PIECES), self.cell_px
+        c.clear()
+        by_kind: dict[int, list[tuple[float, float]]] = {}
+        for kind, r, col in pieces:
+            by_kind.setdefault(kind, []).append((r, col))
+        c.line_width = 1.5
+        c.stroke_style = OUTLINE_COLOUR
+        for kind, places in sorted(by_kind.items()):
+            style = candy_style(kind)
+            c.fill_style = style.colour
+            for r, col in places:
+                cx, cy = (col + 0.5) * s, (r + 0.5) * s
+                points = [(cx + CANDY_SCALE * s * px, cy + CANDY_SCALE * s * py) for px, py in style.outline]
+                c.fill_polygon(points)
+                c.stroke_polygon(points)
+        if flash:
+            c.fill_style = FLASH_COLOUR
+            for r, col in flash:
+                c.fill_rect(col * s + 2, r * s + 2, s - 4, s - 4)
+
+    def _paint_board(self, board: Board, flash: Sequence[Cell] = (), outline: Sequence[Cell] = ()) -> None:
+        self._paint(self._pieces(board), flash)
+        o = self.layer(OVERLAY)
+        o.clear()
+        self._ring(o, outline, HINT_COLOUR, dashed=True)
+
+    def _ring(self, c: Any, cells: Sequence[Cell], colour: str, dashed: bool = False) -> None:
+        s = self.cell_px
+        c.stroke_style = colour
+        c.line_width = 3
+        c.set_line_dash([6, 4] if dashed else [])
+        for r, col in cells:
+            c.stroke_rect(col * s + 3, r * s + 3, s - 6, s - 6)
+        c.set_line_dash([])
+
+    def _draw_overlay(self) -> None:
+        o = self.layer(OVERLAY)
+        o.clear()
+        if self.hint_move is not None:
+            self._ring(o, self.hint_move, HINT_COLOUR, dashed=True)
+        if self.selected is not None:
+            self._ring(o, [self.selected], SELECT_COLOUR)
+
+    # ------------------------------------------------------------------ animation
+    def _swap_frames(self, board: Board, a: Cell, b: Cell, back: bool) -> list[Callable[[], None]]:
+        """Candies at a and b trade places (and come back if ``back``)."""
+        still = [p for p in self._pieces(board) if (p[1], p[2]) not in (a, b)]
+        ts = [i / SWAP_FRAMES for i in range(1, SWAP_FRAMES + 1)]
+        if back:
+            ts += ts[-2::-1] + [0.0]
+
+        def frame(t: float) -> Callable[[], None]:
+            e = _ease(t)
+            moving = [(board[a], _lerp(a[0], b[0], e), _lerp(a[1], b[1], e)),
+                      (board[b], _lerp(b[0], a[0], e), _lerp(b[1], a[1], e))]
+            return lambda: self._paint(still + moving)
+
+        return [frame(t) for t in ts]
+
+    def _step_frames(self, step: CascadeStep) -> list[Callable[[], None]]:
+        """Flash the matched groups, clear them, let candies fall and new ones drop in."""
+        matched = sorted(set().union(*(g.cells for g in step.groups)))
+        before, cleared = self._pieces(step.before), self._pieces(step.cleared)
+        frames = [(lambda on=on: self._paint(before, matched if on else ())) for on in (1, 0) * (FLASH_FRAMES // 2)]
+        frames.append(lambda: self._paint(cleared))
+        moves = {src: dst for src, dst in step.falls}
+        holes = {col: sum(1 for (_, c2), _k in step.refills if c2 == col) for col in range(step.board.cols)}
+        tracks = []  # (kind, start row, end row, col)
+        for (r, c) in step.cleared.cells():
+            kind = step.cleared[r, c]
+            if kind != EMPTY:
+                end = moves.get((r, c), (r, c))
+                tracks.append((kind, float(r), float(end[0]), float(c)))
+        for (r, c), kind in step.refills:
+            tracks.append((kind, float(r - holes[c]), float(r), float(c)))
+        for i in range(1, FALL_FRAMES + 1):
+            e = _ease(i / FALL_FRAMES)
+            pieces = [(k, _lerp(r0, r1, e), c) for k, r0, r1, c in tracks]
+            frames.append(lambda pieces=pieces: self._paint(pieces))
+        return frames
+
+    def _banner_frames(self, text: str, board: Board) -> list[Callable[[], None]]:
+        show = lambda: self.draw_banner(text, "same candies, new places")  # noqa: E731
+        frames = [show] * HOLD_FRAMES
+
+        def done() -> None:
+            self.clear_banner()
+            self._paint(self._pieces(board))
+
+        return frames + [done]
+
+    def _with_overlay(self, frames: list[Callable[[], None]]) -> list[Callable[[], None]]:
+        """Clear the selection ring in the same batch as the first frame (one message, no flicker)."""
+        first = frames[0]
+
+        def start() -> None:
+            self._draw_overlay()
+            first()
+
+        return [start, *frames[1:]]
+
+    def _animate_result(self, before: Board, result: SwapResult, shuffled: Board | None) -> None:
+        frames = self._swap_frames(before, result.a, result.b, back=False)
+        for step in result.steps:
+            frames += self._step_frames(step)
+        if shuffled is not None:
+            frames += self._banner_frames("no moves left, shuffling", shuffled)
+        frames.append(self.redraw)
+        self.animate(self._with_overlay(frames), self.frame_ms)
+
+    def _show_invalid(self, board: Board, result: SwapResult) -> None:
+        frames = self._swap_frames(board, result.a, result.b, back=True)
+        frames.append(self.redraw)
+        self.animate(self._with_overlay(frames), self.frame_ms)
+
+    def _queue_stages(self, before: Board, result: SwapResult, shuffled: Board | None) -> None:
+        """Step mode: every stage of the cascade waits for the "Next step" button."""
+        self.stages = [("swapped", result.swapped, {})]
+        for step in result.steps:
+            cells = sorted(set().union(*(g.cells for g in step.groups)))
+            shapes = ", ".join(g.shape for g in step.groups)
+            self.stages += [
+                (f"step {step.index}: matched {shapes} (+{step.score})", step.before, {"outline": cells}),
+                (f"step {step.index}: cleared", step.cleared, {}),
+                (f"step {step.index}: candies fell", step.fallen, {}),
+                (f"step {step.index}: refilled from the top", step.board, {}),
+            ]
+        if shuffled is not None:
+            self.stages.append(("no moves left, shuffling", shuffled, {}))
+        self.next_button.disabled = False
+        self._paint_board(before)
+        self.next_step()
+
+    # ------------------------------------------------------------------ status
+    def _update_status(self) -> None:
+        step = " &middot; <b>step mode</b>: press Next step" if self.stages else ""
+        message = f" &middot; {self.message}" if self.message else ""
+        self.set_status(
+            f"<b>Score</b> {self.score} &middot; <b>Moves</b> {self.moves} &middot; "
+            f"<b>Cascade</b> x{self.last_cascades} (best x{self.best_cascades}){message}{step}"
+        )
+
+    def close(self) -> None:
+        self.ticker.playing = False
+        super().close()
