@@ -1,0 +1,107 @@
+"""The sliding-puzzle figures: each returns a Figure that shows what it says."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from tilelab.plots.sliding import (
+    draw_puzzle,
+    plot_distance_histogram,
+    plot_inversions,
+    plot_move_effect,
+    plot_puzzle,
+    plot_puzzles,
+    plot_shuffle_comparison,
+)
+from tilelab.sliding import Puzzle, distance_histogram, inversions
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _texts(ax):
+    return [t.get_text() for t in ax.texts]
+
+
+def test_puzzle_picture_numbers_every_tile_but_the_blank():
+    p = Puzzle.parse("3 1 2\n4 . 5\n6 7 8")
+    fig = plot_puzzle(p, title="a board")
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert sorted(_texts(ax), key=int) == [str(t) for t in range(1, 9)]
+    assert ax.get_title() == "a board"
+    # the label of tile 3 sits in the top-left cell
+    label = next(t for t in ax.texts if t.get_text() == "3")
+    assert label.get_position() == (0.5, 0.5)
+
+
+def test_picture_mode_draws_image_pieces():
+    image = np.random.default_rng(0).random((60, 90, 3))
+    fig = plot_puzzle(Puzzle.goal(2, 3), image=image, numbers=False)
+    ax = fig.axes[0]
+    assert len(ax.images) == 5 and not ax.texts
+    # tile 1 shows the top-left piece of the picture
+    np.testing.assert_array_equal(ax.images[0].get_array(), image[:30, :30])
+
+
+def test_plot_puzzles_side_by_side_and_errors():
+    g = Puzzle.goal(3, 3)
+    fig = plot_puzzles([g, g.slide(8), g.slide(6)], ["goal", "left", "up"])
+    assert [ax.get_title() for ax in fig.axes] == ["goal", "left", "up"]
+    with pytest.raises(ValueError, match="titles"):
+        plot_puzzles([g], ["a", "b"])
+    with pytest.raises(ValueError, match="at least one"):
+        plot_puzzles([])
+
+
+def test_inversion_diagram_draws_one_arc_per_inversion():
+    p = Puzzle.parse("2 4 3\n1 . 5")
+    fig = plot_inversions(p)
+    arcs = [a for a in fig.axes[1].patches if type(a).__name__ == "Arc"]
+    assert len(arcs) == inversions(p) == 4
+    assert fig.axes[1].get_title() == "4 inversions (even)"
+
+
+def test_move_effect_titles_tell_the_rule_for_odd_and_even_widths():
+    odd = plot_move_effect(Puzzle.parse("1 5 2\n4 . 3\n7 8 6"))
+    titles = [ax.get_title() for ax in odd.axes]
+    assert titles[1] == "3 moves left" and titles[2].startswith("8 moves up: jumps 2")
+    assert titles[4].endswith("(same)")
+    even = plot_move_effect(Puzzle.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15"))
+    change = int(even.axes[5].get_title().split("(")[1].rstrip(")"))
+    assert change % 2 == 1  # width 4: a vertical move jumps 3 tiles, odd change
+
+
+def test_distance_histogram_bars_match_the_table():
+    fig = plot_distance_histogram(2, 3)
+    ax = fig.axes[0]
+    heights = [int(b.get_height()) for b in ax.patches if type(b).__name__ == "Rectangle"]
+    assert heights[: len(distance_histogram(2, 3))] == distance_histogram(2, 3).tolist()
+    assert "360" in ax.get_title()
+    assert plot_distance_histogram(2, 2, log=True).axes[0].get_yscale() == "log"
+
+
+def test_shuffle_comparison_one_panel_per_method():
+    fig = plot_shuffle_comparison(
+        {"walk": [1, 3, 3, 5], "uniform": [2, 4, 6]}, reference=np.array([1, 2, 2, 2, 2, 2, 1])
+    )
+    assert [ax.get_title() for ax in fig.axes] == ["walk (mean 3.00)", "uniform (mean 4.00)"]
+    assert all(ax.get_legend() is not None for ax in fig.axes)
+    with pytest.raises(ValueError, match="at least one"):
+        plot_shuffle_comparison({})
+
+
+def test_draw_puzzle_on_a_given_axes():
+    fig, ax = plt.subplots()
+    assert draw_puzzle(ax, Puzzle.goal(2, 2), highlight=(3,)) is ax
+    assert len(ax.texts) == 3

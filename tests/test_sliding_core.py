@@ -1,0 +1,306 @@
+"""The sliding-puzzle board: moves, both metrics, parity rules (checked by exhaustive BFS)."""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelab.sliding import (
+    DIRECTIONS,
+    MoveCount,
+    Puzzle,
+    bfs_distances,
+    blank_distance,
+    corner_formula,
+    count_moves,
+    inversion_pairs,
+    inversions,
+    is_solvable,
+    permutation_parity,
+    solvable_by_invariant,
+    solvable_by_width_rule,
+)
+
+SMALL_SHAPES = [(2, 2), (2, 3), (3, 2)]
+
+
+@st.composite
+def puzzles(draw, max_side: int = 5):
+    rows = draw(st.integers(2, max_side))
+    cols = draw(st.integers(2, max_side))
+    tiles = draw(st.permutations(range(rows * cols)))
+    return Puzzle(tiles, rows, cols)
+
+
+# ----------------------------------------------------------------- the value
+
+
+def test_goal_and_fields():
+    g = Puzzle.goal(3, 4)
+    assert g.tiles == tuple(range(1, 12)) + (0,)
+    assert (g.rows, g.cols, g.shape, g.size) == (3, 4, (3, 4), 12)
+    assert g.blank == (2, 3) and g.blank_index == 11
+    assert g.is_goal() and not g.slide(11).is_goal()
+    assert g.at(1, 2) == 7 and g.position(7) == (1, 2)
+    assert g.grid()[2] == (9, 10, 11, 0)
+
+
+def test_text_picture_round_trip_and_repr():
+    p = Puzzle((12, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 2, 13, 14, 15), 4, 4)
+    text = str(p)
+    assert text.splitlines()[0] == "12  1  .  3"
+    assert Puzzle.parse(text) == p
+    assert eval(repr(p)) == p
+    assert Puzzle.parse("_ 1\n2 3") == Puzzle.parse("0 1\n2 3") == Puzzle((0, 1, 2, 3), 2, 2)
+
+
+@given(puzzles())
+@settings(deadline=None)
+def test_parse_inverts_str(p):
+    assert Puzzle.parse(str(p)) == p
+
+
+def test_immutable_hashable_picklable():
+    p = Puzzle.goal(3, 3)
+    with pytest.raises(AttributeError):
+        p.rows = 4  # type: ignore[misc]
+    assert {p: 1}[Puzzle.goal(3, 3)] == 1
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert Puzzle((1, 2, 3, 0), 2, 2) != Puzzle((1, 2, 3, 0), 1 + 1, 2).slide(3)
+    assert Puzzle.goal(2, 3) != Puzzle.goal(3, 2)  # same tiles, different shape
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (((1, 2, 3), 2, 2), "has 4 cells but 3 tiles"),
+        (((1, 2, 2, 0), 2, 2), "repeated [2]"),
+        (((1, 2, 3, 4), 2, 2), "missing [0]"),
+        (((1, 2, 3, 4), 2, 2), "out of range [4]"),
+        (((1, 0), 1, 2), "at least 2x2"),
+        (((2, 1, 0), 3, 1), "at least 2x2"),
+    ],
+)
+def test_bad_boards_are_refused_by_name(args, words):
+    with pytest.raises(ValueError, match=__import__("re").escape(words)):
+        Puzzle(*args)
+
+
+def test_bad_types_and_pictures():
+    with pytest.raises(TypeError):
+        Puzzle((1, 2, 3, 0), 2.0, 2)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        Puzzle(("a", 2, 3, 0), 2, 2)
+    with pytest.raises(TypeError, match="integers"):
+        Puzzle((1.5, 2, 3, 0), 2, 2)  # never silently rounded
+    with pytest.raises(TypeError):
+        Puzzle(None, 2, 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="same number of cells"):
+        Puzzle.parse("1 2 3\n4 .")
+    with pytest.raises(ValueError, match="cannot read 'x'"):
+        Puzzle.parse("1 x\n3 .")
+    with pytest.raises(ValueError, match="empty picture"):
+        Puzzle.parse("  \n ")
+
+
+# ----------------------------------------------------------------- moves
+
+
+def test_slide_a_segment_like_the_puzzle_project():
+    p = Puzzle.parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 .")
+    after = p.slide(13)
+    assert str(after).splitlines()[-1] == " . 13 14 15"
+    event = p.slide_segment(4)
+    assert event.direction == "down" and event.tiles == (12, 8, 4) and event.single_moves == 3
+    assert event.cells_from == ((2, 3), (1, 3), (0, 3)) and event.cells_to == ((3, 3), (2, 3), (1, 3))
+    assert event.after == p.slide(4) and event.before == p and event.multi_moves == 1
+    assert p.slide(4) == p.play([12, 8, 4])
+
+
+def test_slide_refuses_tiles_off_the_blank_line():
+    p = Puzzle.goal(3, 3)
+    with pytest.raises(ValueError, match="not in the blank's row or column"):
+        p.slide(1)
+    with pytest.raises(ValueError, match="blank cannot slide"):
+        p.slide(0)
+    with pytest.raises(ValueError, match="no tile 9"):
+        p.slide(9)
+
+
+def test_move_directions_follow_the_tile():
+    p = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    assert p.move("up") == p.slide(7)
+    assert p.move("down") == p.slide(2)
+    assert p.move("left") == p.slide(5)
+    assert p.move("right") == p.slide(4)
+    g = Puzzle.goal(3, 3)
+    assert g.legal_directions() == ("down", "right")
+    with pytest.raises(ValueError, match="no tile can move up"):
+        g.move("up")
+    with pytest.raises(ValueError, match="direction must be one of"):
+        g.move("north")
+
+
+def test_legal_tiles_and_neighbours():
+    p = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    assert p.legal_tiles() == (2, 4, 5, 7)
+    assert Puzzle.goal(4, 4).legal_tiles() == (4, 8, 12, 13, 14, 15)
+    assert Puzzle.goal(4, 4).neighbour_tiles() == (12, 15)
+    assert [t for t, _ in Puzzle.goal(4, 4).successors("multi")] == [4, 8, 12, 13, 14, 15]
+    with pytest.raises(ValueError, match="metric"):
+        list(p.successors("diagonal"))
+
+
+@given(puzzles(), st.data())
+@settings(deadline=None)
+def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
+    tile = data.draw(st.sampled_from(p.legal_tiles()))
+    event = p.slide_segment(tile)
+    after = event.after
+    assert sorted(after.tiles) == list(range(p.size))
+    assert after.shape == p.shape
+    assert after.at(*p.blank) == event.tiles[0]  # the nearest tile fills the old blank
+    assert after.blank == p.position(tile)
+    # touching the tile that filled the old blank cell slides the segment back
+    assert after.slide(event.tiles[0]) == p
+    # the single-tile steps give the same board
+    assert p.play(event.tiles) == after
+    assert Puzzle(after.tiles, after.rows, after.cols) == after  # validated copy agrees
+
+
+@given(puzzles(), st.data())
+@settings(deadline=None)
+def test_every_single_move_flips_both_parities(p, data):
+    goal = Puzzle.goal(p.rows, p.cols)
+    for tile, after in p.neighbours():
+        assert permutation_parity(after) != permutation_parity(p)
+        assert abs(blank_distance(after) - blank_distance(p)) == 1
+        assert solvable_by_invariant(after) == solvable_by_invariant(p)
+        assert is_solvable(after) == is_solvable(p)
+        assert after == p.slide(tile)
+    tile = data.draw(st.sampled_from(p.legal_tiles()))
+    assert is_solvable(p.slide(tile), goal) == is_solvable(p, goal)
+
+
+def test_count_moves_in_both_metrics():
+    g = Puzzle.goal(4, 4)
+    assert count_moves(g, [12, 8, 4]) == MoveCount(3, 1)  # three steps up the same column
+    assert count_moves(g, [4]) == MoveCount(3, 1)
+    assert count_moves(g, [12, 11, 15]) == MoveCount(3, 3)
+    assert count_moves(g, [15, 14, 13, 9, 5]) == MoveCount(5, 2)
+    assert count_moves(g, []) == MoveCount(0, 0)
+
+
+def test_horizontal_moves_keep_inversions_vertical_change_them_by_up_to_width_minus_one():
+    p = Puzzle.parse("5 1 7\n3 . 2\n8 6 4")
+    assert inversions(p.move("left")) == inversions(p) == inversions(p.move("right"))
+    for direction in ("up", "down"):
+        change = inversions(p.move(direction)) - inversions(p)
+        assert abs(change) in (0, 2) and (change - (p.cols - 1)) % 2 == 0
+
+
+@given(puzzles())
+@settings(deadline=None)
+def test_vertical_move_changes_inversions_by_width_minus_one_mod_two(p):
+    for direction in DIRECTIONS:
+        tile = p.tile_for(direction)
+        if tile is None:
+            continue
+        change = inversions(p.move(direction)) - inversions(p)
+        if direction in ("left", "right"):
+            assert change == 0
+        else:
+            assert abs(change) <= p.cols - 1 and (change - (p.cols - 1)) % 2 == 0
+
+
+# ----------------------------------------------------------------- parity rules
+
+
+def test_inversions_match_the_2431_example():
+    # the permutation 2 4 3 1 has the inversions 21 43 41 31; here as tiles with the blank last
+    p = Puzzle((2, 4, 3, 1, 5, 0), 2, 3)
+    assert inversions(p) == 4
+    assert set(inversion_pairs(p)) == {(2, 1), (4, 3), (4, 1), (3, 1)}
+
+
+def test_swap_flips_solvability_and_loyd_is_unsolvable():
+    g = Puzzle.goal(4, 4)
+    loyd = g.swap_tiles(14, 15)
+    assert not is_solvable(loyd)
+    assert is_solvable(loyd.swap_tiles(1, 2))
+    with pytest.raises(ValueError, match="not the blank"):
+        g.swap_tiles(0, 3)
+
+
+def _all_boards(rows, cols):
+    for tiles in itertools.permutations(range(rows * cols)):
+        yield Puzzle(tiles, rows, cols)
+
+
+@pytest.mark.parametrize("rows, cols", SMALL_SHAPES)
+def test_rules_agree_with_bfs_on_every_board(rows, cols):
+    reachable = bfs_distances(Puzzle.goal(rows, cols))
+    n = rows * cols
+    assert len(reachable) == __import__("math").factorial(n) // 2
+    for p in _all_boards(rows, cols):
+        truth = p in reachable
+        assert is_solvable(p) == truth
+        assert solvable_by_width_rule(p) == truth
+        assert solvable_by_invariant(p) == truth
+        assert (corner_formula(p) % 2 == 0) == truth
+
+
+@pytest.mark.parametrize("rows, cols", SMALL_SHAPES)
+def test_goal_independent_rule_agrees_with_bfs_for_other_goals(rows, cols):
+    boards = list(_all_boards(rows, cols))
+    for goal in boards[:: len(boards) // 7]:  # a handful of goals, blank in different cells
+        reachable = bfs_distances(goal)
+        for p in boards[::5]:
+            assert is_solvable(p, goal=goal) == (p in reachable)
+
+
+@given(puzzles(max_side=6))
+@settings(deadline=None)
+def test_three_formulations_are_one_rule(p):
+    width_rule = solvable_by_width_rule(p)
+    assert solvable_by_invariant(p) == width_rule
+    assert (corner_formula(p) % 2 == 0) == width_rule  # the iOS Puzzle8 formula
+
+
+@given(puzzles(max_side=4), st.data())
+@settings(deadline=None, max_examples=60)
+def test_solvable_to_any_goal_that_is_reachable(p, data):
+    goal = p
+    for _ in range(data.draw(st.integers(0, 30))):
+        goal = goal.slide(data.draw(st.sampled_from(goal.legal_tiles())))
+    assert is_solvable(p, goal=goal)
+    assert not is_solvable(p, goal=goal.swap_tiles(*[t for t in goal.tiles if t][:2]))
+
+
+def test_goal_must_match():
+    with pytest.raises(ValueError, match="goal is 3x3 but the puzzle is 2x2"):
+        is_solvable(Puzzle.goal(2, 2), goal=Puzzle.goal(3, 3))
+    with pytest.raises(TypeError):
+        is_solvable((1, 2, 3, 0))  # type: ignore[arg-type]
+
+
+def test_numpy_values_are_welcome():
+    import numpy as np
+
+    p = Puzzle(np.array([1, 2, 3, 0], dtype=np.int8), np.int64(2), np.int32(2))
+    assert p == Puzzle.goal(2, 2) and type(p.rows) is int and type(p.tiles[0]) is int
+
+
+def test_svg_picture_draws_every_tile_in_its_cell():
+    import xml.etree.ElementTree as ET
+
+    p = Puzzle.parse("3 1\n. 2")
+    root = ET.fromstring(p._repr_svg_())
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = {t.text: (float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{ns}text")}
+    assert texts == {"3": (20.0, 20.0), "1": (60.0, 20.0), "2": (60.0, 60.0)}
+    assert root.get("width") == "80" and len(list(root.iter(f"{ns}rect"))) == 4

@@ -1,0 +1,135 @@
+"""Shuffles: always solvable, seeded, and (for uniform and reject) uniform over solvable boards."""
+
+from __future__ import annotations
+
+import itertools
+from math import factorial
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelab.sliding import (
+    METHODS,
+    Puzzle,
+    default_walk_steps,
+    distance,
+    is_solvable,
+    random_board,
+    random_walk,
+    shuffle,
+)
+
+
+@given(st.integers(2, 6), st.integers(2, 6), st.sampled_from(METHODS), st.integers(0, 2**32))
+@settings(max_examples=80, deadline=None)
+def test_every_shuffle_is_solvable_and_seeded(rows, cols, method, seed):
+    steps = 50 if method.startswith("walk") else None
+    p = shuffle(rows, cols, seed, method=method, steps=steps)
+    assert p.shape == (rows, cols)
+    assert is_solvable(p)
+    assert shuffle(rows, cols, seed, method=method, steps=steps) == p
+    assert shuffle(rows, cols, np.random.default_rng(seed), method=method, steps=steps) == p
+
+
+def test_different_seeds_differ():
+    assert len({shuffle(4, 4, s) for s in range(50)}) == 50
+
+
+def _chi_square(counts: dict, cells: int) -> float:
+    total = sum(counts.values())
+    expected = total / cells
+    observed = list(counts.values()) + [0] * (cells - len(counts))
+    return sum((o - expected) ** 2 / expected for o in observed)
+
+
+# 99.9% quantiles of chi-square with k-1 degrees of freedom (k = 12 and 360 boards)
+CHI2_999 = {11: 31.26, 359: 452.0}
+
+
+@pytest.mark.parametrize("method", ["uniform", "reject"])
+@pytest.mark.parametrize("rows, cols, draws", [(2, 2, 6000), (2, 3, 36000)])
+def test_uniform_methods_are_uniform(method, rows, cols, draws):
+    rng = np.random.default_rng(2024)
+    counts: dict = {}
+    for _ in range(draws):
+        p = shuffle(rows, cols, rng, method=method)
+        counts[p] = counts.get(p, 0) + 1
+    solvable = factorial(rows * cols) // 2
+    assert len(counts) == solvable
+    assert _chi_square(counts, solvable) < CHI2_999[solvable - 1]
+
+
+def test_the_chi_square_test_can_fail():
+    # a short walk is far from uniform: the same test must reject it
+    rng = np.random.default_rng(1)
+    counts: dict = {}
+    for _ in range(6000):
+        p = shuffle(2, 3, rng, method="walk", steps=6)
+        counts[p] = counts.get(p, 0) + 1
+    assert _chi_square(counts, 360) > CHI2_999[359]
+
+
+def test_random_board_is_unsolvable_about_half_the_time():
+    boards = [random_board(3, 3, s) for s in range(4000)]
+    share = np.mean([is_solvable(b) for b in boards])
+    assert 0.46 < share < 0.54
+
+
+def test_walk_never_steps_straight_back():
+    tiles = random_walk(Puzzle.goal(4, 4), 500, rng=3)
+    assert all(a != b for a, b in zip(tiles, tiles[1:]))
+    board = Puzzle.goal(4, 4)
+    for t in tiles:
+        assert t in board.neighbour_tiles()
+        board = board.slide(t)
+
+
+def test_balanced_walk_spreads_the_moves_more_evenly():
+    cells = 16
+    spread = {}
+    for balanced in (False, True):
+        counts = np.zeros(cells)
+        board = Puzzle.goal(4, 4)
+        for t in random_walk(board, 400, rng=5, balanced=balanced):
+            board = board.slide(t)
+            counts[board.blank_index] += 1
+        spread[balanced] = counts.std()
+    assert spread[True] < spread[False] / 2
+
+
+def test_walk_length_matters_and_defaults_to_cells_squared():
+    assert default_walk_steps(3, 3) == 81
+    assert shuffle(3, 3, 9, method="walk") == shuffle(3, 3, 9, method="walk", steps=81)
+    assert shuffle(3, 3, 9, method="walk", steps=0) == Puzzle.goal(3, 3)
+    short = np.mean([distance(shuffle(3, 3, s, method="walk", steps=10)) for s in range(200)])
+    uniform = np.mean([distance(shuffle(3, 3, s)) for s in range(200)])
+    assert short < 10 < 20 < uniform
+
+
+def test_walk_on_2x2_goes_round_the_cycle():
+    # with no straight-back step the blank can only circle, so 12 steps return to the goal
+    assert shuffle(2, 2, 0, method="walk", steps=12) == Puzzle.goal(2, 2)
+    seen = {Puzzle.goal(2, 2).play(random_walk(Puzzle.goal(2, 2), k, 0)) for k in range(12)}
+    assert len(seen) == 12
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="method must be one of"):
+        shuffle(3, 3, 0, method="riffle")
+    with pytest.raises(ValueError, match="steps is only for the walk"):
+        shuffle(3, 3, 0, method="uniform", steps=5)
+    with pytest.raises(ValueError, match="non-negative"):
+        shuffle(3, 3, 0, method="walk", steps=-1)
+    with pytest.raises(ValueError, match="at least 2x2"):
+        shuffle(1, 5, 0)
+    with pytest.raises(TypeError):
+        shuffle(3, 3, "seed")  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 120), st.integers(0, 10**6), st.sampled_from(["walk", "walk-balanced"]))
+@settings(deadline=None, max_examples=60)
+def test_a_fixed_length_walk_only_reaches_distances_of_its_parity(steps, seed, method):
+    board = shuffle(3, 3, seed, method=method, steps=steps)
+    assert distance(board) % 2 == steps % 2 and distance(board) <= steps

@@ -1,0 +1,123 @@
+"""Checkers for lesson 3 (the sliding puzzle's parity).
+
+- ``"sliding.inversions"``: ``answer(puzzle) -> int``, the number of inversions (blank ignored).
+- ``"sliding.is_solvable"``: ``answer(puzzle) -> bool``; checked against breadth-first search
+  (the ground truth) on every 2x2, 2x3 and 3x2 board and a sample of 3x3 and 2x4 ones, then
+  against the package on random boards from 3x3 to 6x6, square or not.
+- ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Puzzle``: always solvable, every solvable
+  2x2 and 2x3 board reachable, and close to uniform (a chi-square test).
+
+>>> from tilelab.exercises import check
+>>> from tilelab.sliding import inversions
+>>> check("sliding.inversions", inversions).passed
+True
+>>> check("sliding.is_solvable", lambda p: True).counterexample is not None
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import factorial
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.sliding import Puzzle, distance_table, inversions, is_solvable, rank, random_board
+
+SEED = 2024
+RANDOM_SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (3, 4), (4, 3), (2, 5), (5, 2), (3, 5), (4, 6)]
+EXHAUSTIVE_SHAPES = [(2, 2), (2, 3), (3, 2)]
+SAMPLED_TABLE_SHAPES = [(3, 3), (2, 4), (4, 2)]
+# 99.9% quantile of chi-square with 359 degrees of freedom (360 solvable 2x3 boards)
+CHI2_2X3_999 = 452.0
+
+
+def _show(p: Puzzle) -> str:
+    return f"the {p.rows}x{p.cols} board {p.tiles!r}\n{p}\n"
+
+
+def _every_board(rows: int, cols: int) -> Iterator[Puzzle]:
+    for tiles in itertools.permutations(range(rows * cols)):
+        yield Puzzle(tiles, rows, cols)
+
+
+def _random_boards(count: int) -> Iterator[Puzzle]:
+    rng = np.random.default_rng(SEED)
+    for k in range(count):
+        rows, cols = RANDOM_SHAPES[k % len(RANDOM_SHAPES)]
+        yield random_board(rows, cols, rng)
+
+
+@checker("sliding.inversions")
+def check_inversions(answer: Callable[[Puzzle], Any]) -> Result:
+    """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions`."""
+    cases = itertools.chain(_every_board(2, 2), _random_boards(200))
+    return first_counterexample("sliding.inversions", answer, inversions, cases, show=_show)
+
+
+def _bfs_truth(p: Puzzle) -> bool:
+    return bool(distance_table(p.rows, p.cols)[rank(p.tiles)] >= 0)
+
+
+@checker("sliding.is_solvable")
+def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
+    """``answer(puzzle)`` must say whether the goal can be reached, for every shape."""
+    name = "sliding.is_solvable"
+    exhaustive = itertools.chain.from_iterable(_every_board(r, c) for r, c in EXHAUSTIVE_SHAPES)
+    rng = np.random.default_rng(SEED)
+    sampled = [random_board(r, c, rng) for r, c in SAMPLED_TABLE_SHAPES for _ in range(150)]
+    truth = first_counterexample(
+        name, lambda p: bool(answer(p)), _bfs_truth, itertools.chain(exhaustive, sampled), show=_show
+    )
+    if not truth:
+        return Result(name, False, truth.message.rstrip() + " (ground truth: breadth-first search)", truth.counterexample)
+    bigger = first_counterexample(
+        name, lambda p: bool(answer(p)), is_solvable, _random_boards(300), show=_show
+    )
+    if not bigger:
+        return bigger
+    total = sum(factorial(r * c) for r, c in EXHAUSTIVE_SHAPES) + len(sampled) + 300
+    return Result(
+        name, True,
+        f"agrees with breadth-first search on every 2x2, 2x3, 3x2 board and {len(sampled)} sampled "
+        f"3x3/2x4/4x2 boards, and with the package on 300 boards up to 6x6 ({total} boards)",
+    )
+
+
+@checker("sliding.shuffle")
+def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Result:
+    """``answer(rows, cols, rng)`` must return a solvable Puzzle, drawn (close to) uniformly."""
+    name = "sliding.shuffle"
+    rng = np.random.default_rng(SEED)
+    for rows, cols in [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (3, 5), (5, 5)]:
+        for _ in range(60):
+            board = answer(rows, cols, rng)
+            if not isinstance(board, Puzzle):
+                return Result(name, False, f"return a Puzzle, got {type(board).__name__}")
+            if board.shape != (rows, cols):
+                return Result(name, False, f"asked for {rows}x{cols}, got {board.rows}x{board.cols}", board)
+            if not is_solvable(board):
+                return Result(name, False, f"this {rows}x{cols} board cannot be solved:{_show(board)}", board)
+    counts: dict[Puzzle, int] = {}
+    draws = 18_000
+    for _ in range(draws):
+        board = answer(2, 3, rng)
+        counts[board] = counts.get(board, 0) + 1
+    solvable = factorial(6) // 2
+    if len(counts) < solvable:
+        return Result(
+            name, False,
+            f"only {len(counts)} of the {solvable} solvable 2x3 boards came up in {draws} shuffles: "
+            "some boards are never (or rarely) dealt",
+        )
+    expected = draws / solvable
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    if chi2 > CHI2_2X3_999:
+        return Result(
+            name, False,
+            f"every solvable board appears, but not equally often (chi-square {chi2:.0f} > "
+            f"{CHI2_2X3_999:.0f}): a short random walk, for instance, stays near the goal",
+        )
+    return Result(name, True, f"always solvable, and uniform on 2x3 (chi-square {chi2:.0f} over {draws} shuffles)")

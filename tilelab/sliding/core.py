@@ -1,0 +1,709 @@
+"""The sliding-tile puzzle: an immutable board, moves in both metrics, inversions and parity.
+
+Glossary (the code uses these words):
+
+- *tile*: a number 1..N-1 printed on a piece; ``0`` is the *blank* (the hole).
+- *cell*: a place on the board, ``(row, col)`` counted from the top-left, 0-based.
+- *slide*: tiles move into the blank. A *single-tile move* slides one tile next to the blank;
+  a *multi-tile move* (as in the Swift PuzzleProject) touches any tile in the blank's row or column
+  and slides the whole segment between it and the blank in one go.
+- *goal*: ``1, 2, ..., N-1`` in reading order with the blank bottom-right.
+- *inversion*: a pair of tiles (blank ignored) that appear in the wrong order when the board is
+  read row by row.
+
+Directions name the way the *tiles* move, like arrow keys in most apps: ``"up"`` moves the tile
+*below* the blank up into it (so the blank goes down).
+
+>>> p = Puzzle.parse('''
+... 1 2 3
+... 4 . 6
+... 7 5 8''')
+>>> print(p.slide(5))
+1 2 3
+4 5 6
+7 . 8
+>>> print(p.move("up").move("left"))
+1 2 3
+4 5 6
+7 8 .
+>>> p.move("up").move("left") == Puzzle.goal(3, 3)
+True
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Iterator, Sequence
+
+__all__ = [
+    "DIRECTIONS",
+    "MoveCount",
+    "Puzzle",
+    "Slide",
+    "blank_distance",
+    "count_moves",
+    "corner_formula",
+    "inversion_pairs",
+    "inversions",
+    "is_solvable",
+    "permutation_parity",
+    "solvable_by_invariant",
+    "solvable_by_width_rule",
+]
+
+Tile = int
+Cell = tuple[int, int]
+
+BLANK: Tile = 0
+MIN_SIDE = 2
+BLANK_SYMBOLS = (".", "_", "0")
+SVG_CELL_PX = 40
+SVG_BOARD = "#e9edf0"
+SVG_TILE = "#4ac2fb"
+
+# Direction the tiles move -> (row step, col step) from the blank to the tile that moves.
+# "up": the tile below the blank (row + 1) moves up.
+DIRECTIONS: dict[str, Cell] = {
+    "up": (1, 0),
+    "down": (-1, 0),
+    "left": (0, 1),
+    "right": (0, -1),
+}
+
+
+def _check_shape(rows: object, cols: object) -> tuple[int, int]:
+    sides = []
+    for name, value in (("rows", rows), ("cols", cols)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        sides.append(int(value))
+    if min(sides) < MIN_SIDE:
+        raise ValueError(
+            f"a sliding puzzle needs at least {MIN_SIDE}x{MIN_SIDE} cells, got {rows}x{cols}; "
+            "smaller boards cannot move anything interesting"
+        )
+    return sides[0], sides[1]
+
+
+@lru_cache(maxsize=64)
+def _all_tiles(n: int) -> frozenset[int]:
+    return frozenset(range(n))
+
+
+def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
+    try:
+        values = tuple(map(operator.index, tiles))
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"tiles must be integers 0..N-1 in reading order, 0 for the blank ({exc})") from None
+    n = rows * cols
+    if len(values) == n and set(values) == _all_tiles(n):
+        return values
+    if len(values) != n:
+        raise ValueError(
+            f"a {rows}x{cols} puzzle has {n} cells but {len(values)} tiles were given; "
+            "list every cell row by row, 0 for the blank"
+        )
+    if sorted(values) != list(range(n)):
+        seen: set[int] = set()
+        duplicates = sorted({v for v in values if v in seen or seen.add(v)})  # type: ignore[func-returns-value]
+        missing = sorted(set(range(n)) - set(values))
+        outside = sorted(v for v in set(values) if not 0 <= v < n)
+        parts = []
+        if duplicates:
+            parts.append(f"repeated {duplicates}")
+        if missing:
+            parts.append(f"missing {missing}")
+        if outside:
+            parts.append(f"out of range {outside}")
+        raise ValueError(
+            f"tiles must be a permutation of 0..{n - 1} (0 is the blank): " + ", ".join(parts)
+        )
+    return values
+
+
+class Puzzle:
+    """An immutable, hashable sliding-puzzle board: ``tiles`` row by row, ``0`` is the blank.
+
+    >>> p = Puzzle((1, 2, 3, 0), 2, 2)
+    >>> p.blank, p.legal_tiles()
+    ((1, 1), (2, 3))
+    >>> print(p.slide(3))
+    1 2
+    . 3
+    """
+
+    __slots__ = ("_tiles", "_rows", "_cols", "_blank_index", "_hash")
+
+    def __init__(self, tiles: Iterable[int], rows: int, cols: int) -> None:
+        rows, cols = _check_shape(rows, cols)
+        values = _check_tiles(tiles, rows, cols)
+        self._set(values, rows, cols, values.index(BLANK))
+
+    def _set(self, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> None:
+        object.__setattr__(self, "_tiles", tiles)
+        object.__setattr__(self, "_rows", rows)
+        object.__setattr__(self, "_cols", cols)
+        object.__setattr__(self, "_blank_index", blank_index)
+        object.__setattr__(self, "_hash", hash((tiles, rows, cols)))
+
+    @classmethod
+    def _trusted(cls, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> Puzzle:
+        """Build without validation (tiles known to be a permutation): the fast path for moves."""
+        board = cls.__new__(cls)
+        board._set(tiles, rows, cols, blank_index)
+        return board
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Puzzle is immutable: slide() returns a new board")
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def goal(cls, rows: int, cols: int) -> Puzzle:
+        """The solved board: ``1..N-1`` in reading order, blank bottom-right.
+
+        >>> print(Puzzle.goal(2, 3))
+        1 2 3
+        4 5 .
+        """
+        rows, cols = _check_shape(rows, cols)
+        n = rows * cols
+        return cls._trusted(tuple(range(1, n)) + (BLANK,), rows, cols, n - 1)
+
+    @classmethod
+    def parse(cls, text: str) -> Puzzle:
+        """Read a text picture: one line per row, tiles separated by spaces, ``.`` for the blank.
+
+        ``_`` and ``0`` are accepted for the blank too; blank lines around the picture are ignored.
+
+        >>> Puzzle.parse('''
+        ...  1  2
+        ...  3  .''') == Puzzle((1, 2, 3, 0), 2, 2)
+        True
+        """
+        lines = [line.split() for line in text.strip().splitlines() if line.strip()]
+        if not lines:
+            raise ValueError("empty picture: write one line per row, e.g. '1 2\\n3 .'")
+        widths = {len(line) for line in lines}
+        if len(widths) != 1:
+            raise ValueError(
+                f"every row of the picture needs the same number of cells, got {sorted(widths)}"
+            )
+        tiles = []
+        for token in (t for line in lines for t in line):
+            if token in BLANK_SYMBOLS:
+                tiles.append(BLANK)
+            elif token.isdigit():
+                tiles.append(int(token))
+            else:
+                raise ValueError(f"cannot read {token!r}: use numbers and '.' for the blank")
+        return cls(tiles, len(lines), widths.pop())
+
+    @classmethod
+    def from_grid(cls, grid: Sequence[Sequence[int]]) -> Puzzle:
+        """Build from a list of rows, e.g. ``[[1, 2], [3, 0]]``.
+
+        >>> Puzzle.from_grid([[1, 2], [3, 0]]) == Puzzle.goal(2, 2)
+        True
+        """
+        rows = len(grid)
+        widths = {len(r) for r in grid}
+        if len(widths) != 1:
+            raise ValueError(f"every row needs the same length, got {sorted(widths)}")
+        return cls([t for r in grid for t in r], rows, widths.pop())
+
+    # ----------------------------------------------------------------- plain values
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The tiles row by row (``0`` is the blank)."""
+        return self._tiles
+
+    @property
+    def rows(self) -> int:
+        return self._rows
+
+    @property
+    def cols(self) -> int:
+        return self._cols
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self._rows, self._cols)
+
+    @property
+    def size(self) -> int:
+        """Number of cells ``rows * cols``."""
+        return self._rows * self._cols
+
+    @property
+    def blank(self) -> Cell:
+        """The blank's cell ``(row, col)``."""
+        return divmod(self._blank_index, self._cols)
+
+    @property
+    def blank_index(self) -> int:
+        """The blank's position in ``tiles``."""
+        return self._blank_index
+
+    def at(self, row: int, col: int) -> int:
+        """The tile in cell ``(row, col)`` (``0`` for the blank)."""
+        if not (0 <= row < self._rows and 0 <= col < self._cols):
+            raise ValueError(f"cell ({row}, {col}) is off the {self._rows}x{self._cols} board")
+        return self._tiles[row * self._cols + col]
+
+    def position(self, tile: int) -> Cell:
+        """The cell ``(row, col)`` where ``tile`` is.
+
+        >>> Puzzle.goal(3, 3).position(6)
+        (1, 2)
+        """
+        try:
+            return divmod(self._tiles.index(tile), self._cols)
+        except ValueError:
+            raise ValueError(f"there is no tile {tile!r} on a {self._rows}x{self._cols} board") from None
+
+    def grid(self) -> tuple[tuple[int, ...], ...]:
+        """The tiles as a tuple of rows."""
+        c = self._cols
+        return tuple(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
+
+    def is_goal(self) -> bool:
+        """True when the board is solved."""
+        n = self.size
+        return self._blank_index == n - 1 and all(t == i + 1 for i, t in enumerate(self._tiles[:-1]))
+
+    # ----------------------------------------------------------------- moves
+    def legal_tiles(self) -> tuple[int, ...]:
+        """Tiles that may slide (multi-tile metric): every tile in the blank's row or column.
+
+        Listed in reading order.
+
+        >>> Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').legal_tiles()
+        (2, 4, 5, 7)
+        >>> Puzzle.goal(3, 3).legal_tiles()
+        (3, 6, 7, 8)
+        """
+        br, bc = self.blank
+        c = self._cols
+        return tuple(
+            t
+            for i, t in enumerate(self._tiles)
+            if t != BLANK and (i // c == br or i % c == bc)
+        )
+
+    def neighbour_tiles(self) -> tuple[int, ...]:
+        """Tiles next to the blank (the single-tile moves), in reading order.
+
+        >>> Puzzle.goal(3, 3).neighbour_tiles()
+        (6, 8)
+        """
+        return tuple(t for t, _ in self.neighbours())
+
+    def neighbours(self) -> Iterator[tuple[int, Puzzle]]:
+        """Yield ``(tile, board after sliding it)`` for every single-tile move, reading order.
+
+        >>> [t for t, _ in Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').neighbours()]
+        [2, 4, 5, 7]
+        """
+        b = self._blank_index
+        r, c = divmod(b, self._cols)
+        tiles = self._tiles
+        for cell, ok in (
+            (b - self._cols, r > 0),
+            (b - 1, c > 0),
+            (b + 1, c < self._cols - 1),
+            (b + self._cols, r < self._rows - 1),
+        ):
+            if ok:
+                moved = list(tiles)
+                moved[b], moved[cell] = moved[cell], BLANK
+                yield tiles[cell], Puzzle._trusted(tuple(moved), self._rows, self._cols, cell)
+
+    def successors(self, metric: str = "single") -> Iterator[tuple[int, Puzzle]]:
+        """Yield ``(tile, board)`` for each move in the ``"single"`` or ``"multi"`` tile metric."""
+        if metric == "single":
+            yield from self.neighbours()
+        elif metric == "multi":
+            for tile in self.legal_tiles():
+                yield tile, self.slide(tile)
+        else:
+            raise ValueError(f"metric must be 'single' or 'multi', got {metric!r}")
+
+    def _segment(self, tile: int) -> tuple[str, tuple[int, ...]]:
+        """(direction the tiles move, cells from the one next to the blank to the touched one)."""
+        if tile == BLANK:
+            raise ValueError("the blank cannot slide; pick a tile in the blank's row or column")
+        tr, tc = self.position(tile)
+        br, bc = self.blank
+        if tr != br and tc != bc:
+            raise ValueError(
+                f"tile {tile} at {(tr, tc)} is not in the blank's row or column (blank at "
+                f"{(br, bc)}); legal tiles are {list(self.legal_tiles())}"
+            )
+        if tr == br:
+            step = 1 if tc > bc else -1
+            direction = "left" if step == 1 else "right"
+            cells = tuple(br * self._cols + bc + k * step for k in range(1, abs(tc - bc) + 1))
+        else:
+            step = 1 if tr > br else -1
+            direction = "up" if step == 1 else "down"
+            cells = tuple((br + k * step) * self._cols + bc for k in range(1, abs(tr - br) + 1))
+        return direction, cells
+
+    def slide(self, tile: int) -> Puzzle:
+        """Slide ``tile`` (in the blank's row or column) and the tiles between it and the blank.
+
+        >>> p = Puzzle.goal(3, 3)
+        >>> print(p.slide(7))
+        1 2 3
+        4 5 6
+        . 7 8
+        """
+        direction, cells = self._segment(tile)
+        moved = list(self._tiles)
+        previous = self._blank_index
+        for cell in cells:
+            moved[previous] = moved[cell]
+            previous = cell
+        moved[previous] = BLANK
+        return Puzzle._trusted(tuple(moved), self._rows, self._cols, previous)
+
+    def slide_segment(self, tile: int) -> Slide:
+        """Slide ``tile`` like :meth:`slide` and report what happened as a :class:`Slide`.
+
+        >>> s = Puzzle.goal(3, 3).slide_segment(3)
+        >>> s.direction, s.tiles, s.single_moves
+        ('down', (6, 3), 2)
+        >>> print(s.after)
+        1 2 .
+        4 5 3
+        7 8 6
+        """
+        direction, cells = self._segment(tile)
+        after = self.slide(tile)
+        moved = tuple(self._tiles[cell] for cell in cells)
+        frm = tuple(divmod(cell, self._cols) for cell in cells)
+        dr, dc = DIRECTIONS[direction]
+        to = tuple((r - dr, c - dc) for r, c in frm)
+        return Slide(tile, direction, moved, frm, to, self, after)
+
+    def tile_for(self, direction: str) -> int | None:
+        """The tile that ``move(direction)`` would slide, or ``None`` at the edge.
+
+        >>> Puzzle.goal(3, 3).tile_for("right"), Puzzle.goal(3, 3).tile_for("left")
+        (8, None)
+        """
+        if direction not in DIRECTIONS:
+            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {direction!r}")
+        dr, dc = DIRECTIONS[direction]
+        br, bc = self.blank
+        r, c = br + dr, bc + dc
+        if 0 <= r < self._rows and 0 <= c < self._cols:
+            return self._tiles[r * self._cols + c]
+        return None
+
+    def legal_directions(self) -> tuple[str, ...]:
+        """Directions in which some tile can move (arrow-key moves)."""
+        return tuple(d for d in DIRECTIONS if self.tile_for(d) is not None)
+
+    def move(self, direction: str) -> Puzzle:
+        """Slide the neighbour of the blank in ``direction`` (the way the tile moves).
+
+        ``"up"`` moves the tile below the blank up; ``"left"`` the tile right of the blank left.
+
+        >>> print(Puzzle.goal(2, 2).move("down"))
+        1 .
+        3 2
+        """
+        tile = self.tile_for(direction)
+        if tile is None:
+            raise ValueError(
+                f"no tile can move {direction}: the blank at {self.blank} has no neighbour on that "
+                f"side; legal directions are {list(self.legal_directions())}"
+            )
+        return self.slide(tile)
+
+    def swap_tiles(self, a: int, b: int) -> Puzzle:
+        """Swap two tiles by hand (not a legal move: it flips the parity, as apps with a bug do).
+
+        >>> print(Puzzle.goal(2, 2).swap_tiles(1, 2))
+        2 1
+        3 .
+        """
+        if a == b:
+            raise ValueError("swap two different tiles")
+        if BLANK in (a, b):
+            raise ValueError("swap_tiles swaps two numbered tiles, not the blank")
+        (ra, ca), (rb, cb) = self.position(a), self.position(b)
+        ia, ib = ra * self._cols + ca, rb * self._cols + cb
+        moved = list(self._tiles)
+        moved[ia], moved[ib] = moved[ib], moved[ia]
+        return Puzzle._trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
+
+    def play(self, tiles: Iterable[int]) -> Puzzle:
+        """Slide each tile of ``tiles`` in turn (e.g. a solver's answer) and return the board."""
+        board = self
+        for tile in tiles:
+            board = board.slide(tile)
+        return board
+
+    # ----------------------------------------------------------------- dunder
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Puzzle):
+            return NotImplemented
+        return (
+            self._hash == other._hash
+            and self._tiles == other._tiles
+            and self._rows == other._rows
+            and self._cols == other._cols
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __lt__(self, other: Puzzle) -> bool:  # so heaps of (cost, board) never fail on ties
+        return (self._rows, self._cols, self._tiles) < (other._rows, other._cols, other._tiles)
+
+    def __repr__(self) -> str:
+        return f"Puzzle({self._tiles!r}, {self._rows}, {self._cols})"
+
+    def __str__(self) -> str:
+        width = len(str(self.size - 1))
+        return "\n".join(
+            " ".join(("." if t == BLANK else str(t)).rjust(width) for t in row) for row in self.grid()
+        )
+
+    def to_svg(self, cell: int = SVG_CELL_PX) -> str:
+        """The board as a small SVG picture (a bare board in a notebook cell draws itself with it).
+
+        >>> Puzzle.goal(2, 2).to_svg().count("<text")
+        3
+        """
+        width, height = self._cols * cell, self._rows * cell
+        inset, font = max(1, cell // 20), int(cell * 0.45)
+        parts = [
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">',
+            f'<rect width="{width}" height="{height}" fill="{SVG_BOARD}"/>',
+        ]
+        for index, tile in enumerate(self._tiles):
+            if tile == BLANK:
+                continue
+            r, c = divmod(index, self._cols)
+            x, y = c * cell + inset, r * cell + inset
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="{cell - 2 * inset}" height="{cell - 2 * inset}" '
+                f'rx="{2 * inset}" fill="{SVG_TILE}"/>'
+                f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2}" font-size="{font}" '
+                f'font-family="sans-serif" font-weight="bold" fill="white" text-anchor="middle" '
+                f'dominant-baseline="central">{tile}</text>'
+            )
+        parts.append("</svg>")
+        return "".join(parts)
+
+    def _repr_svg_(self) -> str:
+        return self.to_svg()
+
+    def __reduce__(self) -> tuple:
+        return (Puzzle, (self._tiles, self._rows, self._cols))
+
+
+@dataclass(frozen=True)
+class Slide:
+    """What one slide did: the touched tile, the direction, and every tile that moved.
+
+    ``tiles`` lists the moved tiles nearest the blank first, which is also the order of the
+    equivalent single-tile moves; ``single_moves`` counts them (the multi-tile metric counts 1).
+    """
+
+    tile: int
+    direction: str
+    tiles: tuple[int, ...]
+    cells_from: tuple[Cell, ...]
+    cells_to: tuple[Cell, ...]
+    before: Puzzle
+    after: Puzzle
+
+    @property
+    def single_moves(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def multi_moves(self) -> int:
+        return 1
+
+
+@dataclass(frozen=True)
+class MoveCount:
+    """A move count in both metrics."""
+
+    single: int  # one tile by one cell
+    multi: int  # a whole row/column segment counts once
+
+
+def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
+    """Count the slides ``tiles`` (played from ``puzzle``) in both metrics.
+
+    Consecutive slides in the same direction join into one multi-tile move (the player could
+    have touched the farthest tile at once).
+
+    >>> count_moves(Puzzle.goal(3, 3), [6, 3, 2, 1])
+    MoveCount(single=4, multi=2)
+    >>> count_moves(Puzzle.goal(3, 3), [3])
+    MoveCount(single=2, multi=1)
+    """
+    single = multi = 0
+    last = None
+    board = puzzle
+    for tile in tiles:
+        event = board.slide_segment(tile)
+        single += event.single_moves
+        if event.direction != last:
+            multi += 1
+        last = event.direction
+        board = event.after
+    return MoveCount(single, multi)
+
+
+# --------------------------------------------------------------------- parity
+
+
+def inversion_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
+    """Pairs ``(a, b)`` of tiles with ``a > b`` but ``a`` read first; the blank is ignored.
+
+    >>> inversion_pairs(Puzzle.parse('2 3\\n1 .'))
+    [(2, 1), (3, 1)]
+    """
+    seq = [t for t in puzzle.tiles if t != BLANK]
+    return [(a, b) for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b]
+
+
+def inversions(puzzle: Puzzle) -> int:
+    """Number of inversions among the tiles (reading order, blank ignored).
+
+    >>> inversions(Puzzle.goal(3, 3))
+    0
+    >>> inversions(Puzzle.parse('2 4 3\\n1 . 5'))  # the reading 2 4 3 1 5 has 2-1 4-3 4-1 3-1
+    4
+    """
+    seq = [t for t in puzzle.tiles if t != BLANK]
+    count = 0
+    for i, a in enumerate(seq):
+        for b in seq[i + 1 :]:
+            if b < a:
+                count += 1
+    return count
+
+
+def _check_goal(puzzle: Puzzle, goal: Puzzle | None) -> Puzzle:
+    if goal is None:
+        return Puzzle.goal(puzzle.rows, puzzle.cols)
+    if not isinstance(goal, Puzzle):
+        raise TypeError(f"goal must be a Puzzle, got {type(goal).__name__}")
+    if goal.shape != puzzle.shape:
+        raise ValueError(f"goal is {goal.rows}x{goal.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}")
+    return goal
+
+
+def permutation_parity(puzzle: Puzzle, goal: Puzzle | None = None) -> int:
+    """Parity (0 even, 1 odd) of the permutation taking ``goal`` to ``puzzle``, blank included.
+
+    Computed from the cycles: a cycle of length k is k-1 swaps.
+
+    >>> permutation_parity(Puzzle.goal(2, 2).slide(3))
+    1
+    """
+    goal = _check_goal(puzzle, goal)
+    where = {t: i for i, t in enumerate(goal.tiles)}
+    target = [where[t] for t in puzzle.tiles]  # cell i holds the tile whose goal cell is target[i]
+    seen = [False] * len(target)
+    swaps = 0
+    for start in range(len(target)):
+        length = 0
+        i = start
+        while not seen[i]:
+            seen[i] = True
+            i = target[i]
+            length += 1
+        swaps += max(length - 1, 0)
+    return swaps % 2
+
+
+def blank_distance(puzzle: Puzzle, goal: Puzzle | None = None) -> int:
+    """Taxicab distance from the blank to its cell in ``goal`` (default bottom-right)."""
+    goal = _check_goal(puzzle, goal)
+    (r, c), (gr, gc) = puzzle.blank, goal.blank
+    return abs(r - gr) + abs(c - gc)
+
+
+def solvable_by_invariant(puzzle: Puzzle, goal: Puzzle | None = None) -> bool:
+    """The goal-independent rule: permutation parity (blank included) equals the blank's distance parity.
+
+    Every single-tile move is one swap (flips the permutation parity) and moves the blank one
+    cell (flips the distance parity), so the sum of the two parities never changes; it is 0 at
+    the goal. The converse (every such board is reachable) is the classical theorem, checked
+    by breadth-first search in the tests.
+
+    >>> g = Puzzle.parse('. 1\\n2 3')
+    >>> solvable_by_invariant(Puzzle.parse('1 3\\n2 .'), goal=g)
+    True
+    """
+    return (permutation_parity(puzzle, goal) + blank_distance(puzzle, goal)) % 2 == 0
+
+
+def solvable_by_width_rule(puzzle: Puzzle) -> bool:
+    """The textbook rule for the standard goal.
+
+    Odd width: the inversion count is even. Even width: inversions plus the blank's row counted
+    from the bottom (1-based) is odd.
+
+    >>> solvable_by_width_rule(Puzzle.parse('1 2 3\\n4 5 6\\n8 7 .'))
+    False
+    >>> solvable_by_width_rule(Puzzle.parse('1 2\\n. 3'))
+    True
+    """
+    count = inversions(puzzle)
+    if puzzle.cols % 2 == 1:
+        return count % 2 == 0
+    row_from_bottom = puzzle.rows - puzzle.blank[0]
+    return (count + row_from_bottom) % 2 == 1
+
+
+def corner_formula(puzzle: Puzzle) -> int:
+    """The iOS Puzzle8 count: inversions with the blank read as the largest tile, plus its distance to the corner.
+
+    The board is solvable exactly when this is even. It is :func:`solvable_by_invariant` for the
+    standard goal: with the blank counted as ``N`` the goal reads ``1, 2, ..., N`` (no inversions),
+    so the inversion count including the blank has the parity of the whole permutation.
+
+    >>> corner_formula(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))  # 6 inversions (blank as 9) + 2 cells
+    8
+    """
+    n = puzzle.size
+    seq = [n if t == BLANK else t for t in puzzle.tiles]
+    count = sum(1 for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b)
+    r, c = puzzle.blank
+    return count + (puzzle.rows - 1 - r) + (puzzle.cols - 1 - c)
+
+
+def is_solvable(puzzle: Puzzle, goal: Puzzle | None = None) -> bool:
+    """Can ``puzzle`` slide to ``goal`` (default: the standard goal)? Works for every shape.
+
+    >>> is_solvable(Puzzle.goal(4, 4))
+    True
+    >>> fifteen_fourteen = Puzzle.goal(4, 4).swap_tiles(14, 15)   # Sam Loyd's puzzle
+    >>> print(fifteen_fourteen)
+     1  2  3  4
+     5  6  7  8
+     9 10 11 12
+    13 15 14  .
+    >>> is_solvable(fifteen_fourteen)
+    False
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
+    if goal is None:
+        return solvable_by_width_rule(puzzle)
+    return solvable_by_invariant(puzzle, goal)

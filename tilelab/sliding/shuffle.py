@@ -1,0 +1,151 @@
+"""Shuffling a sliding puzzle: the ways real apps do it, all seeded, all solvable.
+
+- ``"uniform"``: draw a random permutation; if it is unsolvable, swap the two numbered tiles in
+  the first two non-blank cells. For a fixed blank cell that swap pairs every unsolvable board
+  with exactly one solvable board, so the result is uniform over the solvable boards.
+- ``"reject"``: draw random permutations until one is solvable (the iOS Puzzle8 loop). Also
+  uniform; needs two draws on average.
+- ``"walk"``: random single-tile moves from the goal (the iOS Puzzle8 article's second method),
+  never stepping straight back (as the Swift PuzzleProject). Solvable by construction but *not*
+  uniform: short walks stay near the goal, and a walk of fixed length only reaches boards whose
+  distance has the parity of that length.
+- ``"walk-balanced"``: the Swift PuzzleProject's walk, which prefers moving the blank into the
+  cells it has visited least, so every cell gets moved about equally often.
+
+:func:`random_board` is the naive shuffle (a random permutation, unchecked) that gives
+unsolvable boards half the time -- the bug the lesson reproduces.
+
+>>> print(shuffle(3, 3, rng=1))
+7 . 1
+4 2 5
+8 6 3
+>>> shuffle(3, 3, rng=1) == shuffle(3, 3, rng=1)
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tilelab._random import as_generator
+from tilelab.sliding.core import BLANK, Puzzle, _check_shape, is_solvable
+
+__all__ = ["METHODS", "random_board", "random_walk", "shuffle", "default_walk_steps"]
+
+METHODS = ("uniform", "reject", "walk", "walk-balanced")
+MAX_REJECT_DRAWS = 10_000  # the chance of needing more is 2**-10000
+
+
+def random_board(rows: int, cols: int, rng: int | np.random.Generator | None) -> Puzzle:
+    """A uniformly random arrangement of the tiles, solvable or not (the naive shuffle).
+
+    >>> from tilelab.sliding import is_solvable
+    >>> boards = [random_board(3, 3, rng=seed) for seed in range(1000)]
+    >>> sum(map(is_solvable, boards))   # about half
+    501
+    """
+    rows, cols = _check_shape(rows, cols)
+    gen = as_generator(rng)
+    tiles = tuple(int(t) for t in gen.permutation(rows * cols))
+    return Puzzle._trusted(tiles, rows, cols, tiles.index(BLANK))
+
+
+def _fix_parity(board: Puzzle) -> Puzzle:
+    """Swap the tiles in the first two non-blank cells (flips solvability)."""
+    first, second = [t for t in board.tiles if t != BLANK][:2]
+    return board.swap_tiles(first, second)
+
+
+def default_walk_steps(rows: int, cols: int) -> int:
+    """The iOS article's walk length: the square of the number of cells (81 for 3x3)."""
+    return (rows * cols) ** 2
+
+
+def random_walk(
+    puzzle: Puzzle,
+    steps: int,
+    rng: int | np.random.Generator | None,
+    *,
+    balanced: bool = False,
+) -> list[int]:
+    """The tiles slid by a random walk of ``steps`` single-tile moves from ``puzzle``.
+
+    The walk never moves the tile it just moved straight back. With ``balanced=True`` the
+    blank prefers the neighbouring cells it has visited least (ties broken at random), as the
+    Swift PuzzleProject does, so all cells get stirred.
+
+    >>> tiles = random_walk(Puzzle.goal(3, 3), 6, rng=0)
+    >>> tiles
+    [8, 5, 2, 1, 4, 7]
+    >>> print(Puzzle.goal(3, 3).play(tiles))
+    4 1 3
+    7 2 6
+    . 5 8
+    """
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+        raise ValueError(f"steps must be a non-negative int, got {steps!r}")
+    gen = as_generator(rng)
+    rows, cols = puzzle.shape
+    around = [_adjacent(cell, rows, cols) for cell in range(puzzle.size)]
+    tiles = list(puzzle.tiles)
+    visits = [0] * puzzle.size
+    blank = puzzle.blank_index
+    visits[blank] = 1
+    previous = -1  # the blank's previous cell: going back there would undo the last move
+    path: list[int] = []
+    for u in gen.random(int(steps)):
+        options = [cell for cell in around[blank] if cell != previous]
+        if balanced:
+            fewest = min(visits[cell] for cell in options)
+            options = [cell for cell in options if visits[cell] == fewest]
+        cell = options[int(u * len(options))]
+        path.append(tiles[cell])
+        tiles[blank], tiles[cell] = tiles[cell], BLANK
+        previous, blank = blank, cell
+        visits[blank] += 1
+    return path
+
+
+def _adjacent(cell: int, rows: int, cols: int) -> list[int]:
+    """Cells next to ``cell`` (up, left, right, down)."""
+    r, c = divmod(cell, cols)
+    candidates = ((r - 1, c), (r, c - 1), (r, c + 1), (r + 1, c))
+    return [rr * cols + cc for rr, cc in candidates if 0 <= rr < rows and 0 <= cc < cols]
+
+
+def shuffle(
+    rows: int,
+    cols: int,
+    rng: int | np.random.Generator | None,
+    method: str = "uniform",
+    steps: int | None = None,
+) -> Puzzle:
+    """A solvable shuffled ``rows x cols`` board made by ``method`` (see the module doc).
+
+    ``steps`` is the walk length for the walk methods (default ``(rows*cols)**2``); the other
+    methods take no steps.
+
+    >>> print(shuffle(2, 3, rng=7, method="walk", steps=4))
+    2 . 3
+    1 4 5
+    >>> all(is_solvable(shuffle(4, 4, rng=s, method=m)) for s in range(20) for m in METHODS)
+    True
+    """
+    rows, cols = _check_shape(rows, cols)
+    gen = as_generator(rng)
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
+    if method in ("uniform", "reject"):
+        if steps is not None:
+            raise ValueError(f"steps is only for the walk methods, not {method!r}")
+        if method == "uniform":
+            board = random_board(rows, cols, gen)
+            return board if is_solvable(board) else _fix_parity(board)
+        for _ in range(MAX_REJECT_DRAWS):
+            board = random_board(rows, cols, gen)
+            if is_solvable(board):
+                return board
+        raise RuntimeError("no solvable board in 10,000 draws: the random generator is broken")
+    goal = Puzzle.goal(rows, cols)
+    n = default_walk_steps(rows, cols) if steps is None else steps
+    return goal.play(random_walk(goal, n, gen, balanced=method == "walk-balanced"))
