@@ -1,0 +1,388 @@
+"""A playable 2048 board: keys, swipes and buttons; animated from the engine's move orders.
+
+The widget holds no rules: it turns input into :meth:`Game.play` calls and animates what the move
+reported (each tile's source, destination and merge, then the spawn). A whole animation -- slide
+(~100 ms), merge pop, new-tile fade-in -- goes to the browser as one batch with pauses inside, so
+the kernel never waits; a key pressed while a move still plays is applied at once, in order, and
+drawn without animation, so fast play never lags or loses a key.
+
+Pure helpers (:class:`Geometry` with ``cell_at`` and ``swipe``, :func:`direction_for_key`) are
+tested without a browser; :func:`draw_board` draws any board on any canvas (the AI board reuses it).
+
+>>> from tilelab.widgets.testing import FakeMultiCanvas, press_key
+>>> board = Game2048Widget(seed=19, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+>>> print(board.game.board)
+. . . .
+. . 2 .
+. . . .
+. . 2 .
+>>> press_key(board, "ArrowUp")
+>>> board.game.score, board.canvas[1].texts()
+(4, ['4', '2'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import ipywidgets as widgets
+
+from tilelab.game2048 import Board, Direction, Game, TileMove
+from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, font_fraction, tile_style
+from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget
+
+__all__ = [
+    "DEFAULT_WORDS",
+    "Game2048Widget",
+    "Geometry",
+    "direction_for_key",
+    "draw_board",
+    "draw_tile",
+    "move_frames",
+]
+
+BOARD_PX = 400  #: default side of the board in pixels
+GAP_FRACTION = 0.12  #: gap between cells as a fraction of a cell (the original: 15 px to 106 px)
+CORNER_FRACTION = 0.05  #: tile corner radius as a fraction of a tile
+MS_PER_FRAME = 20
+SLIDE_FRAMES = 5  #: 5 x 20 ms: the ~100 ms slide
+POP_SCALES = (1.12, 1.2, 1.1, 1.0)  #: a merged tile grows and settles (the "pop")
+APPEAR_SCALES = (0.25, 0.5, 0.75, 1.0)  #: a new tile grows in while it fades in
+FONT = "'Clear Sans', 'Helvetica Neue', Arial, sans-serif"
+WIN_COLOUR = "rgba(237, 194, 46, 0.5)"
+LOSE_COLOUR = "rgba(238, 228, 218, 0.73)"
+UNDO_KEYS = ("u", "U", "Backspace")
+KEEP_PLAYING_KEYS = ("Enter", "Escape", " ")
+
+#: Word tiles (the Swift walkthrough's idea of labels instead of numbers): seeds growing to a world.
+DEFAULT_WORDS = {
+    2: "seed", 4: "sprout", 8: "leaf", 16: "twig", 32: "bush", 64: "tree", 128: "grove",
+    256: "wood", 512: "forest", 1024: "valley", 2048: "world", 4096: "planet", 8192: "star",
+}
+
+
+def direction_for_key(key: str) -> Direction | None:
+    """The swipe a key means (arrows, WASD, vim hjkl), or None.
+
+    >>> direction_for_key("ArrowLeft"), direction_for_key("k"), direction_for_key("x")
+    (Direction.LEFT, Direction.UP, None)
+    """
+    word = ARROW_KEYS.get(key)
+    return None if word is None else Direction.parse(word)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Where cells sit on the canvas: ``size`` cells in ``px`` pixels with gaps between them.
+
+    >>> g = Geometry(4, 400)
+    >>> g.cell_at(10, 10), g.cell_at(395, 150), g.cell_at(-1, 5)
+    ((0, 0), (1, 3), None)
+    >>> g.swipe(100, 100, 300, 140), g.swipe(100, 300, 110, 100)
+    (Direction.RIGHT, Direction.UP)
+    """
+
+    size: int
+    px: float = BOARD_PX
+
+    @property
+    def gap(self) -> float:
+        """Pixels between two cells (and around the board)."""
+        return self.px / (self.size / GAP_FRACTION + self.size + 1)
+
+    @property
+    def tile(self) -> float:
+        """A tile's side in pixels."""
+        return self.gap / GAP_FRACTION
+
+    def origin(self, row: float, col: float) -> tuple[float, float]:
+        """Top-left pixel (x, y) of a cell; fractional rows and cols interpolate (animation)."""
+        step = self.tile + self.gap
+        return self.gap + col * step, self.gap + row * step
+
+    def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """The (row, col) under pixel (x, y) (gaps belong to the nearest cell), or None off the board."""
+        if not (0 <= x < self.px and 0 <= y < self.px):
+            return None
+        step = self.tile + self.gap
+        col = min(self.size - 1, max(0, int((x - self.gap / 2) // step)))
+        row = min(self.size - 1, max(0, int((y - self.gap / 2) // step)))
+        return row, col
+
+    @staticmethod
+    def swipe(x0: float, y0: float, x1: float, y1: float) -> Direction | None:
+        """The direction of a drag from (x0, y0) to (x1, y1): its longer axis wins (None if still)."""
+        dx, dy = x1 - x0, y1 - y0
+        if dx == 0 and dy == 0:
+            return None
+        if abs(dx) >= abs(dy):
+            return Direction.RIGHT if dx > 0 else Direction.LEFT
+        return Direction.DOWN if dy > 0 else Direction.UP
+
+
+# ------------------------------------------------------------------ drawing (any canvas)
+def _rounded_rect(canvas: Any, x: float, y: float, w: float, h: float, radius: float) -> None:
+    canvas.begin_path()
+    canvas.move_to(x + radius, y)
+    canvas.arc_to(x + w, y, x + w, y + h, radius)
+    canvas.arc_to(x + w, y + h, x, y + h, radius)
+    canvas.arc_to(x, y + h, x, y, radius)
+    canvas.arc_to(x, y, x + w, y, radius)
+    canvas.close_path()
+    canvas.fill()
+
+
+def draw_tile(
+    canvas: Any, geometry: Geometry, row: float, col: float, value: int, *,
+    label: str | None = None, scale: float = 1.0, alpha: float = 1.0,
+) -> None:
+    """Draw one tile (or a blank cell for 0) at a possibly fractional (row, col), scaled about its centre."""
+    x, y = geometry.origin(row, col)
+    side = geometry.tile * scale
+    offset = (geometry.tile - side) / 2
+    background, text_colour = tile_style(value)
+    canvas.global_alpha = alpha
+    canvas.fill_style = background
+    _rounded_rect(canvas, x + offset, y + offset, side, side, CORNER_FRACTION * side)
+    if value:
+        text = str(value) if label is None else label
+        canvas.fill_style = text_colour
+        canvas.font = f"bold {max(6, int(font_fraction(value, text) * side))}px {FONT}"
+        canvas.text_align = "center"
+        canvas.text_baseline = "middle"
+        canvas.fill_text(text, x + geometry.tile / 2, y + geometry.tile / 2)
+    if alpha != 1.0:
+        canvas.global_alpha = 1.0
+
+
+def draw_background(canvas: Any, geometry: Geometry) -> None:
+    """The board frame and its empty cells."""
+    canvas.clear()
+    canvas.fill_style = BOARD_COLOR
+    _rounded_rect(canvas, 0, 0, geometry.px, geometry.px, CORNER_FRACTION * geometry.tile)
+    canvas.fill_style = BLANK_COLOR
+    for r in range(geometry.size):
+        for c in range(geometry.size):
+            x, y = geometry.origin(r, c)
+            _rounded_rect(canvas, x, y, geometry.tile, geometry.tile, CORNER_FRACTION * geometry.tile)
+
+
+def draw_board(canvas: Any, board: Board, geometry: Geometry | None = None, *,
+               words: Mapping[int, str] | None = None, background: Any = None) -> Geometry:
+    """Draw every tile of ``board`` on ``canvas`` (cleared first); the frame too if ``background`` is given."""
+    geometry = geometry or Geometry(board.size, getattr(canvas, "width", BOARD_PX) or BOARD_PX)
+    if background is not None:
+        draw_background(background, geometry)
+    canvas.clear()
+    for (r, c), value in board.tiles().items():
+        draw_tile(canvas, geometry, r, c, value, label=_label(value, words))
+    return geometry
+
+
+def _label(value: int, words: Mapping[int, str] | None) -> str | None:
+    return words.get(value) if words else None
+
+
+def move_frames(
+    canvas: Any, geometry: Geometry, moves: tuple[TileMove, ...], board: Board, spawn: Any = None,
+    *, words: Mapping[int, str] | None = None,
+) -> list[Callable[[], None]]:
+    """Frames (functions drawing one picture each) for a move: slide, then merge pop and spawn fade-in.
+
+    ``moves`` are the engine's move orders in board cells; ``board`` is the position after the
+    move and spawn. The last frame draws ``board`` exactly.
+    """
+    merged_at = {m.destination for m in moves if m.merged}
+    spawn_cell = None if spawn is None else tuple(spawn.cell)
+
+    def slide(t: float) -> Callable[[], None]:
+        def frame() -> None:
+            canvas.clear()
+            for m in moves:
+                (r0, c0), (r1, c1) = m.source, m.destination
+                draw_tile(canvas, geometry, r0 + (r1 - r0) * t, c0 + (c1 - c0) * t, m.start_value,
+                          label=_label(m.start_value, words))
+        return frame
+
+    def settle(k: int) -> Callable[[], None]:
+        def frame() -> None:
+            canvas.clear()
+            for (r, c), value in board.tiles().items():
+                if (r, c) == spawn_cell:
+                    draw_tile(canvas, geometry, r, c, value, label=_label(value, words),
+                              scale=APPEAR_SCALES[k], alpha=APPEAR_SCALES[k])
+                else:
+                    scale = POP_SCALES[k] if (r, c) in merged_at else 1.0
+                    draw_tile(canvas, geometry, r, c, value, label=_label(value, words), scale=scale)
+        return frame
+
+    frames = [slide((i + 1) / SLIDE_FRAMES) for i in range(SLIDE_FRAMES)]
+    frames += [settle(k) for k in range(len(POP_SCALES))]
+    return frames
+
+
+# ------------------------------------------------------------------ the widget
+class Game2048Widget(BoardWidget):
+    """A playable 2048 board (``.widget`` is what the notebook shows; the object displays itself).
+
+    Input: arrow keys, WASD, vim hjkl (keys reach the canvas in JupyterLab once it has focus),
+    mouse or touch swipes, and the on-screen arrow buttons. ``u``/Backspace undo; Enter keeps
+    playing after a win. ``words=True`` (or a ``{value: label}`` dict) shows word tiles.
+    Wrap it to add controls: ``.game``, :meth:`play`, :meth:`new_game`, :meth:`undo`, ``add_button``.
+    """
+
+    def __init__(
+        self, size: int = 4, seed: int | None = None, game: Game | None = None,
+        words: bool | Mapping[int, str] | None = None, *, target: int = 2048, p_four: float = 0.1,
+        px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
+    ) -> None:
+        self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, seed=seed)
+        self.geometry = Geometry(self.game.size, px)
+        self.words: dict[int, str] | None = None
+        if words is True:
+            self.words = dict(DEFAULT_WORDS)
+        elif words:
+            self.words = {int(k): str(v) for k, v in dict(words).items()}
+        self.show_words = self.words is not None
+        self.animate_moves = animate
+        self.best = self.game.score
+        self.banner: str | None = None  #: None, "won" or "over"
+        self._win_seen = self.game.won
+        super().__init__(px, px, layers=3, canvas=canvas, raise_errors=raise_errors)
+        self._build_toolbar()
+        self.redraw()
+
+    # ----------------------------------------------------------------- controls
+    def _build_toolbar(self) -> None:
+        for label, direction in (("←", Direction.LEFT), ("↑", Direction.UP), ("↓", Direction.DOWN), ("→", Direction.RIGHT)):
+            self.add_button(label, lambda d=direction: self.play(d), tooltip=f"swipe {direction.value}", width="40px")
+        self.undo_button = self.add_button("Undo", self.undo, tooltip="take back the last move (u)", icon="undo")
+        self.add_button("New game", self.new_game, tooltip="start again", icon="refresh")
+        self.keep_button = self.add_button("Keep playing", self.keep_playing, tooltip="go on after winning (Enter)")
+        self.keep_button.layout.display = "none"
+        if self.words is not None:
+            toggle = widgets.ToggleButton(value=self.show_words, description="Words", tooltip="show tiles as words")
+            toggle.observe(self._guard(lambda change: self.set_words(change["new"])), names="value")
+            self.words_toggle = self.add_control(toggle)
+
+    # ----------------------------------------------------------------- actions
+    def play(self, direction: Direction | str) -> bool:
+        """Swipe once: apply the move to the game and animate it; returns True if the board changed.
+
+        While the win banner shows, moves wait for :meth:`keep_playing` (as in the original game).
+        """
+        direction = Direction.parse(direction)
+        if self.banner is not None:  # a banner covers the board until it is answered
+            return False
+        if not self.game.play(direction):
+            return False
+        self.best = max(self.best, self.game.score)
+        result, spawn = self.game.last_move, self.game.last_spawn
+        frames = move_frames(self.layer(PIECES), self.geometry, result.moves, self.game.board, spawn,
+                             words=self._words())
+        if self.animate_moves:
+            self.animate(frames, MS_PER_FRAME)
+        else:
+            with self.hold():
+                frames[-1]()
+        self._after_move(gained=result.score)
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last move (the random state too: replaying it spawns the same tile)."""
+        if not self.game.undo():
+            return False
+        self.banner = None
+        self._win_seen = self.game.won
+        self.redraw()
+        return True
+
+    def new_game(self) -> None:
+        """Start a new game with the same settings (the best score stays)."""
+        self.game.restart()
+        self.banner = None
+        self._win_seen = self.game.won
+        self.redraw()
+
+    def keep_playing(self) -> None:
+        """Dismiss the win banner and go on toward bigger tiles."""
+        if self.banner == "won":
+            self.banner = None
+            self.keep_button.layout.display = "none"
+            self.clear_banner()
+            self._show_status()
+
+    def set_game(self, game: Game) -> None:
+        """Show and play another :class:`Game` (same size or not)."""
+        self.game = game
+        self.geometry = Geometry(game.size, self.width)
+        self.banner = None
+        self._win_seen = game.won
+        self.best = max(self.best, game.score)
+        self.redraw()
+
+    def set_words(self, on: bool) -> None:
+        """Show word tiles (``True``) or numbers."""
+        self.show_words = bool(on) and self.words is not None
+        self.redraw()
+
+    def _words(self) -> dict[int, str] | None:
+        return self.words if self.show_words else None
+
+    # ----------------------------------------------------------------- input hooks
+    def on_key(self, key: str) -> None:
+        direction = direction_for_key(key)
+        if direction is not None:
+            self.play(direction)
+        elif key in UNDO_KEYS:
+            self.undo()
+        elif key in KEEP_PLAYING_KEYS:
+            self.keep_playing()
+
+    def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        direction = self.geometry.swipe(x0, y0, x1, y1)
+        if direction is not None:
+            self.play(direction)
+
+    # ----------------------------------------------------------------- drawing
+    def redraw(self) -> None:
+        """Draw everything from the game's state: frame, tiles, banner, status."""
+        with self.hold():
+            draw_board(self.layer(PIECES), self.game.board, self.geometry, words=self._words(),
+                       background=self.layer(BACKGROUND))
+            self.clear_banner()
+            self._update_banner()
+        self._show_status()
+
+    def _after_move(self, gained: int) -> None:
+        if self.game.won and not self._win_seen:  # the win banner shows once per game
+            self._win_seen = True
+            self.banner = "won"
+        with self.hold():
+            self._update_banner()
+        self._show_status(gained)
+
+    def _update_banner(self) -> None:
+        if self.game.over:
+            self.banner = "over"
+            self.draw_banner("Game over!", "Undo or start a New game", colour=LOSE_COLOUR)
+        elif self.banner == "won":
+            self.draw_banner("You win!", "Keep playing, or start a New game", colour=WIN_COLOUR,
+                             text_colour="#f9f6f2")
+        else:
+            self.banner = None
+            self.clear_banner()
+        self.keep_button.layout.display = "" if self.banner == "won" else "none"
+
+    def _show_status(self, gained: int = 0) -> None:
+        plus = f' <span style="color:#8f7a66">+{gained}</span>' if gained else ""
+        state = ""
+        if self.banner == "won":
+            state = " &middot; <b>you win!</b>"
+        elif self.banner == "over":
+            state = " &middot; <b>game over</b>"
+        self.set_status(
+            f'<span style="font-family:sans-serif;font-size:15px">score <b>{self.game.score}</b>{plus}'
+            f" &nbsp; best <b>{self.best}</b> &nbsp; moves {self.game.moves_played}{state}</span>"
+        )
