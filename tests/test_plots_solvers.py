@@ -1,0 +1,67 @@
+"""Lesson 4 plots return figures with the promised content."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+
+from tilelab.plots.solvers import (  # noqa: E402
+    plot_heuristic_values,
+    plot_human_storyboard,
+    plot_nodes_by_heuristic,
+    plot_pattern_database,
+    plot_search_tree,
+    plot_weighted_tradeoff,
+)
+from tilelab.sliding import shuffle  # noqa: E402
+from tilelab.sliding.human import human_moves, human_stages  # noqa: E402
+from tilelab.sliding.pdb import PatternDatabase  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close():
+    yield
+    plt.close("all")
+
+
+def test_nodes_plot_is_log_scale_with_one_tick_per_heuristic():
+    fig = plot_nodes_by_heuristic({"misplaced": [5000, 9000], "manhattan": [300, 200], "pdb": [9, 12]})
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "log"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["misplaced", "manhattan", "pdb"]
+    with pytest.raises(ValueError):
+        plot_nodes_by_heuristic({})
+
+
+def test_heuristic_values_plot_has_the_diagonal_and_each_heuristic():
+    fig = plot_heuristic_values(2, 3, sample=100)
+    labels = [line.get_label() for line in fig.axes[0].get_lines()]
+    assert labels[0].startswith("true distance") and len(labels) == 4
+
+
+def test_weighted_tradeoff_has_two_axes():
+    fig = plot_weighted_tradeoff([(1.0, 1.0, 1000), (2.0, 1.1, 100), (4.0, 1.3, 30)])
+    assert len(fig.axes) == 2 and fig.axes[1].get_yscale() == "log"
+
+
+def test_pattern_database_picture():
+    db = PatternDatabase.build(2, 3, [(1, 2, 4), (3, 5)])
+    fig = plot_pattern_database(db)
+    assert len(fig.axes) == 3
+
+
+def test_storyboard_has_start_plus_one_frame_per_stage():
+    board = shuffle(4, 4, 2)
+    stages = human_stages(board)
+    fig = plot_human_storyboard(board, human_moves(board), stages)
+    assert len(fig.axes) == len(stages) + 1
+    assert fig.axes[-1].get_title().startswith("last 2x2 block")
+
+
+def test_search_tree_levels():
+    fig = plot_search_tree(shuffle(3, 3, 0), depth=1)
+    assert len(fig.axes) >= 3

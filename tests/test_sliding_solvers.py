@@ -1,0 +1,202 @@
+"""solve() and hint(): optimal solvers agree with each other and with the exact BFS table."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilelab._jit import HAVE_NUMBA
+from tilelab.sliding import Budget, Puzzle, SolveResult, hint, korf100, shuffle, solve
+from tilelab.sliding import pdb as pdbmod
+from tilelab.sliding.fast import FastIDAStar
+from tilelab.sliding.heuristics import HEURISTICS
+from tilelab.sliding.pdb import PatternDatabase
+from tilelab.sliding.search import astar_reference, idastar_reference
+from tilelab.sliding.space import distance
+
+QUICK_4X4_SPLIT = [(1, 2, 5, 6), (3, 4, 7, 8), (9, 10, 13, 14), (11, 12, 15)]
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory, monkeypatch):
+    """Never touch the user's cache: each test module gets its own cache directory."""
+    monkeypatch.setenv("TILELAB_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+
+
+@pytest.fixture(scope="module")
+def quick_db():
+    if not HAVE_NUMBA:
+        pytest.skip("without numba a 15-puzzle pattern database takes minutes to build")
+    return PatternDatabase.build(4, 4, QUICK_4X4_SPLIT, reflect=True)
+
+
+def _check_solution(puzzle: Puzzle, result: SolveResult) -> None:
+    assert result.complete and not result.stopped_early
+    assert puzzle.play(result.moves).is_goal()  # every move legal (play raises otherwise)
+    assert result.length == len(result.moves)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**9))
+def test_optimal_solvers_agree_with_the_bfs_table(seed):
+    board = shuffle(3, 3, seed)
+    truth = distance(board)
+    results = [solve(board, "idastar", h) for h in ("manhattan", "linear-conflict", "pdb")]
+    results.append(solve(board, "astar", "linear-conflict"))
+    results.append(solve(board, "idastar", "linear-conflict", engine="reference"))
+    for r in results:
+        _check_solution(board, r)
+        assert r.optimal and r.length == truth, r
+
+
+def test_bfs_and_misplaced_are_optimal_too():
+    for seed in range(3):
+        board = shuffle(3, 3, seed, method="walk", steps=30)
+        truth = distance(board)
+        for r in (solve(board, "bfs"), solve(board, "astar", "misplaced"), solve(board, "idastar", "misplaced")):
+            _check_solution(board, r)
+            assert r.length == truth
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**9), st.sampled_from(list(HEURISTICS)))
+def test_numba_and_python_idastar_agree_move_for_move(seed, name):
+    # short walks keep the pure-Python runs quick (misplaced tiles is a weak guide)
+    board = shuffle(3, 3, seed, method="walk", steps=14 if name == "misplaced" else 30)
+    fast = FastIDAStar(board, name).run()
+    pure = FastIDAStar(board, name, jit=False).run()
+    reference = idastar_reference(board, HEURISTICS[name])
+    assert fast.moves == pure.moves == reference.moves
+    assert fast.nodes == pure.nodes == reference.nodes
+
+
+def test_weighted_astar_is_within_its_factor():
+    for seed in range(6):
+        board = shuffle(3, 3, seed)
+        truth = distance(board)
+        for w in (1.5, 2.0, 5.0):
+            r = solve(board, "weighted-astar", "manhattan", weight=w)
+            _check_solution(board, r)
+            assert not r.optimal
+            assert truth <= r.length <= w * truth
+
+
+def test_weighted_astar_expands_fewer_nodes_on_average():
+    boards = [shuffle(3, 3, s) for s in range(8)]
+    plain = sum(astar_reference(b, HEURISTICS["manhattan"]).nodes for b in boards)
+    weighted = sum(astar_reference(b, HEURISTICS["manhattan"], weight=3).nodes for b in boards)
+    assert weighted < plain
+
+
+def test_15_puzzle_with_a_pattern_database(quick_db):
+    for inst in korf100()[:100:25]:  # instances 1, 26, 51, 76
+        if inst.optimal > 56:
+            continue
+        r = solve(inst.puzzle, pdb=quick_db)
+        _check_solution(inst.puzzle, r)
+        assert r.length == inst.optimal and r.optimal
+
+
+def test_the_easy_korf_instances_with_linear_conflict_too():
+    inst = korf100()[78]  # instance 79: 42 moves
+    r = solve(inst.puzzle, heuristic="linear-conflict")
+    assert r.length == inst.optimal == 42
+
+
+def test_korf_data_is_sound():
+    instances = korf100()
+    assert [i.number for i in instances] == list(range(1, 101))
+    assert sum(i.optimal for i in instances) / 100 == pytest.approx(53.05)
+    from tilelab.sliding import is_solvable
+
+    assert all(sorted(i.korf_tiles) == list(range(16)) and is_solvable(i.puzzle) for i in instances)
+    assert instances[0].korf_tiles == (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3)
+
+
+def test_goal_needs_no_moves():
+    for method in ("bfs", "astar", "idastar", "human"):
+        r = solve(Puzzle.goal(3, 3), method, "manhattan")
+        assert r.moves == () and r.complete and r.optimal
+
+
+def test_budget_stops_early_and_says_so():
+    board = korf100()[2].puzzle  # 59 moves
+    r = solve(board, heuristic="manhattan", budget=5_000)
+    assert r.stopped_early and not r.complete and r.moves == () and not r.optimal
+    assert 5_000 <= r.nodes <= 5_001 and r.lower_bound >= 41
+    assert "stopped early" in str(r)
+    r = solve(Puzzle.goal(6, 6).slide(35).slide(34), budget=Budget(seconds=5))
+    assert r.complete and r.length == 2  # a budget does not stop an easy search
+    big = shuffle(6, 6, 1)
+    r = solve(big, heuristic="manhattan", budget=Budget(seconds=0.2))
+    assert r.stopped_early and r.lower_bound > 0
+    r = solve(board, "astar", "manhattan", budget=300)
+    assert r.stopped_early and r.nodes == 300
+
+
+def test_too_large_boards_are_refused_with_advice():
+    with pytest.raises(ValueError, match="too large.*human.*budget"):
+        solve(shuffle(6, 6, 0))
+    with pytest.raises(ValueError, match="too large"):
+        solve(shuffle(4, 4, 0), "bfs")
+
+
+def test_pdb_on_other_shapes_names_the_alternatives():
+    with pytest.raises(ValueError, match="3x3 and 4x4.*linear-conflict"):
+        solve(shuffle(3, 4, 0), heuristic="pdb")
+    r = solve(shuffle(2, 3, 0))  # the default falls back quietly
+    assert r.heuristic == "linear-conflict" and r.optimal
+
+
+def test_unsolvable_puzzle_explains_the_parity():
+    with pytest.raises(ValueError, match="width 4 is even.*blank's row"):
+        solve(Puzzle.goal(4, 4).swap_tiles(14, 15))
+    with pytest.raises(ValueError, match="width 3 is odd.*inversion"):
+        solve(Puzzle.goal(3, 3).swap_tiles(1, 2), "human")
+    with pytest.raises(ValueError, match="cannot be solved"):
+        hint(Puzzle.goal(2, 2).swap_tiles(1, 2))
+
+
+def test_bad_arguments_are_named():
+    board = shuffle(3, 3, 0)
+    with pytest.raises(ValueError, match="unknown method"):
+        solve(board, "dfs")
+    with pytest.raises(ValueError, match="unknown heuristic"):
+        solve(board, heuristic="euclid")
+    with pytest.raises(ValueError, match="weighted-astar"):
+        solve(board, "astar", weight=2)
+    with pytest.raises(ValueError, match="weight > 1"):
+        solve(board, "weighted-astar", weight=1)
+    with pytest.raises(TypeError, match="Budget"):
+        solve(board, budget=1.5)
+    with pytest.raises(TypeError, match="Puzzle"):
+        solve([1, 2, 3, 0])
+    with pytest.raises(ValueError, match="engine"):
+        solve(board, engine="gpu")
+
+
+def test_hint_is_the_first_optimal_move_or_the_human_move():
+    for seed in range(10):
+        board = shuffle(3, 3, seed)
+        tile = hint(board)
+        assert distance(board.slide(tile)) == distance(board) - 1
+    big = shuffle(7, 7, 0)
+    assert hint(big) in big.neighbour_tiles()
+    assert hint(Puzzle.goal(4, 4)) is None
+
+
+def test_hint_on_4x4_without_a_database_does_not_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILELAB_CACHE_DIR", str(tmp_path / "empty"))
+    pdbmod.forget_memory()
+    board = korf100()[54].puzzle  # 41 moves
+    assert hint(board, seconds=0.05) in board.neighbour_tiles()
+    assert not (tmp_path / "empty").exists()
+
+
+def test_result_replays_its_boards():
+    board = shuffle(2, 3, 4)
+    r = solve(board, "bfs")
+    boards = r.boards()
+    assert boards[0] == board and boards[-1].is_goal() and r.final.is_goal()
+    assert len(boards) == r.length + 1

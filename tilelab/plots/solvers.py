@@ -1,0 +1,209 @@
+"""Pictures for lesson 4 (solving the sliding puzzle); every function returns a ``Figure``.
+
+>>> from tilelab.sliding import shuffle
+>>> fig = plot_heuristic_values(shuffle(3, 3, 0).rows, 3, sample=200)
+>>> len(fig.axes)
+1
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
+
+from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
+from tilelab.sliding import Puzzle
+from tilelab.sliding.heuristics import HEURISTICS
+from tilelab.sliding.space import distance_table, unrank
+
+__all__ = [
+    "plot_heuristic_values",
+    "plot_human_storyboard",
+    "plot_nodes_by_heuristic",
+    "plot_pattern_database",
+    "plot_search_tree",
+    "plot_weighted_tradeoff",
+]
+
+COLOURS = {"misplaced": "#b3261e", "manhattan": "#f6a623", "linear-conflict": "#1f6f99", "pdb": "#1b7f3b"}
+PATTERN_COLOURS = ("#4ac2fb", "#f6a623", "#7bc67b", "#c58be0", "#f28e8e")
+SEED = 0
+
+
+def plot_nodes_by_heuristic(nodes: Mapping[str, Sequence[int]], *, title: str | None = None) -> Figure:
+    """Nodes expanded per board for each heuristic, on a log scale (dots) with the mean (bar).
+
+    ``nodes`` maps a heuristic's name to the node counts of the same boards, e.g. from
+    ``{h: [solve(b, heuristic=h).nodes for b in boards] for h in ...}``.
+
+    >>> fig = plot_nodes_by_heuristic({"manhattan": [100, 300], "pdb": [5, 9]})
+    >>> fig.axes[0].get_yscale()
+    'log'
+    """
+    if not nodes:
+        raise ValueError("give at least one heuristic's node counts")
+    fig, ax = plt.subplots(figsize=(1.6 + 1.5 * len(nodes), 3.6))
+    rng = np.random.default_rng(SEED)
+    for i, (name, counts) in enumerate(nodes.items()):
+        counts = np.maximum(np.asarray(counts, float), 1)
+        colour = COLOURS.get(name, "#555555")
+        ax.bar(i, counts.mean(), width=0.6, color=colour, alpha=0.3)
+        ax.scatter(i + rng.uniform(-0.2, 0.2, len(counts)), counts, s=14, color=colour, zorder=3)
+        ax.text(i, counts.mean() * 1.15, f"{counts.mean():,.0f}", ha="center", va="bottom", fontsize=9)
+    ax.set_xticks(range(len(nodes)), list(nodes))
+    ax.set_yscale("log")
+    ax.set_ylabel("nodes expanded (log scale)")
+    ax.set_title(title or "Nodes expanded per board (bar = mean)")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_heuristic_values(
+    rows: int = 3,
+    cols: int = 3,
+    heuristics: Mapping[str, Callable[[Puzzle], int]] | None = None,
+    *,
+    sample: int = 3000,
+) -> Figure:
+    """Mean heuristic value against the true distance (from the BFS table), with ``h = d``.
+
+    An admissible heuristic stays on or under the diagonal; the closer to it, the fewer
+    boards the search has to expand.
+    """
+    heuristics = dict(HEURISTICS) if heuristics is None else dict(heuristics)
+    table = distance_table(rows, cols)
+    ranks = np.flatnonzero(table >= 0)
+    chosen = np.random.default_rng(SEED).choice(ranks, size=min(sample, len(ranks)), replace=False)
+    boards = [Puzzle(unrank(int(r), rows * cols), rows, cols) for r in chosen]
+    truth = table[chosen].astype(int)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    top = int(truth.max())
+    ax.plot([0, top], [0, top], color="black", lw=1, ls="--", label="true distance (h = d)")
+    for name, h in heuristics.items():
+        values = np.array([h(b) for b in boards])
+        ds = np.unique(truth)
+        means = [values[truth == d].mean() for d in ds]
+        ax.plot(ds, means, marker="o", ms=3, color=COLOURS.get(name), label=f"{name} (mean {values.mean():.1f})")
+    ax.set_xlabel("true distance to the goal (moves)")
+    ax.set_ylabel("mean heuristic value")
+    ax.set_title(f"Heuristics on {len(boards):,} random {rows}x{cols} boards")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def plot_weighted_tradeoff(rows: Sequence[tuple[float, float, float]]) -> Figure:
+    """Weighted A*: for each weight, mean solution length over optimal, and mean nodes.
+
+    ``rows`` holds ``(weight, mean length / optimal length, mean nodes expanded)``.
+
+    >>> fig = plot_weighted_tradeoff([(1, 1.0, 900), (2, 1.1, 90)])
+    >>> len(fig.axes)
+    2
+    """
+    if not rows:
+        raise ValueError("give at least one (weight, length ratio, nodes) row")
+    weights, ratio, nodes = (np.array(x, float) for x in zip(*rows))
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    ax.plot(weights, ratio, marker="o", color="#b3261e", label="length / optimal")
+    ax.set_xlabel("weight w in f = g + w h")
+    ax.set_ylabel("solution length / optimal", color="#b3261e")
+    ax.axhline(1, color="#b3261e", lw=0.8, ls=":")
+    other = ax.twinx()
+    other.plot(weights, nodes, marker="s", color="#1f6f99", label="nodes expanded")
+    other.set_yscale("log")
+    other.set_ylabel("nodes expanded (log)", color="#1f6f99")
+    ax.set_title("Weighted A*: shorter searches, longer solutions")
+    fig.tight_layout()
+    return fig
+
+
+def plot_pattern_database(db) -> Figure:
+    """The split of the tiles into patterns (goal board coloured by pattern) and, for each
+    pattern, how many placements lie at each distance."""
+    rows, cols = db.rows, db.cols
+    fig, axes = plt.subplots(1, 1 + len(db.patterns), figsize=(3 + 2.6 * len(db.patterns), 2.8),
+                             gridspec_kw={"width_ratios": [1.1] + [1] * len(db.patterns)})
+    board = axes[0]
+    board.set_xlim(0, cols)
+    board.set_ylim(rows, 0)
+    board.set_aspect("equal")
+    board.axis("off")
+    for g, pattern in enumerate(db.patterns):
+        colour = PATTERN_COLOURS[g % len(PATTERN_COLOURS)]
+        for t in pattern:
+            r, c = divmod(t - 1, cols)
+            board.add_patch(Rectangle((c + 0.05, r + 0.05), 0.9, 0.9, fc=colour, ec="white"))
+            board.text(c + 0.5, r + 0.5, str(t), ha="center", va="center", fontweight="bold", color="white")
+    board.set_title("the patterns")
+    for g, (ax, pattern) in enumerate(zip(axes[1:], db.patterns)):
+        hist = db.histogram(g)
+        ax.bar(range(len(hist)), hist, color=PATTERN_COLOURS[g % len(PATTERN_COLOURS)])
+        ax.set_title(f"{len(pattern)} tiles: {int(hist.sum()):,} placements", fontsize=9)
+        ax.set_xlabel("moves of the pattern's tiles")
+        ax.set_yscale("log")
+    axes[1].set_ylabel("placements (log)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence[tuple[str, int]]) -> Figure:
+    """The human strategy as a strip of boards: the start, then the board after each line
+    (tiles of finished lines highlighted).
+
+    >>> from tilelab.sliding import shuffle
+    >>> from tilelab.sliding.human import human_moves, human_stages
+    >>> p = shuffle(3, 3, 1)
+    >>> len(plot_human_storyboard(p, human_moves(p), human_stages(p)).axes)
+    4
+    """
+    frames = [(puzzle, "start", ())]
+    board, done, top, left = puzzle, 0, 0, 0
+    for name, upto in stages:
+        board = board.play(moves[done:upto])
+        done = upto
+        kind, _, number = name.partition(" ")
+        if kind == "row":
+            top = int(number)
+        elif kind == "column":
+            left = int(number)
+        else:  # the last block: everything is placed
+            top = puzzle.rows
+        placed = [t for i, t in enumerate(board.tiles)
+                  if t and (divmod(t - 1, puzzle.cols)[0] < top or divmod(t - 1, puzzle.cols)[1] < left)]
+        frames.append((board, f"{name}\nafter {upto} moves", placed))
+    width = CELL_INCHES * puzzle.cols + 0.5
+    fig, axes = plt.subplots(1, len(frames), figsize=(width * len(frames), CELL_INCHES * puzzle.rows + 1.0),
+                             squeeze=False)
+    for ax, (b, title, placed) in zip(axes[0], frames):
+        draw_puzzle(ax, b, highlight=placed, title=title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_search_tree(puzzle: Puzzle, depth: int = 2) -> Figure:
+    """The first ``depth`` levels of the search graph from ``puzzle``, as boards in a tree."""
+    from tilelab.sliding.search import children
+
+    levels = [[(puzzle, None)]]
+    for _ in range(depth):
+        nxt = []
+        for board, _ in levels[-1]:
+            for tile, child in children(board):
+                nxt.append((child, tile))
+        levels.append(nxt)
+    widest = max(len(level) for level in levels)
+    fig = plt.figure(figsize=(min(1.0 * widest + 1, 14), 1.6 * (depth + 1)))
+    for k, level in enumerate(levels):
+        for i, (board, tile) in enumerate(level):
+            left = (i + 0.5) / len(level) - 0.4 / widest
+            ax = fig.add_axes([left, 1 - (k + 1) / (depth + 1), 0.8 / widest, 0.8 / (depth + 1)])
+            draw_puzzle(ax, board, highlight=[tile] if tile else ())
+    fig.suptitle(f"Every board within {depth} moves (each level: slide one tile next to the blank)", fontsize=10)
+    return fig

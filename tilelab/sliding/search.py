@@ -1,0 +1,244 @@
+"""The readable searches the lesson teaches: breadth-first search, A*, weighted A*, IDA*.
+
+Every search here works on :class:`~tilelab.sliding.Puzzle` boards and a heuristic function
+``h(board) -> int``, and returns a :class:`SearchOutcome` (moves, nodes expanded, whether it
+finished). They are short and slow; :mod:`tilelab.sliding.fast` is the compiled IDA* that
+gives the same answers (tested), and :func:`tilelab.sliding.solve` picks between them.
+
+Moves are the tile numbers slid into the blank (single-tile metric). Children are generated
+with the blank going up, down, left, right, and a search never slides back the tile it just
+moved (that would undo the move).
+
+>>> from tilelab.sliding import Puzzle
+>>> from tilelab.sliding.heuristics import manhattan
+>>> p = Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8')
+>>> bfs_reference(p).moves, astar_reference(p, manhattan).moves, idastar_reference(p, manhattan).moves
+((5, 8), (5, 8), (5, 8))
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from tilelab.sliding.core import BLANK, Puzzle
+
+__all__ = [
+    "BLANK_STEPS",
+    "SearchOutcome",
+    "astar_reference",
+    "bfs_reference",
+    "children",
+    "idastar_reference",
+]
+
+Heuristic = Callable[[Puzzle], int]
+
+# The blank's steps, in the order every search tries them: up, down, left, right.
+BLANK_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@dataclass
+class SearchOutcome:
+    """What a search found: the moves (empty if none), nodes expanded, and whether it finished."""
+
+    moves: tuple[int, ...]
+    nodes: int
+    found: bool
+    stopped_early: bool = False
+    bound: int = 0  # IDA*: last bound; A*: best f popped (a lower bound on the optimum)
+
+
+class NodeCounter:
+    """Counts nodes and watches the clock; ``exceeded()`` is checked once per node."""
+
+    def __init__(self, max_nodes: int | None = None, max_seconds: float | None = None) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = None if max_seconds is None else time.perf_counter() + max_seconds
+        self.nodes = 0
+
+    def exceeded(self) -> bool:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            return True
+        # checking the clock on every node would dominate; every 1024th is enough
+        return self.deadline is not None and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline
+
+
+def children(board: Puzzle) -> Iterator[tuple[int, Puzzle]]:
+    """Yield ``(tile, board after sliding it)`` with the blank going up, down, left, right.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> [t for t, _ in children(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))]
+    [2, 5, 4, 6]
+    """
+    rows, cols = board.rows, board.cols
+    b = board.blank_index
+    r, c = divmod(b, cols)
+    for dr, dc in BLANK_STEPS:
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < rows and 0 <= cc < cols:
+            cell = rr * cols + cc
+            tiles = list(board.tiles)
+            tiles[b], tiles[cell] = tiles[cell], BLANK  # the tile slides into the blank
+            yield tiles[b], Puzzle._trusted(tuple(tiles), rows, cols, cell)
+
+
+def _path(parent: dict, board) -> tuple[int, ...]:
+    """Walk the parent links back from ``board`` and return the tiles slid, first move first."""
+    moves = []
+    while parent[board] is not None:
+        board, tile = parent[board]
+        moves.append(tile)
+    return tuple(reversed(moves))
+
+
+def bfs_reference(start: Puzzle, max_nodes: int | None = None, max_seconds: float | None = None) -> SearchOutcome:
+    """Breadth-first search: expand boards in order of distance, so the first goal is optimal.
+
+    Boards are kept as plain tuples of tiles here (hashing a tuple is cheap; the 8-puzzle can
+    need a hundred thousand of them).
+
+    >>> from tilelab.sliding import Puzzle
+    >>> out = bfs_reference(Puzzle.parse('1 2\\n. 3'))
+    >>> out.moves, out.nodes
+    ((3,), 1)
+    """
+    rows, cols = start.rows, start.cols
+    goal = Puzzle.goal(rows, cols).tiles
+    steps = [[cell + dr * cols + dc for dr, dc in BLANK_STEPS
+              if 0 <= cell // cols + dr < rows and 0 <= cell % cols + dc < cols]
+             for cell in range(rows * cols)]
+    parent: dict[tuple[int, ...], tuple[tuple[int, ...], int] | None] = {start.tiles: None}
+    queue = deque([(start.tiles, start.blank_index)])
+    budget = NodeCounter(max_nodes, max_seconds)
+    if start.tiles == goal:
+        return SearchOutcome((), 0, True)
+    while queue:
+        if budget.exceeded():
+            return SearchOutcome((), budget.nodes, False, stopped_early=True)
+        tiles, blank = queue.popleft()
+        budget.nodes += 1
+        for cell in steps[blank]:
+            moved = list(tiles)
+            moved[blank], moved[cell] = moved[cell], BLANK
+            child = tuple(moved)
+            if child not in parent:
+                parent[child] = (tiles, moved[blank])
+                if child == goal:  # goal test when generated: BFS layers are in order
+                    return SearchOutcome(_path(parent, child), budget.nodes, True)
+                queue.append((child, cell))
+    return SearchOutcome((), budget.nodes, False)
+
+
+def astar_reference(
+    start: Puzzle,
+    h: Heuristic,
+    weight: float = 1.0,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> SearchOutcome:
+    """A* (``weight == 1``) or weighted A* (``f = g + weight * h``, ``weight > 1``).
+
+    Boards wait in a priority queue ordered by ``f``; ties go to the deeper board (larger
+    ``g``), which reaches the goal sooner. With an admissible ``h`` and ``weight == 1`` the
+    first goal popped is optimal; with ``weight = w`` it is at most ``w`` times optimal.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding.heuristics import manhattan
+    >>> astar_reference(Puzzle.parse('4 1 2\\n5 . 3'), manhattan).moves
+    (5, 4, 1, 2, 3)
+    """
+    goal = Puzzle.goal(start.rows, start.cols)
+    best_g = {start: 0}
+    parent: dict[Puzzle, tuple[Puzzle, int] | None] = {start: None}
+    tie = itertools.count()  # keeps the heap stable (first pushed first) among equal keys
+    frontier = [(weight * h(start), 0, next(tie), start)]
+    closed: set[Puzzle] = set()
+    budget = NodeCounter(max_nodes, max_seconds)
+    lower = 0
+    while frontier:
+        f, neg_g, _, board = heapq.heappop(frontier)
+        if board in closed:
+            continue  # a stale entry: this board was reached more cheaply later
+        if board == goal:
+            return SearchOutcome(_path(parent, board), budget.nodes, True, bound=int(f))
+        if budget.exceeded():
+            return SearchOutcome((), budget.nodes, False, stopped_early=True, bound=lower)
+        lower = max(lower, int(f)) if weight == 1 else lower
+        closed.add(board)
+        budget.nodes += 1
+        g = -neg_g + 1
+        for tile, child in children(board):
+            if child in closed or best_g.get(child, g + 1) <= g:
+                continue
+            best_g[child] = g
+            parent[child] = (board, tile)
+            heapq.heappush(frontier, (g + weight * h(child), -g, next(tie), child))
+    return SearchOutcome((), budget.nodes, False)
+
+
+def idastar_reference(
+    start: Puzzle,
+    h: Heuristic,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+) -> SearchOutcome:
+    """Iterative-deepening A*: depth-first search cut at ``f = g + h > bound``, bound raised each round.
+
+    Memory is only the current path; the price is re-expanding the shallow boards every round.
+    A child whose ``f`` exceeds the bound is not entered (its ``f`` becomes a candidate for the
+    next bound); the move that would undo the previous one is never tried.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding.heuristics import manhattan
+    >>> out = idastar_reference(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> out.moves, out.bound
+    ((5, 4, 1, 2, 3), 5)
+    """
+    budget = NodeCounter(max_nodes, max_seconds)
+    path: list[int] = []
+    bound = h(start)
+    if bound == 0:
+        return SearchOutcome((), 1, True)
+
+    def dfs(board: Puzzle, g: int, h_board: int, previous_blank: tuple[int, int] | None) -> float | None:
+        """Return None when the goal is found (``path`` holds it), else the smallest f over the bound."""
+        budget.nodes += 1
+        if h_board == 0:  # an admissible h is 0 only at the goal
+            return None
+        smallest = float("inf")
+        for tile, child in children(board):
+            if child.blank == previous_blank:
+                continue  # sliding the same tile straight back
+            h_child = h(child)
+            f = g + 1 + h_child
+            if f > bound:
+                smallest = min(smallest, f)
+                continue
+            if budget.exceeded():
+                raise _OutOfBudget
+            path.append(tile)
+            found = dfs(child, g + 1, h_child, board.blank)
+            if found is None:
+                return None
+            path.pop()
+            smallest = min(smallest, found)
+        return smallest
+
+    while True:
+        try:
+            result = dfs(start, 0, bound, None)
+        except _OutOfBudget:
+            return SearchOutcome((), budget.nodes, False, stopped_early=True, bound=bound)
+        if result is None:
+            return SearchOutcome(tuple(path), budget.nodes, True, bound=bound)
+        bound = int(result)
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the recursion to unwind it when the budget runs out."""
+

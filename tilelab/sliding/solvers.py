@@ -1,0 +1,297 @@
+"""One entry point for every solver: ``solve(puzzle, method=..., heuristic=...)`` and ``hint``.
+
+=================  ==========================================================  =========
+method             what it does                                                optimal?
+=================  ==========================================================  =========
+``"bfs"``          breadth-first search (boards up to 3x3 without a budget)    yes
+``"astar"``        A* with an admissible heuristic                             yes
+``"idastar"``      IDA*, compiled with numba (``engine="reference"``: Python)  yes
+``"weighted-astar"`` A* ordered by ``g + weight * h`` (``weight > 1``)         no (<= w x)
+``"human"``        row by row, column by column (:mod:`tilelab.sliding.human`) no
+=================  ==========================================================  =========
+
+Heuristics: ``"misplaced"``, ``"manhattan"``, ``"linear-conflict"`` (any board) and ``"pdb"``
+(additive pattern databases, 3x3 and 4x4; built once and cached on disk, see
+:mod:`tilelab.sliding.pdb`). Every solver returns a :class:`SolveResult`.
+
+>>> from tilelab.sliding import Puzzle
+>>> p = Puzzle.parse('''
+... 1 2 3
+... 4 . 6
+... 7 5 8''')
+>>> r = solve(p, heuristic="manhattan")
+>>> r.moves, r.optimal, r.length
+((5, 8), True, 2)
+>>> print(p.play(r.moves))
+1 2 3
+4 5 6
+7 8 .
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from dataclasses import dataclass, field
+
+from tilelab.sliding.core import Puzzle, inversions, is_solvable
+from tilelab.sliding.heuristics import HEURISTICS
+from tilelab.sliding.human import human_moves
+from tilelab.sliding.search import astar_reference, bfs_reference, idastar_reference
+
+__all__ = ["Budget", "METHODS", "SOLVER_HEURISTICS", "SolveResult", "hint", "solve"]
+
+METHODS = ("bfs", "astar", "idastar", "weighted-astar", "human")
+SOLVER_HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "pdb")
+ENGINES = ("fast", "reference")
+MAX_BFS_CELLS = 9  # 3x3: 181,440 boards; a 2x5 (1.8 million) is already slow in Python
+MAX_SEARCH_CELLS = 16  # 4x4: every 15-puzzle solves optimally in seconds; 5x5 may take days
+PDB_SHAPES = ((3, 3), (4, 4))
+DEFAULT_HINT_SECONDS = 0.2
+
+
+class _DefaultHeuristic(str):
+    """The string "pdb", marked as the default so that solve() can tell it from an explicit
+    request: by default boards without a pattern database fall back to linear conflict."""
+
+
+_DEFAULT_HEURISTIC = _DefaultHeuristic("pdb")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A limit for a search: expanded ``nodes`` and/or wall-clock ``seconds``.
+
+    ``solve(..., budget=100_000)`` is short for ``Budget(nodes=100_000)``.
+    """
+
+    nodes: int | None = None
+    seconds: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is None and self.seconds is None:
+            raise ValueError("a Budget needs nodes=..., seconds=... or both")
+        if self.nodes is not None and (not isinstance(self.nodes, numbers.Integral) or self.nodes < 1):
+            raise ValueError(f"Budget nodes must be a positive whole number, got {self.nodes!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"Budget seconds must be positive, got {self.seconds!r}")
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What a solver did. ``moves`` are tile numbers slid into the blank (single-tile metric).
+
+    ``optimal`` is True only when the moves are proven shortest. ``complete`` is False when a
+    budget stopped the search before it found a solution (then ``stopped_early`` is True,
+    ``moves`` is empty and ``lower_bound`` says how long a solution must at least be).
+    """
+
+    puzzle: Puzzle = field(repr=False)
+    moves: tuple[int, ...]
+    nodes: int
+    seconds: float
+    optimal: bool
+    method: str
+    heuristic: str | None
+    complete: bool = True
+    stopped_early: bool = False
+    lower_bound: int | None = None
+    message: str = ""
+
+    @property
+    def length(self) -> int:
+        """Number of single-tile moves."""
+        return len(self.moves)
+
+    @property
+    def final(self) -> Puzzle:
+        """The board after playing every move (the goal when ``complete``)."""
+        return self.puzzle.play(self.moves)
+
+    def boards(self) -> list[Puzzle]:
+        """Every board along the solution, start and goal included."""
+        out = [self.puzzle]
+        for tile in self.moves:
+            out.append(out[-1].slide(tile))
+        return out
+
+    def __str__(self) -> str:
+        what = f"{self.method}" + (f" + {self.heuristic}" if self.heuristic else "")
+        if not self.complete:
+            return f"{what}: stopped early after {self.nodes:,} nodes, {self.seconds:.3f} s ({self.message})"
+        kind = "optimal" if self.optimal else "not proven optimal"
+        return f"{what}: {self.length} moves ({kind}), {self.nodes:,} nodes, {self.seconds:.3f} s"
+
+
+# ------------------------------------------------------------------ checks
+def _parity_message(puzzle: Puzzle) -> str:
+    inv = inversions(puzzle)
+    if puzzle.cols % 2 == 1:
+        why = (f"its width {puzzle.cols} is odd, so every move keeps the parity of the inversion count, "
+               f"and this board has {inv} inversions (odd) while the goal has 0")
+    else:
+        row = puzzle.rows - puzzle.blank[0]
+        why = (f"its width {puzzle.cols} is even, so inversions + the blank's row counted from the bottom "
+               f"must stay odd, and here it is {inv} + {row} = {inv + row} (even)")
+    return (f"this {puzzle.rows}x{puzzle.cols} puzzle cannot be solved: {why}. Half of all arrangements "
+            "are like this; swap two tiles (not the blank) to get a solvable one")
+
+
+def _check_puzzle(puzzle: object) -> Puzzle:
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(
+            f"expected a tilelab.sliding.Puzzle, got {type(puzzle).__name__}; "
+            "build one with Puzzle(tiles, rows, cols) or Puzzle.parse(text)"
+        )
+    if not is_solvable(puzzle):
+        raise ValueError(_parity_message(puzzle))
+    return puzzle
+
+
+def _as_budget(budget: object) -> Budget | None:
+    if budget is None or isinstance(budget, Budget):
+        return budget
+    if isinstance(budget, bool):
+        raise TypeError("budget must be a number of nodes, a Budget(nodes=, seconds=) or None")
+    if isinstance(budget, numbers.Integral):
+        return Budget(nodes=int(budget))
+    if isinstance(budget, dict):
+        return Budget(**budget)
+    raise TypeError(
+        f"budget must be a whole number of nodes, a dict or a Budget, got {budget!r}; "
+        "for a time limit write Budget(seconds=2.0)"
+    )
+
+
+def _heuristics_for(puzzle: Puzzle) -> list[str]:
+    names = list(HEURISTICS)
+    if puzzle.shape in PDB_SHAPES:
+        names.append("pdb")
+    return names
+
+
+def _check_request(
+    puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, have_db: bool = False
+) -> None:
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of {list(METHODS)}")
+    if method in ("astar", "idastar", "weighted-astar"):
+        if heuristic not in SOLVER_HEURISTICS:
+            raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {list(SOLVER_HEURISTICS)}")
+        if heuristic == "pdb" and puzzle.shape not in PDB_SHAPES and not have_db:
+            raise ValueError(
+                f"the 'pdb' heuristic has pattern databases for 3x3 and 4x4 boards, not "
+                f"{puzzle.rows}x{puzzle.cols}; on this board use one of {_heuristics_for(puzzle)}"
+            )
+    if not isinstance(weight, numbers.Real) or weight < 1:
+        raise ValueError(f"weight must be a number >= 1, got {weight!r}")
+    if method in ("astar", "idastar") and weight != 1:
+        raise ValueError(f"weight={weight} turns A* into weighted A*: use method='weighted-astar'")
+    if method == "weighted-astar" and weight == 1:
+        raise ValueError("weighted A* needs weight > 1 (e.g. 1.5 or 2); weight 1 is plain 'astar'")
+    cells = puzzle.rows * puzzle.cols
+    limit = MAX_BFS_CELLS if method == "bfs" else MAX_SEARCH_CELLS
+    if method != "human" and cells > limit and budget is None:
+        raise ValueError(
+            f"a {puzzle.rows}x{puzzle.cols} board is too large for {method!r} to finish (it handles "
+            f"up to {limit} cells): use method='human' for a fast non-optimal solution, or pass "
+            "budget=<nodes> or budget=Budget(seconds=...) to search anyway and stop early"
+        )
+
+
+# ------------------------------------------------------------------ solve
+def solve(
+    puzzle: Puzzle,
+    method: str = "idastar",
+    heuristic: str = _DEFAULT_HEURISTIC,
+    weight: float = 1.0,
+    budget: int | Budget | dict | None = None,
+    *,
+    engine: str = "fast",
+    pdb=None,
+) -> SolveResult:
+    """Solve ``puzzle`` with ``method`` and ``heuristic``; see the module doc for the choices.
+
+    ``heuristic="pdb"`` (the default) is for 3x3 and 4x4 boards; elsewhere the default falls
+    back to ``"linear-conflict"``, while asking for ``"pdb"`` explicitly raises. ``budget``
+    (nodes, or ``Budget(nodes=, seconds=)``) stops a search early; the result then says so.
+    ``engine="reference"`` runs IDA* in plain Python (the lesson's version, slow). ``pdb`` is
+    a :class:`~tilelab.sliding.pdb.PatternDatabase` to use instead of the cached default.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> solve(Puzzle.parse('1 2\\n. 3'), method="bfs").moves
+    (3,)
+    """
+    puzzle = _check_puzzle(puzzle)
+    budget = _as_budget(budget)
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    if heuristic is _DEFAULT_HEURISTIC:
+        heuristic = "pdb" if pdb is not None or puzzle.shape in PDB_SHAPES else "linear-conflict"
+    if pdb is not None:
+        if heuristic != "pdb":
+            raise ValueError("pdb=... is only used with heuristic='pdb'")
+        if (pdb.rows, pdb.cols) != puzzle.shape:
+            raise ValueError(f"the pattern database is for {pdb.rows}x{pdb.cols}, the puzzle is {puzzle.rows}x{puzzle.cols}")
+    _check_request(puzzle, method, str(heuristic), weight, budget, have_db=pdb is not None)
+    max_nodes = budget.nodes if budget else None
+    max_seconds = budget.seconds if budget else None
+    start = time.perf_counter()
+    if method == "human":
+        moves = human_moves(puzzle)
+        return SolveResult(puzzle, moves, 0, time.perf_counter() - start, puzzle.is_goal(), "human", None)
+    if method == "bfs":
+        out = bfs_reference(puzzle, max_nodes, max_seconds)
+        return _result(puzzle, out.moves, out.nodes, start, "bfs", None, out.found, 0, True)
+    if heuristic == "pdb" and pdb is None:
+        from tilelab.sliding.pdb import pattern_database
+
+        pdb = pattern_database(puzzle.rows, puzzle.cols, progress=puzzle.shape == (4, 4))  # 3x3: instant
+    if method == "idastar" and engine == "fast":
+        from tilelab.sliding.fast import FastIDAStar
+
+        run = FastIDAStar(puzzle, heuristic, pdb).run(max_nodes, max_seconds)
+        return _result(puzzle, run.moves, run.nodes, start, method, heuristic, run.found, run.bound, True)
+    h = pdb.value if heuristic == "pdb" else HEURISTICS[heuristic]
+    if method == "idastar":
+        out = idastar_reference(puzzle, h, max_nodes, max_seconds)
+    else:
+        out = astar_reference(puzzle, h, weight if method == "weighted-astar" else 1.0, max_nodes, max_seconds)
+    return _result(puzzle, out.moves, out.nodes, start, method, heuristic, out.found, out.bound, method != "weighted-astar")
+
+
+def _result(puzzle, moves, nodes, start, method, heuristic, found, bound, optimal_method) -> SolveResult:
+    seconds = time.perf_counter() - start
+    if found:
+        return SolveResult(puzzle, tuple(moves), int(nodes), seconds, optimal_method, method, heuristic)
+    message = f"budget used up; an optimal solution needs at least {bound} moves" if bound else "budget used up"
+    return SolveResult(puzzle, (), int(nodes), seconds, False, method, heuristic, complete=False,
+                       stopped_early=True, lower_bound=bound or None, message=message)
+
+
+# ------------------------------------------------------------------ hint
+def hint(puzzle: Puzzle, seconds: float = DEFAULT_HINT_SECONDS) -> int | None:
+    """The tile to slide next: the first move of an optimal solution if one is found within
+    ``seconds``, else the human strategy's next move. ``None`` when the puzzle is solved.
+
+    Never waits for a 15-puzzle pattern database to be built (that can take a minute): on a 4x4
+    it uses the cached one when present, else linear conflict (the 3x3 one builds instantly).
+
+    >>> from tilelab.sliding import Puzzle
+    >>> hint(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))
+    5
+    """
+    puzzle = _check_puzzle(puzzle)
+    if puzzle.is_goal():
+        return None
+    if puzzle.rows * puzzle.cols <= MAX_SEARCH_CELLS:
+        from tilelab.sliding.fast import FastIDAStar
+        from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
+
+        db = None
+        if puzzle.shape in DEFAULT_PATTERNS:
+            db = pattern_database(puzzle.rows, puzzle.cols, build=puzzle.shape == (3, 3), progress=False)
+        run = FastIDAStar(puzzle, "pdb" if db is not None else "linear-conflict", db).run(max_seconds=seconds)
+        if run.found:
+            return run.moves[0]
+    return human_moves(puzzle)[0]
