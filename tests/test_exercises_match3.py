@@ -46,3 +46,10 @@ def test_deal_checker():
     fixed = lambda r, c, k, rng: stable_board(r, c, k, 0)  # noqa: E731
     assert "different seeds" in check("match3.deal", fixed).message
     assert not check("match3.deal", lambda r, c, k, rng: np.zeros((r, c))).passed
+
+
+def test_an_answer_that_returns_nothing_is_told_so():
+    # a stub that forgot `return` used to be reported as "you returned False"
+    result = check("match3.is_dead", lambda b: None)
+    assert not result.passed and "you returned None" in result.message
+    assert check("match3.is_dead", lambda b: np.bool_(is_dead(b))).passed

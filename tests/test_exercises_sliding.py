@@ -74,3 +74,10 @@ def test_biased_but_complete_shuffle_fails_the_uniformity_test():
 
     result = check("sliding.shuffle", biased)
     assert not result.passed and "chi-square" in result.message
+
+
+def test_an_answer_that_returns_nothing_is_told_so():
+    # a stub that forgot `return` used to be reported as "you returned False"
+    result = check("sliding.is_solvable", lambda p: None)
+    assert not result.passed and "you returned None" in result.message
+    assert check("sliding.is_solvable", lambda p: np.bool_(is_solvable(p))).passed

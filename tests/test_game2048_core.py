@@ -631,3 +631,9 @@ def test_seeded_playthrough_transcript():
         """
     )
     assert (g.score, g.moves_played, g.last_spawn) == (40, 14, Spawn((2, 1), 4))
+
+
+@pytest.mark.parametrize("letter", ["w", "e", "n", "s"])
+def test_single_compass_letters_are_refused_because_wasd_reads_them_differently(letter):
+    with pytest.raises(ValueError, match="WASD"):
+        Direction.parse(letter)

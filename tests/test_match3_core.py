@@ -573,3 +573,29 @@ def test_dead_fraction_is_deterministic_and_falls_with_size():
 def test_cascade_lengths_are_positive_and_mostly_short():
     lengths = cascade_lengths(8, 8, 6, 300, 0)
     assert lengths.min() >= 1 and np.mean(lengths == 1) > 0.5
+
+
+# ----------------------------------------------------------------------------- QA review additions
+
+
+@pytest.mark.parametrize("a", [(0.5, 0), (True, 0), ("0", 0)])
+def test_swap_refuses_cells_that_are_not_int_pairs(a):
+    # (0.5, 0) used to be truncated to (0, 0) and swapped: a wrong answer instead of an error
+    for engine in (swap, swap_fast):
+        with pytest.raises(ValueError, match="pair"):
+            engine(BOARD, a, (0, 1), rng=0)
+
+
+def test_find_matches_refuses_a_non_board_with_type_error():
+    with pytest.raises(TypeError, match="match3 Board"):
+        find_matches([[0, 0, 0]])
+
+
+def test_reshuffle_of_a_big_board_says_so_instead_of_overflowing_the_stack():
+    # the systematic search used to recurse once per cell: RecursionError beyond ~1000 cells
+    board = new_board(40, 40, 3, rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ReshuffleWarning)
+        shuffled = reshuffle(board, rng=1)
+    assert (shuffled.rows, shuffled.cols, shuffled.kinds) == (40, 40, 3)
+    assert not find_matches(shuffled) and not is_dead(shuffled)

@@ -108,3 +108,14 @@ def test_environment_yml_python_floor_matches_pyproject():
 def test_binder_installs_the_package():
     post = (ROOT / "postBuild").read_text()
     assert "pip install --no-deps -e ." in post
+
+
+def test_as_generator_refuses_junk_with_a_clear_error():
+    from tilelab._random import as_generator
+
+    with pytest.raises(ValueError, match="non-negative"):
+        as_generator(-1)
+    with pytest.raises(TypeError, match="seed"):
+        as_generator("42")
+    with pytest.raises(TypeError):
+        as_generator(True)

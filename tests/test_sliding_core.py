@@ -304,3 +304,37 @@ def test_svg_picture_draws_every_tile_in_its_cell():
     texts = {t.text: (float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{ns}text")}
     assert texts == {"3": (20.0, 20.0), "1": (60.0, 20.0), "2": (60.0, 60.0)}
     assert root.get("width") == "80" and len(list(root.iter(f"{ns}rect"))) == 4
+
+
+# ----------------------------------------------------------------- QA review additions
+
+
+@pytest.mark.parametrize("tile", [7.0, True, "7", None])
+def test_slide_refuses_a_tile_that_is_not_an_int(tile):
+    # 7.0 used to slide tile 7 and True to be read as tile 1: a wrong answer instead of an error
+    with pytest.raises(TypeError, match="tile is an int"):
+        Puzzle.goal(3, 3).slide(tile)
+
+
+@pytest.mark.parametrize(
+    "func", [inversions, inversion_pairs, permutation_parity, blank_distance, solvable_by_invariant,
+             solvable_by_width_rule, corner_formula]
+)
+def test_parity_functions_refuse_a_non_puzzle_with_type_error(func):
+    with pytest.raises(TypeError, match="expected a Puzzle"):
+        func([2, 1, 3, 0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 9), st.integers(2, 9), st.randoms(use_true_random=False))
+def test_inversions_count_every_pair_on_small_and_large_boards(rows, cols, random):
+    tiles = list(range(rows * cols))
+    random.shuffle(tiles)
+    p = Puzzle(tiles, rows, cols)
+    assert inversions(p) == len(inversion_pairs(p))
+
+
+def test_inversions_of_a_huge_board_do_not_stall():
+    n = 250 * 250
+    reversed_tiles = Puzzle(list(range(n - 1, 0, -1)) + [0], 250, 250)
+    assert inversions(reversed_tiles) == (n - 1) * (n - 2) // 2  # every pair is inverted

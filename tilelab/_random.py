@@ -23,8 +23,12 @@ def as_generator(rng: int | np.random.Generator | None) -> np.random.Generator:
     """
     if isinstance(rng, np.random.Generator):
         return rng
-    if rng is None or (isinstance(rng, numbers.Integral) and not isinstance(rng, bool)):
-        return np.random.default_rng(None if rng is None else int(rng))
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        if int(rng) < 0:
+            raise ValueError(f"a seed must be a non-negative integer, got {int(rng)}; use e.g. seed=0")
+        return np.random.default_rng(int(rng))
     raise TypeError(
         f"expected a seed (int), a numpy.random.Generator or None, got {type(rng).__name__}; "
         "pass e.g. rng=numpy.random.default_rng(0) or seed=0"

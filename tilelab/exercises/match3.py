@@ -44,6 +44,11 @@ def _random_boards(count: int, holes: bool = False) -> Iterator[Board]:
         yield Board.from_array(grid, kinds)
 
 
+def _truth_value(value: Any) -> Any:
+    """A bool (numpy's too) as a plain bool; anything else unchanged, so ``None`` is reported as ``None``."""
+    return bool(value) if isinstance(value, (bool, np.bool_)) else value
+
+
 @checker("match3.find_runs")
 def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give exactly the cells that lie on a run of 3 or more."""
@@ -75,7 +80,7 @@ def _dead_and_alive(count: int) -> list[Board]:
 def check_is_dead(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must say whether no swap makes a run (stable boards, half of them dead)."""
     return first_counterexample(
-        "match3.is_dead", lambda b: bool(answer(b)), is_dead, _dead_and_alive(200), show=_show
+        "match3.is_dead", lambda b: _truth_value(answer(b)), is_dead, _dead_and_alive(200), show=_show
     )
 
 

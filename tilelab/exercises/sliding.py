@@ -50,6 +50,11 @@ def _random_boards(count: int) -> Iterator[Puzzle]:
         yield random_board(rows, cols, rng)
 
 
+def _truth_value(value: Any) -> Any:
+    """A bool (numpy's too) as a plain bool; anything else unchanged, so ``None`` is reported as ``None``."""
+    return bool(value) if isinstance(value, (bool, np.bool_)) else value
+
+
 @checker("sliding.inversions")
 def check_inversions(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions`."""
@@ -69,12 +74,12 @@ def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
     rng = np.random.default_rng(SEED)
     sampled = [random_board(r, c, rng) for r, c in SAMPLED_TABLE_SHAPES for _ in range(150)]
     truth = first_counterexample(
-        name, lambda p: bool(answer(p)), _bfs_truth, itertools.chain(exhaustive, sampled), show=_show
+        name, lambda p: _truth_value(answer(p)), _bfs_truth, itertools.chain(exhaustive, sampled), show=_show
     )
     if not truth:
         return Result(name, False, truth.message.rstrip() + " (ground truth: breadth-first search)", truth.counterexample)
     bigger = first_counterexample(
-        name, lambda p: bool(answer(p)), is_solvable, _random_boards(300), show=_show
+        name, lambda p: _truth_value(answer(p)), is_solvable, _random_boards(300), show=_show
     )
     if not bigger:
         return bigger

@@ -72,10 +72,10 @@ Cell = tuple[int, int]  #: (row, col), row 0 at the top, col 0 at the left
 # Directions
 # --------------------------------------------------------------------------------------------
 _DIRECTION_WORDS = {
-    "up": "UP", "u": "UP", "↑": "UP", "north": "UP", "n": "UP",
-    "down": "DOWN", "d": "DOWN", "↓": "DOWN", "south": "DOWN", "s": "DOWN",
-    "left": "LEFT", "l": "LEFT", "←": "LEFT", "west": "LEFT", "w": "LEFT",
-    "right": "RIGHT", "r": "RIGHT", "→": "RIGHT", "east": "RIGHT", "e": "RIGHT",
+    "up": "UP", "u": "UP", "↑": "UP", "north": "UP",
+    "down": "DOWN", "d": "DOWN", "↓": "DOWN", "south": "DOWN",
+    "left": "LEFT", "l": "LEFT", "←": "LEFT", "west": "LEFT",
+    "right": "RIGHT", "r": "RIGHT", "→": "RIGHT", "east": "RIGHT",
 }
 
 
@@ -119,7 +119,8 @@ class Direction(enum.Enum):
         except ValueError:
             raise ValueError(
                 f"unknown direction {value!r}; use one of up/down/left/right "
-                "(or u/d/l/r, arrows ↑↓←→, or Direction.UP ...)"
+                "(or u/d/l/r, arrows ↑↓←→, north/south/west/east, or Direction.UP ...); "
+                "single compass letters are refused because WASD keys read them differently"
             ) from None
 
     @property

@@ -207,9 +207,11 @@ def check_cell(board: Board, cell: object, name: str = "cell") -> Cell:
     """Return ``cell`` as ``(row, col)`` or raise ValueError naming the problem."""
     try:
         r, c = cell  # type: ignore[misc]
-        r, c = int(r), int(c)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be a (row, col) pair, got {cell!r}") from None
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in (r, c)):
+        raise ValueError(f"{name} must be a (row, col) pair of ints, got {cell!r}")
+    r, c = int(r), int(c)
     if not board.on_board((r, c)):
         raise ValueError(
             f"{name} {(r, c)} is off the board: rows 0..{board.rows - 1}, cols 0..{board.cols - 1}"
@@ -269,6 +271,8 @@ def find_runs(board: Board) -> list[Run]:
     ... 2200'''))]
     [(1, 'row', 3), (2, 'col', 3)]
     """
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a match3 Board, got {type(board).__name__}; build one with Board(grid, kinds)")
     runs = []
     lines = [("row", [(r, c) for c in range(board.cols)]) for r in range(board.rows)]
     lines += [("col", [(r, c) for r in range(board.rows)]) for c in range(board.cols)]

@@ -185,34 +185,42 @@ def _good(grid: np.ndarray) -> bool:
 def _search(counts: list[int], rows: int, cols: int, rng: np.random.Generator) -> tuple[list, bool]:
     """Depth-first search for a no-run, live arrangement of ``counts``.
 
+    Cells are filled in reading order; each cell tries the kinds in a random order, skipping
+    kinds used up or banned (they would complete a run), and backtracks on a dead end. An
+    explicit stack instead of recursion, so boards of any size stay within Python's limits.
     Returns (grid or None, exhausted): ``exhausted`` True means every arrangement was tried.
     """
     grid = [[EMPTY] * cols for _ in range(rows)]
-    budget = [SEARCH_BUDGET]
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-
-    def place(i: int) -> bool:
-        if i == len(cells):
-            return any_move(np.array(grid, np.int8))
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        r, c = cells[i]
-        banned = banned_kinds(grid, r, c)
-        for kind in rng.permutation(len(counts)):
-            kind = int(kind)
-            if counts[kind] == 0 or kind in banned:
-                continue
-            counts[kind] -= 1
-            grid[r][c] = kind
-            if place(i + 1):
-                return True
-            counts[kind] += 1
-            grid[r][c] = EMPTY
-        return False
-
-    found = place(0)
-    return (grid if found else None), budget[0] >= 0
+    budget = SEARCH_BUDGET
+    untried: list[list[int]] = []  # per filled depth: the kinds still to try in that cell
+    depth = 0  # the cell to fill next
+    while True:
+        if depth == len(cells):
+            if any_move(np.array(grid, np.int8)):
+                return grid, True
+        else:
+            budget -= 1
+            if budget < 0:
+                return None, False
+            r, c = cells[depth]
+            banned = banned_kinds(grid, r, c)
+            order = (int(k) for k in rng.permutation(len(counts)))
+            untried.append([k for k in order if counts[k] and k not in banned])
+        while untried:  # place the next untried kind, backtracking past exhausted cells
+            r, c = cells[len(untried) - 1]
+            if grid[r][c] != EMPTY:  # take back the kind tried here before
+                counts[grid[r][c]] += 1
+                grid[r][c] = EMPTY
+            if untried[-1]:
+                kind = untried[-1].pop(0)
+                counts[kind] -= 1
+                grid[r][c] = kind
+                depth = len(untried)
+                break
+            untried.pop()
+        else:
+            return None, True
 
 
 def reshuffle_report(board: Board, rng: object) -> Reshuffle:

@@ -61,6 +61,7 @@ BLANK: Tile = 0
 MIN_SIDE = 2
 BLANK_SYMBOLS = (".", "_", "0")
 SVG_CELL_PX = 40
+PAIRWISE_MAX_TILES = 48  # inversions: count pair by pair up to 7x7, with a Fenwick tree above
 SVG_BOARD = "#e9edf0"
 SVG_TILE = "#4ac2fb"
 
@@ -259,6 +260,8 @@ class Puzzle:
         >>> Puzzle.goal(3, 3).position(6)
         (1, 2)
         """
+        if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
+            raise TypeError(f"a tile is an int 1..{self.size - 1}, got {tile!r} ({type(tile).__name__})")
         try:
             return divmod(self._tiles.index(tile), self._cols)
         except ValueError:
@@ -576,7 +579,7 @@ def inversion_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
     >>> inversion_pairs(Puzzle.parse('2 3\\n1 .'))
     [(2, 1), (3, 1)]
     """
-    seq = [t for t in puzzle.tiles if t != BLANK]
+    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
     return [(a, b) for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b]
 
 
@@ -588,16 +591,39 @@ def inversions(puzzle: Puzzle) -> int:
     >>> inversions(Puzzle.parse('2 4 3\\n1 . 5'))  # the reading 2 4 3 1 5 has 2-1 4-3 4-1 3-1
     4
     """
-    seq = [t for t in puzzle.tiles if t != BLANK]
+    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
+    if len(seq) <= PAIRWISE_MAX_TILES:  # the definition itself: compare every pair
+        count = 0
+        for i, a in enumerate(seq):
+            for b in seq[i + 1 :]:
+                if b < a:
+                    count += 1
+        return count
+    # The same count in O(N log N), so huge boards never stall: a Fenwick tree over tile values
+    # counts how many earlier tiles are smaller; the rest of the earlier ones are larger.
+    tree = [0] * (len(seq) + 1)
     count = 0
-    for i, a in enumerate(seq):
-        for b in seq[i + 1 :]:
-            if b < a:
-                count += 1
+    for seen, tile in enumerate(seq):
+        i, smaller = tile, 0
+        while i > 0:
+            smaller += tree[i]
+            i -= i & -i
+        count += seen - smaller
+        i = tile
+        while i < len(tree):
+            tree[i] += 1
+            i += i & -i
     return count
 
 
+def _require_puzzle(puzzle: object) -> Puzzle:
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
+    return puzzle
+
+
 def _check_goal(puzzle: Puzzle, goal: Puzzle | None) -> Puzzle:
+    _require_puzzle(puzzle)
     if goal is None:
         return Puzzle.goal(puzzle.rows, puzzle.cols)
     if not isinstance(goal, Puzzle):
@@ -681,7 +707,7 @@ def corner_formula(puzzle: Puzzle) -> int:
     >>> corner_formula(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))  # 6 inversions (blank as 9) + 2 cells
     8
     """
-    n = puzzle.size
+    n = _require_puzzle(puzzle).size
     seq = [n if t == BLANK else t for t in puzzle.tiles]
     count = sum(1 for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b)
     r, c = puzzle.blank
