@@ -187,8 +187,6 @@ def _check_request(
         raise ValueError(f"weight must be a number >= 1, got {weight!r}")
     if method in ("astar", "idastar") and weight != 1:
         raise ValueError(f"weight={weight} turns A* into weighted A*: use method='weighted-astar'")
-    if method == "weighted-astar" and weight == 1:
-        raise ValueError("weighted A* needs weight > 1 (e.g. 1.5 or 2); weight 1 is plain 'astar'")
     cells = puzzle.rows * puzzle.cols
     limit = MAX_BFS_CELLS if method == "bfs" else MAX_SEARCH_CELLS
     if method != "human" and cells > limit and budget is None:
@@ -257,7 +255,9 @@ def solve(
         out = idastar_reference(puzzle, h, max_nodes, max_seconds)
     else:
         out = astar_reference(puzzle, h, weight if method == "weighted-astar" else 1.0, max_nodes, max_seconds)
-    return _result(puzzle, out.moves, out.nodes, start, method, heuristic, out.found, out.bound, method != "weighted-astar")
+    # Weighted A* with weight 1 is plain A*, so it is still optimal; any larger weight is not.
+    optimal_method = method != "weighted-astar" or weight == 1
+    return _result(puzzle, out.moves, out.nodes, start, method, heuristic, out.found, out.bound, optimal_method)
 
 
 def _result(puzzle, moves, nodes, start, method, heuristic, found, bound, optimal_method) -> SolveResult:
