@@ -213,3 +213,10 @@ def test_undo_new_game_arrow_buttons_and_swipes(game: BoardView) -> None:
     assert sum(v > 0 for row in fresh["rows"] for v in row) == 2
     assert_pixels_match(game, fresh)
     assert readout(game) == (0, 0)
+
+
+def test_escape_hands_the_keyboard_back_to_the_notebook(game: BoardView) -> None:
+    game.focus()
+    game.press("Escape")
+    game.lab.wait_for(lambda: not game.canvas.evaluate("c => document.activeElement === c"), 10,
+                      "Escape to move the keyboard focus off the board")

@@ -131,6 +131,9 @@ class BoardWidget:
     def _handle_key_down(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
         if ctrl or meta:  # leave browser and JupyterLab shortcuts alone
             return
+        if key == "Escape":
+            self.release_keyboard()
+            return
         self.on_key(key)
 
     def _handle_mouse_down(self, x: float, y: float) -> None:
@@ -156,6 +159,18 @@ class BoardWidget:
     def _handle_touch_end(self, touches: Sequence[Sequence[float]]) -> None:
         if touches:
             self._handle_mouse_up(*touches[0][:2])
+
+    def release_keyboard(self) -> None:
+        """Hand the keyboard back to the notebook (the board's answer to Escape).
+
+        A focused ipycanvas canvas swallows every key, Tab and Shift-Enter included; moving the focus
+        to the first toolbar button lets the notebook's own keys work again.
+        """
+        buttons = [w for w in self.toolbar.children if isinstance(w, widgets.Button)]
+        if buttons:
+            buttons[0].focus()
+        elif isinstance(self.canvas, widgets.DOMWidget):
+            self.canvas.blur()
 
     # ------------------------------------------------------------ hooks to override
     def redraw(self) -> None:

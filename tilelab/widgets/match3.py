@@ -356,11 +356,12 @@ class Match3Widget(BoardWidget):
 
     def _draw_overlay(self) -> None:
         o = self.layer(OVERLAY)
-        o.clear()
-        if self.hint_move is not None:
-            self._ring(o, self.hint_move, HINT_COLOUR, dashed=True)
-        if self.selected is not None:
-            self._ring(o, [self.selected], SELECT_COLOUR)
+        with self.hold():  # one message to the browser per click, not one per drawing call
+            o.clear()
+            if self.hint_move is not None:
+                self._ring(o, self.hint_move, HINT_COLOUR, dashed=True)
+            if self.selected is not None:
+                self._ring(o, [self.selected], SELECT_COLOUR)
 
     # ------------------------------------------------------------------ animation
     def _swap_frames(self, board: Board, a: Cell, b: Cell, back: bool) -> list[Callable[[], None]]:
