@@ -1,0 +1,464 @@
+"""Players for 2048, all of one shape: ``player(board) -> Direction``; and seeded, recorded games.
+
+- :class:`RandomPlayer` -- a uniformly random legal move (seeded);
+- :class:`GreedyPlayer` -- the move with the best immediate score;
+- :class:`CornerPlayer` -- the classic human strategy: keep the big tile in a corner;
+- :class:`MonteCarloPlayer` -- random games played out after each move, the best average wins (seeded);
+- :class:`Expectimax` -- a search over our moves and the game's spawns (chance nodes weighted by
+  their probabilities) with a heuristic evaluation, a probability cutoff and a transposition table.
+
+The readable expectimax (:func:`chance_value`, :func:`best_value`, :func:`expectimax_values`) works on
+``Board`` values with the readable engine, for any board size: it is the one the lesson builds by hand.
+:class:`Expectimax` runs the same recursion on the bitboard (``tilelab.game2048.expectimax``).
+
+:func:`play_game` plays one seeded game and returns a :class:`GameRecord` (score, max tile, moves, each
+move's thinking time, the directions and spawns), which saves to JSON and replays exactly.
+
+>>> record = play_game(CornerPlayer(), seed=1)
+>>> record.score, record.max_tile, record.moves
+(3560, 256, 304)
+>>> replay(GameRecord.from_json(record.to_json()))[-1] == record.final_board
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from tilelab._jit import njit
+from tilelab._random import as_generator
+from tilelab.game2048.bitboard import (
+    DIRECTION_NAMES, OVERFLOW, SIZE, _move, _random_playout, _seed_state, _spawn_random, _U, row_tables,
+    to_bitboard,
+)
+from tilelab.game2048.core import Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
+from tilelab.game2048.expectimax import (
+    DEFAULT_WEIGHTS, LOST, NO_MOVE, HeuristicWeights, SearchTables, row_terms, search_bits,
+)
+
+__all__ = [
+    "Player", "RandomPlayer", "GreedyPlayer", "CornerPlayer", "MonteCarloPlayer", "Expectimax", "Thought",
+    "play_game", "GameRecord", "replay", "evaluate", "chance_value", "best_value", "expectimax_values",
+    "NODES_PER_MS",
+]
+
+Player = Callable[[Board], Direction]
+_CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)  # bitboard code -> Direction
+
+
+def _legal_or_raise(board: Board) -> list[Direction]:
+    legal = legal_moves(board)
+    if not legal:
+        raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
+    return legal
+
+
+# ---------------------------------------------------------------------------------- simple players
+class RandomPlayer:
+    """A uniformly random legal move; seeded, so the same seed plays the same game.
+
+    >>> b = Board.parse("2 4\\n. 8")
+    >>> RandomPlayer(seed=0)(b) in legal_moves(b)
+    True
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        self.rng = as_generator(seed)
+
+    def __call__(self, board: Board) -> Direction:
+        legal = _legal_or_raise(board)
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class GreedyPlayer:
+    """The move with the best immediate merge score; ties go to the first of ``prefer``.
+
+    >>> GreedyPlayer()(Board.parse("2 2 4 4\\n. . . .\\n. . . 8\\n. . . 8"))   # 16 up or down, 12 left
+    Direction.DOWN
+    """
+
+    name = "greedy"
+
+    def __init__(self, prefer: Sequence[Direction | str] = ("left", "down", "right", "up")) -> None:
+        self.prefer = tuple(Direction.parse(d) for d in prefer)
+        if sorted(d.name for d in self.prefer) != sorted(d.name for d in Direction):
+            raise ValueError(f"prefer must list each of the four directions once, got {list(prefer)!r}")
+
+    def __call__(self, board: Board) -> Direction:
+        legal = set(_legal_or_raise(board))
+        options = [d for d in self.prefer if d in legal]
+        return max(options, key=lambda d: (move(board, d).score, -options.index(d)))
+
+
+_CORNER_ORDERS = {
+    "bottom-left": ("down", "left", "right", "up"),
+    "bottom-right": ("down", "right", "left", "up"),
+    "top-left": ("up", "left", "right", "down"),
+    "top-right": ("up", "right", "left", "down"),
+}
+
+
+class CornerPlayer:
+    """The corner strategy: always the first legal move of a fixed order that pins one corner.
+
+    For the bottom-left corner: down if it moves anything, else left, else right, and up only when
+    nothing else moves (up pulls the big tile out of its corner).
+
+    >>> CornerPlayer()(Board.parse("2 . . .\\n. . . .\\n. . . .\\n. . . ."))
+    Direction.DOWN
+    """
+
+    name = "corner"
+
+    def __init__(self, corner: str = "bottom-left") -> None:
+        if corner not in _CORNER_ORDERS:
+            raise ValueError(f"unknown corner {corner!r}; choose one of {sorted(_CORNER_ORDERS)}")
+        self.corner = corner
+        self.order = tuple(Direction.parse(d) for d in _CORNER_ORDERS[corner])
+
+    def __call__(self, board: Board) -> Direction:
+        legal = set(_legal_or_raise(board))
+        return next(d for d in self.order if d in legal)
+
+
+# ---------------------------------------------------------------------------------- Monte-Carlo
+@njit
+def _rollout_means(bits, rollouts, max_moves, state, p_four, left, right, score_table, means):
+    """For each move: its score plus the mean score of random playouts after it (NaN if illegal)."""
+    bits = _U(bits)
+    state = _U(state)
+    for code in range(4):
+        moved, gained = _move(bits, code, left, right, score_table)
+        if gained == OVERFLOW or moved == bits:
+            means[code] = np.nan
+            continue
+        total = 0.0
+        for _ in range(rollouts):
+            child, state = _spawn_random(moved, state, p_four)
+            final, score, played, state = _random_playout(child, state, p_four, max_moves, left, right, score_table)
+            total += score
+        means[code] = gained + total / rollouts
+    return state
+
+
+class MonteCarloPlayer:
+    """Try each move, play ``rollouts`` random games after it, pick the best average final score.
+
+    Pure Monte-Carlo: no evaluation function at all, only random play (in the fast engine), so its
+    strength comes from the number of rollouts. Seeded: same seed, same choices. 4x4 boards only.
+    """
+
+    name = "monte-carlo"
+
+    def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = 0.1,
+                 seed: int | np.random.Generator | None = None) -> None:
+        for label, value in (("rollouts", rollouts), ("max_rollout_moves", max_rollout_moves)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{label} must be a positive int, got {value!r}")
+        self.rollouts = rollouts
+        self.max_rollout_moves = max_rollout_moves
+        self.p_four = float(p_four)
+        self.rng = as_generator(seed)
+        self.last_values: dict[Direction, float] = {}
+
+    def __call__(self, board: Board) -> Direction:
+        _legal_or_raise(board)
+        bits = to_bitboard(board)
+        t = row_tables()
+        means = np.full(4, np.nan)
+        _rollout_means(_U(bits), self.rollouts, self.max_rollout_moves, _seed_state(self.rng), self.p_four,
+                       t.left, t.right, t.score, means)
+        self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(means) if not math.isnan(v)}
+        return max(self.last_values, key=self.last_values.__getitem__)
+
+
+# ---------------------------------------------------------------------------------- readable expectimax
+def evaluate(board: Board, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> float:
+    """The heuristic value of a board of any size: the line score summed over rows and columns.
+
+    >>> evaluate(Board.parse("16 8 4 2\\n. . . .\\n. . . .\\n. . . .")) > evaluate(Board.parse("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
+    True
+    """
+    n = board.size
+    exps = [[v.bit_length() - 1 if v else 0 for v in row] for row in board.rows]
+    lines = exps + [list(col) for col in zip(*exps)]
+    total = 0.0
+    for line in lines:
+        t = row_terms(line, weights.mono_power, weights.sum_power)
+        total += (weights.alive / (2 * n) + weights.empty * t["empty"] + weights.merges * t["merges"]
+                  - weights.monotonicity * t["monotonicity"] - weights.smoothness * t["smoothness"]
+                  - weights.sum * t["sum"])
+    return total
+
+
+Evaluate = Callable[[Board], float]
+
+
+def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1) -> float:
+    """Expected value of the board right after our move: average over every spawn, by its probability.
+
+    With ``depth == 1`` each spawned board is scored by ``evaluate``; deeper, by :func:`best_value`.
+
+    >>> after = Board.parse("2 .\\n4 8")          # one empty cell: a 2 (p 0.9) or a 4 (p 0.1)
+    >>> chance_value(after, 1, evaluate=lambda b: b[0, 1], p_four=0.1)   # 0.9 * 2 + 0.1 * 4
+    2.2
+    """
+    total = 0.0
+    for spawned, p in spawn_outcomes(afterstate, p_four):
+        child = afterstate.with_tile(spawned.cell, spawned.value)
+        total += p * (evaluate(child) if depth <= 1 else best_value(child, depth - 1, evaluate, p_four))
+    return total
+
+
+def best_value(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1) -> float:
+    """Value of a board where we move next: the best move's chance value (0 if the game is over)."""
+    values = [chance_value(move(board, d).board, depth, evaluate, p_four) for d in legal_moves(board)]
+    return max(values, default=LOST)
+
+
+def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate,
+                      p_four: float = 0.1) -> dict[Direction, float]:
+    """Each legal move's expected value, looking ``depth`` of our moves ahead (plain recursion)."""
+    return {d: chance_value(move(board, d).board, depth, evaluate, p_four) for d in legal_moves(board)}
+
+
+# ---------------------------------------------------------------------------------- fast expectimax player
+NODES_PER_MS = 3000  # chance-node children searched per millisecond on the 2-core reference machine
+
+
+@dataclass(frozen=True)
+class Thought:
+    """What the search saw for one decision (for a "thinking" panel)."""
+
+    direction: Direction | None
+    values: dict[Direction, float]  # expected value of each legal move
+    depth: int
+    nodes: int
+    table_hits: int
+    ms: float
+
+
+class Expectimax:
+    """Expectimax player: our move (max), then the spawn (chance), ``depth`` of our moves deep.
+
+    ``ms_per_move`` is turned into a *node budget* (``ms_per_move * nodes_per_ms``) and the search
+    deepens one level at a time while the next level is predicted to fit. Counting nodes instead of
+    reading the clock keeps every decision reproducible (it depends on the board only); on this
+    2-core machine ``NODES_PER_MS`` nodes take about a millisecond. ``depth=`` fixes the depth
+    instead. ``cutoff`` stops expanding branches less likely than that (cumulative probability);
+    the transposition table has ``2**table_bits`` entries. Boards other than 4x4 use the readable
+    search (depth 2 unless given).
+
+    >>> ai = Expectimax(depth=2)
+    >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"))
+    Direction.DOWN
+    >>> sorted(d.name for d in ai.last.values)
+    ['DOWN', 'LEFT', 'RIGHT', 'UP']
+    """
+
+    name = "expectimax"
+
+    def __init__(self, ms_per_move: float = 50, *, depth: int | None = None, max_depth: int = 8,
+                 cutoff: float = 1e-4, weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1,
+                 nodes_per_ms: float = NODES_PER_MS, table_bits: int = 20) -> None:
+        if not (isinstance(ms_per_move, (int, float)) and not isinstance(ms_per_move, bool) and ms_per_move > 0):
+            raise ValueError(f"ms_per_move must be a positive number, got {ms_per_move!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64):
+            raise ValueError(f"depth must be None or an int in 1..64, got {depth!r}")
+        if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= 64:
+            raise ValueError(f"max_depth must be an int in 1..64, got {max_depth!r}")
+        if not 0.0 <= cutoff < 1.0:
+            raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
+        if not 0.0 <= p_four <= 1.0:
+            raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
+        self.ms_per_move = float(ms_per_move)
+        self.depth = depth
+        self.max_depth = max_depth
+        self.cutoff = float(cutoff)
+        self.weights = weights
+        self.p_four = float(p_four)
+        self.node_budget = int(self.ms_per_move * nodes_per_ms)
+        self.tables = SearchTables(weights, table_bits)
+        self.last: Thought | None = None
+
+    def __repr__(self) -> str:
+        how = f"depth={self.depth}" if self.depth else f"ms_per_move={self.ms_per_move:g}"
+        return f"Expectimax({how}, cutoff={self.cutoff:g})"
+
+    def __call__(self, board: Board) -> Direction:
+        thought = self.think(board)
+        if thought.direction is None:
+            raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
+        return thought.direction
+
+    def think(self, board: Board) -> Thought:
+        """Search ``board``; return the chosen direction and every legal move's expected value."""
+        start = time.perf_counter()
+        if board.size != SIZE:
+            return self._think_readable(board, start)
+        bits = to_bitboard(board)
+        result = self._deepen(bits)
+        values = {_CODE_TO_DIRECTION[c]: v for c, v in enumerate(result.values) if not math.isnan(v)}
+        direction = None if result.best == NO_MOVE else _CODE_TO_DIRECTION[result.best]
+        self.last = Thought(direction, values, result.depth, result.nodes, result.table_hits,
+                            1e3 * (time.perf_counter() - start))
+        return self.last
+
+    def _deepen(self, bits: int):
+        if self.depth is not None:
+            return search_bits(bits, self.depth, self.tables, p_four=self.p_four, cutoff=self.cutoff)
+        spent = 0
+        result = None
+        previous_nodes = 0
+        for depth in range(1, self.max_depth + 1):
+            result = search_bits(bits, depth, self.tables, p_four=self.p_four, cutoff=self.cutoff)
+            spent += result.nodes
+            if result.best == NO_MOVE or result.nodes == 0:
+                break
+            growth = max(2.0, result.nodes / max(previous_nodes, 1))
+            previous_nodes = result.nodes
+            if spent + result.nodes * growth > self.node_budget:
+                break
+        return result
+
+    def _think_readable(self, board: Board, start: float) -> Thought:
+        depth = self.depth or 2
+        values = expectimax_values(board, depth, lambda b: evaluate(b, self.weights), self.p_four)
+        direction = max(values, key=values.__getitem__) if values else None
+        self.last = Thought(direction, values, depth, 0, 0, 1e3 * (time.perf_counter() - start))
+        return self.last
+
+
+# ---------------------------------------------------------------------------------- games and records
+@dataclass
+class GameRecord:
+    """One played game: enough to replay it exactly (start, directions, spawns) plus its results."""
+
+    player: str
+    seed: int | None
+    size: int
+    p_four: float
+    start: Board
+    directions: list[Direction] = field(default_factory=list)
+    spawns: list[Spawn] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)  # thinking time of each move
+    score: int = 0
+    final_board: Board | None = None
+
+    @property
+    def moves(self) -> int:
+        """Number of moves played."""
+        return len(self.directions)
+
+    @property
+    def max_tile(self) -> int:
+        """Largest tile on the final board."""
+        return (self.final_board or self.start).max_tile
+
+    @property
+    def ms_per_move(self) -> float:
+        """Mean thinking time per move in milliseconds."""
+        return 1e3 * float(np.mean(self.seconds)) if self.seconds else 0.0
+
+    def reached(self, tile: int) -> bool:
+        """True when the game made a tile of at least ``tile``."""
+        return self.max_tile >= tile
+
+    def to_dict(self) -> dict:
+        return {
+            "format": "tilelab.game2048.record", "version": 1, "player": self.player, "seed": self.seed,
+            "size": self.size, "p_four": self.p_four, "start": [list(r) for r in self.start.rows],
+            "directions": "".join(d.name[0] for d in self.directions),
+            "spawns": [[s.cell[0], s.cell[1], s.value] for s in self.spawns],
+            "seconds": [round(s, 6) for s in self.seconds], "score": self.score, "max_tile": self.max_tile,
+            "moves": self.moves,
+        }
+
+    def to_json(self) -> str:
+        """The record as JSON text (directions as one letter each: U D L R)."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "GameRecord":
+        if data.get("format") != "tilelab.game2048.record":
+            raise ValueError("not a tilelab 2048 game record (missing format 'tilelab.game2048.record')")
+        letters = {"U": Direction.UP, "D": Direction.DOWN, "L": Direction.LEFT, "R": Direction.RIGHT}
+        try:
+            directions = [letters[ch] for ch in data["directions"]]
+        except KeyError as exc:
+            raise ValueError(f"unknown direction letter {exc.args[0]!r} in the record; use U, D, L, R") from None
+        record = cls(data["player"], data["seed"], data["size"], data["p_four"], Board(data["start"]),
+                     directions, [Spawn((r, c), v) for r, c, v in data["spawns"]], list(data["seconds"]),
+                     data["score"])
+        boards = replay(record)
+        record.final_board = boards[-1]
+        return record
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameRecord":
+        """Read a record back; it is replayed on the way in, so a corrupt record raises ValueError."""
+        return cls.from_dict(json.loads(text))
+
+
+def replay(record: GameRecord) -> list[Board]:
+    """Every board of a recorded game, start first, rebuilt from its directions and spawns.
+
+    Raises ValueError if the record does not replay (a move that changes nothing, a spawn on a
+    taken cell, or a different final score).
+    """
+    if len(record.spawns) != len(record.directions):
+        raise ValueError(f"{len(record.directions)} moves but {len(record.spawns)} spawns: each move spawns once")
+    game = Game(size=record.size, p_four=record.p_four, board=record.start)
+    boards = [game.board]
+    for i, (direction, spawned) in enumerate(zip(record.directions, record.spawns)):
+        if not game.play(direction, spawn=False):
+            raise ValueError(f"move {i} ({direction.name}) changes nothing on its board: the record is corrupt")
+        game.spawn(spawned)
+        boards.append(game.board)
+    if game.score != record.score:
+        raise ValueError(f"the replay scores {game.score}, the record says {record.score}")
+    return boards
+
+
+def _player_name(player: Any) -> str:
+    return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
+
+
+def play_game(player: Player, seed: int | None = None, *, size: int = 4, p_four: float = 0.1,
+              max_moves: int | None = None, until_tile: int | None = None) -> GameRecord:
+    """Play one game with ``player`` (any ``board -> Direction`` callable); same seed, same spawns.
+
+    Spawns come from ``Game(size, p_four=p_four, seed=seed)``, so the same player on the same seed
+    plays the same game. Stops when the game is over, after ``max_moves``, or once ``until_tile`` is
+    made. Each move's thinking time is recorded (it is the only thing that varies run to run).
+    """
+    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
+        raise ValueError(f"max_moves must be None or an int >= 0, got {max_moves!r}")
+    game = Game(size=size, p_four=p_four, seed=seed)
+    record = GameRecord(_player_name(player), seed if isinstance(seed, int) else None, size, float(p_four), game.board)
+    while not game.over and (max_moves is None or record.moves < max_moves):
+        if until_tile is not None and game.board.max_tile >= until_tile:
+            break
+        board = game.board
+        tick = time.perf_counter()
+        direction = player(board)
+        record.seconds.append(time.perf_counter() - tick)
+        try:
+            direction = Direction.parse(direction)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the player returned {direction!r}, not a direction: {exc}") from None
+        if not game.play(direction):
+            raise ValueError(f"the player chose {direction.name}, which changes nothing on\n{board}")
+        record.directions.append(direction)
+        record.spawns.append(game.last_spawn)
+    record.score = game.score
+    record.final_board = game.board
+    return record

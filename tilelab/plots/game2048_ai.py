@@ -1,0 +1,168 @@
+"""Pictures for the 2048 AI lesson; every function returns a matplotlib ``Figure``.
+
+- :func:`plot_max_tiles`: for each player, the share of games reaching each max tile (stacked bars);
+- :func:`plot_scores`: each player's final scores (box plot with every game as a dot);
+- :func:`plot_depth_tradeoff`: search depth against strength (median score) and speed (ms per move);
+- :func:`plot_values`: one decision's expected value per direction (the "thinking" panel as a chart);
+- :func:`plot_reach`: share of games reaching 2048, 4096, 8192... per player.
+
+Inputs are plain data (``{player: [max tiles]}``, ``{player: [scores]}``, rows of numbers), so the
+lesson can plot saved benchmark results as easily as fresh games.
+
+>>> fig = plot_max_tiles({"random": [64, 128, 128], "corner": [256, 512, 256]})
+>>> [t.get_text() for t in fig.axes[0].get_xticklabels()]
+['random', 'corner']
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter
+
+from tilelab.game2048 import Direction
+
+__all__ = ["plot_max_tiles", "plot_scores", "plot_depth_tradeoff", "plot_values", "plot_reach", "tile_shares"]
+
+ARROWS = {Direction.UP: "↑ up", Direction.DOWN: "↓ down", Direction.LEFT: "← left", Direction.RIGHT: "→ right"}
+BEST_COLOUR, OTHER_COLOUR = "#1b7f3b", "#bbada0"
+SCORE_COLOUR, SPEED_COLOUR = "#1f77b4", "#d62728"
+LABELS_BEFORE_TILT = 5  # more bars than this: tilt the player names so they do not overlap
+
+
+def tile_shares(max_tiles: Sequence[int]) -> dict[int, float]:
+    """Share of games ending with each max tile, smallest tile first.
+
+    >>> tile_shares([256, 512, 512, 1024])
+    {256: 0.25, 512: 0.5, 1024: 0.25}
+    """
+    if len(max_tiles) == 0:
+        raise ValueError("no games to count: pass at least one max tile")
+    values, counts = np.unique(np.asarray(max_tiles, dtype=np.int64), return_counts=True)
+    return {int(v): float(c) / len(max_tiles) for v, c in zip(values, counts)}
+
+
+def _tile_colours(tiles: Sequence[int]) -> dict[int, tuple]:
+    cmap = plt.get_cmap("viridis")
+    ordered = sorted(tiles)
+    return {t: cmap(i / max(1, len(ordered) - 1)) for i, t in enumerate(ordered)}
+
+
+def plot_max_tiles(results: Mapping[str, Sequence[int]], *, title: str = "Largest tile reached") -> Figure:
+    """Stacked bars: for each player the share of its games that ended with each max tile."""
+    if not results:
+        raise ValueError("no players to plot: pass {player name: [max tile of each game]}")
+    shares = {name: tile_shares(tiles) for name, tiles in results.items()}
+    tiles = sorted({t for s in shares.values() for t in s})
+    colours = _tile_colours(tiles)
+    fig, ax = plt.subplots(figsize=(min(12.0, 1.6 + 1.0 * len(results)), 3.8))
+    names = list(results)
+    bottom = np.zeros(len(names))
+    for tile in tiles:
+        heights = np.array([100 * shares[n].get(tile, 0.0) for n in names])
+        ax.bar(names, heights, bottom=bottom, color=colours[tile], label=str(tile), edgecolor="white")
+        bottom += heights
+    ax.set_ylabel("% of games")
+    ax.set_ylim(0, 100)
+    ax.set_title(title)
+    if len(names) > LABELS_BEFORE_TILT:
+        ax.tick_params(axis="x", labelrotation=35)
+        for label in ax.get_xticklabels():
+            label.set_horizontalalignment("right")
+    ax.legend(title="max tile", bbox_to_anchor=(1.02, 1), loc="upper left", fontsize=8)
+    counts = "games per player: " + ", ".join(f"{n} {len(results[n])}" for n in names)
+    sizes = {len(t) for t in results.values()}
+    counts = f"{sizes.pop()} games per player" if len(sizes) == 1 else counts
+    ax.set_xlabel(counts, fontsize=8, color="#666")
+    fig.tight_layout()
+    return fig
+
+
+def plot_scores(results: Mapping[str, Sequence[float]], *, title: str = "Final score", log: bool = True) -> Figure:
+    """Each player's final scores: a box plot with every game as a dot (log scale by default)."""
+    if not results:
+        raise ValueError("no players to plot: pass {player name: [score of each game]}")
+    names = list(results)
+    data = [np.asarray(results[n], dtype=float) for n in names]
+    fig, ax = plt.subplots(figsize=(1.6 + 1.3 * len(names), 3.8))
+    ax.boxplot(data, showfliers=False)
+    ax.set_xticks(range(1, len(names) + 1), names)
+    rng = np.random.default_rng(0)  # fixed jitter: the same picture every run
+    for i, values in enumerate(data, start=1):
+        ax.scatter(i + rng.uniform(-0.15, 0.15, len(values)), values, s=10, alpha=0.6, color=SCORE_COLOUR)
+        if len(values):
+            ax.annotate(f"{np.median(values):,.0f}", (i + 0.27, np.median(values)), xytext=(2, 0),
+                        textcoords="offset points", ha="left", va="center", fontsize=7)
+    if log:
+        ax.set_yscale("log")
+    ax.set_ylabel("score (median written beside each box)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_depth_tradeoff(depths: Sequence[int], scores: Sequence[float], ms_per_move: Sequence[float], *,
+                        title: str = "Deeper search: stronger, slower") -> Figure:
+    """Depth on x; median score (left axis) and milliseconds per move (right axis, log)."""
+    if not (len(depths) == len(scores) == len(ms_per_move)) or not depths:
+        raise ValueError("depths, scores and ms_per_move must be equally long and not empty")
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    ax.plot(depths, scores, "o-", color=SCORE_COLOUR, label="median score")
+    ax.set_xlabel("search depth (our moves looked ahead)")
+    ax.set_ylabel("median score", color=SCORE_COLOUR)
+    ax.set_xticks(list(depths))
+    speed = ax.twinx()
+    speed.plot(depths, ms_per_move, "s--", color=SPEED_COLOUR, label="ms per move")
+    speed.set_yscale("log")
+    speed.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    speed.yaxis.set_minor_formatter(FuncFormatter(lambda v, _pos: ""))
+    speed.set_ylabel("ms per move (log)", color=SPEED_COLOUR)
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_values(values: Mapping[Direction, float], chosen: Direction | None = None, *,
+                title: str = "Expected value of each move") -> Figure:
+    """Horizontal bars: each direction's expected value; the chosen (or best) one highlighted."""
+    if not values:
+        raise ValueError("no values to plot (the game is over: no legal move)")
+    best = chosen if chosen is not None else max(values, key=values.get)
+    order = [d for d in (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT) if d in values]
+    fig, ax = plt.subplots(figsize=(5, 0.5 + 0.45 * len(order)))
+    numbers = [values[d] for d in order]
+    ax.barh([ARROWS[d] for d in order], numbers, color=[BEST_COLOUR if d == best else OTHER_COLOUR for d in order])
+    low, high = min(numbers), max(numbers)
+    span = (high - low) or abs(high) or 1.0
+    ax.set_xlim(low - 0.5 * span, high + 0.3 * span)
+    for y, v in enumerate(numbers):
+        ax.text(v, y, f" {v:,.0f}", va="center", fontsize=8)
+    ax.invert_yaxis()
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_reach(reach: Mapping[str, Mapping[int, float]], *, title: str = "Share of games reaching a tile") -> Figure:
+    """Grouped bars: for each player, % of games reaching each tile (``{player: {tile: share}}``)."""
+    if not reach:
+        raise ValueError("nothing to plot: pass {player name: {tile: share of games 0..1}}")
+    tiles = sorted({t for r in reach.values() for t in r})
+    names = list(reach)
+    width = 0.8 / len(names)
+    fig, ax = plt.subplots(figsize=(1.5 + 1.1 * len(tiles), 3.6))
+    x = np.arange(len(tiles))
+    for i, name in enumerate(names):
+        heights = [100 * reach[name].get(t, 0.0) for t in tiles]
+        ax.bar(x + (i - (len(names) - 1) / 2) * width, heights, width, label=name)
+    ax.set_xticks(x, [str(t) for t in tiles])
+    ax.set_xlabel("tile")
+    ax.set_ylabel("% of games reaching it")
+    ax.set_ylim(0, 105)
+    ax.legend(fontsize=8)
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
