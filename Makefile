@@ -21,7 +21,7 @@ lab: $(STAMP)
 
 # Everything in one pytest run so CI sees one summary line.
 test: $(STAMP)
-	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env
+	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env --durations=15
 
 test-unit: $(STAMP)
 	$(PYTEST) tests tilelab --doctest-modules -m "not browser"
@@ -32,8 +32,13 @@ test-notebooks: $(STAMP)
 test-browser: $(STAMP)
 	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser -m browser
 
+# Every benchmark once; the 2048 AI in its quick form (the full 100-game run takes hours:
+# .venv/bin/python benchmarks/bench_2048_ai.py --games 100 --workers 2).
 bench: $(STAMP)
-	for b in benchmarks/bench_*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+	for b in benchmarks/bench_*.py; do \
+	    echo "== $$b"; \
+	    case $$b in *bench_2048_ai.py) $(PY) $$b --quick ;; *) $(PY) $$b ;; esac || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts
