@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
@@ -15,11 +14,6 @@ from tilelab.plots.game2048_ai import (  # noqa: E402
     plot_depth_tradeoff, plot_max_tiles, plot_reach, plot_scores, plot_values, tile_shares,
 )
 
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def test_max_tile_bars_stack_to_100_percent():

@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -27,11 +26,6 @@ from tilelab.plots.match3 import (
 
 CASCADE_BOARD = Board.parse("21003\n32213\n30302\n03211\n00322", kinds=4)
 
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def candies(ax):

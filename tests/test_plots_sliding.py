@@ -23,11 +23,6 @@ from tilelab.plots.sliding import (
 from tilelab.sliding import Puzzle, distance_histogram, inversions
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
-
 
 def _texts(ax):
     return [t.get_text() for t in ax.texts]

@@ -6,7 +6,6 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
 from tilelab.plots.solvers import (  # noqa: E402
@@ -21,11 +20,6 @@ from tilelab.sliding import shuffle  # noqa: E402
 from tilelab.sliding.human import human_moves, human_stages  # noqa: E402
 from tilelab.sliding.pdb import PatternDatabase  # noqa: E402
 
-
-@pytest.fixture(autouse=True)
-def _close():
-    yield
-    plt.close("all")
 
 
 def test_nodes_plot_is_log_scale_with_one_tick_per_heuristic():

@@ -4,7 +4,6 @@ New game / arrow buttons and mouse swipes do what they say."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -13,8 +12,6 @@ from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixe
 
 pytestmark = pytest.mark.browser
 
-if importlib.util.find_spec("tilelab.widgets.game2048") is None:
-    pytest.skip("tilelab/widgets/game2048.py (Game2048Widget) has not landed yet", allow_module_level=True)
 
 SEED = 2048
 SETUP = f"""

@@ -4,7 +4,6 @@ and stops when toggled off; the canvas follows the engine throughout."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import time
 
@@ -14,8 +13,6 @@ from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixe
 
 pytestmark = pytest.mark.browser
 
-if importlib.util.find_spec("tilelab.widgets.game2048_ai") is None:
-    pytest.skip("tilelab/widgets/game2048_ai.py (Game2048AIWidget) has not landed yet", allow_module_level=True)
 
 SEED = 4096
 SETUP = f"""

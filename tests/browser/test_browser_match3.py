@@ -3,7 +3,6 @@ swaps and cascades (animated), an invalid pair swaps back, score updates, Hint /
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
@@ -12,8 +11,6 @@ from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixe
 
 pytestmark = pytest.mark.browser
 
-if importlib.util.find_spec("tilelab.widgets.match3") is None:
-    pytest.skip("tilelab/widgets/match3.py (Match3Widget) has not landed yet", allow_module_level=True)
 
 SEED = 5
 SETUP = f"""

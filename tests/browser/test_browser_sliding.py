@@ -3,7 +3,6 @@ arrow keys/WASD move, rapid presses are applied exactly once, Shuffle / Hint / S
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
@@ -14,8 +13,6 @@ from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixe
 
 pytestmark = pytest.mark.browser
 
-if importlib.util.find_spec("tilelab.widgets.sliding") is None:
-    pytest.skip("tilelab/widgets/sliding.py (SlidingWidget) has not landed yet", allow_module_level=True)
 
 SEED = 11
 SETUP = f"""
