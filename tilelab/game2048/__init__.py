@@ -1,5 +1,9 @@
 """2048: slide, merge, spawn, win and game over (pure engine: standard library + numpy).
 
+The readable engine (:mod:`tilelab.game2048.core`) is imported at once. The AI players and the
+bitboard engine (:mod:`tilelab.game2048.ai`, :mod:`tilelab.game2048.bitboard`) load numba, so
+their names are imported on first use: ``from tilelab.game2048 import Expectimax`` just works.
+
 >>> from tilelab.game2048 import Board, move
 >>> print(move(Board.parse('''
 ...     2 2
@@ -9,8 +13,27 @@
 2 .
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
 from tilelab.game2048.core import *  # noqa: F401,F403  (the public API: core.__all__)
-# -- appended by the 2048-AI helper: the fast bitboard engine and the players --
-from tilelab.game2048.ai import (  # noqa: E402,F401
-    CornerPlayer, Expectimax, GameRecord, GreedyPlayer, MonteCarloPlayer, RandomPlayer, Thought, play_game, replay,
+from tilelab.game2048.core import __all__ as _core_all
+
+_AI_NAMES = (
+    "CornerPlayer", "Expectimax", "GameRecord", "GreedyPlayer", "MonteCarloPlayer", "RandomPlayer",
+    "Thought", "play_game", "replay",
 )
+
+__all__ = [*_core_all, *_AI_NAMES]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _AI_NAMES:
+        return getattr(importlib.import_module("tilelab.game2048.ai"), name)
+    raise AttributeError(f"module 'tilelab.game2048' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_AI_NAMES))
