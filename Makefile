@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[lab,test]"
 	@touch $(STAMP)
 
+# Root (a container, a class VM) needs --allow-root; everybody else gets the plain command.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Everything in one pytest run so CI sees one summary line.
 test: $(STAMP)

@@ -119,3 +119,13 @@ def test_as_generator_refuses_junk_with_a_clear_error():
         as_generator("42")
     with pytest.raises(TypeError):
         as_generator(True)
+
+
+def test_readme_commands_are_makefile_targets_that_bootstrap_the_venv():
+    readme = (ROOT / "README.md").read_text()
+    makefile = (ROOT / "Makefile").read_text()
+    for target in ("lab", "test"):
+        assert f"make {target}" in readme
+        assert re.search(rf"^{target}: \$\(STAMP\)", makefile, re.M), f"make {target} must bootstrap .venv"
+    assert "jupyter lab notebooks/" in makefile and "--allow-root" in makefile
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
