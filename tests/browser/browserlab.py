@@ -312,6 +312,11 @@ def lesson_notebooks(source: Path = NOTEBOOKS) -> list[str]:
     return sorted(p.name for p in source.glob("[0-9][0-9]_*.ipynb"))
 
 
+def close_previous(name: str) -> str:
+    """Kernel code that closes the board the previous test left in variable ``name`` (if any)."""
+    return f"try:\n    {name}.close()  # the previous test's board\nexcept NameError:\n    pass\n"
+
+
 def write_notebook(path: Path, cells: Sequence[str]) -> Path:
     """Write a python3 notebook whose code cells are ``cells``."""
     import nbformat

@@ -8,17 +8,13 @@ import re
 
 import pytest
 
-from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixel
+from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel
 
 pytestmark = pytest.mark.browser
 
 
 SEED = 2048
-SETUP = f"""
-try:
-    board.close()  # the previous test's board
-except NameError:
-    pass
+SETUP = close_previous("board") + f"""
 from tilelab.game2048 import Game
 from tilelab.game2048.palette import BLANK_COLOR, tile_style
 from tilelab.widgets.game2048 import Game2048Widget, direction_for_key

@@ -9,17 +9,13 @@ import time
 
 import pytest
 
-from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixel
+from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel
 
 pytestmark = pytest.mark.browser
 
 
 SEED = 4096
-SETUP = f"""
-try:
-    ai.close()  # the previous test's board
-except NameError:
-    pass
+SETUP = close_previous("ai") + f"""
 from tilelab.game2048 import Game
 from tilelab.game2048.palette import BLANK_COLOR, tile_style
 from tilelab.widgets.game2048_ai import Game2048AIWidget

@@ -7,17 +7,13 @@ import re
 
 import pytest
 
-from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixel, record_frames
+from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel, record_frames
 
 pytestmark = pytest.mark.browser
 
 
 SEED = 5
-SETUP = f"""
-try:
-    board.close()  # the previous test's board
-except NameError:
-    pass
+SETUP = close_previous("board") + f"""
 from tilelab.widgets import match3 as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style

@@ -9,17 +9,13 @@ import re
 
 import pytest
 
-from browserlab import BoardView, board_on_tab, colour_close, parse_colour, pixel
+from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel
 
 pytestmark = pytest.mark.browser
 
 
 SEED = 11
-SETUP = f"""
-try:
-    board.close()  # the previous test's board
-except NameError:
-    pass
+SETUP = close_previous("board") + f"""
 import json
 from tilelab.widgets import sliding as _S
 from tilelab.widgets.sliding import SlidingWidget
