@@ -70,7 +70,7 @@ def test_seeded_games_are_reproducible():
 
 def test_expectimax_is_a_pure_function_of_the_board():
     board = Board.parse("2 4 8 16\n. 2 . 4\n. . . 2\n. . . .")
-    player = Expectimax(ms_per_move=5)
+    player = Expectimax(nodes_per_move=15_000)
     first = player.think(board)
     player(Board.parse("2 . . .\n. . . .\n. . . .\n. . . 2"))  # another decision in between
     again = player.think(board)
@@ -80,7 +80,7 @@ def test_expectimax_is_a_pure_function_of_the_board():
 
 def test_a_bigger_budget_searches_deeper():
     board = Board.parse("2 4 8 16\n. 2 . 4\n. . . 2\n. . . .")
-    assert Expectimax(ms_per_move=1).think(board).depth < Expectimax(ms_per_move=50).think(board).depth
+    assert Expectimax(nodes_per_move=3000).think(board).depth < Expectimax(nodes_per_move=150_000).think(board).depth
 
 
 # ---------------------------------------------------------------------------------- expectimax by hand

@@ -39,7 +39,8 @@ from tilelab.game2048.bitboard import (
 )
 from tilelab.game2048.core import Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
 from tilelab.game2048.expectimax import (
-    DEFAULT_WEIGHTS, LOST, NO_MOVE, HeuristicWeights, SearchTables, row_terms, search_bits,
+    DEFAULT_WEIGHTS, LOST, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchTables, deepen, row_terms,
+    search_bits,
 )
 
 __all__ = [
@@ -231,7 +232,7 @@ def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate,
 
 
 # ---------------------------------------------------------------------------------- fast expectimax player
-NODES_PER_MS = 3000  # chance-node children searched per millisecond on the 2-core reference machine
+# NODES_PER_MS (nodes searched per ms on the 2-core reference machine) lives with the budgets in expectimax.py
 
 
 @dataclass(frozen=True)
@@ -249,49 +250,58 @@ class Thought:
 class Expectimax:
     """Expectimax player: our move (max), then the spawn (chance), ``depth`` of our moves deep.
 
-    ``ms_per_move`` is turned into a *node budget* (``ms_per_move * nodes_per_ms``) and the search
-    deepens one level at a time while the next level is predicted to fit. Counting nodes instead of
-    reading the clock keeps every decision reproducible (it depends on the board only); on this
-    2-core machine ``NODES_PER_MS`` nodes take about a millisecond. ``depth=`` fixes the depth
-    instead. ``cutoff`` stops expanding branches less likely than that (cumulative probability);
-    the transposition table has ``2**table_bits`` entries. Boards other than 4x4 use the readable
-    search (depth 2 unless given).
+    Give one budget (see :class:`tilelab.game2048.expectimax.Budget`):
+
+    - ``nodes_per_move=N`` (the default, 150,000): deepen one level at a time while the next level is
+      predicted to fit in ``N`` searched nodes. Deterministic: a decision depends on the board only,
+      so the same seed plays the same game on any machine. (On a quiet 2-core machine 150,000 nodes
+      take about 4-6 ms, *not* 50 ms.)
+    - ``ms_per_move=T``: a real wall-clock budget -- iterative deepening until ``T`` milliseconds
+      have passed; the unfinished level is dropped. Spends about ``T`` ms; not reproducible.
+    - ``depth=D``: exactly ``D`` of our moves deep.
+
+    ``cutoff`` stops expanding branches less likely than that (cumulative probability); the
+    transposition table has ``2**table_bits`` entries. ``nodes_per_ms`` is the wall-clock mode's first
+    guess of the machine's speed. Boards other than 4x4 use the readable search (depth 2 unless given).
 
     >>> ai = Expectimax(depth=2)
     >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"))
     Direction.DOWN
     >>> sorted(d.name for d in ai.last.values)
     ['DOWN', 'LEFT', 'RIGHT', 'UP']
+    >>> Expectimax(nodes_per_move=150_000)
+    Expectimax(nodes_per_move=150000, cutoff=0.0001)
     """
 
     name = "expectimax"
+    DEFAULT_NODES = 150_000
 
-    def __init__(self, ms_per_move: float = 50, *, depth: int | None = None, max_depth: int = 8,
-                 cutoff: float = 1e-4, weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1,
+    def __init__(self, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
+                 depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-4,
+                 weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1,
                  nodes_per_ms: float = NODES_PER_MS, table_bits: int = 20) -> None:
-        if not (isinstance(ms_per_move, (int, float)) and not isinstance(ms_per_move, bool) and ms_per_move > 0):
-            raise ValueError(f"ms_per_move must be a positive number, got {ms_per_move!r}")
-        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64):
-            raise ValueError(f"depth must be None or an int in 1..64, got {depth!r}")
-        if isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 1 <= max_depth <= 64:
-            raise ValueError(f"max_depth must be an int in 1..64, got {max_depth!r}")
+        if ms_per_move is None and nodes_per_move is None and depth is None:
+            nodes_per_move = self.DEFAULT_NODES
         if not 0.0 <= cutoff < 1.0:
             raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
         if not 0.0 <= p_four <= 1.0:
             raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
-        self.ms_per_move = float(ms_per_move)
+        if not (isinstance(nodes_per_ms, (int, float)) and nodes_per_ms > 0):
+            raise ValueError(f"nodes_per_ms must be a positive number, got {nodes_per_ms!r}")
+        self.budget = Budget(depth=depth, nodes_per_move=nodes_per_move, ms_per_move=ms_per_move,
+                             max_depth=max_depth, nodes_per_ms=float(nodes_per_ms))
+        self.ms_per_move = None if ms_per_move is None else float(ms_per_move)
+        self.nodes_per_move = nodes_per_move
         self.depth = depth
         self.max_depth = max_depth
         self.cutoff = float(cutoff)
         self.weights = weights
         self.p_four = float(p_four)
-        self.node_budget = int(self.ms_per_move * nodes_per_ms)
         self.tables = SearchTables(weights, table_bits)
         self.last: Thought | None = None
 
     def __repr__(self) -> str:
-        how = f"depth={self.depth}" if self.depth else f"ms_per_move={self.ms_per_move:g}"
-        return f"Expectimax({how}, cutoff={self.cutoff:g})"
+        return f"Expectimax({self.budget.describe()}, cutoff={self.cutoff:g})"
 
     def __call__(self, board: Board) -> Direction:
         thought = self.think(board)
@@ -313,21 +323,9 @@ class Expectimax:
         return self.last
 
     def _deepen(self, bits: int):
-        if self.depth is not None:
-            return search_bits(bits, self.depth, self.tables, p_four=self.p_four, cutoff=self.cutoff)
-        spent = 0
-        result = None
-        previous_nodes = 0
-        for depth in range(1, self.max_depth + 1):
-            result = search_bits(bits, depth, self.tables, p_four=self.p_four, cutoff=self.cutoff)
-            spent += result.nodes
-            if result.best == NO_MOVE or result.nodes == 0:
-                break
-            growth = max(2.0, result.nodes / max(previous_nodes, 1))
-            previous_nodes = result.nodes
-            if spent + result.nodes * growth > self.node_budget:
-                break
-        return result
+        def run(depth: int, limit: int):
+            return search_bits(bits, depth, self.tables, p_four=self.p_four, cutoff=self.cutoff, node_limit=limit)
+        return deepen(run, self.budget)
 
     def _think_readable(self, board: Board, start: float) -> Thought:
         depth = self.depth or 2

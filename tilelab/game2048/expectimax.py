@@ -29,11 +29,24 @@ A branch whose cumulative probability falls below ``cutoff`` is not expanded (it
 evaluated instead), and a transposition table keyed by (afterstate, depth) reuses values of boards
 reached by different move orders. With ``cutoff=0`` the table never changes a value: it returns
 exactly what the plain recursion would compute.
+
+**Budgets** (:class:`Budget`, :func:`deepen`): a search deepens one level at a time (iterative
+deepening) until its budget is spent. Two honest kinds:
+
+- ``nodes_per_move`` -- a *node* budget: deepen while the next level is predicted to fit. It never
+  reads the clock, so a decision depends on the board only: same seed, same game on any machine.
+- ``ms_per_move`` -- a *wall-clock* budget: deepen until the deadline; the level that is running when
+  the deadline comes is stopped (a node cap computed from the node rate measured so far) and its
+  unfinished values are thrown away, so the move comes from the deepest *finished* level. It spends
+  about the time it says, and different machines (or a busy one) make different moves.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict, dataclass
+from typing import Callable
+
 import numpy as np
 
 from tilelab._jit import njit
@@ -43,7 +56,7 @@ from tilelab.game2048.bitboard import (
 )
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
-           "SearchResult", "row_terms"]
+           "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS"]
 
 _U = np.uint64
 _ROW_MASK = _U(ROW_MASK)
@@ -195,8 +208,12 @@ def _slot(after, depth, mask):
 
 @njit
 def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, htable,
-                  tt_board, tt_tag, tt_value, tag_base, counters):
-    """Expected value of an afterstate: average over spawns of the best continuation (depth = our moves left)."""
+                  tt_board, tt_tag, tt_value, tag_base, counters, limit):
+    """Expected value of an afterstate: average over spawns of the best continuation (depth = our moves left).
+
+    ``counters`` = [nodes, table hits, stopped]; with ``limit > 0`` the search stops once ``nodes``
+    passes ``limit`` (``stopped`` is set and every value from then on is meaningless).
+    """
     after = _U(after)
     tag = tag_base + depth  # generation and depth in one number
     slot = _slot(after, depth, tt_board.size - 1)
@@ -218,6 +235,9 @@ def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, 
             child = after | (exponent << shift)
             branch_p = prob * cell_p * tile_p
             counters[0] += 1
+            if limit > 0 and counters[0] > limit:
+                counters[2] = 1
+                return 0.0
             if depth <= 1 or branch_p < cutoff:
                 value = _evaluate(child, htable)
             else:
@@ -227,7 +247,7 @@ def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, 
                     if gained == OVERFLOW or moved == child:
                         continue
                     v = _chance_value(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table,
-                                      htable, tt_board, tt_tag, tt_value, tag_base, counters)
+                                      htable, tt_board, tt_tag, tt_value, tag_base, counters, limit)
                     if v > value:
                         value = v
                 if value == -np.inf:  # no move changes the board: the game is lost
@@ -241,7 +261,7 @@ def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, 
 
 @njit
 def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt_board, tt_tag, tt_value,
-          tag_base, counters, values):
+          tag_base, counters, values, limit):
     """Fill ``values[code]`` with each move's expected value (NaN if illegal); return the best code."""
     bits = _U(bits)
     best = NO_MOVE
@@ -251,7 +271,9 @@ def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt_boar
             values[code] = np.nan
             continue
         values[code] = _chance_value(moved, depth, 1.0, p_four, cutoff, left, right, score_table, htable,
-                                     tt_board, tt_tag, tt_value, tag_base, counters)
+                                     tt_board, tt_tag, tt_value, tag_base, counters, limit)
+        if counters[2]:
+            return NO_MOVE
         if best == NO_MOVE or values[code] > values[best]:
             best = code
     return best
@@ -267,6 +289,7 @@ class SearchResult:
     depth: int
     nodes: int
     table_hits: int
+    complete: bool = True  # False: stopped by a node limit, values meaningless
 
 
 class SearchTables:
@@ -305,17 +328,148 @@ def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> flo
     return float(_evaluate(_U(bits), heuristic_table(weights)))
 
 
-def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 0.1, cutoff: float = 1e-4) -> SearchResult:
-    """Run one fixed-depth expectimax from ``bits``; returns the best move code and every move's value."""
+def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 0.1, cutoff: float = 1e-4,
+                node_limit: int = 0) -> SearchResult:
+    """Run one fixed-depth expectimax from ``bits``; returns the best move code and every move's value.
+
+    With ``node_limit > 0`` the search stops after that many nodes and says so (``complete=False``).
+
+    >>> from tilelab.game2048.bitboard import parse_bits
+    >>> r = search_bits(parse_bits("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"), 2, SearchTables(table_bits=10))
+    >>> r.complete, r.best in (0, 1, 2, 3), search_bits(parse_bits("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"), 2,
+    ...     SearchTables(table_bits=10), node_limit=5).complete
+    (True, True, False)
+    """
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64:
         raise ValueError(f"depth must be an int in 1..64 (our moves to look ahead), got {depth!r}")
     if not 0.0 <= cutoff < 1.0:
         raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
     if not 0.0 <= p_four <= 1.0:
         raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
-    counters = np.zeros(2, dtype=np.int64)
+    _check_limit(node_limit)
+    counters = np.zeros(3, dtype=np.int64)
     values = np.full(4, np.nan)
     r = tables.rows
     best = _root(_U(bits), depth, float(p_four), float(cutoff), r.left, r.right, r.score, tables.htable,
-                 tables.tt_board, tables.tt_tag, tables.tt_value, tables.next_tag_base(), counters, values)
-    return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]))
+                 tables.tt_board, tables.tt_tag, tables.tt_value, tables.next_tag_base(), counters, values,
+                 int(node_limit))
+    return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
+                        not counters[2])
+
+
+def _check_limit(node_limit: int) -> None:
+    if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) or node_limit < 0:
+        raise ValueError(f"node_limit must be an int >= 0 (0 = no limit), got {node_limit!r}")
+
+
+# ---------------------------------------------------------------------------------- budgets
+NODES_PER_MS = 3000  # chance-node children searched per millisecond on the 2-core reference machine
+
+
+@dataclass
+class Budget:
+    """How long one decision may search: a fixed ``depth``, ``nodes_per_move`` or ``ms_per_move``.
+
+    Exactly one must be given. ``nodes_per_move`` is deterministic; ``ms_per_move`` reads the clock.
+    ``nodes_per_ms`` is the wall-clock mode's running estimate of the machine's speed (updated after
+    every search), used to stop the level that is running at the deadline.
+
+    >>> Budget(nodes_per_move=150_000).deterministic, Budget(ms_per_move=50).deterministic
+    (True, False)
+    """
+
+    depth: int | None = None
+    nodes_per_move: int | None = None
+    ms_per_move: float | None = None
+    max_depth: int = 8
+    nodes_per_ms: float = float(NODES_PER_MS)
+
+    def __post_init__(self) -> None:
+        given = [k for k in ("depth", "nodes_per_move", "ms_per_move") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"give exactly one of depth=, nodes_per_move=, ms_per_move= (got {given or 'none'})")
+        if self.depth is not None and (isinstance(self.depth, bool) or not isinstance(self.depth, int)
+                                       or not 1 <= self.depth <= 64):
+            raise ValueError(f"depth must be None or an int in 1..64, got {self.depth!r}")
+        n = self.nodes_per_move
+        if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
+            raise ValueError(f"nodes_per_move must be a positive int, got {n!r}")
+        ms = self.ms_per_move
+        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not 0 < ms < 3.6e6):
+            raise ValueError(f"ms_per_move must be a positive number of milliseconds, got {ms!r}")
+        if isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int) or not 1 <= self.max_depth <= 64:
+            raise ValueError(f"max_depth must be an int in 1..64, got {self.max_depth!r}")
+
+    @property
+    def deterministic(self) -> bool:
+        """True unless the budget reads the clock."""
+        return self.ms_per_move is None
+
+    def describe(self) -> str:
+        """``depth=3``, ``nodes_per_move=150000`` or ``ms_per_move=50``."""
+        for key in ("depth", "nodes_per_move", "ms_per_move"):
+            if getattr(self, key) is not None:
+                return f"{key}={getattr(self, key):g}"
+        return ""  # pragma: no cover
+
+
+Search = Callable[[int, int], SearchResult]  # (depth, node_limit) -> result
+
+
+def deepen(search: Search, budget: Budget) -> SearchResult:
+    """Iterative deepening under ``budget``: the deepest finished search's result (``search(depth, limit)``).
+
+    >>> from tilelab.game2048.bitboard import parse_bits
+    >>> tables, bits = SearchTables(table_bits=12), parse_bits("2 4 8 16\\n. 2 . 4\\n. . . 2\\n. . . .")
+    >>> run = lambda depth, limit: search_bits(bits, depth, tables, node_limit=limit)
+    >>> deepen(run, Budget(nodes_per_move=1000)).depth < deepen(run, Budget(nodes_per_move=300_000)).depth
+    True
+    """
+    if budget.depth is not None:
+        return search(budget.depth, 0)
+    if budget.nodes_per_move is not None:
+        return _deepen_nodes(search, int(budget.nodes_per_move), budget.max_depth)
+    return _deepen_clock(search, budget)
+
+
+def _deepen_nodes(search: Search, node_budget: int, max_depth: int) -> SearchResult:
+    spent, previous_nodes, result = 0, 0, None
+    for depth in range(1, max_depth + 1):
+        result = search(depth, 0)
+        spent += result.nodes
+        if result.best == NO_MOVE or result.nodes == 0:
+            break
+        growth = max(2.0, result.nodes / max(previous_nodes, 1))
+        previous_nodes = result.nodes
+        if spent + result.nodes * growth > node_budget:
+            break
+    return result
+
+
+_MIN_RATE_NODES = 2000  # searches smaller than this say more about call overhead than about speed
+
+
+def _deepen_clock(search: Search, budget: Budget) -> SearchResult:
+    start = time.perf_counter()
+    deadline = start + budget.ms_per_move / 1e3
+    result = search(1, 0)  # depth 1 always finishes: a move is always available
+    previous_nodes = result.nodes
+    for depth in range(2, budget.max_depth + 1):
+        if result.best == NO_MOVE or result.nodes == 0:
+            break
+        tick = time.perf_counter()
+        remaining_ms = 1e3 * (deadline - tick)
+        if remaining_ms <= 0:
+            break
+        limit = max(1, int(remaining_ms * budget.nodes_per_ms))
+        attempt = search(depth, limit)
+        took_ms = 1e3 * (time.perf_counter() - tick)
+        if attempt.nodes >= _MIN_RATE_NODES and took_ms > 0:  # running estimate of the node rate
+            budget.nodes_per_ms = 0.7 * budget.nodes_per_ms + 0.3 * attempt.nodes / took_ms
+        if not attempt.complete:
+            break
+        if attempt.nodes == previous_nodes:  # the cutoff stops every branch: deeper is the same search
+            result = attempt
+            break
+        result, previous_nodes = attempt, attempt.nodes
+    return result
