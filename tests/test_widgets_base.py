@@ -7,6 +7,14 @@ import pytest
 from tilelab.widgets.base import BoardWidget, fit_font_size
 from tilelab.widgets.testing import (FakeMultiCanvas, click, click_button, client_ready, drag, press_key,
                                      tick, touch_swipe)
+from tilelab.widgets.testing import fresh_kernel
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    fresh_kernel()  # best scores and live boards from other tests do not leak in
+    yield
+    fresh_kernel()
+
 
 
 class Recorder(BoardWidget):

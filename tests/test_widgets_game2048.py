@@ -27,6 +27,14 @@ from tilelab.widgets.testing import (
     press_key,
     touch_swipe,
 )
+from tilelab.widgets.testing import fresh_kernel
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    fresh_kernel()  # best scores and live boards from other tests do not leak in
+    yield
+    fresh_kernel()
+
 
 PX = 400
 FRAMES = SLIDE_FRAMES + len(POP_SCALES)

@@ -9,6 +9,14 @@ import pytest
 from tilelab.game2048 import Board, CornerPlayer, Direction, Expectimax, Game, legal_moves
 from tilelab.widgets.game2048_ai import Game2048AIWidget, thinking_html
 from tilelab.widgets.testing import FakeMultiCanvas, click_button, press_key, tick
+from tilelab.widgets.testing import fresh_kernel
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    fresh_kernel()  # best scores and live boards from other tests do not leak in
+    yield
+    fresh_kernel()
+
 
 
 def make(**kwargs) -> Game2048AIWidget:

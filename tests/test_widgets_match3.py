@@ -11,6 +11,14 @@ from tilelab.match3.candies import candy_style
 from tilelab.widgets import match3 as wm
 from tilelab.widgets.match3 import Match3Widget, cell_at, drag_target
 from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, tick
+from tilelab.widgets.testing import fresh_kernel
+
+@pytest.fixture(autouse=True)
+def _fresh_kernel():
+    fresh_kernel()  # best scores and live boards from other tests do not leak in
+    yield
+    fresh_kernel()
+
 
 PX = 50
 

@@ -309,7 +309,7 @@ def lesson_notebooks(source: Path = NOTEBOOKS) -> list[str]:
     """Lesson notebooks in the repository (``NN_name.ipynb``), sorted."""
     if not source.is_dir():
         return []
-    return sorted(p.name for p in source.glob("[0-9][0-9]_*.ipynb"))
+    return sorted(p.name for p in source.glob("[0-9][0-9]*_*.ipynb"))
 
 
 def close_previous(name: str) -> str:

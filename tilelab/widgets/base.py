@@ -24,7 +24,7 @@ from typing import Any, Callable, ContextManager, Iterator, Sequence
 import ipywidgets as widgets
 from ipycanvas import MultiCanvas, hold_canvas
 
-__all__ = ["BoardWidget", "fit_font_size", "ARROW_KEYS"]
+__all__ = ["BoardWidget", "fit_font_size", "ARROW_KEYS", "board_key", "current_cell_id", "LIVE_BOARDS"]
 
 #: Keys that mean a direction, as the browser names them (``KeyboardEvent.key``).
 ARROW_KEYS = {
@@ -35,6 +35,63 @@ ARROW_KEYS = {
 }
 
 BACKGROUND, PIECES, OVERLAY = 0, 1, 2
+
+#: Pixels the status line always takes (two lines), so a message never pushes the board down.
+STATUS_HEIGHT = "2.9em"
+#: Narrowest width (px) a board shrinks to before the output area scrolls sideways.
+MIN_BOARD_PX = 300
+
+#: The boards alive in this kernel, by :func:`board_key`: re-running a board's cell finds its game here.
+LIVE_BOARDS: dict[tuple, "BoardWidget"] = {}
+
+
+def current_cell_id() -> str | None:
+    """The id of the notebook cell running now (JupyterLab sends it with each execution), else None.
+
+    >>> current_cell_id() is None      # no kernel, no cell
+    True
+    """
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython always comes with ipywidgets
+        return None
+    shell = get_ipython()
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None or not hasattr(kernel, "get_parent"):
+        return None
+    try:
+        parent = kernel.get_parent("shell")
+    except TypeError:  # pragma: no cover - older ipykernel: get_parent() without a channel
+        parent = kernel.get_parent()
+    cell = (parent or {}).get("metadata", {}).get("cellId")
+    return str(cell) if cell else None
+
+
+def board_key(kind: str, *parts: Any, key: Any = None) -> tuple | None:
+    """Where a board lives: its kind, its shape/seed ``parts`` and ``key`` (default: the running cell).
+
+    Two boards with the same key are "the same board created again" (a re-run cell); without a key
+    and outside a notebook cell there is nothing to resume (None).
+
+    >>> board_key("2048", 4, 7, key="lesson-1")
+    ('2048', 'lesson-1', 4, 7)
+    >>> board_key("2048", 4, 7) is None      # no cell and no key: a fresh board
+    True
+    """
+    where = key if key is not None else current_cell_id()
+    if where is None:
+        return None
+    return (kind, where, *(_hashable(p) for p in parts))
+
+
+def _hashable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return repr(value)
+    if hasattr(value, "bit_generator"):  # a numpy Generator: boards sharing it are not "the same"
+        return ("rng", id(value))
+    return value
 
 
 def fit_font_size(text: str, box_width: float, box_height: float, *, max_size: float | None = None,
@@ -73,15 +130,27 @@ class BoardWidget:
         self.n_layers = layers
         #: Re-raise callback errors instead of showing them (the headless tests set this).
         self.raise_errors = raise_errors
-        self.status = widgets.HTML(value="")
-        self.toolbar = widgets.HBox([], layout=widgets.Layout(flex_flow="row wrap"))
+        # the status line keeps a fixed height: messages come and go without moving the board
+        self.status = widgets.HTML(value="", layout=widgets.Layout(
+            height=STATUS_HEIGHT, overflow="hidden", width="100%", margin="0"))
+        # the toolbar wraps and is never wider than the board (flex rows of compact controls)
+        self.toolbar = widgets.HBox([], layout=widgets.Layout(
+            flex_flow="row wrap", width="100%", max_width=f"{max(self.width, MIN_BOARD_PX)}px",
+            align_items="center"))
         self.output = widgets.Output()
         canvas_view = self.canvas if isinstance(self.canvas, widgets.Widget) else widgets.HTML("")
         if isinstance(self.canvas, widgets.Widget):
-            self.canvas.layout.width = f"{self.width}px"
-            self.canvas.layout.height = f"{self.height}px"
+            # CSS size follows the output area (never wider than drawn, never below MIN_BOARD_PX);
+            # the drawing keeps its pixel size and ipycanvas maps pointer events through the scale
+            self.canvas.layout.width = "100%"
+            self.canvas.layout.max_width = f"{self.width}px"
+            self.canvas.layout.min_width = f"{min(self.width, MIN_BOARD_PX)}px"
+            self.canvas.layout.height = "auto"
             self.canvas.tabbable = True  # lets the canvas take keyboard focus
-        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.output])
+        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.output], layout=widgets.Layout(
+            width="100%", max_width=f"{max(self.width, MIN_BOARD_PX) + 4}px"))
+        self.widget.add_class("tilelab-board")
+        self.key: tuple | None = None  # set by :meth:`register`
         self._press: tuple[float, float] | None = None
         self._animation_end = 0.0
         self._tickers: list[widgets.Play] = []
@@ -159,6 +228,11 @@ class BoardWidget:
     def _handle_touch_end(self, touches: Sequence[Sequence[float]]) -> None:
         if touches:
             self._handle_mouse_up(*touches[0][:2])
+
+    def focus_board(self) -> None:
+        """Give the keyboard to the board (after an on-screen button, arrow keys move tiles again)."""
+        if isinstance(self.canvas, widgets.DOMWidget):
+            self.canvas.focus()
 
     def release_keyboard(self) -> None:
         """Hand the keyboard back to the notebook (the board's answer to Escape).
@@ -259,12 +333,19 @@ class BoardWidget:
         button = widgets.Button(description=description, tooltip=tooltip or description, icon=icon,
                                 layout=widgets.Layout(width=width) if width else widgets.Layout())
         guarded = self._guard(callback)
-        button.on_click(lambda _b: guarded())
+
+        def clicked(_button: widgets.Button) -> None:
+            guarded()
+            self.focus_board()  # the keyboard goes back to the board, not the notebook
+
+        button.on_click(clicked)
         self.toolbar.children = (*self.toolbar.children, button)
         return button
 
     def add_control(self, control: widgets.Widget) -> widgets.Widget:
-        """Add any widget (dropdown, toggle, slider) to the toolbar."""
+        """Add any widget (dropdown, toggle, slider) to the toolbar; toggles hand focus back to the board."""
+        if isinstance(control, (widgets.ToggleButton, widgets.ToggleButtons)):
+            control.observe(lambda _change: self.focus_board(), names="value")
         self.toolbar.children = (*self.toolbar.children, control)
         return control
 
@@ -296,13 +377,80 @@ class BoardWidget:
                 raise
             self._show_error()
 
-    # ------------------------------------------------------------------- display
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        self.redraw()
-        return self.widget._repr_mimebundle_(**kwargs)
+    # ------------------------------------------------------------------- resume
+    @staticmethod
+    def previous(key: tuple | None, resume: bool = True) -> "BoardWidget | None":
+        """The live board created earlier with ``key`` (a re-run cell), to resume from; None if none."""
+        if key is None or not resume:
+            return None
+        return LIVE_BOARDS.get(key)
 
-    def close(self) -> None:
-        """Stop every ticker and close the widgets (frees the browser views)."""
+    def register(self, key: tuple | None) -> None:
+        """Become the board for ``key``; an older board there is retired (its views are gone anyway)."""
+        self.key = key
+        if key is None:
+            return
+        old = LIVE_BOARDS.get(key)
+        LIVE_BOARDS[key] = self
+        if old is not None and old is not self:
+            old._retire()
+
+    def _retire(self) -> None:
         for ticker in self._tickers:
             ticker.playing = False
         self.widget.close()
+
+    # ------------------------------------------------------------------- display
+    def picture(self) -> Any:
+        """A still picture of the board (PIL image) for stored outputs; None if this board has none."""
+        return None
+
+    def fallback_text(self) -> str:
+        """One line for viewers without widgets (plain-text output)."""
+        return f"{type(self).__name__}: run this cell to play"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        self.redraw()
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        return add_fallback(bundle, self.picture(), self.fallback_text())
+
+    def close(self) -> None:
+        """Stop every ticker and close the widgets (frees the browser views); the game is not resumed."""
+        if self.key is not None and LIVE_BOARDS.get(self.key) is self:
+            del LIVE_BOARDS[self.key]
+        self._retire()
+
+
+def png_bytes(image: Any) -> bytes:
+    """PNG bytes of a PIL image."""
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def add_fallback(bundle: Any, image: Any, text: str) -> Any:
+    """Add a picture and a "run this cell to play" line to a widget's mimebundle.
+
+    Viewers without a live kernel (GitHub, nbviewer, JupyterLab before the cell runs) cannot draw the
+    widget: they show ``text/html`` (picture + line) or ``image/png`` instead, never the ``VBox(...)`` repr.
+    """
+    import base64
+    import html
+
+    data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+    if not isinstance(data, dict):
+        return bundle
+    data = dict(data)
+    data["text/plain"] = text
+    if image is not None:
+        encoded = base64.b64encode(png_bytes(image)).decode("ascii")
+        data["image/png"] = encoded
+        data["text/html"] = (
+            '<div class="tilelab-board-still" style="font-family:sans-serif">'
+            f'<img alt="{html.escape(text)}" src="data:image/png;base64,{encoded}" '
+            f'style="max-width:100%;width:{image.width}px;height:auto;display:block"/>'
+            f'<div style="font-size:14px;margin-top:4px">&#9654; {html.escape(text)}</div></div>'
+        )
+    return (data, metadata) if isinstance(bundle, tuple) else data

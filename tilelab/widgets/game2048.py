@@ -30,9 +30,10 @@ import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, font_fraction, tile_style
-from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget
+from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
 __all__ = [
+    "BEST_SCORES",
     "DEFAULT_WORDS",
     "Game2048Widget",
     "Geometry",
@@ -54,6 +55,9 @@ WIN_COLOUR = "rgba(237, 194, 46, 0.5)"
 LOSE_COLOUR = "rgba(238, 228, 218, 0.73)"
 UNDO_KEYS = ("u", "U", "Backspace")
 KEEP_PLAYING_KEYS = ("Enter", "Escape", " ")
+
+#: Best score per (board size, target) in this kernel: survives re-run cells and new games.
+BEST_SCORES: dict[tuple[int, int], int] = {}
 
 #: Word tiles (the Swift walkthrough's idea of labels instead of numbers): seeds growing to a world.
 DEFAULT_WORDS = {
@@ -230,14 +234,26 @@ class Game2048Widget(BoardWidget):
     mouse or touch swipes, and the on-screen arrow buttons. ``u``/Backspace undo; Enter keeps
     playing after a win. ``words=True`` (or a ``{value: label}`` dict) shows word tiles.
     Wrap it to add controls: ``.game``, :meth:`play`, :meth:`new_game`, :meth:`undo`, ``add_button``.
+
+    Re-running the cell that made the board resumes the game in progress (same size and seed, in
+    the same kernel); ``new_game=True`` (or ``resume=False``) starts over. ``key=`` names the board
+    when the same game should continue from another cell. The best score stays for the kernel.
     """
+
+    kind = "2048"
 
     def __init__(
         self, size: int = 4, seed: int | None = None, game: Game | None = None,
         words: bool | Mapping[int, str] | None = None, *, target: int = 2048, p_four: float = 0.1,
         px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
+        new_game: bool = False, resume: bool = True, key: Any = None,
     ) -> None:
+        where = None if game is not None else board_key(self.kind, size, seed, target, p_four, key=key)
+        previous = self.previous(where, resume and not new_game)
+        if previous is not None:
+            game = previous.game  # the game in progress carries on (its random state too)
         self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, seed=seed)
+        self.resumed = previous is not None
         self.geometry = Geometry(self.game.size, px)
         self.words: dict[int, str] | None = None
         if words is True:
@@ -246,11 +262,16 @@ class Game2048Widget(BoardWidget):
             self.words = {int(k): str(v) for k, v in dict(words).items()}
         self.show_words = self.words is not None
         self.animate_moves = animate
-        self.best = self.game.score
+        self._best_key = (self.game.size, self.game.target)
+        self.best = max(self.game.score, BEST_SCORES.get(self._best_key, 0))
         self.banner: str | None = None  #: None, "won" or "over"
         self._win_seen = self.game.won
+        if previous is not None:
+            self.banner, self._win_seen = previous.banner, previous._win_seen
+            self.show_words = previous.show_words and self.words is not None
         super().__init__(px, px, layers=3, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar()
+        self.register(where)
         self.redraw()
 
     # ----------------------------------------------------------------- controls
@@ -277,7 +298,7 @@ class Game2048Widget(BoardWidget):
             return False
         if not self.game.play(direction):
             return False
-        self.best = max(self.best, self.game.score)
+        self._note_best()
         result, spawn = self.game.last_move, self.game.last_spawn
         frames = move_frames(self.layer(PIECES), self.geometry, result.moves, self.game.board, spawn,
                              words=self._words())
@@ -319,8 +340,14 @@ class Game2048Widget(BoardWidget):
         self.geometry = Geometry(game.size, self.width)
         self.banner = None
         self._win_seen = game.won
-        self.best = max(self.best, game.score)
+        self._best_key = (game.size, game.target)
+        self.best = max(game.score, BEST_SCORES.get(self._best_key, 0))
+        self._note_best()
         self.redraw()
+
+    def _note_best(self) -> None:
+        self.best = max(self.best, self.game.score, BEST_SCORES.get(self._best_key, 0))
+        BEST_SCORES[self._best_key] = self.best
 
     def set_words(self, on: bool) -> None:
         """Show word tiles (``True``) or numbers."""
@@ -329,6 +356,15 @@ class Game2048Widget(BoardWidget):
 
     def _words(self) -> dict[int, str] | None:
         return self.words if self.show_words else None
+
+    # ----------------------------------------------------------------- stored outputs
+    def picture(self) -> Any:
+        """The board as a PIL image (for notebooks viewed without a kernel)."""
+        return board_picture(self.game.board, self.geometry.px, words=self._words())
+
+    def fallback_text(self) -> str:
+        return (f"2048 board (score {self.game.score}, best {self.best}): run this cell to play "
+                "(arrow keys after clicking the board)")
 
     # ----------------------------------------------------------------- input hooks
     def on_key(self, key: str) -> None:
@@ -386,3 +422,52 @@ class Game2048Widget(BoardWidget):
             f'<span style="font-family:sans-serif;font-size:15px">score <b>{self.game.score}</b>{plus}'
             f" &nbsp; best <b>{self.best}</b> &nbsp; moves {self.game.moves_played}{state}</span>"
         )
+
+
+def _hex(colour: str) -> tuple[int, int, int]:
+    from matplotlib.colors import to_rgb
+
+    return tuple(int(round(255 * v)) for v in to_rgb(colour))  # type: ignore[return-value]
+
+
+def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] | None = None) -> Any:
+    """A 2048 board drawn with Pillow in the widget's colours (stored outputs, reports).
+
+    >>> from tilelab.game2048 import Board
+    >>> board_picture(Board([[2, 0], [0, 4]]), 200).size
+    (200, 200)
+    """
+    from PIL import Image, ImageDraw
+
+    geometry = Geometry(board.size, px)
+    image = Image.new("RGB", (int(px), int(px)), "white")
+    draw = ImageDraw.Draw(image)
+    radius = CORNER_FRACTION * geometry.tile
+    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=_hex(BOARD_COLOR))
+    tiles = board.tiles()
+    for r in range(board.size):
+        for c in range(board.size):
+            x, y = geometry.origin(r, c)
+            value = tiles.get((r, c), 0)
+            background, text_colour = tile_style(value)
+            draw.rounded_rectangle((x, y, x + geometry.tile, y + geometry.tile), radius=radius,
+                                   fill=_hex(background if value else BLANK_COLOR))
+            if value:
+                text = _label(value, words) or str(value)
+                size = max(6, int(font_fraction(value, text) * geometry.tile))
+                draw.text((x + geometry.tile / 2, y + geometry.tile / 2), text, fill=_hex(text_colour),
+                          font=_font(size), anchor="mm")
+    return image
+
+
+def _font(size: int) -> Any:
+    """A bold sans font at ``size`` px (matplotlib's DejaVu, always installed with it)."""
+    from PIL import ImageFont
+
+    try:
+        from matplotlib import font_manager
+
+        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans", weight="bold"))
+        return ImageFont.truetype(path, size)
+    except Exception:  # pragma: no cover - a matplotlib without fonts
+        return ImageFont.load_default()

@@ -32,11 +32,16 @@ import numpy as np
 
 from tilelab._random import as_generator
 from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, shuffle
-from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, fit_font_size
+from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key, fit_font_size
 
 __all__ = [
     "SIZES",
     "SlidingWidget",
+    "TILE_COLOUR",
+    "TILE_DONE_COLOUR",
+    "TILE_TEXT",
+    "board_picture",
+    "contrast_ratio",
     "Record",
     "cell_at",
     "crop_to_aspect",
@@ -50,21 +55,22 @@ MARGIN = 8  # px around the board
 GAP = 4  # px between tiles
 FRAMES_PER_SLIDE = 6
 MS_PER_FRAME = 18
-SOLVE_MS_PER_FRAME = 12
-SOLVE_FRAMES_PER_STEP = 4
-SOLVE_LONG = 80  # longer solutions get half the frames per step
-SOLVE_MAX_SECONDS = 25  # and never take longer than this to watch
-OPTIMAL_SOLVE_MAX_CELLS = 9  # optimal Solve/Hint up to 3x3; larger boards use the human strategy
+SOLVE_SPEEDS = (1, 20)  # Solve plays this many moves per second (slider range)
+SOLVE_SPEED = 3  # default: slow enough to follow each tile
+OPTIMAL_SOLVE_MAX_CELLS = 16  # Solve/Hint look for an optimal solution up to 4x4 (within the budget)
+PLAN_SECONDS = 3.0  # the optimal search's budget; past it Solve and Hint use the human strategy
 
 BOARD_COLOUR = "#bbada0"
 CELL_COLOUR = "#cdc1b4"
-TILE_COLOUR = "#4ac2fb"
-TILE_DONE_COLOUR = "#3a9bd0"
+# white numbers on these blues: 5.3:1 and 8.5:1 (WCAG AA asks 4.5:1; tests/test_widgets_sliding.py checks)
+TILE_COLOUR = "#1f70a8"
+TILE_DONE_COLOUR = "#12507c"
 TILE_TEXT = "#ffffff"
+LABEL_BACKDROP = "rgba(0, 0, 0, 0.62)"  # behind numbers on picture tiles: >= 4.5:1 over any picture
 HINT_COLOUR = "#f6a623"
 FONT = "'Clear Sans', 'Helvetica Neue', Arial, sans-serif"
 
-#: Best results per board size in this Python session: (rows, cols) -> Record.
+#: Best results per board size in this Python session: (rows, cols) -> Record (games solved unaided).
 SESSION_BEST: dict[tuple[int, int], "Record"] = {}
 
 
@@ -121,13 +127,36 @@ def drag_direction(x0: float, y0: float, x1: float, y1: float) -> str:
     return "down" if dy > 0 else "up"
 
 
+def _linear(channel: float) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def contrast_ratio(a: tuple[int, int, int] | str, b: tuple[int, int, int] | str) -> float:
+    """WCAG contrast ratio of two colours (1 = same, 21 = black on white).
+
+    >>> round(contrast_ratio("#ffffff", "#000000"), 1), round(contrast_ratio(TILE_TEXT, TILE_COLOUR), 1)
+    (21.0, 5.3)
+    """
+    def luminance(colour: tuple[int, int, int] | str) -> float:
+        if isinstance(colour, str):
+            colour = tuple(int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[assignment]
+        r, g, b = (_linear(v) for v in colour)  # type: ignore[union-attr]
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 # ----------------------------------------------------------------------------- pictures
 
 
 def generated_picture(size: int = 480, seed: int = 0) -> np.ndarray:
-    """A colourful picture made with numpy (nothing downloaded): every tile looks different.
+    """A picture drawn by the project (nothing downloaded): a house with a tree under the sun.
 
-    A hue wheel turning with the angle, rings of brightness, and a few seeded discs.
+    Sky, sun, clouds, hills, a red-roofed house with windows and a door, a tree and flowers: every
+    tile shows a different recognisable part, so the picture puzzle can be solved by looking.
+    ``seed`` moves the clouds and flowers.
 
     >>> img = generated_picture(64, seed=3)
     >>> img.shape, img.dtype.name
@@ -135,20 +164,61 @@ def generated_picture(size: int = 480, seed: int = 0) -> np.ndarray:
     """
     if size < 8:
         raise ValueError(f"picture size must be at least 8 px, got {size}")
+    from PIL import Image, ImageDraw
+
     rng = as_generator(seed)
-    yy, xx = np.mgrid[0:size, 0:size] / size - 0.5
-    radius = np.hypot(xx, yy)
-    hue = (np.arctan2(yy, xx) / (2 * np.pi) + 0.5 + 0.6 * radius) % 1.0
-    value = 0.72 + 0.25 * np.cos(radius * 26)
-    saturation = np.full_like(hue, 0.75)
-    for _ in range(7):
-        cx, cy = rng.uniform(-0.42, 0.42, size=2)
-        r = rng.uniform(0.04, 0.11)
-        inside = np.hypot(xx - cx, yy - cy) < r
-        hue[inside] = rng.uniform()
-        saturation[inside] = 0.35
-        value[inside] = 0.98
-    return (_hsv_to_rgb(hue, saturation, value) * 255).astype(np.uint8)
+    big = 2 * size  # drawn at twice the size and scaled down: smooth edges
+    u = big / 100  # one unit = 1 % of the side
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+        return (x0 * u, y0 * u, x1 * u, y1 * u)
+
+    sky = np.linspace(0, 1, big)[:, None, None]
+    top, horizon = np.array([70, 130, 210]), np.array([185, 222, 250])
+    image = Image.fromarray(np.repeat((top + (horizon - top) * sky).astype(np.uint8), big, axis=1))
+    draw = ImageDraw.Draw(image)
+    # the sun with rays (top right)
+    for k in range(12):
+        angle = k * np.pi / 6
+        x, y = 80 + 13 * np.cos(angle), 18 + 13 * np.sin(angle)
+        draw.line([(80 * u, 18 * u), (x * u, y * u)], fill=(255, 200, 40), width=int(1.6 * u))
+    draw.ellipse(box(71, 9, 89, 27), fill=(255, 214, 60), outline=(245, 170, 20), width=int(u))
+    # clouds
+    for _ in range(2):
+        cx, cy = rng.uniform(12, 55), rng.uniform(8, 24)
+        for dx, dy, r in ((0, 0, 6), (6, 1, 5), (-6, 1, 5), (2, -3, 5)):
+            draw.ellipse(box(cx + dx - r, cy + dy - r, cx + dx + r, cy + dy + r), fill=(250, 250, 252))
+    # hills and grass
+    draw.ellipse(box(-30, 50, 60, 110), fill=(120, 180, 90))
+    draw.ellipse(box(40, 55, 140, 115), fill=(100, 165, 75))
+    draw.rectangle(box(0, 75, 100, 100), fill=(90, 160, 70))
+    # the house: walls, roof, chimney, windows, door
+    draw.rectangle(box(12, 50, 52, 82), fill=(240, 225, 190), outline=(120, 90, 60), width=int(u))
+    draw.polygon([(8 * u, 51 * u), (32 * u, 30 * u), (56 * u, 51 * u)], fill=(200, 50, 45), outline=(120, 30, 30))
+    draw.rectangle(box(42, 33, 48, 44), fill=(150, 70, 50))
+    for wx in (16, 38):
+        draw.rectangle(box(wx, 56, wx + 10, 66), fill=(130, 200, 240), outline=(90, 60, 40), width=int(u))
+        draw.line([(wx * u + 5 * u, 56 * u), (wx * u + 5 * u, 66 * u)], fill=(90, 60, 40), width=int(u * 0.8))
+        draw.line([(wx * u, 61 * u), (wx * u + 10 * u, 61 * u)], fill=(90, 60, 40), width=int(u * 0.8))
+    draw.rectangle(box(28, 64, 36, 82), fill=(110, 70, 40))
+    draw.ellipse(box(33.5, 72, 35, 73.5), fill=(240, 200, 60))
+    # the tree
+    draw.rectangle(box(71, 55, 77, 84), fill=(120, 80, 45))
+    for cx, cy, r in ((74, 46, 13), (66, 52, 8), (82, 52, 8)):
+        draw.ellipse(box(cx - r, cy - r, cx + r, cy + r), fill=(40, 130, 55))
+    for _ in range(5):  # apples
+        ax, ay = rng.uniform(64, 84), rng.uniform(38, 56)
+        draw.ellipse(box(ax - 1.5, ay - 1.5, ax + 1.5, ay + 1.5), fill=(220, 40, 40))
+    # a path and flowers
+    draw.polygon([(28 * u, 82 * u), (36 * u, 82 * u), (44 * u, 100 * u), (22 * u, 100 * u)], fill=(215, 190, 140))
+    colours = [(250, 90, 140), (255, 220, 60), (170, 110, 230), (255, 255, 255)]
+    for _ in range(14):
+        fx, fy = rng.uniform(2, 98), rng.uniform(86, 98)
+        if 20 < fx < 46:
+            continue
+        colour = colours[int(rng.integers(len(colours)))]
+        draw.ellipse(box(fx - 1.4, fy - 1.4, fx + 1.4, fy + 1.4), fill=colour)
+    return np.asarray(image.resize((size, size), Image.LANCZOS))
 
 
 def _hsv_to_rgb(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -262,7 +332,15 @@ class SlidingWidget(BoardWidget):
     Click a tile in the blank's row or column to slide it (with the tiles between); drag a tile
     towards the blank; or press an arrow key to move the blank's neighbour that way. ``picture``
     is ``None`` (numbers), ``"generated"``, or a photo (path, bytes, PIL image or array).
+
+    Re-running the cell that made the board resumes the game in progress (same size and seed, in
+    the same kernel); ``new_game=True`` (or ``resume=False``) deals a new one, as Shuffle does.
+    Hint and Solve follow one plan: an optimal solution when the search finds one within
+    ``PLAN_SECONDS``, else the human strategy (the status line says which). A game finished with
+    a hint or Solve is not a best record.
     """
+
+    kind = "sliding"
 
     def __init__(
         self,
@@ -276,11 +354,16 @@ class SlidingWidget(BoardWidget):
         canvas: Any = None,
         raise_errors: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        new_game: bool = False,
+        resume: bool = True,
+        key: Any = None,
     ) -> None:
         cols = rows if cols is None else cols
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
-        self.rng = as_generator(seed)
+        where = board_key(self.kind, rows, cols, seed, key=key)
+        previous = self.previous(where, resume and not new_game)
+        self.rng = as_generator(seed) if previous is None else previous.rng
         self.method = method
         self.clock = clock
         self.puzzle = Puzzle.goal(rows, cols)
@@ -289,18 +372,49 @@ class SlidingWidget(BoardWidget):
         self.finished: float | None = None
         self.solved_by_player = False
         self.used_solve = False
+        self.used_hint = False
         self.show_numbers = True
         self.hint_tile: int | None = None
+        self._message = ""
         self._picture_source: Any = None
         self._pieces: dict[int, Any] = {}
         self._piece_size = 0
+        self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
+        self._solving: list[int] = []
         width = int(size)
         height = int(round(size * rows / cols)) if rows != cols else int(size)
         super().__init__(width, height, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar(rows, cols)
         if picture is not None:
             self.use_picture(picture)
-        self.new_game(rows, cols)
+        self.resumed = previous is not None
+        if previous is not None:
+            self._resume_from(previous)
+        else:
+            self.new_game(rows, cols)
+        self.register(where)
+
+    def _resume_from(self, old: "SlidingWidget") -> None:
+        """Carry on the game ``old`` (the board this cell made before) was playing."""
+        self.method = self.method_picker.value = old.method
+        self.puzzle, self.moves = old.puzzle, old.moves
+        self.finished = old.finished
+        self.started = None if old.started is None else self.clock() - old.elapsed()
+        if old.finished is not None and self.started is not None:
+            self.finished = self.started + old.elapsed()
+        self.solved_by_player, self.used_solve, self.used_hint = old.solved_by_player, old.used_solve, old.used_hint
+        self._plan = old._plan
+        if old._picture_source is not None and self._picture_source is None:
+            self._picture_source = old._picture_source
+        self.show_numbers = self.numbers_box.value = old.show_numbers
+        self.mode_picker.value = old.mode_picker.value
+        self._piece_mode = getattr(old, "_piece_mode", "numbers")
+        self._message = "Your game goes on (new_game=True or Shuffle starts over)."
+        if self.started is not None and self.finished is None:
+            self.timer.playing = True
+        if self.finished is not None:
+            self._finish_banner()
+        self.redraw()
 
     # ------------------------------------------------------------------ controls
     def _build_toolbar(self, rows: int, cols: int) -> None:
@@ -319,7 +433,13 @@ class SlidingWidget(BoardWidget):
         self.add_button("Shuffle", self.shuffle_board, icon="random", tooltip="deal a new shuffled board")
         self.add_control(self.method_picker)
         self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="which tile to slide next")
-        self.add_button("Solve", self.auto_solve, icon="magic", tooltip="watch the puzzle solve itself")
+        self.solve_button = self.add_button("Solve", self.toggle_solve, icon="magic",
+                                            tooltip="watch the puzzle solve itself (press again to stop)")
+        self.speed = widgets.IntSlider(value=SOLVE_SPEED, min=SOLVE_SPEEDS[0], max=SOLVE_SPEEDS[1],
+                                       description="moves/s", continuous_update=False,
+                                       layout=widgets.Layout(width="190px"), tooltip="Solve's speed")
+        self.speed.style.description_width = "56px"
+        self.speed.observe(lambda ch: self._guard(self._on_speed)(ch["new"]), names="value")
         self.numbers_box = widgets.Checkbox(value=True, description="show numbers", indent=False,
                                             layout=widgets.Layout(width="120px"))
         self.numbers_box.observe(lambda ch: self._guard(self.set_show_numbers)(ch["new"]), names="value")
@@ -331,7 +451,15 @@ class SlidingWidget(BoardWidget):
         self.add_control(self.mode_picker)
         self.add_control(self.numbers_box)
         self.add_control(self.upload)
+        self.add_control(self.speed)
         self.timer = self.add_ticker(1000, self._update_status)
+        self.solve_ticker = self.add_ticker(self._solve_interval(), self._solve_step)
+
+    def _solve_interval(self) -> int:
+        return int(1000 / max(1, self.speed.value))
+
+    def _on_speed(self, _value: int) -> None:
+        self.solve_ticker.interval = self._solve_interval()
 
     def _on_size(self, shape: tuple[int, int]) -> None:
         self.new_game(*shape)
@@ -391,7 +519,8 @@ class SlidingWidget(BoardWidget):
         self.shuffle_board()
 
     def shuffle_board(self) -> None:
-        """Deal a new board with the chosen shuffle method (never the solved one)."""
+        """Deal a new board with the chosen shuffle method (never the solved one): a new game."""
+        self.stop_solve()
         rows, cols = self.puzzle.shape
         board = shuffle(rows, cols, self.rng, method=self.method)
         while board.is_goal():
@@ -400,8 +529,10 @@ class SlidingWidget(BoardWidget):
         self.moves = MoveCount(0, 0)
         self.started = self.finished = None
         self.solved_by_player = False
-        self.used_solve = False
+        self.used_solve = self.used_hint = False
         self.hint_tile = None
+        self._plan = None
+        self._message = ""
         self.timer.playing = False
         self.clear_banner()
         self.redraw()
@@ -418,6 +549,7 @@ class SlidingWidget(BoardWidget):
         direction = ARROW_KEYS.get(key)
         if direction is None:
             return
+        self.stop_solve()
         tile = self.puzzle.tile_for(direction)
         if tile is not None:
             self.slide(tile)
@@ -426,6 +558,7 @@ class SlidingWidget(BoardWidget):
         cell = self.cell_at(x, y)
         if cell is None:
             return
+        self.stop_solve()
         tile = self.puzzle.at(*cell)
         if tile in self.puzzle.legal_tiles():
             self.slide(tile)
@@ -434,6 +567,7 @@ class SlidingWidget(BoardWidget):
 
     def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
         direction = drag_direction(x0, y0, x1, y1)
+        self.stop_solve()
         cell = self.cell_at(x0, y0)
         if cell is not None:
             tile = self.puzzle.at(*cell)
@@ -451,10 +585,13 @@ class SlidingWidget(BoardWidget):
         return cell_at(x, y, self.rows, self.cols, self.width, self.height)
 
     # ------------------------------------------------------------------ moves
-    def slide(self, tile: int, *, animate: bool = True, by_player: bool = True) -> Slide | None:
+    def slide(self, tile: int, *, animate: bool = True, by_player: bool = True,
+              ms_per_frame: float = MS_PER_FRAME) -> Slide | None:
         """Slide ``tile`` (and the segment), count it, animate it; returns the engine's event."""
         if self.finished is not None:
             return None
+        if by_player:
+            self._message = ""  # a message stays until the next move
         event = self.puzzle.slide_segment(tile)
         self.puzzle = event.after
         self.moves = MoveCount(self.moves.single + event.single_moves, self.moves.multi + 1)
@@ -463,7 +600,7 @@ class SlidingWidget(BoardWidget):
             self.timer.playing = True
         self.hint_tile = None
         if animate:
-            self._animate_events([event], FRAMES_PER_SLIDE, MS_PER_FRAME)
+            self._animate_events([event], FRAMES_PER_SLIDE, ms_per_frame)
         else:
             self.redraw()
         if self.puzzle.is_goal():
@@ -480,12 +617,23 @@ class SlidingWidget(BoardWidget):
         record = Record(self.moves.single, self.moves.multi, seconds)
         shape = self.puzzle.shape
         best = SESSION_BEST.get(shape)
-        new_best = self.solved_by_player and (best is None or (record.single, record.seconds) < (best.single, best.seconds))
+        unaided = self.solved_by_player and not self.used_hint
+        new_best = unaided and (best is None or (record.single, record.seconds) < (best.single, best.seconds))
         if new_best:
             SESSION_BEST[shape] = record
+        self._new_best = new_best and best is not None
+        if self.used_solve:
+            self._message = "Solved by the Solve button: not a record. Shuffle for a new game."
+        elif self.used_hint:
+            self._message = "Solved with hints: well done! Records count games solved without hints."
+        self._finish_banner()
+        self._update_status()
+
+    def _finish_banner(self) -> None:
+        seconds = self.elapsed()
         if self.solved_by_player:
-            subtitle = f"{record.single} moves ({record.multi} slides) in {_clock_text(seconds)}"
-            title = "New best!" if new_best and best is not None else "Solved!"
+            subtitle = f"{self.moves.single} moves ({self.moves.multi} slides) in {_clock_text(seconds)}"
+            title = "New best!" if getattr(self, "_new_best", False) else "Solved!"
         else:
             title, subtitle = "Solved", "by the Solve button"
         with self.hold():
@@ -494,8 +642,7 @@ class SlidingWidget(BoardWidget):
                 r, c = self.puzzle.blank
                 side = cell - GAP
                 self.layer(PIECES).draw_image(self._pieces[0], x0 + c * cell + GAP / 2, y0 + r * cell + GAP / 2, side, side)
-            self.draw_banner(title, subtitle, colour="rgba(255, 255, 255, 0.72)", text_colour="#1f6f99")
-        self._update_status()
+            self.draw_banner(title, subtitle, colour="rgba(255, 255, 255, 0.78)", text_colour="#12507c")
 
     # ------------------------------------------------------------------ hint and solve
     @staticmethod
@@ -508,57 +655,127 @@ class SlidingWidget(BoardWidget):
             raise RuntimeError(f"the {name.title()} button needs tilelab.sliding.{name} (the solvers module)")
         return found
 
+    def plan(self) -> tuple[list[int], bool]:
+        """``(moves, optimal)``: the solution Hint and Solve follow from the current board.
+
+        An optimal one when the search finds it within ``PLAN_SECONDS`` (boards up to 4x4), else
+        the human strategy's. Computed once per game: while the player follows it, it is reused.
+        """
+        tiles = tuple(self.puzzle.tiles)
+        if self._plan is not None and tiles in self._plan[2]:
+            moves, optimal, index = self._plan
+            return moves[index[tiles]:], optimal
+        solve = self._solver("solve")
+        moves: list[int] | None = None
+        optimal = False
+        if self.puzzle.size <= OPTIMAL_SOLVE_MAX_CELLS:
+            from tilelab.sliding import Budget
+
+            result = solve(self.puzzle, method="idastar", heuristic=self._heuristic(),
+                           budget=Budget(seconds=PLAN_SECONDS))
+            if getattr(result, "complete", True) and self.puzzle.play(result.moves).is_goal():
+                moves, optimal = [int(t) for t in result.moves], bool(getattr(result, "optimal", True))
+        if moves is None:
+            moves = [int(t) for t in solve(self.puzzle, method="human").moves]
+        index, board = {}, self.puzzle
+        for i, tile in enumerate(moves):
+            index.setdefault(tuple(board.tiles), i)
+            board = board.slide(tile)
+        index.setdefault(tuple(board.tiles), len(moves))
+        if not board.is_goal():
+            raise RuntimeError("the solver's moves do not reach the goal")
+        self._plan = (moves, optimal, index)
+        return moves, optimal
+
+    def _heuristic(self) -> str:
+        """The strongest heuristic ready at once: a pattern database if built (3x3 builds in a blink)."""
+        try:
+            from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
+        except ImportError:  # pragma: no cover - the solvers module is part of the package
+            return "linear-conflict"
+        if self.puzzle.shape in DEFAULT_PATTERNS and pattern_database(
+                self.rows, self.cols, build=self.puzzle.shape == (3, 3), progress=False) is not None:
+            return "pdb"
+        return "linear-conflict"
+
+    def _plan_name(self, optimal: bool, moves: int) -> str:
+        return (f"the optimal solution, {moves} moves" if optimal
+                else f"the human strategy (row by row), {moves} moves: not the shortest")
+
     def show_hint(self) -> int | None:
-        """Outline the tile to slide next (an optimal move on small boards, else the human strategy's)."""
+        """Outline the tile to slide next: the first move of the plan Solve would play."""
+        self.stop_solve()
         if self.puzzle.is_goal():
             self._say("Already solved: press Shuffle for a new board.")
             return None
-        found = self._solver("hint")(self.puzzle)
-        if found is None:
-            self._say("No hint found in time: try Solve.")
+        moves, optimal = self.plan()
+        if not moves:
+            self._say("No hint found: try Solve.")
             return None
-        tile = int(found)
+        tile = moves[0]
         self.hint_tile = tile
+        self.used_hint = True
         with self.hold():
             self._draw_hint()
-        self._say(f"Hint: slide {tile}.")
+        self._say(f"Hint: slide {tile} (on {self._plan_name(optimal, len(moves))}).")
         return tile
 
     def solution(self) -> list[int]:
-        """The moves Solve will play: optimal on small boards, the human strategy on larger ones."""
-        solve = self._solver("solve")
-        if self.puzzle.size <= OPTIMAL_SOLVE_MAX_CELLS:
-            result = solve(self.puzzle, method="idastar", heuristic="linear-conflict")
-        else:
-            result = solve(self.puzzle, method="human")
-        return [int(t) for t in result.moves]
+        """The moves Solve will play from here (see :meth:`plan`)."""
+        return list(self.plan()[0])
+
+    @property
+    def solving(self) -> bool:
+        """True while Solve is playing its moves."""
+        return bool(self._solving)
+
+    def toggle_solve(self) -> list[int]:
+        """The Solve button: start solving, or stop if Solve is already playing."""
+        if self.solving:
+            self.stop_solve()
+            self._say("Solve stopped: your turn.")
+            return []
+        return self.auto_solve()
 
     def auto_solve(self) -> list[int]:
-        """Solve the board before your eyes (the PuzzleProject's "auto-complete")."""
+        """Solve the board before your eyes, ``speed`` moves a second (the PuzzleProject's "auto-complete").
+
+        Returns the moves it will play; the browser clock plays them one by one and the move
+        counter counts as the tiles move. Any key, click or button stops it.
+        """
         if self.puzzle.is_goal():
             self._say("Already solved: press Shuffle for a new board.")
             return []
-        moves = self.solution()
+        moves, optimal = self.plan()
         self.used_solve = True
-        events = []
-        board = self.puzzle
-        for tile in moves:
-            event = board.slide_segment(tile)
-            events.append(event)
-            board = event.after
-        if not board.is_goal():
-            raise RuntimeError("the solver's moves do not reach the goal")
-        self.puzzle = board
-        if self.started is None:
-            self.started = self.clock()
-        self.moves = MoveCount(self.moves.single + sum(e.single_moves for e in events),
-                               self.moves.multi + len(events))
         self.hint_tile = None
-        frames = SOLVE_FRAMES_PER_STEP if len(events) <= SOLVE_LONG else SOLVE_FRAMES_PER_STEP // 2
-        ms = min(SOLVE_MS_PER_FRAME, SOLVE_MAX_SECONDS * 1000 / max(1, frames * len(events)))
-        self._animate_events(events, frames, ms)
-        self._finish(by_player=False)
-        return moves
+        self._solving = list(moves)
+        self.solve_button.description = "Stop"
+        self.solve_button.icon = "stop"
+        self._say(f"Solve plays {self._plan_name(optimal, len(moves))}.")
+        self.solve_ticker.interval = self._solve_interval()
+        self.solve_ticker.playing = True
+        return list(moves)
+
+    def stop_solve(self) -> None:
+        """Stop Solve where it is (the board stays playable)."""
+        if not self._solving and not self.solve_ticker.playing:
+            return
+        self._solving = []
+        self.solve_ticker.playing = False
+        self.solve_button.description = "Solve"
+        self.solve_button.icon = "magic"
+
+    def _solve_step(self) -> None:
+        """One tick of Solve: slide the next tile (animated within the tick)."""
+        if not self._solving or self.finished is not None:
+            self.stop_solve()
+            return
+        tile = self._solving.pop(0)
+        ms = min(MS_PER_FRAME * 2, 0.6 * self.solve_ticker.interval / FRAMES_PER_SLIDE)
+        self.slide(tile, by_player=False, ms_per_frame=ms)
+        if not self._solving:
+            self.stop_solve()
 
     # ------------------------------------------------------------------ drawing
     def _geometry(self) -> tuple[float, float, float]:
@@ -619,7 +836,7 @@ class SlidingWidget(BoardWidget):
         if picture:
             c.draw_image(self._pieces[tile], x, y, side, side)
             if self.show_numbers:
-                c.fill_style = "rgba(0, 0, 0, 0.55)"
+                c.fill_style = LABEL_BACKDROP
                 c.fill_rect(x + 2, y + 2, label * 1.6, label * 1.3)
                 c.fill_style = TILE_TEXT
                 c.fill_text(str(tile), x + 2 + label * 0.8, y + 2 + label * 0.65)
@@ -684,8 +901,20 @@ class SlidingWidget(BoardWidget):
             self.clear_banner()
         self.animate(frames, ms)
 
+    # ------------------------------------------------------------------ stored outputs
+    def picture(self) -> Any:
+        """The board as a PIL image (what notebooks show before the cell runs)."""
+        source = self._picture_source if self.picture_mode else None
+        return board_picture(self.puzzle, self.width, self.height, picture=source,
+                             show_numbers=self.show_numbers or source is None)
+
+    def fallback_text(self) -> str:
+        return (f"{self.rows}x{self.cols} sliding puzzle: run this cell to play "
+                "(click a tile in the blank's row or column, or use the arrow keys)")
+
     # ------------------------------------------------------------------ status
     def _say(self, message: str) -> None:
+        """Show ``message`` under the counters until the next move or button (the area never grows)."""
         self._message = message
         self._update_status()
 
@@ -695,8 +924,7 @@ class SlidingWidget(BoardWidget):
             f"best {self.rows}x{self.cols}: {best.single} moves, {_clock_text(best.seconds)}"
             if best else f"no {self.rows}x{self.cols} record yet"
         )
-        message = getattr(self, "_message", "")
-        self._message = ""
+        message = self._message
         parts = [  # always plural: "moves" / "slides" is what readers (and the browser tests) look for
             f"<b>{self.moves.single}</b> moves (tile by tile)",
             f"<b>{self.moves.multi}</b> slides",
@@ -704,9 +932,48 @@ class SlidingWidget(BoardWidget):
             best_text,
         ]
         html = " &middot; ".join(parts)
-        if message:
-            html += f"<br><i>{message}</i>"
-        self.set_status(f"<span style='font-family:sans-serif'>{html}</span>")
+        html += f"<br><i>{message}</i>" if message else "<br>&nbsp;"
+        self.set_status(f"<span style='font-family:sans-serif;font-size:13px;line-height:1.35'>{html}</span>")
+
+
+def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *, picture: Any = None,
+                  show_numbers: bool = True) -> Any:
+    """A sliding puzzle drawn with Pillow in the board's colours (numbers, or a picture's pieces).
+
+    >>> board_picture(Puzzle.goal(3, 3), 200).size
+    (200, 200)
+    """
+    from PIL import Image, ImageDraw
+
+    from tilelab.widgets.game2048 import _font, _hex
+
+    height = width if height is None else height
+    image = Image.new("RGB", (int(width), int(height)), "white")
+    draw = ImageDraw.Draw(image)
+    x0, y0, cell = board_origin(puzzle.rows, puzzle.cols, width, height)
+    draw.rectangle((x0 - MARGIN / 2, y0 - MARGIN / 2, x0 + puzzle.cols * cell + MARGIN / 2,
+                    y0 + puzzle.rows * cell + MARGIN / 2), fill=_hex(BOARD_COLOUR))
+    side = max(1, int(cell - GAP))
+    pieces = cut_tiles(picture, puzzle.rows, puzzle.cols, side) if picture is not None else {}
+    size = fit_font_size(str(puzzle.size - 1), side, side, max_size=side * 0.5)
+    label = max(8, int(size * (0.45 if pieces else 1)))
+    font = _font(label)
+    for index, tile in enumerate(puzzle.tiles):
+        r, c = divmod(index, puzzle.cols)
+        x, y = int(x0 + c * cell + GAP / 2), int(y0 + r * cell + GAP / 2)
+        if tile == 0:
+            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=_hex(CELL_COLOUR))
+        elif pieces:
+            image.paste(Image.fromarray(np.ascontiguousarray(pieces[tile])), (x, y))
+            if show_numbers:
+                draw.rectangle((x + 2, y + 2, x + 2 + label * 1.6, y + 2 + label * 1.3), fill=(33, 33, 33))
+                draw.text((x + 2 + label * 0.8, y + 2 + label * 0.65), str(tile), fill=_hex(TILE_TEXT),
+                          font=font, anchor="mm")
+        else:
+            home = divmod(tile - 1, puzzle.cols) == (r, c)
+            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=_hex(TILE_DONE_COLOUR if home else TILE_COLOUR))
+            draw.text((x + side / 2, y + side / 2), str(tile), fill=_hex(TILE_TEXT), font=font, anchor="mm")
+    return image
 
 
 def _ease(t: float) -> float:

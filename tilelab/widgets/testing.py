@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 __all__ = [
     "FakeCanvas", "FakeMultiCanvas", "press_key", "click", "drag", "touch_swipe",
-    "client_ready", "tick", "click_button", "find_button",
+    "client_ready", "tick", "click_button", "find_button", "fresh_kernel",
 ]
 
 
@@ -170,3 +170,17 @@ def _walk(widget: Any) -> list[Any]:
     for child in getattr(widget, "children", ()):
         found += _walk(child)
     return found
+
+
+def fresh_kernel() -> None:
+    """Forget every live board and best score, as a restarted kernel would (test isolation)."""
+    import sys
+
+    from tilelab.widgets.base import LIVE_BOARDS
+
+    LIVE_BOARDS.clear()
+    for module, name in (("tilelab.widgets.game2048", "BEST_SCORES"), ("tilelab.widgets.sliding", "SESSION_BEST"),
+                         ("tilelab.widgets.match3", "BEST_SCORES")):
+        table = getattr(sys.modules.get(module), name, None)
+        if table is not None:
+            table.clear()
