@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tilelab.exercises import check, list_exercises
 from tilelab.sliding import (
@@ -81,3 +82,19 @@ def test_an_answer_that_returns_nothing_is_told_so():
     result = check("sliding.is_solvable", lambda p: None)
     assert not result.passed and "you returned None" in result.message
     assert check("sliding.is_solvable", lambda p: np.bool_(is_solvable(p))).passed
+
+
+def test_critical_value_is_computed_and_matches_simulation():
+    from tilelab.exercises.sliding import CHI2_2X3_999, chi_square_critical
+
+    draws = np.random.default_rng(0).chisquare(359, 1_000_000)
+    assert abs(np.quantile(draws, 0.999) - CHI2_2X3_999) < 1.0
+    assert abs(CHI2_2X3_999 - 447.6) < 0.1
+    assert abs(chi_square_critical(10, 0.95) - 18.307) < 0.05  # a table value, small df
+    with pytest.raises(ValueError):
+        chi_square_critical(0)
+
+
+def test_unsolvable_shuffle_message_is_spaced():
+    result = check("sliding.shuffle", lambda rows, cols, rng: Puzzle.goal(rows, cols).swap_tiles(1, 2))
+    assert not result.passed and "cannot be solved: the 2x2 board" in result.message

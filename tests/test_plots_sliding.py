@@ -16,6 +16,7 @@ from tilelab.plots.sliding import (
     plot_distance_histogram,
     plot_inversions,
     plot_move_effect,
+    plot_neighbourhood,
     plot_puzzle,
     plot_puzzles,
     plot_shuffle_comparison,
@@ -100,3 +101,36 @@ def test_draw_puzzle_on_a_given_axes():
     fig, ax = plt.subplots()
     assert draw_puzzle(ax, Puzzle.goal(2, 2), highlight=(3,)) is ax
     assert len(ax.texts) == 3
+
+
+def test_neighbourhood_draws_each_board_once_with_every_move_as_an_edge():
+    from matplotlib.collections import LineCollection
+
+    start = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    fig = plot_neighbourhood(start, depth=2)
+    data = fig.neighbourhood
+    boards = [b for layer in data["layers"] for b in layer]
+    assert len(boards) == len(set(boards)) == 1 + 4 + 8  # no board drawn twice (no way back to start)
+    assert len(fig.axes) == 1 + len(boards)  # the edge layer + one small axes per board
+    lines = [c for c in fig.axes[0].collections if isinstance(c, LineCollection)]
+    assert len(lines) == 1 and len(lines[0].get_segments()) == len(data["edges"]) == 12
+    for a, b in data["edges"]:  # every edge is a legal move
+        assert b in [child for _, child in a.successors("single")]
+    # the multi-tile metric has moves inside a layer (touch 7, or touch 8 then 7)
+    multi = plot_neighbourhood(Puzzle.goal(3, 3), depth=2, metric="multi").neighbourhood
+    layer = {b: k for k, level in enumerate(multi["layers"]) for b in level}
+    assert [len(level) for level in multi["layers"]] == [1, 4, 8]
+    assert any(layer[a] == layer[b] for a, b in multi["edges"])
+    with pytest.raises(ValueError, match="depth"):
+        plot_neighbourhood(start, depth=9)
+
+
+def test_inversion_strips_stay_readable_on_4x4():
+    p = Puzzle.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15")
+    for fig, strip in ((plot_inversions(p), 1), (plot_move_effect(p), 3)):
+        ax = fig.axes[strip]
+        width_inches = ax.get_position().width * fig.get_figwidth()
+        assert width_inches / 15 >= 0.45  # at least ~0.45 inch per tile
+        assert min(t.get_fontsize() for t in ax.texts) >= 12
+    effect = plot_move_effect(p)
+    assert all(ax.get_position().width > 0.8 for ax in effect.axes[3:])  # strips span the figure

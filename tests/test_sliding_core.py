@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import pickle
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -338,3 +339,60 @@ def test_inversions_of_a_huge_board_do_not_stall():
     n = 250 * 250
     reversed_tiles = Puzzle(list(range(n - 1, 0, -1)) + [0], 250, 250)
     assert inversions(reversed_tiles) == (n - 1) * (n - 2) // 2  # every pair is inverted
+
+
+# ------------------------------------------------------------------ the multi-tile metric, one definition
+
+from tilelab.sliding import distance, distance_table, random_walk  # noqa: E402
+
+
+def _runs_of_single_moves(puzzle, tiles):
+    """The definition read literally: expand to single-tile moves, count the runs of one direction."""
+    directions = []
+    board = puzzle
+    for tile in tiles:
+        event = board.slide_segment(tile)
+        directions += [event.direction] * event.single_moves
+        board = event.after
+    runs = sum(1 for i, d in enumerate(directions) if i == 0 or d != directions[i - 1])
+    return len(directions), runs
+
+
+def test_count_moves_merges_only_same_direction_slides_of_one_line():
+    g = Puzzle.goal(4, 4)
+    assert count_moves(g, [13, 9, 10, 11]) == MoveCount(6, 3)  # 10 then 11: one slide left in row 2
+    assert count_moves(g, [13, 9, 10, 11]) == count_moves(g, [13, 9, 11])
+    assert count_moves(g, [12, 11]) == MoveCount(2, 2)  # down, then right: two lines, two moves
+    assert count_moves(g, [15, 15]) == MoveCount(2, 2)  # right then back left: not merged
+
+
+@given(st.sampled_from([(2, 3), (3, 3), (4, 4)]), st.integers(0, 40), st.integers(0, 2**31))
+@settings(deadline=None, max_examples=60)
+def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
+    rows, cols = shape
+    rng = np.random.default_rng(seed)
+    board = Puzzle.goal(rows, cols)
+    tiles = []
+    for _ in range(steps):  # random multi-tile slides, any legal tile
+        legal = board.legal_tiles()
+        tile = legal[int(rng.integers(len(legal)))]
+        tiles.append(tile)
+        board = board.slide(tile)
+    single, runs = _runs_of_single_moves(Puzzle.goal(rows, cols), tiles)
+    assert count_moves(Puzzle.goal(rows, cols), tiles) == MoveCount(single, runs)
+    if rows * cols <= 9:  # never fewer moves than the BFS optimum in either metric
+        assert runs >= distance(board, "multi") and single >= distance(board, "single")
+
+
+@given(st.sampled_from([(2, 3), (3, 3)]), st.integers(0, 2**31))
+@settings(deadline=None, max_examples=40)
+def test_an_optimal_multi_tile_path_counts_its_bfs_distance(shape, seed):
+    rows, cols = shape
+    board = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, seed))
+    path = []
+    while not board.is_goal():  # walk down the multi-tile table greedily: an optimal path
+        d = distance(board, "multi")
+        tile, board = next((t, b) for t, b in board.successors("multi") if distance(b, "multi") == d - 1)
+        path.append(tile)
+    start = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, seed))
+    assert count_moves(start, path).multi == len(path) == distance(start, "multi")

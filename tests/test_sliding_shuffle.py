@@ -133,3 +133,28 @@ def test_bad_arguments():
 def test_a_fixed_length_walk_only_reaches_distances_of_its_parity(steps, seed, method):
     board = shuffle(3, 3, seed, method=method, steps=steps)
     assert distance(board) % 2 == steps % 2 and distance(board) <= steps
+
+
+# ------------------------------------------------------------------ the iOS Puzzle8 walk
+
+from tilelab.sliding import PUZZLE8_ORDER, puzzle8_walk  # noqa: E402
+
+
+def test_puzzle8_walk_is_seeded_legal_and_may_step_back():
+    goal = Puzzle.goal(3, 3)
+    tiles = puzzle8_walk(goal, 400, rng=5)
+    assert tiles == puzzle8_walk(goal, 400, rng=5) and len(tiles) == 400
+    board = goal.play(tiles)  # play() raises if a slide were illegal
+    assert is_solvable(board)
+    assert any(a == b for a, b in zip(tiles, tiles[1:]))  # unlike random_walk it can undo a move
+    with pytest.raises(ValueError, match="steps"):
+        puzzle8_walk(goal, -1, rng=0)
+
+
+def test_puzzle8_walk_turns_a_blocked_direction_into_the_next_one():
+    # blank in the top-right corner of 3x3: up is blocked -> down; right is blocked -> up -> down.
+    corner = Puzzle.parse("1 2 .\n3 4 5\n6 7 8")
+    rng = np.random.default_rng(11)
+    downs = sum(corner.play(puzzle8_walk(corner, 1, rng)).blank == (1, 2) for _ in range(4000))
+    assert 0.72 < downs / 4000 < 0.78  # 3 of the 4 draws end as "down"
+    assert PUZZLE8_ORDER == ((-1, 0), (1, 0), (0, -1), (0, 1))

@@ -101,3 +101,96 @@ def test_too_big_and_bad_metric():
         distance_table(2, 2, "diagonal")
     with pytest.raises(ValueError, match="at least 2x2"):
         distance_table(1, 4)
+
+
+# ------------------------------------------------------------------ exact walk distributions
+
+from tilelab.sliding import WALK_RULES, PUZZLE8_ORDER, total_variation, walk_distribution  # noqa: E402
+
+
+def _enumerate_walk(rows, cols, steps, rule):
+    """Probability of each end board by following every random choice (tiny cases only)."""
+    out: dict[tuple, float] = {}
+
+    def legal(blank):
+        r, c = divmod(blank, cols)
+        return [d for d, (dr, dc) in enumerate(PUZZLE8_ORDER) if 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+    def go(tiles, blank, last, left, prob):
+        if left == 0:
+            out[tiles] = out.get(tiles, 0) + prob
+            return
+        moves = legal(blank)
+        if rule == "puzzle8":
+            choices = []
+            for d in range(4):
+                while d not in moves:
+                    d = (d + 1) % 4
+                choices.append((d, 0.25))
+        elif rule == "simple":
+            choices = [(d, 1 / len(moves)) for d in moves]
+        elif rule == "lazy":
+            choices = [(d, 0.25) for d in moves] + [(None, 1 - 0.25 * len(moves))]
+        else:  # no-return
+            ok = [d for d in moves if last is None or d != (1, 0, 3, 2)[last]]
+            choices = [(d, 1 / len(ok)) for d in ok]
+        for d, p in choices:
+            if d is None:
+                go(tiles, blank, last, left - 1, prob * p)
+                continue
+            r, c = divmod(blank, cols)
+            cell = (r + PUZZLE8_ORDER[d][0]) * cols + c + PUZZLE8_ORDER[d][1]
+            t = list(tiles)
+            t[blank], t[cell] = t[cell], 0
+            go(tuple(t), cell, d, left - 1, prob * p)
+
+    goal = Puzzle.goal(rows, cols)
+    go(goal.tiles, goal.blank_index, None, steps, 1.0)
+    return out
+
+
+@pytest.mark.parametrize("rule", WALK_RULES)
+@pytest.mark.parametrize("rows, cols, steps", [(2, 2, 5), (2, 3, 6), (3, 3, 5)])
+def test_walk_distribution_matches_following_every_choice(rule, rows, cols, steps):
+    exact = walk_distribution(rows, cols, steps, rule)
+    solvable = np.flatnonzero(distance_table(rows, cols) >= 0)
+    expected = np.zeros(len(solvable))
+    for tiles, p in _enumerate_walk(rows, cols, steps, rule).items():
+        expected[np.searchsorted(solvable, rank(tiles))] += p
+    assert np.allclose(exact, expected) and abs(exact.sum() - 1) < 1e-9
+
+
+def test_walk_distribution_facts_the_lesson_states():
+    table = distance_table(3, 3)
+    odd = table[table >= 0] % 2 == 1
+    p81 = walk_distribution(3, 3, 81)
+    assert p81[~odd].sum() == 0  # 81 moves: odd distances only
+    assert abs(total_variation(p81) - 5 / 9) < 1e-9
+    mixed = (p81 + walk_distribution(3, 3, 82)) / 2  # random parity: still 1/9 from uniform
+    assert abs(total_variation(mixed) - 1 / 9) < 1e-6
+    assert total_variation(walk_distribution(3, 3, 1000, "lazy")) < 1e-3  # the lazy walk does mix
+    with pytest.raises(ValueError, match="rule"):
+        walk_distribution(3, 3, 5, "drunk")
+    with pytest.raises(ValueError, match="steps"):
+        walk_distribution(3, 3, -1)
+
+
+def test_walk_distribution_agrees_with_the_sampled_puzzle8_walk():
+    from tilelab.sliding import puzzle8_walk
+
+    rng = np.random.default_rng(3)
+    goal = Puzzle.goal(2, 3)
+    exact = walk_distribution(2, 3, 7, "puzzle8")
+    solvable = np.flatnonzero(distance_table(2, 3) >= 0)
+    counts = np.zeros(len(solvable))
+    draws = 20_000
+    for _ in range(draws):
+        counts[np.searchsorted(solvable, rank(goal.play(puzzle8_walk(goal, 7, rng)).tiles))] += 1
+    assert total_variation(counts / draws, exact) < 0.05
+
+
+def test_total_variation():
+    assert total_variation(np.array([0.25] * 4)) == 0
+    assert total_variation(np.array([1.0, 0]), np.array([0, 1.0])) == 1
+    with pytest.raises(ValueError, match="shape"):
+        total_variation(np.ones(3) / 3, np.ones(2) / 2)

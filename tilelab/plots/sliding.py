@@ -23,6 +23,7 @@ __all__ = [
     "plot_distance_histogram",
     "plot_inversions",
     "plot_move_effect",
+    "plot_neighbourhood",
     "plot_puzzle",
     "plot_puzzles",
     "plot_shuffle_comparison",
@@ -128,6 +129,20 @@ def plot_puzzles(
     return fig
 
 
+STRIP_TILE_INCHES = 0.6  # width of one tile in an inversion strip: readable up to 24 tiles
+STRIP_FONT = 13
+
+
+def _arc_height(span: int) -> float:
+    """Height of the arc joining two tiles ``span`` places apart (grows slowly, so long strips stay flat)."""
+    return 0.25 + 0.12 * span
+
+
+def _strip_height(length: int) -> float:
+    """Height (in tile widths) a strip of ``length`` tiles needs for its tiles and its tallest arc."""
+    return 0.75 + _arc_height(max(length - 1, 1)) + 0.1
+
+
 def _draw_sequence(
     ax: Axes,
     seq: Sequence[int],
@@ -139,7 +154,7 @@ def _draw_sequence(
     """The tiles in reading order on a line, each inversion an arc above it.
 
     Tiles in ``highlight`` are coloured; arcs touching a tile of ``arcs_of`` (default: the
-    highlighted tiles) too.
+    highlighted tiles) are drawn thick and orange, the others thin and grey.
     """
     where = {t: i for i, t in enumerate(seq)}
     marked_arcs = set(highlight if arcs_of is None else arcs_of)
@@ -147,23 +162,26 @@ def _draw_sequence(
         i, j = sorted((where[a], where[b]))
         touched = a in marked_arcs or b in marked_arcs
         ax.add_patch(
-            Arc(((i + j) / 2, 0.35), j - i, 0.45 * (j - i), theta1=0, theta2=180,
-                color=HIGHLIGHT if touched else "#7a8a99", lw=2 if touched else 1)
+            Arc(((i + j) / 2, 0.38), j - i, 2 * _arc_height(j - i), theta1=0, theta2=180,
+                color=HIGHLIGHT if touched else "#8a97a3", lw=2.4 if touched else 1.0,
+                zorder=3 if touched else 1)
         )
     for i, t in enumerate(seq):
         colour = HIGHLIGHT if t in highlight else TILE_COLOUR
-        ax.add_patch(FancyBboxPatch((i - 0.35, -0.35), 0.7, 0.7, boxstyle="round,pad=0.02",
-                                    fc=colour, ec=TILE_EDGE))
-        ax.text(i, 0, str(t), ha="center", va="center", color=TEXT_COLOUR, fontweight="bold")
-    span = max(len(seq) - 1, 1)
-    ax.set_xlim(-0.7, len(seq) - 0.3)
-    ax.set_ylim(-0.6, 0.45 + 0.25 * span)
+        ax.add_patch(FancyBboxPatch((i - 0.36, -0.36), 0.72, 0.72, boxstyle="round,pad=0.02",
+                                    fc=colour, ec=TILE_EDGE, zorder=4))
+        ax.text(i, 0, str(t), ha="center", va="center", color=TEXT_COLOUR, fontweight="bold",
+                fontsize=STRIP_FONT, zorder=5)
+    ax.set_xlim(-0.6, max(len(seq), 1) - 0.4)
+    ax.set_ylim(-0.45, _strip_height(len(seq)) - 0.45)
     ax.set_aspect("equal")
     ax.axis("off")
 
 
 def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
     """The board and its tiles read row by row, every inversion drawn as an arc.
+
+    The strip gets a fixed width per tile, so a 4x4 board's 15 tiles stay readable.
 
     >>> from tilelab.sliding import Puzzle
     >>> fig = plot_inversions(Puzzle.parse('2 4\\n3 1\\n5 .'))
@@ -172,14 +190,19 @@ def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
     """
     seq = [t for t in puzzle.tiles if t != 0]
     pairs = inversion_pairs(puzzle)
+    strip_w = STRIP_TILE_INCHES * max(len(seq), 1)
+    board_w = CELL_INCHES * 1.3 * puzzle.cols
+    height = max(CELL_INCHES * 1.3 * puzzle.rows, STRIP_TILE_INCHES * _strip_height(len(seq))) + 0.7
     fig, (left, right) = plt.subplots(
-        1, 2, figsize=(CELL_INCHES * puzzle.cols + 0.6 * len(seq) + 1, max(2.2, 0.25 * len(seq) + 1)),
-        gridspec_kw={"width_ratios": [puzzle.cols, max(len(seq), 1) * 1.1]},
+        1, 2, figsize=(board_w + strip_w + 0.6, height),
+        gridspec_kw={"width_ratios": [board_w, strip_w]},
     )
     draw_puzzle(left, puzzle, highlight=highlight, title="board")
     _draw_sequence(right, seq, pairs, highlight=highlight)
     count = len(pairs)
-    right.set_title(f"{count} inversion{'s' if count != 1 else ''} ({'even' if count % 2 == 0 else 'odd'})")
+    right.set_title(
+        f"{count} inversion{'s' if count != 1 else ''} ({'even' if count % 2 == 0 else 'odd'})", fontsize=12
+    )
     fig.tight_layout()
     return fig
 
@@ -187,9 +210,11 @@ def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
 def plot_move_effect(puzzle: Puzzle) -> Figure:
     """Why a horizontal move keeps the inversions and a vertical one changes them.
 
-    Top: the board, after a horizontal move, after a vertical move. Bottom: each reading order
-    with its inversions; the vertical move lifts one tile over ``cols - 1`` others (highlighted),
-    so the count changes by an odd number when the width is even and an even number when it is odd.
+    Top: the board, after a horizontal move, after a vertical move. Below, one full-width strip
+    per board: its reading order with its inversions; the vertical move lifts one tile over
+    ``cols - 1`` others (highlighted), so the count changes by an odd number when the width is
+    even and an even number when it is odd. ``fig.axes[:3]`` are the boards, ``fig.axes[3:]``
+    the strips.
 
     >>> from tilelab.sliding import Puzzle
     >>> fig = plot_move_effect(Puzzle.parse('1 5 2\\n4 . 3\\n7 8 6'))
@@ -204,10 +229,13 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     a, b = sorted((puzzle.blank_index, puzzle.tiles.index(v_tile)))
     jumped = [t for t in puzzle.tiles[a + 1 : b] if t != 0]
     n = len([t for t in puzzle.tiles if t])
-    fig, axes = plt.subplots(
-        2, 3, figsize=(max(9, 3 * 0.42 * n), CELL_INCHES * puzzle.rows + 0.25 * n + 2.2),
-        gridspec_kw={"height_ratios": [puzzle.rows, 0.12 * n + 1.2]},
-    )
+    board_h = CELL_INCHES * 1.2 * puzzle.rows + 0.5
+    strip_h = STRIP_TILE_INCHES * _strip_height(n) + 0.35
+    width = max(9.0, STRIP_TILE_INCHES * n + 0.8)
+    fig = plt.figure(figsize=(width, board_h + 3 * strip_h))
+    grid = fig.add_gridspec(4, 3, height_ratios=[board_h, strip_h, strip_h, strip_h])
+    board_axes = [fig.add_subplot(grid[0, k]) for k in range(3)]
+    strip_axes = [fig.add_subplot(grid[k + 1, :]) for k in range(3)]
     boards = [
         (puzzle, "before", (), ()),
         (after_h, f"{h_tile} moves {horizontal}", (h_tile,), (h_tile,)),
@@ -215,13 +243,76 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     ]
     base = inversions(puzzle)
     for k, (board, title, marked, arcs_of) in enumerate(boards):
-        draw_puzzle(axes[0][k], board, highlight=marked, title=title)
+        draw_puzzle(board_axes[k], board, highlight=marked, title=title)
         seq = [t for t in board.tiles if t != 0]
-        _draw_sequence(axes[1][k], seq, inversion_pairs(board), highlight=marked, arcs_of=arcs_of)
+        _draw_sequence(strip_axes[k], seq, inversion_pairs(board), highlight=marked, arcs_of=arcs_of)
         count = inversions(board)
         change = "" if k == 0 else (" (same)" if count == base else f" ({count - base:+d})")
-        axes[1][k].set_title(f"{count} inversions{change}")
+        strip_axes[k].set_title(f"{count} inversions{change}", fontsize=12)
     fig.tight_layout()
+    return fig
+
+
+def plot_neighbourhood(puzzle: Puzzle, depth: int = 2, metric: str = "single") -> Figure:
+    """Every board within ``depth`` moves of ``puzzle``, each drawn once, with a line for every move.
+
+    Boards sit in rows by their distance from ``puzzle`` (breadth-first layers); a line joins two
+    boards one move apart, including moves inside a layer or back to a board with two parents
+    (the multi-tile metric has such shortcuts). ``fig.neighbourhood`` holds the data drawn:
+    ``{"layers": [[Puzzle, ...], ...], "edges": [(Puzzle, Puzzle), ...]}``.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> fig = plot_neighbourhood(Puzzle.goal(3, 3), depth=2)
+    >>> [len(layer) for layer in fig.neighbourhood["layers"]], len(fig.neighbourhood["edges"])
+    ([1, 2, 4], 6)
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 4:
+        raise ValueError(f"depth must be an int from 1 to 4 (the picture doubles per level), got {depth!r}")
+    layer_of = {puzzle: 0}
+    layers = [[puzzle]]
+    for k in range(1, depth + 1):
+        fresh = []
+        for board in layers[-1]:
+            for _, child in board.successors(metric):
+                if child not in layer_of:
+                    layer_of[child] = k
+                    fresh.append(child)
+        layers.append(fresh)
+    edges = []
+    for board in layer_of:
+        for _, child in board.successors(metric):
+            if child in layer_of and (layer_of[board], board) < (layer_of[child], child):
+                edges.append((board, child))
+    widest = max(len(layer) for layer in layers)
+    cell_w = 1.25
+    fig = plt.figure(figsize=(max(6.0, cell_w * widest + 0.5), 1.75 * (depth + 1) + 0.4))
+    box_w, box_h = 0.85 / max(widest, 1) * min(1.0, (fig.get_figwidth() - 0.5) / (cell_w * widest)), 0.7 / (depth + 1)
+    centre = {}
+    for k, layer in enumerate(layers):
+        y = 1 - (k + 0.5) / (depth + 1) - 0.03
+        for i, board in enumerate(layer):
+            centre[board] = ((i + 0.5) / len(layer), y)
+    back = fig.add_axes((0, 0, 1, 1), zorder=0)
+    back.set_xlim(0, 1)
+    back.set_ylim(0, 1)
+    back.axis("off")
+    from matplotlib.collections import LineCollection
+
+    segments = [(centre[a], centre[b]) for a, b in edges]
+    same_layer = [layer_of[a] == layer_of[b] for a, b in edges]
+    back.add_collection(LineCollection(
+        segments, colors=[HIGHLIGHT if s else "#5b6b7a" for s in same_layer], linewidths=1.6, label="moves",
+    ))
+    for board, (x, y) in centre.items():
+        ax = fig.add_axes((x - box_w / 2, y - box_h / 2, box_w, box_h), zorder=2)
+        moved = [t for t, child in board.successors(metric) if layer_of.get(child, -1) == layer_of[board] - 1]
+        draw_puzzle(ax, board, highlight=moved if layer_of[board] else ())
+    fig.suptitle(
+        f"Every board within {depth} {metric}-tile move{'s' if depth > 1 else ''}: "
+        f"{len(layer_of)} boards, {len(edges)} moves (orange: touch it to go back one level)",
+        fontsize=11,
+    )
+    fig.neighbourhood = {"layers": layers, "edges": edges}
     return fig
 
 

@@ -5,8 +5,11 @@ Glossary (the code uses these words):
 - *tile*: a number 1..N-1 printed on a piece; ``0`` is the *blank* (the hole).
 - *cell*: a place on the board, ``(row, col)`` counted from the top-left, 0-based.
 - *slide*: tiles move into the blank. A *single-tile move* slides one tile next to the blank;
-  a *multi-tile move* (as in the Swift PuzzleProject) touches any tile in the blank's row or column
-  and slides the whole segment between it and the blank in one go.
+  a *multi-tile move* (as in the Swift PuzzleProject) slides one or more tiles of one row or
+  column one cell in one direction: touch any tile in the blank's row or column and the whole
+  segment between it and the blank moves. The multi-tile metric counts such moves; two slides
+  in a row in the same direction (necessarily along the same line) are one multi-tile move,
+  since touching the farther tile at once does the same.
 - *goal*: ``1, 2, ..., N-1`` in reading order with the blank bottom-right.
 - *inversion*: a pair of tiles (blank ignored) that appear in the wrong order when the board is
   read row by row.
@@ -549,13 +552,22 @@ class MoveCount:
 def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     """Count the slides ``tiles`` (played from ``puzzle``) in both metrics.
 
-    Consecutive slides in the same direction join into one multi-tile move (the player could
-    have touched the farthest tile at once).
+    ``single``: tiles moved one cell each. ``multi``: multi-tile moves, where one move slides one
+    or more tiles of one line in one direction. Consecutive slides in the same direction lie on
+    the same line (the blank keeps going the opposite way), so they merge into one multi-tile
+    move: touching the farther tile at once does the same. ``multi`` is therefore the number of
+    runs of equal direction, the fewest multi-tile moves that play these single moves.
 
     >>> count_moves(Puzzle.goal(3, 3), [6, 3, 2, 1])
     MoveCount(single=4, multi=2)
     >>> count_moves(Puzzle.goal(3, 3), [3])
     MoveCount(single=2, multi=1)
+
+    On 4x4: 13 (three tiles right), 9 (down), then 10 and 11 one after the other (both left, in
+    row 2: the same as touching 11 at once) -- three multi-tile moves, six single ones:
+
+    >>> count_moves(Puzzle.goal(4, 4), [13, 9, 10, 11])
+    MoveCount(single=6, multi=3)
     """
     single = multi = 0
     last = None

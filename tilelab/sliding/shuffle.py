@@ -12,6 +12,11 @@
 - ``"walk-balanced"``: the Swift PuzzleProject's walk, which prefers moving the blank into the
   cells it has visited least, so every cell gets moved about equally often.
 
+:func:`puzzle8_walk` is the iOS Puzzle8 article's walk as written there: draw one of four
+directions for the blank and, when the blank cannot go that way, turn to the next direction
+(up, down, left, right, up, ...). The turn makes some moves likelier than others (from the
+top-right corner the blank goes down 3 times in 4); lesson 03b measures the bias.
+
 :func:`random_board` is the naive shuffle (a random permutation, unchecked) that gives
 unsolvable boards half the time -- the bug the lesson reproduces.
 
@@ -30,10 +35,12 @@ import numpy as np
 from tilelab._random import as_generator
 from tilelab.sliding.core import BLANK, Puzzle, _check_shape, is_solvable
 
-__all__ = ["METHODS", "random_board", "random_walk", "shuffle", "default_walk_steps"]
+__all__ = ["METHODS", "PUZZLE8_ORDER", "default_walk_steps", "puzzle8_walk", "random_board", "random_walk", "shuffle"]
 
 METHODS = ("uniform", "reject", "walk", "walk-balanced")
 MAX_REJECT_DRAWS = 10_000  # the chance of needing more is 2**-10000
+# The iOS Puzzle8 walk's directions for the *blank*, in the order it tries them: (row step, col step).
+PUZZLE8_ORDER: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
 
 def random_board(rows: int, cols: int, rng: int | np.random.Generator | None) -> Puzzle:
@@ -103,6 +110,42 @@ def random_walk(
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         previous, blank = blank, cell
         visits[blank] += 1
+    return path
+
+
+def puzzle8_walk(puzzle: Puzzle, steps: int, rng: int | np.random.Generator | None) -> list[int]:
+    """The tiles slid by the iOS Puzzle8 walk: a random blank direction, turned to the next one while blocked.
+
+    Each step draws ``d = rng.integers(4)`` (blank up, down, left, right); while the blank cannot
+    go that way it tries ``(d + 1) % 4``. It may step straight back.
+
+    >>> tiles = puzzle8_walk(Puzzle.goal(3, 3), 4, rng=0)
+    >>> tiles
+    [6, 5, 4, 7]
+    >>> print(Puzzle.goal(3, 3).play(tiles))
+    1 2 3
+    7 4 5
+    . 8 6
+    """
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+        raise ValueError(f"steps must be a non-negative int, got {steps!r}")
+    gen = as_generator(rng)
+    rows, cols = puzzle.shape
+    tiles = list(puzzle.tiles)
+    blank = puzzle.blank_index
+    path: list[int] = []
+    for _ in range(int(steps)):
+        d = int(gen.integers(4))
+        while True:
+            r, c = divmod(blank, cols)
+            dr, dc = PUZZLE8_ORDER[d]
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                break
+            d = (d + 1) % 4
+        cell = (r + dr) * cols + c + dc
+        path.append(tiles[cell])
+        tiles[blank], tiles[cell] = tiles[cell], BLANK
+        blank = cell
     return path
 
 

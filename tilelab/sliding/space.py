@@ -25,6 +25,8 @@ from functools import lru_cache
 from math import factorial
 from typing import Sequence
 
+import itertools
+
 import numpy as np
 
 from tilelab.sliding.core import BLANK, Puzzle, _check_shape
@@ -40,11 +42,18 @@ __all__ = [
     "rank_many",
     "states_at_distance",
     "unrank",
+    "WALK_RULES",
+    "total_variation",
+    "walk_distribution",
 ]
 
 MAX_TABLE_CELLS = 10  # 10! = 3.6 million entries; 12! would be 479 million
 UNREACHABLE = -1
 METRICS = ("single", "multi")
+# Random walks whose exact distribution walk_distribution computes (see its docstring).
+WALK_RULES = ("no-return", "puzzle8", "simple", "lazy")
+_BLANK_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))  # the blank goes up, down, left, right
+_OPPOSITE = (1, 0, 3, 2)
 
 
 def rank(tiles: Sequence[int]) -> int:
@@ -227,3 +236,118 @@ def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single")
         Puzzle._trusted(t, rows, cols, t.index(BLANK))
         for t in (unrank(int(i), n) for i in np.flatnonzero(table == moves))
     ]
+
+
+@lru_cache(maxsize=4)
+def _blank_moves(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(ranks of the solvable boards, their blank cells, successor index per blank direction or -1)."""
+    n = rows * cols
+    table = distance_table(rows, cols)
+    solvable = np.flatnonzero(table >= 0)
+    boards = np.array(list(itertools.permutations(range(n))), dtype=np.int8)[solvable]
+    index = np.full(factorial(n), -1, dtype=np.int64)
+    index[solvable] = np.arange(len(solvable))
+    blanks = np.argmax(boards == BLANK, axis=1)
+    succ = np.full((4, len(solvable)), -1, dtype=np.int64)
+    r, c = np.divmod(blanks, cols)
+    rowsel = np.arange(len(solvable))
+    for d, (dr, dc) in enumerate(_BLANK_STEPS):
+        ok = (0 <= r + dr) & (r + dr < rows) & (0 <= c + dc) & (c + dc < cols)
+        child = boards[ok].copy()
+        target = ((r + dr) * cols + c + dc)[ok]
+        child[rowsel[: ok.sum()], blanks[ok]] = child[rowsel[: ok.sum()], target]
+        child[rowsel[: ok.sum()], target] = BLANK
+        succ[d, ok] = index[rank_many(child)]
+    return solvable, blanks, succ
+
+
+def _direction_weights(rows: int, cols: int, rule: str) -> np.ndarray:
+    """P(blank goes direction d | blank in cell b) for the memoryless rules, shape (cells, 4)."""
+    weights = np.zeros((rows * cols, 4))
+    for b in range(rows * cols):
+        r, c = divmod(b, cols)
+        legal = [0 <= r + dr < rows and 0 <= c + dc < cols for dr, dc in _BLANK_STEPS]
+        for d in range(4):
+            if rule == "puzzle8":  # draw d, turn to the next direction while blocked
+                k = d
+                while not legal[k]:
+                    k = (k + 1) % 4
+                weights[b, k] += 0.25
+            elif rule == "simple" and legal[d]:
+                weights[b, d] = 1 / sum(legal)
+            elif rule == "lazy" and legal[d]:  # blocked: stay put (weight left for "stay")
+                weights[b, d] = 0.25
+    return weights
+
+
+def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return") -> np.ndarray:
+    """Exact probability of each solvable board after a random walk of ``steps`` moves from the goal.
+
+    Indexed like ``np.flatnonzero(distance_table(rows, cols) >= 0)`` (solvable boards in rank
+    order). Rules: ``"no-return"`` -- uniform among the moves that do not undo the last one
+    (:func:`~tilelab.sliding.random_walk`); ``"puzzle8"`` -- the iOS Puzzle8 article's walk
+    (:func:`~tilelab.sliding.puzzle8_walk`); ``"simple"`` -- uniform among legal moves;
+    ``"lazy"`` -- one of four directions, staying put when blocked (its limit is uniform).
+
+    >>> p = walk_distribution(2, 2, 1, "puzzle8")   # from the goal the blank goes up or left
+    >>> sorted(np.round(p[p > 0], 3).tolist())
+    [0.5, 0.5]
+    >>> round(float(walk_distribution(3, 3, 81).sum()), 9)
+    1.0
+    """
+    rows, cols = _check_shape(rows, cols)
+    if rule not in WALK_RULES:
+        raise ValueError(f"rule must be one of {list(WALK_RULES)}, got {rule!r}")
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
+        raise ValueError(f"steps must be a non-negative int, got {steps!r}")
+    if rows * cols > MAX_TABLE_CELLS:
+        raise ValueError(f"exact walk distributions need a BFS table: at most {MAX_TABLE_CELLS} cells")
+    solvable, blanks, succ = _blank_moves(rows, cols)
+    size = len(solvable)
+    start = int(np.searchsorted(solvable, rank(Puzzle.goal(rows, cols).tiles)))
+    if rule == "no-return":
+        return _no_return_walk(succ, start, int(steps))
+    weights = _direction_weights(rows, cols, rule)[blanks]  # (boards, 4)
+    prob = np.zeros(size)
+    prob[start] = 1.0
+    for _ in range(int(steps)):
+        nxt = np.zeros(size)
+        for d in range(4):
+            ok = succ[d] >= 0
+            nxt[succ[d, ok]] += prob[ok] * weights[ok, d]  # each direction is one-to-one
+        if rule == "lazy":
+            nxt += prob * (1 - weights.sum(axis=1))
+        prob = nxt
+    return prob
+
+
+def _no_return_walk(succ: np.ndarray, start: int, steps: int) -> np.ndarray:
+    """Distribution of the walk that never undoes its last move: state = (board, last direction)."""
+    size = succ.shape[1]
+    degree = (succ >= 0).sum(axis=0)
+    prob = np.zeros((5, size))  # row 4: no move made yet
+    prob[4, start] = 1.0
+    for _ in range(steps):
+        nxt = np.zeros((5, size))
+        for d in range(4):
+            ok = succ[d] >= 0
+            came = prob[4] / degree  # first move: any legal one
+            for last in range(4):
+                if last != _OPPOSITE[d]:  # never step straight back
+                    came = came + prob[last] / np.maximum(degree - 1, 1)
+            nxt[d, succ[d, ok]] = came[ok]
+        prob = nxt
+    return prob.sum(axis=0)
+
+
+def total_variation(p: np.ndarray, q: np.ndarray | None = None) -> float:
+    """Total-variation distance ``sum|p - q| / 2`` (``q`` default: uniform); 0 = same, 1 = disjoint.
+
+    >>> total_variation(np.array([0.5, 0.5, 0, 0]))
+    0.5
+    """
+    p = np.asarray(p, dtype=float)
+    q = np.full(len(p), 1 / len(p)) if q is None else np.asarray(q, dtype=float)
+    if p.shape != q.shape:
+        raise ValueError(f"p and q need the same shape, got {p.shape} and {q.shape}")
+    return float(np.abs(p - q).sum() / 2)
