@@ -188,6 +188,47 @@ def test_step_mode_walks_the_cascade_one_stage_at_a_time():
     assert w.play(*valid_moves(w.board)[0]) is not None
 
 
+def test_step_mode_adds_points_as_each_match_is_shown_in_its_own_colour():
+    w = make()
+    w.step_mode = True
+    result = w.play(*valid_moves(w.board)[0])
+    assert w.score == 0, "no points before the match is shown"
+    w.layer(2).reset()
+    click_button(w, "Next step")  # step 1: matched
+    assert w.score == result.steps[0].score and f"Score</b> {w.score}" in w.status.value
+    colours = [args[0] for name, args in w.layer(2).calls if name == "stroke_style"]
+    assert colours and set(colours) == {wm.MATCH_COLOUR} and wm.MATCH_COLOUR != wm.HINT_COLOUR
+    while w.stages:
+        click_button(w, "Next step")
+    assert w.score == result.score and w.pending_score == 0
+
+
+def test_leaving_step_mode_adds_the_points_still_waiting():
+    w = make()
+    w.step_mode = True
+    result = w.play(*valid_moves(w.board)[0])
+    w.step_mode = False
+    assert w.score == result.score
+
+
+def test_rerun_cell_resumes_the_game_and_keeps_the_best():
+    w = make(key="cell")
+    w.play(*valid_moves(w.board)[0])
+    again = make(key="cell")
+    assert again.resumed and again.board == w.board and again.score == w.score and again.moves == 1
+    fresh = make(key="cell", new_game=True)
+    assert not fresh.resumed and fresh.score == 0 and fresh.best == w.score > 0
+
+
+def test_stored_output_has_a_picture_of_the_board():
+    w = make()
+    data = w._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert data["image/png"] and "run this cell to play" in data["text/html"]
+    assert "VBox" not in data["text/plain"]
+    assert w.picture().size == (w.width, w.height)
+
+
 def test_dead_board_is_reshuffled_with_a_message(monkeypatch):
     w = make(frame_ms=10)
     calls = {"n": 0}

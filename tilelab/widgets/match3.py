@@ -40,7 +40,7 @@ from tilelab.match3 import (
     valid_moves,
 )
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
-from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, BoardWidget
+from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
 __all__ = ["Match3Widget", "cell_at", "drag_target"]
 
@@ -58,6 +58,10 @@ LIGHT_CELL = "#f3efe6"
 DARK_CELL = "#e6dfd0"
 SELECT_COLOUR = "#222222"
 HINT_COLOUR = "#d62728"
+MATCH_COLOUR = "#1f77b4"  # step mode's "matched" ring: solid blue, unlike the dashed red hint
+
+#: Best score per (rows, cols, kinds) in this kernel: survives re-run cells and new games.
+BEST_SCORES: dict[tuple[int, int, int], int] = {}
 FLASH_COLOUR = "rgba(255, 255, 255, 0.75)"
 
 
@@ -119,7 +123,12 @@ class Match3Widget(BoardWidget):
         idle_hint_s: float = IDLE_HINT_S,
         canvas: Any = None,
         raise_errors: bool = False,
+        new_game: bool = False,
+        resume: bool = True,
+        key: Any = None,
     ) -> None:
+        where = board_key("match3", rows, cols, kinds, seed, key=key)
+        previous = self.previous(where, resume and not new_game)
         self.rows, self.cols, self.kinds = rows, cols, kinds
         self.cell_px = cell_px
         #: Milliseconds per animation frame; 0 draws results at once (no animation).
@@ -138,8 +147,18 @@ class Match3Widget(BoardWidget):
         self.idle_s = 0.0
         #: Stages still to show in step mode: (title, board, marks) each.
         self.stages: list[tuple[str, Board, dict]] = []
+        #: Points of the shown cascade not yet added (step mode adds them as each match is shown).
+        self.pending_score = 0
+        self.best = BEST_SCORES.get((rows, cols, kinds), 0)
+        self.resumed = previous is not None
+        if previous is not None:  # re-run cell: the game in progress goes on
+            previous._flush_pending()
+            self.rng, self.board, self.score, self.moves = previous.rng, previous.board, previous.score, previous.moves
+            self.last_cascades, self.best_cascades = previous.last_cascades, previous.best_cascades
+            self.message = "your game goes on (New game starts over)"
         super().__init__(cols * cell_px, rows * cell_px, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar()
+        self.register(where)
         self.redraw()
         self._update_status()
 
@@ -167,6 +186,7 @@ class Match3Widget(BoardWidget):
     def _on_step_mode(self, on: bool) -> None:
         if not on:
             self.stages.clear()
+            self._flush_pending()
             self.next_button.disabled = True
             self.redraw()
         self._update_status()
@@ -175,7 +195,7 @@ class Match3Widget(BoardWidget):
     def new_game(self) -> None:
         """Deal a new board; score, moves and cascade counters start again."""
         self.board = new_board(self.rows, self.cols, self.kinds, self.rng)
-        self.score = self.moves = self.last_cascades = self.best_cascades = 0
+        self.score = self.moves = self.last_cascades = self.best_cascades = self.pending_score = 0
         self.selected = self.hint_move = self.last_result = None
         self.stages.clear()
         self.message = "new game"
@@ -214,7 +234,11 @@ class Match3Widget(BoardWidget):
             self._update_status()
             return result
         self.moves += 1
-        self.score += result.score
+        if self.step_mode:  # each match's points are added when Next step shows it
+            self.pending_score += result.score
+        else:
+            self.score += result.score
+            self._note_best()
         self.last_cascades = result.cascades
         self.best_cascades = max(self.best_cascades, result.cascades)
         self.board = result.board
@@ -250,6 +274,12 @@ class Match3Widget(BoardWidget):
         if not self.stages:
             return
         title, board, marks = self.stages.pop(0)
+        marks = dict(marks)
+        gained = int(marks.pop("score", 0))
+        if gained:
+            self.pending_score -= gained
+            self.score += gained
+            self._note_best()
         self._paint_board(board, **marks)
         self.message = title
         if not self.stages:
@@ -339,16 +369,20 @@ class Match3Widget(BoardWidget):
             for r, col in flash:
                 c.fill_rect(col * s + 2, r * s + 2, s - 4, s - 4)
 
-    def _paint_board(self, board: Board, flash: Sequence[Cell] = (), outline: Sequence[Cell] = ()) -> None:
+    def _paint_board(self, board: Board, flash: Sequence[Cell] = (), outline: Sequence[Cell] = (),
+                     matched: Sequence[Cell] = ()) -> None:
         self._paint(self._pieces(board), flash)
         o = self.layer(OVERLAY)
         o.clear()
         self._ring(o, outline, HINT_COLOUR, dashed=True)
+        self._ring(o, matched, MATCH_COLOUR, width=5)
 
-    def _ring(self, c: Any, cells: Sequence[Cell], colour: str, dashed: bool = False) -> None:
+    def _ring(self, c: Any, cells: Sequence[Cell], colour: str, dashed: bool = False, width: float = 3) -> None:
+        if not cells:
+            return
         s = self.cell_px
         c.stroke_style = colour
-        c.line_width = 3
+        c.line_width = width
         c.set_line_dash([6, 4] if dashed else [])
         for r, col in cells:
             c.stroke_rect(col * s + 3, r * s + 3, s - 6, s - 6)
@@ -442,7 +476,8 @@ class Match3Widget(BoardWidget):
             cells = sorted(set().union(*(g.cells for g in step.groups)))
             shapes = ", ".join(g.shape for g in step.groups)
             self.stages += [
-                (f"step {step.index}: matched {shapes} (+{step.score})", step.before, {"outline": cells}),
+                (f"step {step.index}: matched {shapes} (+{step.score})", step.before,
+                 {"matched": cells, "score": step.score}),
                 (f"step {step.index}: cleared", step.cleared, {}),
                 (f"step {step.index}: candies fell", step.fallen, {}),
                 (f"step {step.index}: refilled from the top", step.board, {}),
@@ -454,6 +489,25 @@ class Match3Widget(BoardWidget):
         self.next_step()
 
     # ------------------------------------------------------------------ status
+    def _flush_pending(self) -> None:
+        """Add points still waiting for their step (step mode left, or the board resumed elsewhere)."""
+        if self.pending_score:
+            self.score += self.pending_score
+            self.pending_score = 0
+            self._note_best()
+
+    def _note_best(self) -> None:
+        self.best = max(self.best, self.score, BEST_SCORES.get((self.rows, self.cols, self.kinds), 0))
+        BEST_SCORES[(self.rows, self.cols, self.kinds)] = self.best
+
+    def picture(self) -> Any:
+        """The board as a PIL image (what notebooks show before the cell runs)."""
+        return board_picture(self.board, self.cell_px)
+
+    def fallback_text(self) -> str:
+        return (f"{self.rows}x{self.cols} match-3 board (score {self.score}): run this cell to play "
+                "(click a candy, then a neighbour)")
+
     def _update_status(self) -> None:
         step = " &middot; <b>step mode</b>: press Next step" if self.stages else ""
         message = f" &middot; {self.message}" if self.message else ""
@@ -465,3 +519,32 @@ class Match3Widget(BoardWidget):
     def close(self) -> None:
         self.ticker.playing = False
         super().close()
+
+
+def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
+    """A match-3 board drawn with Pillow in the widget's colours and candy shapes.
+
+    >>> from tilelab.match3 import new_board
+    >>> board_picture(new_board(4, 5, 3, 1), 20).size
+    (100, 80)
+    """
+    from PIL import Image, ImageDraw
+
+    from tilelab.widgets.game2048 import _hex
+
+    scale = 2  # drawn twice as large, then scaled down: smooth candy edges
+    s = cell_px * scale
+    image = Image.new("RGB", (board.cols * s, board.rows * s), _hex(LIGHT_CELL))
+    draw = ImageDraw.Draw(image)
+    for r in range(board.rows):
+        for c in range(board.cols):
+            if (r + c) % 2:
+                draw.rectangle((c * s, r * s, (c + 1) * s - 1, (r + 1) * s - 1), fill=_hex(DARK_CELL))
+            kind = board[r, c]
+            if kind == EMPTY:
+                continue
+            style = candy_style(kind)
+            cx, cy = (c + 0.5) * s, (r + 0.5) * s
+            points = [(cx + CANDY_SCALE * s * px, cy + CANDY_SCALE * s * py) for px, py in style.outline]
+            draw.polygon(points, fill=_hex(style.colour), outline=_hex(OUTLINE_COLOUR), width=3)
+    return image.resize((board.cols * cell_px, board.rows * cell_px), Image.LANCZOS)
