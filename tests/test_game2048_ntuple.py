@@ -1,0 +1,211 @@
+"""n-tuple networks and TD learning: reference vs fast path, seeded training, checked files, players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tilelab.game2048 import Board, Direction, legal_moves, play_game
+from tilelab.game2048.bitboard import bits_from_exponents, exponents, parse_bits
+from tilelab.game2048 import ntuple as nt
+from tilelab.game2048.ntuple import (
+    CLASSROOM_TUPLES, NTupleNetwork, TDExpectimax, TDPlayer, cached_network, feature_indices_ref,
+    learn_game_ref, symmetric_tuples, td_update_ref, value_ref,
+)
+
+GRIDS = st.lists(st.lists(st.integers(0, 15), min_size=4, max_size=4), min_size=4, max_size=4)
+# no two 32768 tiles: the bitboard refuses the merge the readable engine allows
+PLAYABLE = st.lists(st.lists(st.integers(0, 14), min_size=4, max_size=4), min_size=4, max_size=4)
+SMALL = ((0, 1, 2), (4, 5, 6), (0, 1, 4))
+
+
+def random_net(tuples=SMALL, seed=0) -> NTupleNetwork:
+    net = NTupleNetwork(tuples)
+    net.weights[:] = np.random.default_rng(seed).normal(0, 10, net.weights.size).astype(np.float32)
+    return net
+
+
+def test_symmetries_are_the_eight_maps_of_the_square():
+    assert len(set(nt.SYMMETRIES)) == 8 and all(sorted(m) == list(range(16)) for m in nt.SYMMETRIES)
+    corners = {p[0] for p in symmetric_tuples((0, 1, 4, 5))}
+    assert corners == {0, 3, 12, 15}
+
+
+@settings(max_examples=60, deadline=None)
+@given(GRIDS)
+def test_fast_value_agrees_with_the_reference(grid):
+    net = random_net()
+    bits = bits_from_exponents(grid)
+    assert net.value_bits(bits) == value_ref(net, grid)
+    assert net.values_bits(np.array([bits], dtype=np.uint64))[0] == value_ref(net, grid)
+
+
+@settings(max_examples=40, deadline=None)
+@given(GRIDS)
+def test_value_is_the_same_on_all_eight_symmetric_boards(grid):
+    net = random_net()
+    flat = [e for row in grid for e in row]
+    values = {round(value_ref(net, [[flat[m.index(4 * r + c)] for c in range(4)] for r in range(4)]), 3)
+              for m in nt.SYMMETRIES}
+    assert len(values) == 1
+
+
+def test_td_update_by_hand():
+    net = NTupleNetwork([(0,)])
+    board = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]  # a 4 in the corner
+    assert td_update_ref(net, board, 10.0, alpha=0.5) == 10.0
+    # 8 lookups of 1/8 of 5 each: the "4" weight is looked up twice, the "empty" weight six times
+    indices = feature_indices_ref(net, board)
+    assert sorted(indices) == [0] * 6 + [2] * 2
+    assert value_ref(net, board) == pytest.approx(2 * 2 * 0.625 + 6 * 6 * 0.625)
+    distinct = NTupleNetwork([(0, 1)])
+    grid = [[1, 2, 3, 4], [5, 0, 0, 6], [7, 0, 0, 8], [9, 10, 11, 12]]
+    td_update_ref(distinct, grid, 8.0, alpha=0.25)
+    assert value_ref(distinct, grid) == pytest.approx(2.0)  # distinct lookups: exactly alpha of the way
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(1, 2**62))
+def test_fast_training_equals_the_readable_td_loop(state):
+    fast, slow = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
+    fast.training["state"] = state | 1
+    fast.training["seed"] = 0
+    fast.train(2, block=1)
+    s = state | 1
+    scores = []
+    for _ in range(2):
+        score, _, s = learn_game_ref(slow, s, alpha=0.1)
+        scores.append(score)
+    assert np.array_equal(fast.weights, slow.weights)
+    assert fast.training["state"] == s
+    assert [round(p["mean_score"]) for p in fast.training["curve"]] == scores
+
+
+def test_training_is_seeded_and_resumable():
+    a, b, c = NTupleNetwork(SMALL), NTupleNetwork(SMALL), NTupleNetwork(SMALL)
+    a.train(30, seed=5, block=7)
+    b.train(12, seed=5)
+    b.train(18)
+    c.train(30, seed=6)
+    assert np.array_equal(a.weights, b.weights) and a.training["state"] == b.training["state"]
+    assert not np.array_equal(a.weights, c.weights)
+    with pytest.raises(ValueError, match="resumes"):
+        b.train(1, seed=5)
+    with pytest.raises(ValueError, match="same settings"):
+        b.train(1, alpha=0.5)
+
+
+def test_temporal_coherence_learns_and_differs_from_td0():
+    tc, td = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
+    tc.train(20, seed=1, method="tc", alpha=1.0)
+    td.train(20, seed=1)
+    assert tc.e_sum is not None and np.any(tc.weights) and not np.array_equal(tc.weights, td.weights)
+
+
+def test_learning_improves_play():
+    net = NTupleNetwork.classroom()
+    points = net.train(1000, seed=0, block=500)
+    assert points[-1].mean_score > 1.5 * points[0].mean_score  # untrained play scores ~1-2k
+
+
+def test_save_load_round_trip_and_damage(tmp_path):
+    net = random_net()
+    net.train(5, seed=3)
+    path = net.save(tmp_path / "net.npz")
+    back = NTupleNetwork.load(path)
+    assert back.tuples == net.tuples and np.array_equal(back.weights, net.weights)
+    back.train(3)
+    net.train(3)
+    assert np.array_equal(back.weights, net.weights)  # resumes exactly from the file
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    (tmp_path / "bad.npz").write_bytes(bytes(raw))
+    with pytest.raises(ValueError, match="damaged|cannot read|checksum"):
+        NTupleNetwork.load(tmp_path / "bad.npz")
+    np.savez(tmp_path / "other.npz", weights=net.weights,
+             header=np.frombuffer(b'{"format": "something else", "version": 1}', np.uint8))
+    with pytest.raises(ValueError, match="not a"):
+        NTupleNetwork.load(tmp_path / "other.npz")
+
+
+def test_tampered_weights_fail_the_checksum(tmp_path):
+    net = random_net()
+    header = net.header()
+    weights = net.weights.copy()
+    weights[0] += 1
+    np.savez(tmp_path / "t.npz", weights=weights, header=np.frombuffer(__import__("json").dumps(header).encode(), np.uint8))
+    with pytest.raises(ValueError, match="SHA-256"):
+        NTupleNetwork.load(tmp_path / "t.npz")
+
+
+def test_cache_rebuilds_a_damaged_file(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILELAB_CACHE_DIR", str(tmp_path))
+    first = cached_network(SMALL, games=4, seed=1)
+    (path,) = tmp_path.glob("ntuple-*.npz")
+    assert np.array_equal(cached_network(SMALL, games=4, seed=1).weights, first.weights)
+    path.write_bytes(b"not a zip file")
+    again = cached_network(SMALL, games=4, seed=1)
+    assert np.array_equal(again.weights, first.weights)
+    NTupleNetwork.load(path)  # rewritten and valid
+
+
+@pytest.mark.parametrize("tuples", [[], [(0, 0)], [(0, 16)], [tuple(range(9))]])
+def test_bad_tuples_are_refused(tuples):
+    with pytest.raises(ValueError, match="tuple"):
+        NTupleNetwork(tuples)
+
+
+def test_bad_training_arguments_are_refused():
+    net = NTupleNetwork(SMALL)
+    for kwargs in ({"games": -1}, {"games": 2, "alpha": 0}, {"games": 2, "method": "sarsa"}, {"games": 2, "block": 0}):
+        with pytest.raises(ValueError):
+            net.train(**kwargs)
+    with pytest.raises(ValueError, match="float32"):
+        NTupleNetwork(SMALL, np.zeros(3))
+
+
+def test_memory_of_the_two_nets():
+    assert NTupleNetwork.classroom().memory_bytes == 5 * 16**4 * 4
+    assert NTupleNetwork(nt.WU_YEH_TUPLES[:1]).memory_bytes == 16**6 * 4  # the 4x6 net: 4 of these, 256 MiB
+
+
+@settings(max_examples=20, deadline=None)
+@given(PLAYABLE)
+def test_players_choose_legal_moves_and_depth_one_is_greedy(grid):
+    board = Board([[1 << e if e else 0 for e in row] for row in grid])
+    net = random_net(seed=2)
+    legal = legal_moves(board)
+    greedy, search = TDPlayer(net), TDExpectimax(net, depth=1, table_bits=10)
+    if not legal:
+        for player in (greedy, search):
+            with pytest.raises(ValueError, match="over"):
+                player(board)
+        return
+    a, b = greedy(board), search(board)
+    assert a in legal and a == b
+    assert set(greedy.last_values) == set(legal)
+    assert greedy.last_values == pytest.approx(search.last_values)
+
+
+def test_td_players_play_seeded_games():
+    net = random_net(CLASSROOM_TUPLES)
+    one = play_game(TDPlayer(net), seed=4, max_moves=50)
+    two = play_game(TDPlayer(net), seed=4, max_moves=50)
+    assert one.directions == two.directions
+    deep = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), seed=4, max_moves=20)
+    again = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), seed=4, max_moves=20)
+    assert deep.directions == again.directions and deep.moves == 20
+
+
+def test_td_expectimax_wall_clock_and_depth_two_by_hand():
+    net = NTupleNetwork([(0,)])
+    net.weights[:] = 0
+    after = parse_bits("2 4 8 16\n32 64 128 256\n512 1024 2 4\n8 16 32 .")
+    ai = TDExpectimax(net, depth=2, cutoff=0.0, table_bits=10)
+    # V = 0 everywhere: the search value is just the points of our best reply after each spawn
+    result = ai.search(after, 2)
+    assert result.complete
+    assert TDExpectimax(net, ms_per_move=5).think(Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")).best >= 0
+    with pytest.raises(TypeError):
+        TDPlayer("net")
