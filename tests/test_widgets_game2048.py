@@ -303,3 +303,48 @@ def test_real_canvas_builds():
     assert board.widget.children[1] is board.canvas
     labels = [b.description for b in board.toolbar.children]
     assert labels[:6] == ["←", "↑", "↓", "→", "Undo", "New game"]
+
+
+def test_rerun_cell_resumes_the_game_and_the_best_survives_a_new_game():
+    board = make(key="cell-a")
+    for key in ("ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight") * 3:
+        press_key(board, key)
+    score, moves = board.game.score, board.game.moves_played
+    assert score > 0
+    again = make(key="cell-a")
+    assert again.resumed and again.game.score == score and again.game.moves_played == moves
+    fresh = make(key="cell-a", new_game=True)
+    assert not fresh.resumed and fresh.game.score == 0 and fresh.best == score
+    elsewhere = make(key="cell-b")
+    assert not elsewhere.resumed and elsewhere.game.score == 0
+
+
+def test_closing_a_board_ends_its_game():
+    board = make(key="cell-c")
+    press_key(board, "ArrowUp")
+    board.close()
+    assert not make(key="cell-c").resumed
+
+
+def test_stored_output_shows_the_board_not_the_vbox_repr():
+    board = make()
+    data = board._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert "VBox" not in data["text/plain"] and "run this cell to play" in data["text/plain"]
+    assert data["image/png"] and "data:image/png;base64," in data["text/html"]
+    image = board.picture()
+    # the picture shows the tiles in the engine's colours
+    from tilelab.game2048.palette import tile_style
+    (r, c), value = next(iter(board.game.board.tiles().items()))
+    x, y = board.geometry.origin(r, c)
+    got = "#%02x%02x%02x" % image.getpixel((int(x + 0.15 * board.geometry.tile), int(y + 0.15 * board.geometry.tile)))
+    assert got.lower() == tile_style(value)[0].lower()
+
+
+def test_buttons_hand_the_keyboard_back_to_the_board(monkeypatch):
+    board = make()
+    focused = []
+    monkeypatch.setattr(board, "focus_board", lambda: focused.append(True))
+    click_button(board, "Undo")
+    assert focused == [True]

@@ -108,3 +108,10 @@ def test_new_game_stops_autoplay():
     w.set_autoplay(True)
     w.new_game()
     assert not w.playing and w.game.moves_played == 0
+
+
+def test_stored_output_has_a_picture_and_a_run_line():
+    ai = Game2048AIWidget(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+    data = ai._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    assert data["image/png"] and "run this cell to play" in data["text/html"] and "HBox" not in data["text/plain"]

@@ -186,8 +186,12 @@ class Game2048AIWidget:
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        from tilelab.widgets.base import add_fallback
+
         self.board.redraw()
-        return self.widget._repr_mimebundle_(**kwargs)
+        text = (f"2048 board with an AI (score {self.game.score}): run this cell to play "
+                "or press AI plays")
+        return add_fallback(self.widget._repr_mimebundle_(**kwargs), self.board.picture(), text)
 
     def close(self) -> None:
         """Stop autoplay and close the widgets."""
