@@ -53,6 +53,16 @@ from tilelab.match3.generate import (
     reshuffle_report,
     stable_board,
 )
+from tilelab.match3.specials import (
+    SpecialBoard,
+    SpecialStep,
+    SpecialSwapResult,
+    is_dead_specials,
+    new_special_board,
+    reshuffle_specials,
+    swap_specials,
+    valid_moves_specials,
+)
 
 __all__ = [
     "EMPTY", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
@@ -61,4 +71,7 @@ __all__ = [
     "refill_outcomes", "resolve", "swap", "swap_fast", "valid_moves", "valid_moves_reference",
     "is_dead", "is_dead_reference", "new_board", "planted_board", "reshuffle", "reshuffle_report",
     "stable_board", "can_have_move",
+    # special candies (specials on; the rules above stay the default)
+    "SpecialBoard", "SpecialStep", "SpecialSwapResult", "new_special_board", "swap_specials",
+    "valid_moves_specials", "is_dead_specials", "reshuffle_specials",
 ]

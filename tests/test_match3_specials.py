@@ -1,0 +1,324 @@
+"""Special candies: hand-drawn boards with their exact clearing, creation rules, scoring, errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from tilelab.match3 import Board, SpecialBoard, swap_specials, valid_moves_specials
+from tilelab.match3.specials import (
+    ACTIVATION_BONUS,
+    BLAST_POINTS,
+    NO_COLOUR,
+    SCORE_TABLE,
+    Created,
+    combo_of,
+    find_groups,
+    is_dead_specials,
+    reshuffle_specials,
+    specials_count,
+)
+from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
+
+# Every kind once per row and once per column (no run, and no single swap can make one):
+# kind(r, c) = (2r + c) % 6
+BASE = [[(2 * r + c) % 6 for c in range(6)] for r in range(6)]
+SYMBOL = "0123456789"
+
+
+def board_with(marks: dict) -> SpecialBoard:
+    """BASE with some cells replaced by tokens like '0-', '1+', '*'."""
+    rows = [[SYMBOL[k] for k in row] for row in BASE]
+    for (r, c), token in marks.items():
+        rows[r][c] = token
+    return SpecialBoard.parse("\n".join(" ".join(row) for row in rows), kinds=6)
+
+
+def mask(picture: str) -> set:
+    """The cells marked 'x' in a hand-drawn picture."""
+    lines = [line.replace(" ", "") for line in picture.strip().splitlines()]
+    return {(r, c) for r, line in enumerate(lines) for c, ch in enumerate(line) if ch == "x"}
+
+
+def first_step(board: SpecialBoard, a, b):
+    result = swap_specials(board, a, b, rng=0)
+    assert result.valid
+    fast = swap_specials_fast(board, a, b, rng=0)
+    assert fast == (result.valid, result.board, result.score, result.cascades)
+    return result, result.steps[0]
+
+
+A, B = (2, 2), (2, 3)  # every combination test swaps these two; B is the centre
+
+
+def test_base_board_has_no_run_and_the_kinds_are_where_the_formula_says():
+    board = board_with({})
+    assert find_groups(board) == [] and board[2, 3] == 1
+    assert sorted(c for c in board.cells() if board[c] == 1) == [(0, 1), (1, 5), (2, 3), (3, 1), (4, 5), (5, 3)]
+
+
+def test_striped_plus_striped_clears_a_cross_centred_on_b():
+    result, step = first_step(board_with({A: "0-", B: "1|"}), A, B)
+    assert result.combo == "striped+striped"
+    assert step.cleared_cells == mask("""
+        . . . x . .
+        . . . x . .
+        x x x x x x
+        . . . x . .
+        . . . x . .
+        . . . x . .""")
+    assert step.groups == () and step.created == ()
+
+
+def test_striped_plus_wrapped_clears_three_rows_and_three_columns():
+    result, step = first_step(board_with({A: "0-", B: "1+"}), A, B)
+    assert result.combo == "striped+wrapped"
+    assert step.cleared_cells == mask("""
+        . . x x x .
+        x x x x x x
+        x x x x x x
+        x x x x x x
+        . . x x x .
+        . . x x x .""")
+    assert step.score == ACTIVATION_BONUS["striped+wrapped"] + BLAST_POINTS * 27
+
+
+def test_wrapped_plus_wrapped_clears_the_5x5_block():
+    _, step = first_step(board_with({A: "0+", B: "1+"}), A, B)
+    assert step.cleared_cells == mask("""
+        . x x x x x
+        . x x x x x
+        . x x x x x
+        . x x x x x
+        . x x x x x
+        . . . . . .""")
+    assert step.survivors == frozenset()  # the swapped pair is used up: no second blast
+
+
+def test_colour_bomb_plus_plain_candy_clears_that_colour():
+    result, step = first_step(board_with({A: "*"}), A, B)  # the bomb moves to B, the 1 to A
+    assert result.combo == "bomb+plain"
+    assert step.cleared_cells == mask("""
+        . x . . . .
+        . . . . . x
+        . . x x . .
+        . x . . . .
+        . . . . . x
+        . . . x . .""")
+    assert step.score == ACTIVATION_BONUS["bomb+plain"] + BLAST_POINTS * 7
+
+
+def test_colour_bomb_plus_striped_turns_that_colour_striped_and_fires_them():
+    result, step = first_step(board_with({A: "*", B: "1|"}), A, B)
+    assert result.combo == "bomb+striped"
+    assert step.cleared_cells == mask("""
+        . x x x . x
+        . x x x . x
+        . x x x . x
+        . x x x . x
+        . x x x . x
+        . x x x . x""")
+    fired = sorted(a.cell for a in step.activations if a.special == "striped-col")
+    assert fired == [(0, 1), (1, 5), (2, 2), (3, 1), (4, 5), (5, 3)]  # all six 1s, swapped one included
+
+
+def test_colour_bomb_plus_wrapped_turns_that_colour_wrapped_and_they_go_off_twice():
+    result, step = first_step(board_with({A: "*", B: "1+"}), A, B)
+    assert result.combo == "bomb+wrapped"
+    ones = {(0, 1), (1, 5), (2, 2), (3, 1), (4, 5), (5, 3)}
+    assert step.survivors == ones
+    assert step.cleared_cells == mask("""
+        x . x . x x
+        x x x x x .
+        x x . x x x
+        x . x x x x
+        x x x x x .
+        . . x . x x""")
+    second = result.steps[1]
+    assert sorted(a.special for a in second.activations if a.cause is None) == ["wrapped-again"] * 6
+
+
+def test_colour_bomb_plus_colour_bomb_clears_the_board():
+    _, step = first_step(board_with({A: "*", B: "*"}), A, B)
+    assert step.cleared_cells == set(step.before.cells())
+    assert step.score == ACTIVATION_BONUS["bomb+bomb"] + BLAST_POINTS * 36
+
+
+# ----------------------------------------------------------------------------- single specials
+
+SINGLE = """
+1 2 3 4 5
+2 0{} 0 3 4
+3 4 5 0 1
+4 5 1 2 3
+"""  # swapping (1, 3) and (2, 3) makes 0 0 0 in row 1, through the special at (1, 1)
+
+
+def test_matched_striped_row_clears_its_row():
+    _, step = first_step(SpecialBoard.parse(SINGLE.format("-"), kinds=6), (2, 3), (1, 3))
+    assert step.cleared_cells == mask("""
+        . . . . .
+        x x x x x""")
+    assert step.score == 60 + BLAST_POINTS * 2
+
+
+def test_matched_striped_column_clears_its_column():
+    _, step = first_step(SpecialBoard.parse(SINGLE.format("|"), kinds=6), (2, 3), (1, 3))
+    assert step.cleared_cells == mask("""
+        . x . . .
+        . x x x .
+        . x . . .
+        . x . . .""")
+
+
+def test_matched_wrapped_clears_3x3_stays_primed_falls_and_goes_off_again():
+    result, step = first_step(SpecialBoard.parse(SINGLE.format("+"), kinds=6), (2, 3), (1, 3))
+    assert step.cleared_cells == mask("""
+        x x x . .
+        x . x x .
+        x x x . .""")
+    assert step.survivors == {(1, 1)}
+    assert step.fallen.special((2, 1)) == "wrapped-primed"  # fell one row into the hole below it
+    again = result.steps[1].activations[0]
+    assert (again.special, again.cell) == ("wrapped-again", (2, 1))
+    assert again.cells == mask("""
+        . . . . .
+        x x x . .
+        x x x . .
+        x x x . .""")
+    assert step.score == 60 + ACTIVATION_BONUS["wrapped"] + BLAST_POINTS * 7  # 9 minus 2 matched
+
+
+def test_chain_reaction_a_striped_row_catches_a_striped_column():
+    board = SpecialBoard.parse("""
+        1 2 3 4 5
+        2 0- 0 3 4|
+        3 4 5 0 1
+        4 5 1 2 3""", kinds=6)
+    _, step = first_step(board, (2, 3), (1, 3))
+    assert [(a.special, a.cell, a.cause, a.wave) for a in step.activations] == [
+        ("striped-row", (1, 1), None, 0), ("striped-col", (1, 4), (1, 1), 1)]
+    assert step.cleared_cells == mask("""
+        . . . . x
+        x x x x x
+        . . . . x
+        . . . . x""")
+
+
+def test_a_colour_bomb_caught_in_a_blast_clears_the_most_common_colour():
+    board = SpecialBoard.parse("""
+        1 2 3 4 5
+        2 0- 0 3 *
+        3 4 5 0 1
+        4 5 1 2 3""", kinds=6)
+    _, step = first_step(board, (2, 3), (1, 3))
+    bomb = [a for a in step.activations if a.special == "colour-bomb"]
+    assert len(bomb) == 1 and bomb[0].cause == (1, 1)
+    # the colour it clears is the most common one on the board as the step starts (ties: lowest)
+    colours = [board.swapped((2, 3), (1, 3))[c] for c in board.cells()]
+    top = max(range(6), key=lambda k: (colours.count(k), -k))
+    assert {c for c in board.cells() if board.swapped((2, 3), (1, 3))[c] == top} <= step.cleared_cells
+
+
+# ----------------------------------------------------------------------------- where specials come from
+
+
+def test_line_of_four_sideways_swipe_gives_a_row_striped_at_the_moved_cell():
+    board = SpecialBoard.parse("""
+        0 0 1 0 2
+        1 2 0 1 1
+        2 1 2 2 0""")
+    result = swap_specials(board, (1, 2), (0, 2), rng=0)  # up/down swipe: the 0 moves up into (0, 2)
+    assert result.steps[0].created == (Created((0, 2), 0, "striped-col"),)
+    board = SpecialBoard.parse("""
+        1 0 2
+        2 0 1
+        0 1 2
+        1 0 2""")
+    result = swap_specials(board, (2, 0), (2, 1), rng=0)  # sideways: the 0 moves right, column 1 reads 0000
+    assert result.steps[0].created == (Created((2, 1), 0, "striped-row"),)
+
+
+def test_l_shape_gives_a_wrapped_candy_and_a_line_of_five_a_colour_bomb():
+    board = SpecialBoard.parse("""
+        0 1 2 1
+        0 2 1 2
+        1 0 0 2
+        2 1 2 1""")
+    result = swap_specials(board, (2, 0), (3, 0), rng=0)  # wrong: no 0 comes in -> check validity
+    assert not result.valid
+    board = SpecialBoard.parse("""
+        0 1 2 1
+        0 2 1 2
+        1 0 0 2
+        0 1 2 1""")
+    result = swap_specials(board, (3, 0), (2, 0), rng=0)  # 0 up into (2, 0): L of five
+    assert [g.shape for g in result.steps[0].groups] == ["L"]
+    assert result.steps[0].created == (Created((2, 0), 0, "wrapped"),)
+    board = SpecialBoard.parse("""
+        0 0 1 0 0
+        1 2 0 1 2""")
+    result = swap_specials(board, (1, 2), (0, 2), rng=0)
+    assert result.steps[0].created == (Created((0, 2), NO_COLOUR, "colour-bomb"),)
+
+
+def test_cascade_line_of_four_gets_perpendicular_stripes_at_its_middle_cell():
+    from tilelab.match3.specials import creation_cell, special_for
+
+    g, = find_groups(SpecialBoard.parse("0 0 0 0\n1 2 1 2"))
+    assert creation_cell(g, None) == (0, 1) and special_for(g, None) == 3 - 1  # COL == 2
+    g, = find_groups(SpecialBoard.parse("0 1\n0 2\n0 1\n0 2"))
+    assert creation_cell(g, None) == (1, 0) and special_for(g, None) == 1  # ROW == 1
+
+
+def test_every_run_clears_in_the_same_step_whatever_its_height():
+    board = SpecialBoard.parse("""
+        1 1 1 2
+        2 3 0 3
+        0 0 1 0""")
+    # not a legal start (a ready run), so resolve directly: both rows' runs go in step 1
+    from tilelab.match3.specials import resolve_specials
+
+    step = resolve_specials(board, 0)[0]
+    assert all(c in step.cleared_cells for c in [(0, 0), (0, 1), (0, 2)])
+
+
+# ----------------------------------------------------------------------------- moves, dead boards, reshuffle
+
+
+def test_valid_moves_include_special_pairs_and_bomb_swaps():
+    board = board_with({A: "0-", B: "1+", (5, 5): "*"})
+    moves = valid_moves_specials(board)
+    assert (A, B) in moves and ((4, 5), (5, 5)) in moves and ((5, 4), (5, 5)) in moves
+    assert moves == valid_moves_specials_fast(board)
+    assert not is_dead_specials(board) and is_dead_specials(board_with({}))
+
+
+def test_reshuffle_keeps_specials():
+    board = board_with({A: "0-", (4, 4): "1+", (5, 5): "*"})
+    shuffled = reshuffle_specials(board, rng=3)
+    assert sorted(shuffled.special_cells().values()) == sorted(board.special_cells().values())
+    assert find_groups(shuffled) == [] and not is_dead_specials(shuffled)
+    assert specials_count(shuffled) == 3
+
+
+def test_score_table_and_combo_names():
+    assert SCORE_TABLE[0][1] == 60 and SCORE_TABLE[0][2] is True
+    assert combo_of(board_with({A: "*", B: "*"}), A, B) == "bomb+bomb"
+    assert combo_of(board_with({A: "0-"}), A, B) == "none"
+
+
+@pytest.mark.parametrize("picture, words", [
+    ("-0", "must follow"), ("0 ?", "unknown symbol"), ("", "empty picture")])
+def test_bad_pictures_raise_value_error(picture, words):
+    with pytest.raises(ValueError, match=words):
+        SpecialBoard.parse(picture)
+
+
+def test_bad_swaps_raise():
+    board = board_with({})
+    with pytest.raises(ValueError, match="not neighbours"):
+        swap_specials(board, (0, 0), (2, 2), rng=0)
+    with pytest.raises(TypeError, match="SpecialBoard"):
+        swap_specials(Board.parse("012\n120\n201"), (0, 0), (0, 1), rng=0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="colour bomb"):
+        SpecialBoard(((0, 1, 2),), ((5, 0, 0),), 3)

@@ -1,0 +1,808 @@
+"""Special candies (readable reference): striped, wrapped, colour bombs, their combinations.
+
+The rules, as Candy Crush plays them (and where we had to choose, the choice is stated):
+
+Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.match3.core`):
+
+- a line of four makes a **striped** candy of its colour. Which way it clears follows Candy
+  Crush: for the player's own match the stripes follow the direction of the swipe (a sideways
+  swap gives horizontal stripes, which clear the candy's ROW; an up/down swap gives vertical
+  stripes, which clear its COLUMN). A line of four made by falling candies has no swipe; then
+  the stripes cross the line (a horizontal line of four gives vertical stripes: clears a column).
+- an L, T or cross of five or more makes a **wrapped** candy of its colour;
+- a line of five (or more) makes a **colour bomb**, which has no colour of its own.
+- where it appears: on the player's match, at the cell the player's candy moved INTO (``b`` in
+  ``swap(board, a, b)``), else at ``a`` if only that cell is in the group; for a cascade match
+  at a fixed cell: the first crossing cell in reading order for an L/T/cross (or a five that
+  crosses another run), else the middle cell of the line (the upper/left one of the two middle
+  cells of a line of four).
+
+What they do when they go off (*activate*), because they were matched, swapped together or
+caught in another special's blast (a *chain reaction*; each special goes off at most once per
+cascade step):
+
+- striped: clears its whole row (horizontal stripes) or column (vertical stripes);
+- wrapped: clears the 3x3 block around it but stays, *primed*; the candies fall, and at the start
+  of the next cascade step the primed candy goes off again (3x3 around where it fell, itself too);
+- colour bomb swapped with a candy: clears every candy of that candy's colour; caught in a blast
+  (no swap to say which colour) it clears the most common colour on the board at the start of the
+  step (ties: the lowest kind) -- Candy Crush picks at random here; we keep the engine seeded
+  by the refills alone.
+
+Combinations when two specials are swapped (centred on ``b``, the cell the player moved into):
+striped+striped a cross (row and column of ``b``); striped+wrapped three rows and three columns;
+wrapped+wrapped the 5x5 block (Candy Crush fires it twice; we fire once); bomb+striped turns
+every candy of the striped one's colour into a striped candy (the same stripes) and fires them;
+bomb+wrapped likewise with wrapped candies; bomb+bomb clears the board; bomb+plain candy clears
+that colour. A swap of two specials (or of a bomb with anything) is legal without a match.
+
+Every run on the board clears in the same step, whatever its height.
+
+Scoring (:data:`SCORE_TABLE`; Candy Crush's published figures): a group scores its shape's
+points (60 for three, 120 for four, 200 for five/L/T/cross) times the cascade number; a blast
+adds its bonus (:data:`ACTIVATION_BONUS`: wrapped 540, colour bomb 1200, ...) plus 60 for each
+candy it clears that no group cleared. Blast points are not multiplied by the cascade number.
+
+>>> board = SpecialBoard.parse('''
+... 0 1 2 0
+... 1 2- 0 1
+... 2 1 1 2''')
+>>> r = swap_specials(board, (1, 1), (2, 1), rng=0)   # the striped 2 moves down: 1 1 in row 1 ...
+>>> r.valid                                            # ... but no run: swapped back
+False
+>>> r = swap_specials(board, (1, 0), (1, 1), rng=0)   # 1 moves right: column 1 reads 1 1 1
+>>> r.valid, [a.special for a in r.steps[0].activations]
+(True, [])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from tilelab._random import as_generator
+from tilelab.match3.core import (
+    EMPTY,
+    EMPTY_SYMBOL,
+    MAX_CASCADES,
+    RUN,
+    SHAPE_POINTS,
+    SYMBOLS,
+    Board,
+    Cell,
+    Group,
+    Move,
+    _check_kinds,
+    check_cell,
+    find_matches,
+    kind_from_uniform,
+    neighbours,
+)
+
+# special codes (the fast path uses the same numbers)
+NONE, ROW, COL, WRAPPED, PRIMED, BOMB = range(6)
+SPECIAL_NAMES = {NONE: "plain", ROW: "striped-row", COL: "striped-col", WRAPPED: "wrapped",
+                 PRIMED: "wrapped-primed", BOMB: "colour-bomb"}
+NO_COLOUR = -2  # the kind stored under a colour bomb: it never matches
+SUFFIX = {ROW: "-", COL: "|", WRAPPED: "+", PRIMED: "@"}
+BOMB_SYMBOL = "*"
+BLAST_POINTS = 60  # per candy a blast clears that no group cleared
+
+# combination codes (index 1 only): what swapping two specials does
+COMBOS = ("none", "striped+striped", "striped+wrapped", "wrapped+wrapped",
+          "bomb+plain", "bomb+striped", "bomb+wrapped", "bomb+bomb")
+ACTIVATION_BONUS = {
+    "striped-row": 0, "striped-col": 0, "wrapped": 540, "wrapped-again": 0, "colour-bomb": 1200,
+    "striped+striped": 0, "striped+wrapped": 540, "wrapped+wrapped": 1080,
+    "bomb+plain": 1200, "bomb+striped": 1200, "bomb+wrapped": 1200, "bomb+bomb": 2400,
+}
+#: The whole scoring in one table: (what, points, multiplied by the cascade number?).
+SCORE_TABLE = (
+    ("match of three (line3)", SHAPE_POINTS["line3"], True),
+    ("match of four (line4): makes a striped candy", SHAPE_POINTS["line4"], True),
+    ("L, T or cross of five: makes a wrapped candy", SHAPE_POINTS["L"], True),
+    ("line of five: makes a colour bomb", SHAPE_POINTS["line5"], True),
+    ("each candy a blast clears (not already in a match)", BLAST_POINTS, False),
+    ("wrapped candy goes off (first blast)", ACTIVATION_BONUS["wrapped"], False),
+    ("colour bomb goes off (alone or with a plain candy)", ACTIVATION_BONUS["colour-bomb"], False),
+    ("striped + wrapped swapped", ACTIVATION_BONUS["striped+wrapped"], False),
+    ("wrapped + wrapped swapped", ACTIVATION_BONUS["wrapped+wrapped"], False),
+    ("colour bomb + striped or wrapped swapped", ACTIVATION_BONUS["bomb+striped"], False),
+    ("colour bomb + colour bomb swapped", ACTIVATION_BONUS["bomb+bomb"], False),
+)
+
+
+# ----------------------------------------------------------------------------- board
+
+
+@dataclass(frozen=True)
+class SpecialBoard:
+    """A match-3 board whose candies may be special: ``grid`` of kinds, ``specials`` of codes.
+
+    Picture: one token per cell, a kind (0-9 a-z) with an optional mark: ``-`` striped that
+    clears its row, ``|`` striped that clears its column, ``+`` wrapped, ``@`` wrapped that went
+    off once (primed); ``*`` is a colour bomb, ``.`` a hole. Spaces are ignored.
+
+    >>> b = SpecialBoard.parse('''
+    ... 0 1- 2
+    ... 1| * 0+''')
+    >>> b.special((0, 1)), b.special((1, 1)), b[1, 1], b[1, 2]
+    ('striped-row', 'colour-bomb', -2, 0)
+    >>> print(b)
+    0 1- 2
+    1| * 0+
+    """
+
+    grid: tuple[tuple[int, ...], ...]
+    specials: tuple[tuple[int, ...], ...]
+    kinds: int
+
+    def __post_init__(self) -> None:
+        kinds = _check_kinds(self.kinds)
+        object.__setattr__(self, "kinds", kinds)
+        grid = tuple(tuple(int(k) for k in row) for row in self.grid)
+        specials = tuple(tuple(int(s) for s in row) for row in self.specials)
+        if not grid or not grid[0]:
+            raise ValueError("grid is empty: a board needs at least one row and one column")
+        if [len(r) for r in grid] != [len(grid[0])] * len(grid) or [len(r) for r in specials] != [len(r) for r in grid]:
+            raise ValueError("grid and specials must be rectangles of the same size")
+        for r, (krow, srow) in enumerate(zip(grid, specials)):
+            for c, (k, s) in enumerate(zip(krow, srow)):
+                if s not in SPECIAL_NAMES:
+                    raise ValueError(f"cell {(r, c)} has special code {s}: use 0..5 (NONE..BOMB)")
+                if (s == BOMB) != (k == NO_COLOUR):
+                    raise ValueError(f"cell {(r, c)}: a colour bomb (special {BOMB}) and only it has kind {NO_COLOUR}")
+                if k != NO_COLOUR and not (0 <= k < kinds or k == EMPTY):
+                    raise ValueError(f"cell {(r, c)} holds kind {k}, outside 0..{kinds - 1}")
+                if k == EMPTY and s != NONE:
+                    raise ValueError(f"cell {(r, c)} is a hole but has a special")
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "specials", specials)
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
+
+    def special_code(self, cell: Cell) -> int:
+        return self.specials[cell[0]][cell[1]]
+
+    def special(self, cell: Cell) -> str:
+        """The special at ``cell`` by name ("plain" for none)."""
+        return SPECIAL_NAMES[self.special_code(cell)]
+
+    def cells(self) -> Iterator[Cell]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
+    @property
+    def is_full(self) -> bool:
+        return all(k != EMPTY for row in self.grid for k in row)
+
+    def special_cells(self) -> dict[Cell, str]:
+        """Every special on the board: ``{cell: name}``."""
+        return {cell: self.special(cell) for cell in self.cells() if self.special_code(cell) != NONE}
+
+    def colours(self) -> Board:
+        """The colours alone as a plain :class:`Board`; bombs and primed candies become holes."""
+        grid = tuple(tuple(k if s not in (BOMB, PRIMED) else EMPTY for k, s in zip(kr, sr))
+                     for kr, sr in zip(self.grid, self.specials))
+        return Board(grid, self.kinds)
+
+    def with_cells(self, changes: dict[Cell, tuple[int, int]]) -> "SpecialBoard":
+        """A new board with some cells set to ``(kind, special)``."""
+        grid = [list(row) for row in self.grid]
+        spec = [list(row) for row in self.specials]
+        for (r, c), (k, s) in changes.items():
+            grid[r][c], spec[r][c] = k, s
+        return SpecialBoard._trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
+
+    @classmethod
+    def _trusted(cls, grid: tuple, specials: tuple, kinds: int) -> "SpecialBoard":
+        """Engine-internal: wrap tuples the engine itself built, skipping validation."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "grid", grid)
+        object.__setattr__(board, "specials", specials)
+        object.__setattr__(board, "kinds", kinds)
+        return board
+
+    def swapped(self, a: Cell, b: Cell) -> "SpecialBoard":
+        return self.with_cells({a: (self[b], self.special_code(b)), b: (self[a], self.special_code(a))})
+
+    def picture(self) -> str:
+        def token(k: int, s: int) -> str:
+            if s == BOMB:
+                return BOMB_SYMBOL
+            if k == EMPTY:
+                return EMPTY_SYMBOL
+            return SYMBOLS[k] + SUFFIX.get(s, "")
+
+        return "\n".join(" ".join(token(k, s) for k, s in zip(kr, sr)) for kr, sr in zip(self.grid, self.specials))
+
+    __str__ = picture
+
+    def __repr__(self) -> str:
+        return f"SpecialBoard.parse({self.picture()!r}, kinds={self.kinds})"
+
+    @classmethod
+    def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
+        """Read a picture (see the class docstring); ``kinds`` defaults to max(3, largest + 1)."""
+        grid, spec = [], []
+        for line in picture.strip().splitlines():
+            kr: list[int] = []
+            sr: list[int] = []
+            for ch in line.replace(" ", "").replace("\t", ""):
+                marks = {v: k for k, v in SUFFIX.items()}
+                if ch in marks:
+                    if not kr or kr[-1] < 0 or sr[-1] != NONE:
+                        raise ValueError(f"mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
+                    sr[-1] = marks[ch]
+                elif ch == BOMB_SYMBOL:
+                    kr.append(NO_COLOUR)
+                    sr.append(BOMB)
+                elif ch == EMPTY_SYMBOL:
+                    kr.append(EMPTY)
+                    sr.append(NONE)
+                elif ch.lower() in SYMBOLS:
+                    kr.append(SYMBOLS.index(ch.lower()))
+                    sr.append(NONE)
+                else:
+                    raise ValueError(f"unknown symbol {ch!r}: use 0-9 a-z, marks - | + @, '*' or '.'")
+            if kr:
+                grid.append(tuple(kr))
+                spec.append(tuple(sr))
+        if not grid:
+            raise ValueError("empty picture: give one line of candies per row, e.g. '0 1- 2'")
+        if kinds is None:
+            kinds = max(3, max(max(row) for row in grid) + 1)
+        return cls(tuple(grid), tuple(spec), kinds)
+
+    @classmethod
+    def from_board(cls, board: Board) -> "SpecialBoard":
+        """A plain board with no specials yet."""
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a match3 Board, got {type(board).__name__}")
+        return cls(board.grid, tuple((NONE,) * board.cols for _ in range(board.rows)), board.kinds)
+
+    def to_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(kinds, specials)`` as two ``int8`` arrays (the fast path's representation)."""
+        return np.array(self.grid, np.int8), np.array(self.specials, np.int8)
+
+    @classmethod
+    def from_arrays(cls, grid: np.ndarray, specials: np.ndarray, kinds: int) -> "SpecialBoard":
+        return cls(tuple(map(tuple, np.asarray(grid).tolist())), tuple(map(tuple, np.asarray(specials).tolist())), kinds)
+
+
+def new_special_board(rows: int, cols: int, kinds: int, rng: object) -> SpecialBoard:
+    """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
+
+    >>> new_special_board(3, 4, 3, rng=0).special_cells()
+    {}
+    """
+    from tilelab.match3.generate import new_board
+
+    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng))
+
+
+def _check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
+    if not isinstance(board, SpecialBoard):
+        raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}; wrap a Board with SpecialBoard.from_board")
+    if not board.is_full:
+        raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
+    a, b = check_cell(board, a, "cell a"), check_cell(board, b, "cell b")  # type: ignore[arg-type]
+    if not neighbours(a, b):
+        raise ValueError(f"cells {a} and {b} are not neighbours: swap two cells that share a side")
+    return a, b
+
+
+# ----------------------------------------------------------------------------- step data
+
+
+@dataclass(frozen=True)
+class Activation:
+    """One special going off: where, what, the cells its blast covers, and why it went off.
+
+    ``cells`` is the whole blast; ``cleared`` the cells it was first to clear (60 points each
+    unless a group cleared them). ``cause`` is the cell whose blast caught it (None when it was
+    matched, swapped, or primed); ``wave`` counts the links of the chain (0 = first).
+    """
+
+    cell: Cell
+    special: str
+    kind: int
+    cells: frozenset[Cell]
+    cleared: frozenset[Cell]
+    cause: Cell | None
+    wave: int
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Created:
+    """A special candy made by a group: where, its colour (NO_COLOUR for a bomb) and what."""
+
+    cell: Cell
+    kind: int
+    special: str
+
+
+@dataclass(frozen=True)
+class SpecialStep:
+    """One cascade step with specials: primed candies and combos go off, groups match, blasts
+    chain, the cleared cells empty, new specials appear, candies fall, holes refill.
+
+    Same field names as :class:`tilelab.match3.core.CascadeStep` (``index, before, groups,
+    cleared, falls, fallen, refills, board, score``), plus ``activations`` (in firing order),
+    ``created``, ``survivors`` (wrapped candies primed this step) and ``combo``.
+    """
+
+    index: int
+    before: SpecialBoard
+    groups: tuple[Group, ...]
+    activations: tuple[Activation, ...]
+    created: tuple[Created, ...]
+    survivors: frozenset[Cell]
+    cleared: SpecialBoard
+    falls: tuple[tuple[Cell, Cell], ...]
+    fallen: SpecialBoard
+    refills: tuple[tuple[Cell, int], ...]
+    board: SpecialBoard
+    group_points: int
+    blast_points: int
+    combo: str = "none"
+    turned: frozenset[Cell] = frozenset()  # candies a bomb combination turned special first
+
+    @property
+    def score(self) -> int:
+        """``index * group points + blast points`` (see :data:`SCORE_TABLE`)."""
+        return self.index * self.group_points + self.blast_points
+
+    @property
+    def cleared_cells(self) -> frozenset[Cell]:
+        """Cells emptied in this step (groups and blasts, minus survivors and new specials)."""
+        return frozenset(c for c in self.cleared.cells() if self.cleared[c] == EMPTY)
+
+
+@dataclass(frozen=True)
+class SpecialSwapResult:
+    """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged."""
+
+    valid: bool
+    board: SpecialBoard
+    steps: tuple[SpecialStep, ...]
+    score: int
+    cascades: int
+    a: Cell
+    b: Cell
+    swapped: SpecialBoard
+    combo: str = "none"
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+def combo_of(board: SpecialBoard, a: Cell, b: Cell) -> str:
+    """Which combination swapping ``a`` and ``b`` sets off ("none" for an ordinary swap).
+
+    >>> combo_of(SpecialBoard.parse("0- 1+ *\\n1 2 0"), (0, 0), (0, 1))
+    'striped+wrapped'
+    >>> combo_of(SpecialBoard.parse("0- 1+ *\\n1 2 0"), (0, 2), (1, 2))
+    'bomb+plain'
+    """
+    sa, sb = board.special_code(a), board.special_code(b)
+    kinds = sorted(("bomb" if s == BOMB else "striped" if s in (ROW, COL) else "wrapped" if s in (WRAPPED, PRIMED)
+                    else "plain") for s in (sa, sb))
+    order = {"bomb": 0, "striped": 1, "wrapped": 2, "plain": 3}
+    first, second = sorted(kinds, key=order.__getitem__)
+    if first == "bomb":
+        return f"bomb+{second}"
+    if second == "plain":
+        return "none"
+    return f"{first}+{second}"
+
+
+def _run_through(board: SpecialBoard, cell: Cell) -> bool:
+    kind = board[cell]
+    if kind < 0 or board.special_code(cell) == PRIMED:
+        return False
+
+    def count(dr: int, dc: int) -> int:
+        r, c, n = cell[0] + dr, cell[1] + dc, 0
+        while board.on_board((r, c)) and board[r, c] == kind and board.special_code((r, c)) != PRIMED:
+            r, c, n = r + dr, c + dc, n + 1
+        return n
+
+    return count(0, -1) + count(0, 1) + 1 >= RUN or count(-1, 0) + count(1, 0) + 1 >= RUN
+
+
+def is_valid_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
+    """A swap is legal when it sets off a combination or makes a run through ``a`` or ``b``.
+
+    >>> is_valid_special_swap(SpecialBoard.parse("* 1 2\\n2 0 1"), (0, 0), (0, 1))  # a bomb always
+    True
+    >>> is_valid_special_swap(SpecialBoard.parse("0- 1 2\\n2 0 1"), (0, 0), (0, 1))  # striped+plain: needs a run
+    False
+    """
+    if combo_of(board, a, b) != "none":
+        return True
+    if board[a] == board[b]:
+        return False
+    after = board.swapped(a, b)
+    return _run_through(after, a) or _run_through(after, b)
+
+
+def valid_moves_specials(board: SpecialBoard) -> list[Move]:
+    """Every legal swap with specials on: runs, special+special swaps and any colour-bomb swap.
+
+    >>> valid_moves_specials(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
+    [((1, 0), (1, 1))]
+    """
+    if not isinstance(board, SpecialBoard):
+        raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}")
+    if not board.is_full:
+        raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
+    moves = []
+    for a in board.cells():
+        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+            if board.on_board(b) and is_valid_special_swap(board, a, b):
+                moves.append((a, b))
+    return moves
+
+
+def is_dead_specials(board: SpecialBoard) -> bool:
+    """True when no swap is legal, counting special swaps (a board with a bomb is never dead).
+
+    >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 2 0\\n2 0 1"))
+    True
+    >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 * 0\\n2 0 1"))
+    False
+    """
+    return not valid_moves_specials(board)
+
+
+def find_groups(board: SpecialBoard) -> list[Group]:
+    """Groups that would clear now (bombs and primed candies never match).
+
+    >>> [(g.shape, sorted(g.cells)) for g in find_groups(SpecialBoard.parse("0 0 0+\\n1 2 1"))]
+    [('line3', [(0, 0), (0, 1), (0, 2)])]
+    """
+    return find_matches(board.colours())
+
+
+def _crossings(group: Group) -> list[Cell]:
+    rows = {c for run in group.runs if run.direction == "row" for c in run.cells}
+    cols = {c for run in group.runs if run.direction == "col" for c in run.cells}
+    return sorted(rows & cols)
+
+
+def special_for(group: Group, swipe: str | None) -> int:
+    """The special a group makes: NONE, ROW/COL (four), WRAPPED (L/T/cross) or BOMB (five).
+
+    ``swipe`` is "row" for a sideways swap, "col" for an up/down one, None for a cascade match.
+    """
+    if group.shape == "line3":
+        return NONE
+    if group.shape == "line5":
+        return BOMB
+    if group.shape == "line4":
+        if swipe is not None:
+            return ROW if swipe == "row" else COL
+        return COL if group.runs[0].direction == "row" else ROW
+    return WRAPPED
+
+
+def creation_cell(group: Group, move: Move | None) -> Cell:
+    """Where a group's new special appears (see the module docstring).
+
+    >>> g, = find_groups(SpecialBoard.parse("0 0 0 0\\n1 2 1 2"))
+    >>> creation_cell(g, None), creation_cell(g, ((1, 3), (0, 3)))
+    ((0, 1), (0, 3))
+    """
+    if move is not None:
+        a, b = move
+        if b in group.cells:
+            return b
+        if a in group.cells:
+            return a
+    crossing = _crossings(group)
+    if crossing:
+        return crossing[0]
+    run = group.runs[0]
+    return run.cells[(len(run) - 1) // 2]
+
+
+def most_common_colour(board: SpecialBoard) -> int:
+    """The colour a bomb caught in a blast clears: the most common one (ties: lowest kind)."""
+    counts = Counter(k for row in board.grid for k in row if k >= 0)
+    if not counts:
+        return NO_COLOUR
+    top = max(counts.values())
+    return min(k for k, n in counts.items() if n == top)
+
+
+def _rect(board: SpecialBoard, cell: Cell, radius: int) -> set[Cell]:
+    r0, c0 = cell
+    return {(r, c) for r in range(r0 - radius, r0 + radius + 1) for c in range(c0 - radius, c0 + radius + 1)
+            if board.on_board((r, c))}
+
+
+def _line(board: SpecialBoard, cell: Cell, special: int) -> set[Cell]:
+    if special == ROW:
+        return {(cell[0], c) for c in range(board.cols)}
+    return {(r, cell[1]) for r in range(board.rows)}
+
+
+def blast_cells(board: SpecialBoard, cell: Cell, special: int, colour: int | None = None) -> set[Cell]:
+    """The cells one special's blast covers (the special's own cell included).
+
+    >>> b = SpecialBoard.parse("0 1 2\\n1 2- 0\\n2 0 1")
+    >>> sorted(blast_cells(b, (1, 1), ROW))
+    [(1, 0), (1, 1), (1, 2)]
+    """
+    if special in (ROW, COL):
+        return _line(board, cell, special)
+    if special in (WRAPPED, PRIMED):
+        return _rect(board, cell, 1)
+    if special == BOMB:
+        colour = most_common_colour(board) if colour is None else colour
+        return {cell} | {c for c in board.cells() if board[c] == colour}
+    raise ValueError(f"special code {special} does not go off")
+
+
+def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[Cell], dict[Cell, int]]:
+    """A combination's blast on the swapped board, and the candies it turns special first.
+
+    >>> b = SpecialBoard.parse("0 0- 1\\n1 1| 0\\n2 0 2")
+    >>> sorted(combo_cells(b, "striped+striped", (0, 1), (1, 1))[0])
+    [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
+    """
+    if combo == "striped+striped":
+        return _line(board, b, ROW) | _line(board, b, COL), {}
+    if combo == "striped+wrapped":
+        rows = {(r, c) for r in range(b[0] - 1, b[0] + 2) for c in range(board.cols) if board.on_board((r, c))}
+        cols = {(r, c) for r in range(board.rows) for c in range(b[1] - 1, b[1] + 2) if board.on_board((r, c))}
+        return rows | cols, {}
+    if combo == "wrapped+wrapped":
+        return _rect(board, b, 2), {}
+    if combo == "bomb+bomb":
+        return set(board.cells()), {}
+    bomb, other = (a, b) if board.special_code(a) == BOMB else (b, a)
+    colour = board[other]
+    same = {c for c in board.cells() if board[c] == colour}
+    if combo == "bomb+plain":
+        return {bomb} | same, {}
+    turn = board.special_code(other) if combo == "bomb+striped" else WRAPPED
+    return {bomb} | same, {c: turn for c in same if board.special_code(c) == NONE}
+
+
+def _activation_name(special: int) -> str:
+    return {ROW: "striped-row", COL: "striped-col", WRAPPED: "wrapped", PRIMED: "wrapped-again",
+            BOMB: "colour-bomb"}[special]
+
+
+def _chain(board: SpecialBoard, spec: dict[Cell, int], queue: list[tuple[Cell, int, Cell | None, int]],
+           fired: set[Cell], done: set[Cell], survivors: set[Cell], colour: int) -> list[Activation]:
+    """Fire the queued specials and every special their blasts catch (breadth first)."""
+    out = []
+    i = 0
+    while i < len(queue):
+        cell, special, cause, wave = queue[i]
+        i += 1
+        cells = blast_cells(board, cell, special, colour)
+        if special == WRAPPED:  # first blast: it stays, primed
+            spec[cell] = PRIMED
+            survivors.add(cell)
+        name = _activation_name(special)
+        new = frozenset(cells - done)
+        done |= cells
+        out.append(Activation(cell, name, board[cell], frozenset(cells), new, cause, wave, ACTIVATION_BONUS[name]))
+        for other in sorted(cells):
+            if other not in fired and spec[other] != NONE:
+                fired.add(other)
+                queue.append((other, spec[other], cell, wave + 1))
+    return out
+
+
+def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
+                 move: Move | None = None, combo: str = "none") -> SpecialStep | None:
+    """One cascade step with specials; None when nothing is left to go off or match.
+
+    ``move`` (the swap, on step 1) decides where the player's specials appear and which way
+    stripes run; ``combo`` is the combination the swap set off (step 1 only).
+    """
+    groups = tuple(find_groups(board))
+    primed = [c for c in board.cells() if board.special_code(c) == PRIMED]
+    if not groups and not primed and combo == "none":
+        return None
+    spec = {c: board.special_code(c) for c in board.cells()}
+    colour = most_common_colour(board)
+    fired: set[Cell] = set()
+    done: set[Cell] = set()
+    survivors: set[Cell] = set()
+    activations: list[Activation] = []
+    queue: list[tuple[Cell, int, Cell | None, int]] = []
+    turned: dict[Cell, int] = {}
+    if combo != "none":
+        a, b = move  # type: ignore[misc]
+        cells, turned = combo_cells(board, combo, a, b)
+        # the swapped pair is used up, except the striped/wrapped candy a bomb copies: it fires too
+        used = {a, b} if combo in ("bomb+bomb", "bomb+plain") or not combo.startswith("bomb") else \
+            {a if board.special_code(a) == BOMB else b}
+        for cell in used:
+            spec[cell] = NONE
+        fired |= used
+        done |= cells
+        spec.update(turned)
+        activations.append(Activation(b, combo, board[b], frozenset(cells), frozenset(cells), None, 0, ACTIVATION_BONUS[combo]))
+        for other in sorted(cells):
+            if other not in fired and spec[other] != NONE:
+                fired.add(other)
+                queue.append((other, spec[other], b, 1))
+    for cell in primed:
+        if cell not in fired:
+            fired.add(cell)
+            queue.append((cell, PRIMED, None, 0))
+    group_cells = set().union(*(g.cells for g in groups)) if groups else set()
+    for cell in sorted(group_cells):
+        if cell not in fired and spec[cell] != NONE:
+            fired.add(cell)
+            queue.append((cell, spec[cell], None, 0))
+    done |= group_cells
+    activations += _chain(board, spec, queue, fired, done, survivors, colour)
+    swipe = None
+    if move is not None:
+        swipe = "row" if move[0][0] == move[1][0] else "col"
+    created = []
+    for g in groups:
+        made = special_for(g, swipe if move is not None and (move[0] in g.cells or move[1] in g.cells) else None)
+        if made != NONE:
+            cell = creation_cell(g, move)
+            created.append(Created(cell, NO_COLOUR if made == BOMB else g.kind, SPECIAL_NAMES[made]))
+    created_cells = {c.cell for c in created}
+    blasted = set().union(*(act.cells for act in activations)) if activations else set()
+    gone = (group_cells | blasted) - survivors - created_cells
+    changes: dict[Cell, tuple[int, int]] = {c: (EMPTY, NONE) for c in gone}
+    for cell in survivors - created_cells:
+        changes[cell] = (board[cell], PRIMED)
+    codes = {v: k for k, v in SPECIAL_NAMES.items()}
+    for c in created:
+        changes[c.cell] = (c.kind, codes[c.special])
+    cleared = board.with_cells(changes)
+    fallen, falls = special_fall(cleared)
+    refilled, refills = special_refill(fallen, rng)
+    group_points = sum(g.points for g in groups)
+    blast_points = sum(act.bonus for act in activations) + BLAST_POINTS * len(gone - group_cells)
+    return SpecialStep(index, board, groups, tuple(activations), tuple(created), frozenset(survivors - created_cells),
+                       cleared, falls, fallen, refills, refilled, group_points, blast_points, combo,
+                       frozenset(turned))
+
+
+def special_fall(board: SpecialBoard) -> tuple[SpecialBoard, tuple[tuple[Cell, Cell], ...]]:
+    """Candies (special or not) drop into the holes below them; each fall ``(from, to)``."""
+    changes: dict[Cell, tuple[int, int]] = {}
+    falls = []
+    for c in range(board.cols):
+        target = board.rows - 1
+        for r in range(board.rows - 1, -1, -1):
+            if board[r, c] == EMPTY:
+                continue
+            if r != target:
+                falls.append(((r, c), (target, c)))
+                changes[(target, c)] = (board[r, c], board.special_code((r, c)))
+                changes[(r, c)] = (EMPTY, NONE)
+            target -= 1
+    return board.with_cells(changes), tuple(falls)
+
+
+def special_refill(board: SpecialBoard, rng: np.random.Generator) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
+    """Fill holes with plain candies: one ``rng.random()`` per hole in reading order (as core)."""
+    holes = [cell for cell in board.cells() if board[cell] == EMPTY]
+    draws = rng.random(len(holes))
+    refills = tuple((cell, kind_from_uniform(u, board.kinds)) for cell, u in zip(holes, draws))
+    return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
+
+
+def resolve_specials(board: SpecialBoard, rng: object, move: Move | None = None,
+                     combo: str = "none") -> tuple[SpecialStep, ...]:
+    """Run steps until nothing matches and no primed candy is left; the steps in order."""
+    rng = as_generator(rng)
+    steps: list[SpecialStep] = []
+    while len(steps) < MAX_CASCADES:
+        first = not steps
+        step = special_step(board, len(steps) + 1, rng, move if first else None, combo if first else "none")
+        if step is None:
+            return tuple(steps)
+        steps.append(step)
+        board = step.board
+    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+
+
+def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: object) -> SpecialSwapResult:
+    """Swap with specials on: combos and bombs go off, runs clear, specials form, cascades run.
+
+    >>> board = SpecialBoard.parse('''
+    ... 0 1 0 0 2
+    ... 1 0 2 1 1
+    ... 2 2 1 2 0''')
+    >>> r = swap_specials(board, (0, 1), (1, 1), rng=0)   # the 0 moves up: 0 0 0 0, swipe up/down
+    >>> r.valid, r.steps[0].created
+    (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
+    """
+    a, b = _check_special_swap(board, a, b)
+    rng = as_generator(rng)
+    swapped = board.swapped(a, b)
+    if not is_valid_special_swap(board, a, b):
+        return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)
+    combo = combo_of(board, a, b)
+    steps = resolve_specials(swapped, rng, (a, b), combo)
+    return SpecialSwapResult(True, steps[-1].board, steps, sum(s.score for s in steps), len(steps), a, b,
+                             swapped, combo)
+
+
+# ----------------------------------------------------------------------------- reshuffle
+
+
+def _has_run(board: SpecialBoard) -> bool:
+    return bool(find_groups(board))
+
+
+def reshuffle_specials(board: SpecialBoard, rng: object, tries: int = 200) -> SpecialBoard:
+    """Rearrange the candies, specials included (each keeps its colour and special): no run, a move.
+
+    Random permutations of the (colour, special) pieces, up to ``tries``; if none works (rare:
+    tiny or nearly single-colour boards) it falls back to the plain :func:`tilelab.match3.reshuffle`
+    of the colours, and the specials are lost. A board with a colour bomb always has a move.
+
+    >>> b = SpecialBoard.parse("0 1- 2 0\\n1 2 0 1\\n2 0 1 2")
+    >>> s = reshuffle_specials(b, rng=0)
+    >>> sorted(s.special_cells().values()), is_dead_specials(s), find_groups(s)
+    (['striped-row'], False, [])
+    """
+    if not isinstance(board, SpecialBoard) or not board.is_full:
+        raise ValueError("reshuffle needs a full SpecialBoard")
+    rng = as_generator(rng)
+    pieces = [(board[c], board.special_code(c)) for c in board.cells()]
+    for _ in range(tries):
+        order = rng.permutation(len(pieces))
+        flat = [pieces[i] for i in order]
+        kinds = tuple(tuple(flat[r * board.cols + c][0] for c in range(board.cols)) for r in range(board.rows))
+        spec = tuple(tuple(flat[r * board.cols + c][1] for c in range(board.cols)) for r in range(board.rows))
+        candidate = SpecialBoard(kinds, spec, board.kinds)
+        if not _has_run(candidate) and not is_dead_specials(candidate):
+            return candidate
+    from tilelab.match3.generate import reshuffle
+
+    # no arrangement found: reshuffle the colours (a bomb counts as kind 0); specials are lost
+    plain = Board(tuple(tuple(max(k, 0) for k in row) for row in board.grid), board.kinds)
+    return SpecialBoard.from_board(reshuffle(plain, rng))
+
+
+def specials_count(board: SpecialBoard) -> int:
+    """How many special candies are on the board."""
+    return sum(1 for row in board.specials for s in row if s != NONE)
+
+
+def all_cells(groups: Iterable[Group]) -> set[Cell]:
+    """Every cell of some groups."""
+    return set().union(*(g.cells for g in groups)) if groups else set()
+
+
+__all__ = [
+    "NONE", "ROW", "COL", "WRAPPED", "PRIMED", "BOMB", "NO_COLOUR", "SPECIAL_NAMES", "COMBOS",
+    "ACTIVATION_BONUS", "BLAST_POINTS", "SCORE_TABLE", "SpecialBoard", "Activation", "Created",
+    "SpecialStep", "SpecialSwapResult", "new_special_board", "combo_of", "is_valid_special_swap",
+    "valid_moves_specials", "is_dead_specials", "find_groups", "special_for", "creation_cell",
+    "most_common_colour", "blast_cells", "combo_cells", "special_step", "special_fall",
+    "special_refill", "resolve_specials", "swap_specials", "reshuffle_specials", "specials_count",
+]
