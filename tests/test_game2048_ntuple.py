@@ -206,6 +206,6 @@ def test_td_expectimax_wall_clock_and_depth_two_by_hand():
     # V = 0 everywhere: the search value is just the points of our best reply after each spawn
     result = ai.search(after, 2)
     assert result.complete
-    assert TDExpectimax(net, ms_per_move=5).think(Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")).best >= 0
+    assert TDExpectimax(net, ms_per_move=5).think(Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")).direction
     with pytest.raises(TypeError):
         TDPlayer("net")

@@ -48,13 +48,14 @@ from tilelab.game2048.bitboard import (
     CELL_BITS, CELL_MASK, CELLS, DIRECTION_NAMES, OVERFLOW, SIZE, SPAWN_FOUR, SPAWN_TWO, _count_empty,
     _max_exponent, _move, _seed_state, _spawn_random, _U, row_tables, to_bitboard,
 )
+from tilelab.game2048.ai import Thought
 from tilelab.game2048.core import Board, Direction
 from tilelab.game2048.expectimax import NO_MOVE, Budget, SearchResult, deepen, _slot, _check_limit
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
     "feature_indices_ref", "td_update_ref", "learn_game_ref", "CurvePoint", "TDPlayer", "TDExpectimax",
-    "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION",
+    "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION", "lesson_network", "LESSON_NET",
 ]
 
 FORMAT = "tilelab.game2048.ntuple"
@@ -580,20 +581,23 @@ class TDPlayer:
         self.net = net
         self.last_values: dict[Direction, float] = {}
 
-    def think(self, board: Board) -> dict[Direction, float]:
-        """Every legal move's ``reward + V(afterstate)``."""
+    def think(self, board: Board) -> Thought:
+        """Every legal move's ``reward + V(afterstate)`` and the choice, as a :class:`Thought` (depth 1)."""
+        start = time.perf_counter()
         t = row_tables()
         values = np.full(4, np.nan)
-        _greedy_values(_U(to_bitboard(board)), self.net.weights, self.net._cells, self.net._lens, self.net._offs,
-                       t.left, t.right, t.score, values)
+        best = _greedy_values(_U(to_bitboard(board)), self.net.weights, self.net._cells, self.net._lens,
+                              self.net._offs, t.left, t.right, t.score, values)
         self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(values) if not math.isnan(v)}
-        return self.last_values
+        direction = None if best < 0 else _CODE_TO_DIRECTION[best]
+        return Thought(direction, dict(self.last_values), 1, len(self.last_values), 0,
+                       1e3 * (time.perf_counter() - start))
 
     def __call__(self, board: Board) -> Direction:
-        values = self.think(board)
-        if not values:
+        thought = self.think(board)
+        if thought.direction is None:
             raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
-        return max(values, key=values.__getitem__)
+        return thought.direction
 
 
 @njit
@@ -715,16 +719,33 @@ class TDExpectimax:
         return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
                             not counters[2])
 
-    def think(self, board: Board) -> SearchResult:
-        """Search ``board`` under the budget; ``last_values`` gets each legal move's value."""
+    def think(self, board: Board) -> Thought:
+        """Search ``board`` under the budget: the choice and each legal move's value, as a :class:`Thought`."""
+        start = time.perf_counter()
         bits = to_bitboard(board)
         result = deepen(lambda depth, limit: self.search(bits, depth, limit), self.budget)
-        self.last = result
         self.last_values = {_CODE_TO_DIRECTION[c]: v for c, v in enumerate(result.values) if not math.isnan(v)}
-        return result
+        direction = None if result.best == NO_MOVE else _CODE_TO_DIRECTION[result.best]
+        self.last = Thought(direction, dict(self.last_values), result.depth, result.nodes, result.table_hits,
+                            1e3 * (time.perf_counter() - start))
+        return self.last
 
     def __call__(self, board: Board) -> Direction:
-        result = self.think(board)
-        if result.best == NO_MOVE:
+        thought = self.think(board)
+        if thought.direction is None:
             raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
-        return _CODE_TO_DIRECTION[result.best]
+        return thought.direction
+
+
+# ---------------------------------------------------------------------------------- the lesson's net
+LESSON_NET = Path(__file__).resolve().parents[1] / "data" / "ntuple-classroom.npz"
+
+
+def lesson_network() -> NTupleNetwork:
+    """The classroom net shipped with tilelab (trained by ``benchmarks/train_2048_td.py``; checked on load).
+
+    >>> net = lesson_network()
+    >>> net.tuples == CLASSROOM_TUPLES and net.training["games"] > 0
+    True
+    """
+    return NTupleNetwork.load(LESSON_NET)

@@ -1,0 +1,86 @@
+"""Train an n-tuple network for 2048 by TD learning (seeded, resumable) and save weights + curve + timing.
+
+    python benchmarks/train_2048_td.py --net classroom --games 50000            # the lesson's 4-tuple net
+    python benchmarks/train_2048_td.py --net wu-yeh --games 200000 --minutes 60  # the 4 x 6-tuple net
+    python benchmarks/train_2048_td.py --net classroom --games 100000 --resume  # go on from the saved file
+
+Weights go to ``benchmarks/results/td_<net>_<method>.npz`` (checked format, see
+``tilelab.game2048.ntuple``; large nets are gitignored) and the learning curve + timing to the
+``.json`` beside it. ``--minutes`` stops after the block running at that time (the file is saved after
+every block, so a stopped run loses at most one block). ``--ship PATH`` also writes a compressed copy
+(e.g. into ``tilelab/data``) for the lesson.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+from tilelab.game2048.ntuple import CLASSROOM_TUPLES, WU_YEH_TUPLES, NTupleNetwork
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+NETS = {"classroom": CLASSROOM_TUPLES, "wu-yeh": WU_YEH_TUPLES}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--net", choices=sorted(NETS), default="classroom")
+    parser.add_argument("--games", type=int, default=50_000, help="total training games (resume counts old ones)")
+    parser.add_argument("--method", choices=("td0", "tc"), default="td0")
+    parser.add_argument("--alpha", type=float, default=None, help="default 0.1 for td0, 1.0 for tc")
+    parser.add_argument("--seed", type=int, default=2014)
+    parser.add_argument("--block", type=int, default=1000, help="games per learning-curve point")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this much wall-clock time")
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--ship", type=Path, default=None, help="also save a compressed copy here")
+    parser.add_argument("--progress", action="store_true", help="tqdm progress bar")
+    args = parser.parse_args(argv)
+    alpha = args.alpha if args.alpha is not None else (0.1 if args.method == "td0" else 1.0)
+    out = args.out or RESULTS / f"td_{args.net}_{args.method}.npz"
+    if args.resume and out.exists():
+        net = NTupleNetwork.load(out)
+        print(f"resuming {net}", flush=True)
+        seed = None
+    else:
+        net = NTupleNetwork(NETS[args.net], name=args.net)
+        seed = args.seed
+    print(f"{net.name}: {len(net.weights):,} weights = {net.memory_bytes / 2**20:.1f} MiB "
+          f"({'+ 2 x that for TC accumulators' if args.method == 'tc' else 'float32'})", flush=True)
+    start = time.perf_counter()
+    while net.training["games"] < args.games:
+        if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
+            print("time limit reached", flush=True)
+            break
+        n = min(args.block, args.games - net.training["games"])
+        (point,) = net.train(n, seed=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress)
+        seed = None
+        print(f"  games {point.games:>8,}  mean score {point.mean_score:>9,.0f}  2048 rate {point.reach_2048:6.1%}  "
+              f"max tile {point.max_tile:>6}  {point.block / point.seconds:7.0f} games/s  "
+              f"total {net.training['seconds'] / 60:6.1f} min", flush=True)
+        net.save(out, compress=net.memory_bytes < 50 * 2**20)
+        summary = {"net": net.name, "tuples": [list(t) for t in net.tuples], "weights": len(net.weights),
+                   "memory_bytes": net.memory_bytes, "method": args.method, "alpha": alpha,
+                   "seed": net.training["seed"], "games": net.training["games"],
+                   "training_seconds": net.training["seconds"], "curve": net.training["curve"],
+                   "machine": {"python": sys.version.split()[0], "platform": platform.platform(),
+                               "cpus": os.cpu_count(),
+                               "note": "2-core machine shared with other jobs (nice 10): times are upper bounds"}}
+        tmp = out.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(summary, indent=1))
+        tmp.replace(out.with_suffix(".json"))
+    if args.ship:
+        net.save(args.ship, compress=True)
+        print(f"shipped {args.ship} ({args.ship.stat().st_size / 2**20:.2f} MiB)")
+    print(f"saved {out}; trained {net.training['games']:,} games in {net.training['seconds'] / 60:.1f} min")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
