@@ -122,6 +122,12 @@ _Handler.open = _open_nodelay
 """
 
 
+def _extension_installed() -> bool:
+    """Is tilelab's server extension (TCP_NODELAY) enabled in this environment's Jupyter config?"""
+    path = Path(sys.prefix) / "etc" / "jupyter" / "jupyter_server_config.d" / "tilelab.json"
+    return path.exists()
+
+
 @dataclass
 class LabServer:
     """A JupyterLab server on 127.0.0.1 serving ``root`` (a scratch directory), with a random token."""
@@ -131,7 +137,9 @@ class LabServer:
     token: str = field(default_factory=lambda: secrets.token_hex(16))
     process: subprocess.Popen | None = None
     log_path: Path | None = None
-    nodelay: bool = False
+    #: True: what a student gets (tilelab's server extension sends kernel messages at once);
+    #: False: the stock server (TILELAB_NODELAY=0 switches the extension off), for comparison.
+    nodelay: bool = True
 
     @property
     def base_url(self) -> str:
@@ -150,7 +158,8 @@ class LabServer:
             (state / sub).mkdir(parents=True, exist_ok=True)
         write_lab_settings(state / "settings")
         server_config = state / "config" / "jupyter_server_config.py"
-        server_config.write_text(NODELAY_CONFIG if self.nodelay else "")
+        # the extension does it where tilelab is installed; this file only stands in where it is not
+        server_config.write_text(NODELAY_CONFIG if self.nodelay and not _extension_installed() else "")
         self.port = self.port or free_port()
         self.log_path = state / "jupyterlab.log"
         env = dict(os.environ)
@@ -160,6 +169,7 @@ class LabServer:
             "JUPYTER_PLATFORM_DIRS": "1",
             "PYDEVD_DISABLE_FILE_VALIDATION": "1",
             "TILELAB_BROWSER_TEST": "1",
+            "TILELAB_NODELAY": "1" if self.nodelay else "0",
         })
         cmd = [
             sys.executable, "-m", "jupyterlab",
