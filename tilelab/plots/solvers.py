@@ -25,6 +25,7 @@ __all__ = [
     "plot_human_storyboard",
     "plot_nodes_by_heuristic",
     "plot_pattern_database",
+    "plot_search_step",
     "plot_search_tree",
     "plot_weighted_tradeoff",
 ]
@@ -207,3 +208,122 @@ def plot_search_tree(puzzle: Puzzle, depth: int = 2) -> Figure:
             draw_puzzle(ax, board, highlight=[tile] if tile else ())
     fig.suptitle(f"Every board within {depth} moves (each level: slide one tile next to the blank)", fontsize=10)
     return fig
+
+
+SEARCH_NAMES = {"bfs": "BFS", "astar": "A*", "weighted-astar": "weighted A*", "idastar": "IDA*"}
+NEXT_BOARDS = 4  # boards of the open set drawn after the one being expanded
+
+
+def _counts(points: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct (g, h) points and how many boards sit on each."""
+    if not points:
+        return np.empty(0), np.empty(0), np.empty(0)
+    keys, counts = np.unique(np.asarray(points, int), axis=0, return_counts=True)
+    return keys[:, 0], keys[:, 1], counts
+
+
+def plot_search_step(trace, step: int, *, shown_h: Callable[[Puzzle], int] | None = None) -> Figure:
+    """One step of a search trace (:mod:`tilelab.sliding.trace`): the board being expanded, the
+    open and closed sets on a map of ``g`` (moves from the start) against ``h`` (guess of the
+    moves left), and the next boards waiting in the open set.
+
+    On the map, every diagonal ``g + h = f`` is a line of equal ``f``: A* expands the open set's
+    lowest diagonal first, IDA* never crosses its bound (dashed). BFS uses no ``h``; its map shows
+    Manhattan distance (or ``shown_h``) only so that the picture has a second axis.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding.heuristics import manhattan
+    >>> from tilelab.sliding.trace import astar_trace
+    >>> t = astar_trace(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> fig = plot_search_step(t, 2)
+    >>> fig.axes[0].get_title().splitlines()[0]
+    'A*, step 3 of 6: expand'
+    """
+    from tilelab.sliding.heuristics import manhattan
+
+    if not trace.steps:
+        raise ValueError("this trace has no steps (the start was already the goal)")
+    if not 0 <= step < len(trace.steps):
+        raise ValueError(f"step must be between 0 and {len(trace.steps) - 1}, got {step}")
+    s = trace.steps[step]
+    uses_h = trace.method != "bfs"
+    h_of = (lambda w: w.h) if uses_h else (lambda w: (shown_h or manhattan)(w.board))
+    name = SEARCH_NAMES.get(trace.method, trace.method)
+
+    fig = plt.figure(figsize=(12.5, 4.2))
+    grid = fig.add_gridspec(2, 2 + NEXT_BOARDS // 2, width_ratios=[1.25, 2.3] + [0.8] * (NEXT_BOARDS // 2))
+    board_ax = fig.add_subplot(grid[:, 0])
+    map_ax = fig.add_subplot(grid[:, 1])
+    previous = s.path[-2] if len(s.path) > 1 else None
+    moved = [t for t, p in zip(s.board.tiles, previous.tiles) if t != p and t] if previous else []
+    h_now = s.h if uses_h else (shown_h or manhattan)(s.board)
+    title = f"{name}, step {step + 1} of {len(trace.steps)}: expand\ng = {s.g}, h = {h_now}"
+    title += f", f = {s.g + h_now}" if uses_h else " (not used)"
+    if s.bound is not None:
+        title += f"\nbound = {s.bound} (round {s.round + 1})"
+    if s.board.is_goal():
+        title += "\nthe goal!"
+    draw_puzzle(board_ax, s.board, highlight=moved, title=title)
+    board_ax.title.set_fontsize(11)
+
+    closed = _closed_points(trace, s, h_of)
+    waiting = [(w.g, h_of(w)) for w in s.open[1:]]  # open[0] is the board being expanded
+    for points, colour, label in ((closed, "#9e9e9e", f"closed set: {s.closed_count:,}"),
+                                  (waiting, "#f6a623", f"open set: {len(waiting):,} waiting")):
+        gx, hy, n = _counts(points)
+        if len(n):
+            map_ax.scatter(gx, hy, s=18 + 60 * np.sqrt(n / n.max()), color=colour, alpha=0.85,
+                           label=label, zorder=2, edgecolors="white", linewidths=0.5)
+        else:
+            map_ax.scatter([], [], color=colour, label=label)
+    ph = [_h_on_path(trace, s, k, h_of) for k in range(len(s.path))] if trace.method == "idastar" else []
+    if ph:
+        map_ax.plot(range(len(s.path)), ph, color="#1f6f99", lw=2, marker="o", ms=4, zorder=3,
+                    label="current path (all IDA* remembers)")
+    map_ax.scatter([s.g], [h_now], s=160, marker="*", color="#b3261e", zorder=4, label="being expanded")
+    top_g = max([s.g + 2] + [p[0] + 1 for p in closed + waiting])
+    top_h = max([h_now + 2] + [p[1] + 1 for p in closed + waiting] + [h + 1 for h in ph])
+    f_line = s.bound if s.bound is not None else (s.g + h_now if uses_h else None)
+    if f_line is not None:
+        label = f"bound: g + h = {s.bound}" if s.bound is not None else f"g + h = {f_line} (this f)"
+        map_ax.plot([0, f_line], [f_line, 0], color="black", ls="--", lw=1, label=label, zorder=1)
+    map_ax.set_xlim(-0.5, top_g + 0.5)
+    map_ax.set_ylim(-0.5, top_h + 0.5)
+    map_ax.set_xlabel("g: moves from the start")
+    map_ax.set_ylabel("h: heuristic (moves still needed, a guess)" if uses_h else "Manhattan h (BFS ignores it)")
+    map_ax.set_title("open and closed sets (dot size: boards on that point)", fontsize=10)
+    map_ax.grid(alpha=0.3)
+    map_ax.legend(fontsize=8, loc="best", framealpha=0.9)
+
+    upcoming = s.open[1 : 1 + NEXT_BOARDS]
+    for k in range(NEXT_BOARDS):
+        ax = fig.add_subplot(grid[k // (NEXT_BOARDS // 2), 2 + k % (NEXT_BOARDS // 2)])
+        if k < len(upcoming):
+            w = upcoming[k]
+            label = f"g={w.g}, h={w.h}, f={w.f}" if uses_h else f"g={w.g}"
+            draw_puzzle(ax, w.board, title=f"next #{k + 1}\n{label}")
+            ax.title.set_fontsize(9)
+        else:
+            ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
+def _closed_points(trace, s, h_of) -> list[tuple[int, int]]:
+    """(g, h) of every board in the step's closed set (the steps before it, in order)."""
+    if s.closed_count == 0:
+        return []
+    from tilelab.sliding.trace import Waiting
+
+    points = []
+    for earlier in trace.steps[: s.index]:
+        points.append((earlier.g, h_of(Waiting(earlier.board, earlier.g, earlier.h))))
+    return points
+
+
+def _h_on_path(trace, s, k: int, h_of) -> int:
+    """h of the k-th board on the current path (IDA* recomputes nothing: read it off the steps)."""
+    for earlier in reversed(trace.steps[: s.index + 1]):
+        if earlier.board == s.path[k] and earlier.g == k:
+            return earlier.h
+    return 0
