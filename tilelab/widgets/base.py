@@ -330,8 +330,9 @@ class BoardWidget:
     def add_button(self, description: str, callback: Callable[[], None], *, tooltip: str = "",
                    icon: str = "", width: str | None = None) -> widgets.Button:
         """Add a toolbar button; ``callback()`` runs on click with errors shown, not swallowed."""
+        # "auto" width: each button as wide as its label, so a row holds more and wraps compactly
         button = widgets.Button(description=description, tooltip=tooltip or description, icon=icon,
-                                layout=widgets.Layout(width=width) if width else widgets.Layout())
+                                layout=widgets.Layout(width=width or "auto", padding="0 10px"))
         guarded = self._guard(callback)
 
         def clicked(_button: widgets.Button) -> None:

@@ -437,7 +437,7 @@ class SlidingWidget(BoardWidget):
                                             tooltip="watch the puzzle solve itself (press again to stop)")
         self.speed = widgets.IntSlider(value=SOLVE_SPEED, min=SOLVE_SPEEDS[0], max=SOLVE_SPEEDS[1],
                                        description="moves/s", continuous_update=False,
-                                       layout=widgets.Layout(width="190px"), tooltip="Solve's speed")
+                                       layout=widgets.Layout(width="230px"), tooltip="Solve's speed")
         self.speed.style.description_width = "56px"
         self.speed.observe(lambda ch: self._guard(self._on_speed)(ch["new"]), names="value")
         self.numbers_box = widgets.Checkbox(value=True, description="show numbers", indent=False,
