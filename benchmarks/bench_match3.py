@@ -1,17 +1,25 @@
 """Benchmark: resolve one valid swap (with its cascades) and list all valid moves.
 
-Seeded 8x8 boards with 6 kinds (and 9x9 for comparison with a public Python engine that takes
-about 53 ms per swap and 351 ms to list moves on 9x9). Prints median times of the readable
-reference and the fast path side by side, and their ratio, all measured in this run.
+Seeded 8x8 and 9x9 boards with 6 kinds: the readable reference and the fast path side by side,
+then the same with special candies on, and the peer engine tile-match-gym's ``Board.move``
+(8x8, 6 colours, its specials on) measured in this same run. The peer lives in its own venv,
+``benchmarks/.peers/venv`` (created and ``pip install tile-match-gym`` on first run; gitignored;
+never a tilelab dependency), and runs in a subprocess (``peer_tile_match_gym.py``), which also
+counts swaps where tile-match-gym leaves a match the player made uncleared (it clears only the
+lowest level of matches per step). Results go to ``benchmarks/results/bench_match3.json``.
 
-    .venv/bin/python benchmarks/bench_match3.py [--boards 200]
+    .venv/bin/python benchmarks/bench_match3.py [--boards 200] [--no-peer]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -19,8 +27,12 @@ import numpy as np
 from tilelab._jit import HAVE_NUMBA
 from tilelab.match3 import new_board, swap, swap_fast, valid_moves, valid_moves_reference
 from tilelab.match3.fast import list_moves, swap_array
+from tilelab.match3.specials import reshuffle_specials, swap_specials, valid_moves_specials
+from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
 
-PUBLIC_ENGINE_MS = {"swap": 53.0, "moves": 351.0}  # quoted in issue 5, 9x9
+HERE = Path(__file__).resolve().parent
+PEER_VENV = HERE / ".peers" / "venv"
+RESULTS = HERE / "results" / "bench_match3.json"
 
 
 def median_us(calls: list[Callable[[], object]], repeat: int) -> float:
@@ -72,11 +84,61 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
     }
 
 
+def specials_positions(n: int, seed: int) -> list:
+    """``n`` (board, move, seed) positions from seeded games played with specials on."""
+    from tilelab.match3 import new_special_board
+
+    rng = np.random.default_rng(seed)
+    board = new_special_board(8, 8, 6, seed)
+    out = []
+    while len(out) < n:
+        moves = valid_moves_specials_fast(board)
+        if not moves:
+            board = reshuffle_specials(board, rng)
+            continue
+        m = moves[int(rng.integers(len(moves)))]
+        out.append((board, m, len(out)))
+        board = swap_specials_fast(board, *m, rng=len(out))[1]
+    return out
+
+
+def bench_specials(n: int, seed: int) -> dict[str, float]:
+    positions = specials_positions(n, seed)
+    for b, m, i in positions:  # same seed: both paths resolve the very same cascade
+        slow = swap_specials(b, *m, rng=i)
+        assert swap_specials_fast(b, *m, rng=i) == (slow.valid, slow.board, slow.score, slow.cascades)
+    return {
+        "swap_ref": median_us([(lambda b=b, m=m, i=i: swap_specials(b, *m, rng=i)) for b, m, i in positions], 3),
+        "swap_fast": median_us([(lambda b=b, m=m, i=i: swap_specials_fast(b, *m, rng=i)) for b, m, i in positions], 5),
+        "moves_ref": median_us([(lambda b=b: valid_moves_specials(b)) for b, _, _ in positions], 3),
+        "moves_fast": median_us([(lambda b=b: valid_moves_specials_fast(b)) for b, _, _ in positions], 5),
+        "specials_on_board": float(np.mean([sum(s != 0 for row in b.specials for s in row) for b, _, _ in positions])),
+    }
+
+
+def peer(n: int, seed: int, games: int) -> dict | None:
+    """tile-match-gym in its own venv and a subprocess; None when it cannot be installed."""
+    python = PEER_VENV / "bin" / "python"
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(PEER_VENV)], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", "tile-match-gym"], check=True)
+        out = subprocess.run([str(python), str(HERE / "peer_tile_match_gym.py"), str(n), str(seed), str(games)],
+                             check=True, capture_output=True, text=True).stdout
+    except (subprocess.CalledProcessError, OSError) as error:
+        print(f"  tile-match-gym not measured: {error}")
+        return None
+    return json.loads(out)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--no-peer", action="store_true", help="skip tile-match-gym")
+    parser.add_argument("--peer-games", type=int, default=10, help="200-swap games for the lowest-level count")
     args = parser.parse_args()
+    results: dict = {"numba": HAVE_NUMBA, "boards": args.boards}
     # compile (or load from the numba cache) before timing
     warm = new_board(8, 8, 6, 0)
     swap_fast(warm, *valid_moves(warm)[0], rng=0)
@@ -90,11 +152,29 @@ def main() -> None:
               f"{r['swap_kernel']:>10.1f}us{r['swap_ref'] / r['swap_api']:>9.1f}x")
         print(f"  {'list all valid moves':28}{r['moves_ref']:>10.1f}us{r['moves_api']:>10.1f}us"
               f"{r['moves_kernel']:>10.1f}us{r['moves_ref'] / r['moves_api']:>9.1f}x")
-        if side == 9:
-            print(f"  public Python engine (issue 5): swap {PUBLIC_ENGINE_MS['swap']:.0f} ms, moves "
-                  f"{PUBLIC_ENGINE_MS['moves']:.0f} ms -> fast API is "
-                  f"{PUBLIC_ENGINE_MS['swap'] * 1e3 / r['swap_api']:.0f}x and "
-                  f"{PUBLIC_ENGINE_MS['moves'] * 1e3 / r['moves_api']:.0f}x quicker (quoted, not re-measured)")
+        results[f"plain_{side}x{side}"] = r
+    warm_board, warm_move, _ = specials_positions(1, 0)[0]
+    swap_specials_fast(warm_board, *warm_move, rng=0)  # compile the specials kernels
+    s = bench_specials(args.boards, args.seed)
+    results["specials_8x8"] = s
+    print(f"\n8x8, 6 kinds, specials ON (positions from seeded games; {s['specials_on_board']:.1f} specials on the board)")
+    print(f"  {'':28}{'reference':>12}{'fast':>12}{'ref/fast':>10}")
+    print(f"  {'swap + cascades + blasts':28}{s['swap_ref']:>10.1f}us{s['swap_fast']:>10.1f}us{s['swap_ref'] / s['swap_fast']:>9.1f}x")
+    print(f"  {'list all valid moves':28}{s['moves_ref']:>10.1f}us{s['moves_fast']:>10.1f}us{s['moves_ref'] / s['moves_fast']:>9.1f}x")
+    if not args.no_peer:
+        p = peer(args.boards, args.seed, args.peer_games)
+        if p is not None:
+            results["tile_match_gym"] = p
+            missed = sum(g["missed"] for g in p["lowest_level"])
+            swaps = sum(g["swaps"] for g in p["lowest_level"])
+            print(f"\ntile-match-gym {p['version']} Board.move, 8x8, 6 colours, its specials on (same run, own venv)")
+            print(f"  median {p['move_us_median']:.1f}us per swap -> our fast path with specials is "
+                  f"{p['move_us_median'] / s['swap_fast']:.1f}x quicker, our reference "
+                  f"{p['move_us_median'] / s['swap_ref']:.2f}x")
+            print(f"  lowest-level-only bug: {missed} of {swaps} swaps left a match the player made uncleared")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+    print(f"\nsaved {RESULTS.relative_to(HERE.parent)}")
 
 
 if __name__ == "__main__":

@@ -448,8 +448,9 @@ def swap_specials_fast(board: SpecialBoard, a, b, rng) -> tuple[bool, SpecialBoa
     if not valid_special_swap(g, s, a[0], a[1], b[0], b[1]):
         return False, board, 0, 0
     score, cascades = swap_specials_array(g, s, a, b, board.kinds, as_generator(rng),
-                                          COMBO_CODE[combo_of(board, a, b)])
-    return True, SpecialBoard.from_arrays(g, s, board.kinds), score, cascades
+                                          combo_code(s, a[0], a[1], b[0], b[1]))
+    return True, SpecialBoard._trusted(tuple(map(tuple, g.tolist())), tuple(map(tuple, s.tolist())), board.kinds), \
+        score, cascades
 
 
 def valid_moves_specials_fast(board: SpecialBoard) -> list:
