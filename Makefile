@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-browser bench clean
+.PHONY: lab test test-unit test-notebooks test-browser bench clean student site warm grade
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -41,5 +41,23 @@ bench: $(STAMP)
 	    case $$b in *bench_2048_ai.py) $(PY) $$b --quick ;; *) $(PY) $$b ;; esac || exit 1; \
 	done
 
+# Teacher's kit (README: "Teaching with tilelab").
+#   make student [OUT=folder]            lessons without solution cells (default: student/)
+#   make site    [OUT=folder]            the course as a static website (default: site/)
+#   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
+#   make grade FOLDER=... [OUT=x.csv]    run every student notebook in FOLDER, write a CSV
+student: $(STAMP)
+	$(PY) -m tilelab.teach student $(or $(OUT),student)
+
+site: $(STAMP)
+	$(PY) -m tilelab.teach site $(or $(OUT),site)
+
+warm: $(STAMP)
+	$(PY) -m tilelab.warm $(WARM)
+
+grade: $(STAMP)
+	@test -n "$(FOLDER)" || { echo "usage: make grade FOLDER=path/to/notebooks [OUT=results.csv] [TIMEOUT=300]"; exit 2; }
+	$(PY) -m tilelab.teach grade "$(FOLDER)" --out "$(or $(OUT),results.csv)" --timeout $(or $(TIMEOUT),300)
+
 clean:
-	rm -rf $(VENV) .pytest_cache test-artifacts
+	rm -rf $(VENV) .pytest_cache test-artifacts student site

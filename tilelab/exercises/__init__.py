@@ -21,19 +21,26 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-__all__ = ["Result", "check", "checker", "first_counterexample", "list_exercises"]
+__all__ = [
+    "Result", "check", "checker", "first_counterexample", "list_exercises", "report", "report_json",
+    "reset_results", "results",
+]
 
 # Modules that register checkers; imported on first use so that `check` finds every exercise.
 _LESSON_MODULES = (
     "tilelab.exercises.start",
     "tilelab.exercises.game2048",
     "tilelab.exercises.game2048_ai",
+    "tilelab.exercises.game2048_learning",
     "tilelab.exercises.sliding",
     "tilelab.exercises.solvers",
     "tilelab.exercises.match3",
 )
 
 _CHECKERS: dict[str, Callable[..., "Result"]] = {}
+
+# The latest result of every exercise checked in this kernel (for ``report`` and teachers' grading).
+_RESULTS: dict[str, "Result"] = {}
 
 
 @dataclass(frozen=True)
@@ -96,10 +103,98 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
         known = ", ".join(sorted(_CHECKERS)) or "none"
         raise ValueError(f"no exercise called {name!r}; known exercises: {known}")
     try:
-        return _CHECKERS[name](answer, *args, **kwargs)
+        result = _CHECKERS[name](answer, *args, **kwargs)
     except Exception as exc:  # the student's code crashed: report it, do not break the notebook
         tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        return Result(name, False, f"your code raised {tb}")
+        result = Result(name, False, f"your code raised {tb}")
+    _RESULTS.pop(name, None)  # latest result last, so the report follows the order of work
+    _RESULTS[name] = result
+    return result
+
+
+def results() -> dict[str, Result]:
+    """The latest :class:`Result` of every exercise checked in this kernel, oldest first.
+
+    >>> reset_results(); _ = check("count_empty", lambda rows: 0)
+    >>> {name: r.passed for name, r in results().items()}
+    {'count_empty': False}
+    """
+    return dict(_RESULTS)
+
+
+def reset_results() -> None:
+    """Forget every recorded result (a fresh start for :func:`report`)."""
+    _RESULTS.clear()
+
+
+def report_json() -> str:
+    """The recorded results as JSON: a list of ``{"exercise", "passed", "message"}`` (for grading).
+
+    >>> reset_results(); _ = check("count_empty", lambda rows: sum(r.count(0) for r in rows))
+    >>> report_json()  # doctest: +ELLIPSIS
+    '[{"exercise": "count_empty", "passed": true, "message": "passed on all ... cases"}]'
+    """
+    import json
+
+    rows = [{"exercise": r.name, "passed": r.passed, "message": r.message} for r in _RESULTS.values()]
+    return json.dumps(rows, ensure_ascii=False)
+
+
+def _report_text(rows: list[Result]) -> str:
+    passed = sum(r.passed for r in rows)
+    lines = [f"Exercises checked in this notebook: {passed} of {len(rows)} passed"]
+    width = max((len(r.name) for r in rows), default=0)
+    for r in rows:
+        first = r.message.splitlines()[0] if r.message else ""
+        lines.append(f"  {'PASSED ' if r.passed else 'NOT YET'}  {r.name:<{width}}  {first}")
+    if not rows:
+        lines.append("  (none yet: run the exercise cells first)")
+    return "\n".join(lines)
+
+
+def _report_html(rows: list[Result]) -> str:
+    passed = sum(r.passed for r in rows)
+    body = "".join(
+        f'<tr><td style="color:{"#1b7f3b" if r.passed else "#b3261e"};padding:2px 8px">'
+        f'{"&#10004; passed" if r.passed else "&#10008; not yet"}</td>'
+        f"<td style=\"padding:2px 8px\"><code>{html.escape(r.name)}</code></td>"
+        f'<td style="padding:2px 8px">{html.escape(r.message.splitlines()[0] if r.message else "")}</td></tr>'
+        for r in rows
+    ) or '<tr><td colspan="3">none yet: run the exercise cells first</td></tr>'
+    return (
+        f'<div style="font-family:sans-serif"><b>Exercises checked in this notebook: {passed} of '
+        f"{len(rows)} passed</b><table>{body}</table></div>"
+    )
+
+
+def report() -> None:
+    """Show which exercises were checked in this kernel and whether they passed.
+
+    In a notebook the summary is a small HTML table; elsewhere it is printed as text.
+
+    >>> reset_results(); _ = check("count_empty", lambda rows: 0); report()  # doctest: +ELLIPSIS
+    Exercises checked in this notebook: 0 of 1 passed
+      NOT YET  count_empty  on ... you returned 0, expected ...
+    """
+    rows = list(_RESULTS.values())
+    if _in_notebook():
+        from IPython.display import HTML, display
+
+        display(HTML(_report_html(rows)))
+    else:
+        print(_report_text(rows))
+
+
+def _in_notebook() -> bool:
+    """True inside a Jupyter kernel (a front end that shows HTML)."""
+    import sys
+
+    if "IPython" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
 
 
 def first_counterexample(

@@ -1,0 +1,66 @@
+"""Finding the lessons and reading their cell tags (shared by student editions, site and grading)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+SOLUTION_TAG = "solution"
+EXERCISE_TAG = "exercise"
+
+
+def default_notebook_dir() -> Path:
+    """The lessons folder: ``./notebooks`` when it exists, else the one next to the package.
+
+    >>> default_notebook_dir().name
+    'notebooks'
+    """
+    here = Path.cwd() / "notebooks"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def lesson_paths(folder: str | os.PathLike | None = None) -> list[Path]:
+    """Every ``*.ipynb`` in ``folder`` (default: the lessons), sorted by name; checkpoints skipped.
+
+    >>> [p.name for p in lesson_paths()][0]
+    '00_start_here.ipynb'
+    """
+    root = Path(folder) if folder is not None else default_notebook_dir()
+    if not root.is_dir():
+        raise ValueError(f"{root} is not a folder of notebooks; pass the folder that holds the .ipynb files")
+    return sorted(p for p in root.glob("*.ipynb") if p.is_file())
+
+
+def tags(cell: Any) -> list[str]:
+    """The tags of a notebook cell (an empty list when it has none).
+
+    >>> import nbformat
+    >>> tags(nbformat.v4.new_code_cell("1", metadata={"tags": ["solution"]}))
+    ['solution']
+    """
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def is_solution(cell: Any) -> bool:
+    """True for a cell tagged ``solution`` (the convention: the tag, never a comment)."""
+    return SOLUTION_TAG in tags(cell)
+
+
+def untagged_solutions(nb: Any) -> list[int]:
+    """Indices of code cells that start with ``# Solution`` but are not tagged ``solution``.
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("# Solution\\nx = 1")])
+    >>> untagged_solutions(nb)
+    [0]
+    """
+    return [
+        i
+        for i, cell in enumerate(nb.cells)
+        if cell.cell_type == "code"
+        and cell.source.lstrip().lower().startswith("# solution")
+        and not is_solution(cell)
+    ]
