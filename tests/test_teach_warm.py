@@ -61,6 +61,16 @@ def test_unknown_task_name() -> None:
     assert warm.main(["no-such-cache"]) == 2
 
 
+def test_command_line_sees_every_registered_task() -> None:
+    """``python -m tilelab.warm`` runs as __main__: tasks registered by other modules must still show."""
+    listed = subprocess.run([sys.executable, "-m", "tilelab.warm", "--list"], capture_output=True, text=True,
+                            timeout=120)
+    assert listed.returncode == 0
+    names = [line.split()[0] for line in listed.stdout.splitlines()]
+    assert names == [t.name for t in warm.list_tasks()]
+    assert names[-1] == "pdb-4x4" or warm.TASKS[names[-1]].slow, "slow tasks run last"
+
+
 def test_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert warm.main(["--list"]) == 0
     out = capsys.readouterr().out

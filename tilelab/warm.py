@@ -84,9 +84,9 @@ def _load_all() -> None:
 
 
 def list_tasks() -> list[WarmTask]:
-    """Every registered warm task, in the order they run."""
+    """Every registered warm task, in the order they run (slow ones last)."""
     _load_all()
-    return list(TASKS.values())
+    return sorted(TASKS.values(), key=lambda task: task.slow)
 
 
 def peak_rss_mib() -> float:
@@ -251,4 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module's main, not this __main__ copy's: task modules register into
+    # ``tilelab.warm.TASKS``, which is a different dict from ``__main__.TASKS``.
+    from tilelab.warm import main as _main
+
+    sys.exit(_main())
