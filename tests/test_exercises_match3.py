@@ -10,7 +10,8 @@ from tilelab.match3.dispel import is_dead_by_rule
 
 
 def test_all_match3_exercises_are_registered():
-    assert {"match3.find_runs", "match3.fall", "match3.is_dead", "match3.deal"} <= set(list_exercises())
+    assert {"match3.find_runs", "match3.fall", "match3.is_dead", "match3.deal",
+            "match3.deal_probability"} <= set(list_exercises())
 
 
 def test_find_runs_checker():
@@ -53,3 +54,15 @@ def test_an_answer_that_returns_nothing_is_told_so():
     result = check("match3.is_dead", lambda b: None)
     assert not result.passed and "you returned None" in result.message
     assert check("match3.is_dead", lambda b: np.bool_(is_dead(b))).passed
+
+
+def test_deal_probability_checker_wants_the_exclude_deals_chance():
+    from tilelab.match3.generate import exclude_probability
+
+    assert check("match3.deal_probability", exclude_probability).passed
+    uniform = lambda b: 0.0 if find_runs(b) else b.kinds ** -(b.rows * b.cols)  # noqa: E731 - ignores the bans
+    assert not check("match3.deal_probability", uniform).passed
+    assert not check("match3.deal_probability", lambda b: 0).passed
+    no_zero = lambda b: exclude_probability(b) or 1e-9  # noqa: E731 - forgets that runs are never dealt
+    assert not check("match3.deal_probability", no_zero).passed
+    assert not check("match3.deal_probability", lambda b: True).passed

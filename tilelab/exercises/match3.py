@@ -7,6 +7,9 @@
   about half of them dead.
 - ``"match3.deal"``: ``answer(rows, cols, kinds, rng) -> Board``: a board with no ready run, of
   the right size and kinds, different for different seeds; also with only 3 kinds.
+- ``"match3.deal_probability"``: ``answer(board) -> float``: the chance that the exclude deal
+  (each cell uniform among the kinds that complete no run) deals exactly this board; 0 for a
+  board with a run. Checked on stable boards with and without equal pairs, and on boards with runs.
 
 >>> from tilelab.exercises import check
 >>> from tilelab.match3 import is_dead
@@ -23,7 +26,10 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab.exercises import Result, checker, first_counterexample
+import math
+
 from tilelab.match3 import EMPTY, Board, fall, find_runs, is_dead, stable_board
+from tilelab.match3.generate import exclude_probability
 
 SEED = 2025
 SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1), (7, 9)]
@@ -107,3 +113,23 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
     if len(seen) < 100:
         return Result(name, False, "different seeds should give different boards: use the rng")
     return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds)")
+
+
+def _deal_probability_cases() -> list[Board]:
+    rng = np.random.default_rng(SEED)
+    cases = [Board.parse("012\n120\n201"), Board.parse("001\n112\n220"), Board.parse("0011\n1100")]
+    for i in range(150):
+        rows, cols = SHAPES[i % len(SHAPES)]
+        cases.append(stable_board(rows, cols, 3 + i % 4, rng))
+    cases += list(_random_boards(30))  # many of these hold a run: the deal never makes them
+    return cases
+
+
+@checker("match3.deal_probability")
+def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
+    """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
+    close = lambda got, want: isinstance(got, (int, float, np.floating)) and not isinstance(got, bool) and (  # noqa: E731
+        math.isclose(float(got), want, rel_tol=1e-9, abs_tol=0.0))
+    return first_counterexample(
+        "match3.deal_probability", answer, exclude_probability, _deal_probability_cases(), equal=close, show=_show
+    )

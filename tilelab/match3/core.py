@@ -8,6 +8,8 @@ Glossary (the names the lesson uses):
 - *group*: runs that share a cell clear together (an L, T or cross); its ``shape`` scores it.
 - *swap*: exchange two orthogonal neighbours; legal only when it creates a run, else swapped back.
 - *cascade step*: match -> clear -> fall -> refill; repeated until the board is *stable* (no run).
+- *dead*: stable AND no swap makes a run (defined for stable boards only: ``is_dead`` raises
+  ValueError on a board that still holds a run).
 
 Every step is returned as data (groups, falls, refills, the boards in between) so that plots
 and widgets can show it. The fast engine in :mod:`tilelab.match3.fast` computes the same
@@ -601,12 +603,36 @@ def valid_moves(board: Board) -> list[Move]:
     return sorted(moves)
 
 
+def check_stable(board: Board) -> None:
+    """Raise ValueError when the board is not full or still holds a run (``dead`` needs stable).
+
+    >>> check_stable(Board.parse("012\\n120\\n201"))
+    >>> check_stable(Board.parse("000\\n120\\n201"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve(board, rng)), or ask valid_moves(board) for the legal swaps
+    """
+    check_full(board)
+    runs = find_runs(board)
+    if runs:
+        cells = ", ".join(str(cell) for cell in runs[0].cells)
+        raise ValueError(
+            f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
+            "run the cascade first (resolve(board, rng)), or ask valid_moves(board) for the legal swaps"
+        )
+
+
 def is_dead(board: Board) -> bool:
-    """True when no swap makes a run: the board must be reshuffled (reference version).
+    """True when the board is stable and no swap makes a run: it must be reshuffled (reference).
+
+    *Dead* means stable (no run) AND no legal swap. A board that still holds a run is not
+    settled yet, so asking whether it is dead is a mistake: :func:`check_stable` raises
+    ValueError instead of answering (the compiled ``tilelab.match3.is_dead`` does the same).
 
     >>> is_dead(Board.parse("012\\n120\\n201"))
     True
     """
+    check_stable(board)
     return not valid_moves(board)
 
 

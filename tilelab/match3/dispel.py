@@ -4,8 +4,11 @@
   from one cell. It only works if the caller clears each group (and lets candies fall) before
   asking for the next one; :func:`demo_broken_assumption` shows what happens otherwise.
 - :func:`can_dispel` / :func:`is_dead_by_rule`: the dead-board test "some kind reaches 3 among
-  the same-kind lines touching a cell". Right on stable boards (proof in the lesson), wrong on
-  boards that already hold a run.
+  the same-kind lines touching a cell". Right on stable boards (proof in the lesson); on a board
+  that already holds a run ``can_dispel`` can count the ready run, so the ``is_dead_*`` functions,
+  like :func:`tilelab.match3.is_dead`, refuse such boards with ValueError.
+- :func:`remove_candys_article`: the article's ``RemoveCandys`` (clear + fall, column by column)
+  and its hidden assumption about the order of the cells it is given.
 - :data:`TEMPLATES` / :func:`is_dead_by_templates`: the classic 16-pattern test.
 - :func:`redraw_deal`: the article's exclude-and-redraw deal, counting its draws.
 """
@@ -13,7 +16,7 @@
 from __future__ import annotations
 
 from itertools import islice
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -26,6 +29,7 @@ from tilelab.match3.core import (
     Cell,
     check_cell,
     check_full,
+    check_stable,
     fall,
     kind_from_uniform,
     refill,
@@ -69,8 +73,12 @@ def can_dispel(board: Board, cell: Cell) -> bool:
 
 
 def is_dead_by_rule(board: Board) -> bool:
-    """Dead by the article's rule: no cell passes :func:`can_dispel`."""
-    check_full(board)
+    """Dead by the article's rule: no cell passes :func:`can_dispel` (stable boards only).
+
+    >>> is_dead_by_rule(Board.parse("012\\n120\\n201"))
+    True
+    """
+    check_stable(board)
     return not any(can_dispel(board, cell) for cell in board.cells())
 
 
@@ -113,7 +121,7 @@ def is_dead_by_templates(board: Board) -> bool:
     >>> is_dead_by_templates(Board.parse("012\\n120\\n201"))
     True
     """
-    check_full(board)
+    check_stable(board)
     return next(_template_cells(board), None) is None
 
 
@@ -193,6 +201,63 @@ def demo_broken_assumption(board: Board, cell: Cell, asks: int = 5) -> list[list
     """
     grid = [list(row) for row in board.grid]
     return list(islice(check_dispel_article(grid, *cell), asks))
+
+
+# ----------------------------------------------------------------------------- RemoveCandys
+
+
+def clear_cells(board: Board, cells: Sequence[Cell]) -> Board:
+    """The board with ``cells`` made EMPTY (what the package's ``clear`` does with groups).
+
+    >>> clear_cells(Board.parse("012\\n120"), [(0, 0), (1, 2)]).picture()
+    '.12\\n12.'
+    """
+    return board.with_cells({check_cell(board, cell): EMPTY for cell in cells})
+
+
+def remove_candys_article(board: Board, cells: Sequence[Cell]) -> Board:
+    """The article's ``RemoveCandys``: clear ``cells`` and let candies fall, column by column.
+
+    It walks the list once. Consecutive cells in the same column form one batch; for a batch it
+    remembers the lowest cell and how many cells it holds (``same``), shifts every candy above
+    that lowest cell down by ``same + 1`` and marks the top ``same + 1`` cells as new (EMPTY
+    here; the article draws new candies there). Hidden assumption: each column's cells come
+    *together* in the list and form *one unbroken* vertical stretch. The article's own
+    ``CheckDispel`` groups always do; other orders can keep a cleared candy and destroy a kept one.
+
+    >>> remove_candys_article(Board.parse("012\\n111\\n201"), [(1, 0), (1, 1), (1, 2)]).picture().split()
+    ['...', '012', '201']
+    >>> column = Board.parse("0\\n1\\n0\\n1")   # clear both 1s, listed together: two stretches
+    >>> article = remove_candys_article(column, [(1, 0), (3, 0)])
+    >>> right = fall(clear_cells(column, [(1, 0), (3, 0)]))[0]
+    >>> article.picture().split(), right.picture().split()   # the article keeps a cleared 1
+    (['.', '.', '0', '1'], ['.', '.', '0', '0'])
+    """
+    cells = [check_cell(board, cell) for cell in cells]
+    grid = [list(row) for row in board.grid]
+
+    def move_down(last: Cell, same: int) -> None:
+        bottom, col = last
+        for r in range(bottom, same, -1):
+            grid[r][col] = grid[r - 1 - same][col]
+        for r in range(same, -1, -1):
+            grid[r][col] = EMPTY
+
+    last: Cell | None = None
+    same = 0
+    for cell in cells:
+        if last is None:
+            last = cell
+        elif cell[1] != last[1]:
+            move_down(last, same)
+            last, same = cell, 0
+        else:
+            same += 1
+            if cell[0] > last[0]:
+                last = cell
+    if last is not None:
+        move_down(last, same)
+    return Board(tuple(map(tuple, grid)), board.kinds)
 
 
 # ----------------------------------------------------------------------------- the article's deal

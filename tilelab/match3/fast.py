@@ -23,6 +23,7 @@ from tilelab.match3.core import (
     Board,
     Move,
     check_full,
+    check_stable,
     check_swap,
 )
 
@@ -319,10 +320,16 @@ def valid_moves_fast(board: Board) -> list[Move]:
 
 
 def is_dead_fast(board: Board) -> bool:
-    """True when no swap is legal (compiled).
+    """True when the board is stable and no swap is legal (compiled).
 
     >>> is_dead_fast(Board.parse("012\\n120\\n201"))
     True
+
+    Like the reference, it raises ValueError on a board that still holds a run (dead = stable
+    AND no legal swap).
     """
     check_full(board)
-    return not any_move(board.to_array())
+    grid = board.to_array()
+    if has_run(grid):
+        check_stable(board)  # raises, naming the run
+    return not any_move(grid)

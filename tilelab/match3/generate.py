@@ -99,6 +99,31 @@ def stable_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
     return Board.from_array(grid, kinds)
 
 
+def exclude_probability(board: Board) -> float:
+    """The chance that the exclude deal (:func:`stable_board`) deals exactly this board.
+
+    Cell by cell in reading order, the deal picks uniformly among the kinds its left pair and its
+    upper pair do not ban, so the chance is the product of ``1 / allowed`` over the cells; a
+    board holding a run is never dealt (0). Boards with equal pairs are dealt more often.
+
+    >>> round(exclude_probability(Board.parse("012\\n120\\n201")) * 3**9, 9)   # no pair: 1/3 each
+    1.0
+    >>> round(exclude_probability(Board.parse("001\\n112\\n220")) * 3**6 * 2**3, 9)   # 3 cells after a pair
+    1.0
+    >>> exclude_probability(Board.parse("000\\n112\\n220"))
+    0.0
+    """
+    check_full(board)
+    if has_run(board.to_array()):
+        return 0.0
+    grid = [list(row) for row in board.grid]
+    p = 1.0
+    for r in range(board.rows):
+        for c in range(board.cols):
+            p /= board.kinds - len(banned_kinds(grid, r, c))
+    return p
+
+
 def planted_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
     """A no-run board with a legal move built in (the bounded fallback of :func:`new_board`).
 
