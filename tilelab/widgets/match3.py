@@ -40,6 +40,8 @@ from tilelab.match3 import (
     valid_moves,
 )
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
+from tilelab.match3 import specials as sp
+from tilelab.match3 import specials_style as look
 from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
 __all__ = ["Match3Widget", "cell_at", "drag_target"]
@@ -105,7 +107,8 @@ def _ease(t: float) -> float:
 
 # ----------------------------------------------------------------------------- the widget
 
-Piece = tuple[int, float, float]  # kind, row, col (floats while moving)
+Piece = tuple[int, float, float, int]  # kind, row, col (floats while moving), special code
+BLAST_COLOUR = "rgba(255, 200, 0, 0.6)"  # a special's blast: flashed wave by wave
 
 
 class Match3Widget(BoardWidget):
@@ -126,6 +129,7 @@ class Match3Widget(BoardWidget):
         new_game: bool = False,
         resume: bool = True,
         key: Any = None,
+        specials: bool = False,
     ) -> None:
         where = board_key("match3", rows, cols, kinds, seed, key=key)
         previous = self.previous(where, resume and not new_game)
@@ -135,7 +139,9 @@ class Match3Widget(BoardWidget):
         self.frame_ms = float(frame_ms)
         self.idle_hint_s = float(idle_hint_s)
         self.rng = as_generator(seed)
-        self.board = new_board(rows, cols, kinds, self.rng)
+        #: Special candies on (striped, wrapped, colour bombs: :mod:`tilelab.match3.specials`).
+        self.specials = bool(specials)
+        self.board = self._deal()
         self.score = 0
         self.moves = 0
         self.last_cascades = 0
@@ -154,6 +160,7 @@ class Match3Widget(BoardWidget):
         if previous is not None:  # re-run cell: the game in progress goes on
             previous._flush_pending()
             self.rng, self.board, self.score, self.moves = previous.rng, previous.board, previous.score, previous.moves
+            self.specials = getattr(previous, "specials", False)  # the resumed game keeps its rules
             self.last_cascades, self.best_cascades = previous.last_cascades, previous.best_cascades
             self.message = "your game goes on (New game starts over)"
         super().__init__(cols * cell_px, rows * cell_px, canvas=canvas, raise_errors=raise_errors)
@@ -173,7 +180,22 @@ class Match3Widget(BoardWidget):
         self.next_button = self.add_button("Next step", self.next_step, icon="step-forward",
                                            tooltip="show the next stage of the cascade")
         self.next_button.disabled = True
+        self.specials_toggle = widgets.ToggleButton(value=self.specials, description="Specials", icon="star",
+                                                    tooltip="special candies on/off (starts a new game)")
+        self.specials_toggle.observe(lambda change: self._guard(self._on_specials)(change["new"]), names="value")
+        self.add_control(self.specials_toggle)
         self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
+
+    def _on_specials(self, on: bool) -> None:
+        """Turn special candies on or off: a new game under the new rules."""
+        self.specials = bool(on)
+        self.new_game()
+        self.message = f"new game, specials {'on' if on else 'off'}"
+        self._update_status()
+
+    def _deal(self) -> Any:
+        board = new_board(self.rows, self.cols, self.kinds, self.rng)
+        return sp.SpecialBoard.from_board(board) if self.specials else board
 
     @property
     def step_mode(self) -> bool:
@@ -194,7 +216,7 @@ class Match3Widget(BoardWidget):
     # ------------------------------------------------------------------ game actions
     def new_game(self) -> None:
         """Deal a new board; score, moves and cascade counters start again."""
-        self.board = new_board(self.rows, self.cols, self.kinds, self.rng)
+        self.board = self._deal()
         self.score = self.moves = self.last_cascades = self.best_cascades = self.pending_score = 0
         self.selected = self.hint_move = self.last_result = None
         self.stages.clear()
@@ -206,7 +228,7 @@ class Match3Widget(BoardWidget):
 
     def valid_moves(self) -> list[tuple[Cell, Cell]]:
         """The legal swaps on the current board."""
-        return valid_moves(self.board)
+        return sp.valid_moves_specials(self.board) if self.specials else valid_moves(self.board)
 
     def busy(self) -> bool:
         """True while a cascade is still being shown (animation playing or step-mode stages left)."""
@@ -226,7 +248,7 @@ class Match3Widget(BoardWidget):
         self.selected = None
         self.hint_move = None
         before = self.board
-        result = swap(before, a, b, self.rng)
+        result = (sp.swap_specials if self.specials else swap)(before, a, b, self.rng)
         self.last_result = result
         if not result.valid:
             self.message = "no match: swapped back"
@@ -252,6 +274,12 @@ class Match3Widget(BoardWidget):
         return result
 
     def _reshuffle_if_dead(self) -> Board | None:
+        if self.specials:
+            if not sp.is_dead_specials(self.board):
+                return None
+            self.board = sp.reshuffle_specials(self.board, self.rng)
+            self.message += " -- no moves left, shuffling"
+            return self.board
         if not is_dead(self.board):
             return None
         report = reshuffle_report(self.board, self.rng)
@@ -263,11 +291,18 @@ class Match3Widget(BoardWidget):
         """Outline one legal move (the one with the largest immediate score)."""
         if self.busy():
             return None
-        self.hint_move = hint(self.board)
+        self.hint_move = self._hint()
         self._draw_overlay()
         self.message = "try the outlined swap" if self.hint_move else "no moves left"
         self._update_status()
         return self.hint_move
+
+    def _hint(self) -> tuple[Cell, Cell] | None:
+        if not self.specials:
+            return hint(self.board)
+        moves = self.valid_moves()  # specials on: a combination first, else the lowest move
+        combos = [m for m in moves if sp.combo_of(self.board, *m) != "none"]
+        return max(combos or moves, key=lambda m: (max(m[0][0], m[1][0]), m), default=None)
 
     def next_step(self) -> None:
         """Step mode: show the next stage of the cascade (match, clear, fall, refill)."""
@@ -345,15 +380,17 @@ class Match3Widget(BoardWidget):
 
     @staticmethod
     def _pieces(board: Board) -> list[Piece]:
-        return [(board[cell], float(cell[0]), float(cell[1])) for cell in board.cells() if board[cell] != EMPTY]
+        code = getattr(board, "special_code", lambda cell: 0)
+        return [(board[cell], float(cell[0]), float(cell[1]), code(cell)) for cell in board.cells() if board[cell] != EMPTY]
 
     def _paint(self, pieces: Sequence[Piece], flash: Sequence[Cell] = ()) -> None:
         """Draw candies at (possibly fractional) cells on the pieces layer."""
         c, s = self.layer(PIECES), self.cell_px
         c.clear()
         by_kind: dict[int, list[tuple[float, float]]] = {}
-        for kind, r, col in pieces:
-            by_kind.setdefault(kind, []).append((r, col))
+        for kind, r, col, *_ in pieces:
+            if kind >= 0:  # a colour bomb (kind -2) is drawn by _paint_specials
+                by_kind.setdefault(kind, []).append((r, col))
         c.line_width = 1.5
         c.stroke_style = OUTLINE_COLOUR
         for kind, places in sorted(by_kind.items()):
@@ -364,10 +401,39 @@ class Match3Widget(BoardWidget):
                 points = [(cx + CANDY_SCALE * s * px, cy + CANDY_SCALE * s * py) for px, py in style.outline]
                 c.fill_polygon(points)
                 c.stroke_polygon(points)
+        self._paint_specials(c, [p for p in pieces if len(p) > 3 and p[3]])
         if flash:
             c.fill_style = FLASH_COLOUR
             for r, col in flash:
                 c.fill_rect(col * s + 2, r * s + 2, s - 4, s - 4)
+
+    def _paint_specials(self, c: Any, pieces: Sequence[Piece]) -> None:
+        """Patterns on special candies: stripes, a wrapper, or the colour bomb's sprinkled disc."""
+        s, half = self.cell_px, CANDY_SCALE * self.cell_px
+        for kind, r, col, code in pieces:
+            cx, cy = (col + 0.5) * s, (r + 0.5) * s
+            name = sp.SPECIAL_NAMES[code]
+            if code == sp.BOMB:
+                c.fill_style = look.BOMB_COLOUR
+                c.fill_circle(cx, cy, look.BOMB_RADIUS * half)
+                c.fill_style = look.SPRINKLE_COLOUR
+                for dx, dy in look.BOMB_SPRINKLES:
+                    c.fill_circle(cx + dx * half, cy + dy * half, 0.12 * half)
+            elif name.startswith("striped"):
+                for width, colour in ((5, look.STRIPE_EDGE), (2.5, look.STRIPE_COLOUR)):
+                    c.line_width, c.stroke_style = width, colour
+                    for (x0, y0), (x1, y1) in look.stripe_lines(name):
+                        c.stroke_line(cx + x0 * half, cy + y0 * half, cx + x1 * half, cy + y1 * half)
+            else:  # wrapped (dashed wrapper), primed (plus a solid inner ring)
+                w = look.WRAPPER_HALF * half
+                c.line_width, c.stroke_style = 3, look.WRAPPER_COLOUR
+                c.set_line_dash([5, 3])
+                c.stroke_rect(cx - w, cy - w, 2 * w, 2 * w)
+                c.set_line_dash([])
+                if code == sp.PRIMED:
+                    c.stroke_rect(cx - 0.8 * w, cy - 0.8 * w, 1.6 * w, 1.6 * w)
+        c.line_width = 1.5
+        c.stroke_style = OUTLINE_COLOUR
 
     def _paint_board(self, board: Board, flash: Sequence[Cell] = (), outline: Sequence[Cell] = (),
                      matched: Sequence[Cell] = ()) -> None:
@@ -400,15 +466,17 @@ class Match3Widget(BoardWidget):
     # ------------------------------------------------------------------ animation
     def _swap_frames(self, board: Board, a: Cell, b: Cell, back: bool) -> list[Callable[[], None]]:
         """Candies at a and b trade places (and come back if ``back``)."""
-        still = [p for p in self._pieces(board) if (p[1], p[2]) not in (a, b)]
+        pieces = self._pieces(board)
+        still = [p for p in pieces if (p[1], p[2]) not in (a, b)]
+        code = {(p[1], p[2]): p[3] for p in pieces}
         ts = [i / SWAP_FRAMES for i in range(1, SWAP_FRAMES + 1)]
         if back:
             ts += ts[-2::-1] + [0.0]
 
         def frame(t: float) -> Callable[[], None]:
             e = _ease(t)
-            moving = [(board[a], _lerp(a[0], b[0], e), _lerp(a[1], b[1], e)),
-                      (board[b], _lerp(b[0], a[0], e), _lerp(b[1], a[1], e))]
+            moving = [(board[a], _lerp(a[0], b[0], e), _lerp(a[1], b[1], e), code.get(a, 0)),
+                      (board[b], _lerp(b[0], a[0], e), _lerp(b[1], a[1], e), code.get(b, 0))]
             return lambda: self._paint(still + moving)
 
         return [frame(t) for t in ts]
@@ -418,22 +486,40 @@ class Match3Widget(BoardWidget):
         matched = sorted(set().union(*(g.cells for g in step.groups)))
         before, cleared = self._pieces(step.before), self._pieces(step.cleared)
         frames = [(lambda on=on: self._paint(before, matched if on else ())) for on in (1, 0) * (FLASH_FRAMES // 2)]
+        frames += self._blast_frames(step, before)
         frames.append(lambda: self._paint(cleared))
         moves = {src: dst for src, dst in step.falls}
         holes = {col: sum(1 for (_, c2), _k in step.refills if c2 == col) for col in range(step.board.cols)}
-        tracks = []  # (kind, start row, end row, col)
+        tracks = []  # (kind, start row, end row, col, special)
+        code = getattr(step.cleared, "special_code", lambda cell: 0)
         for (r, c) in step.cleared.cells():
             kind = step.cleared[r, c]
             if kind != EMPTY:
                 end = moves.get((r, c), (r, c))
-                tracks.append((kind, float(r), float(end[0]), float(c)))
+                tracks.append((kind, float(r), float(end[0]), float(c), code((r, c))))
         for (r, c), kind in step.refills:
-            tracks.append((kind, float(r - holes[c]), float(r), float(c)))
+            tracks.append((kind, float(r - holes[c]), float(r), float(c), 0))
         for i in range(1, FALL_FRAMES + 1):
             e = _ease(i / FALL_FRAMES)
-            pieces = [(k, _lerp(r0, r1, e), c) for k, r0, r1, c in tracks]
+            pieces = [(k, _lerp(r0, r1, e), c, sc) for k, r0, r1, c, sc in tracks]
             frames.append(lambda pieces=pieces: self._paint(pieces))
         return frames
+
+    def _blast_frames(self, step: Any, before: list[Piece]) -> list[Callable[[], None]]:
+        """Specials on: each wave of the chain reaction lights up its blast cells, then goes dark."""
+        frames: list[Callable[[], None]] = []
+        activations = getattr(step, "activations", ())
+        for wave in sorted({act.wave for act in activations}):
+            cells = sorted(set().union(*(act.cells for act in activations if act.wave == wave)))
+            frames += [lambda cells=cells: self._paint_blast(before, cells)] * 2 + [lambda: self._paint(before)]
+        return frames
+
+    def _paint_blast(self, pieces: Sequence[Piece], cells: Sequence[Cell]) -> None:
+        self._paint(pieces)
+        c, s = self.layer(PIECES), self.cell_px
+        c.fill_style = BLAST_COLOUR
+        for r, col in cells:
+            c.fill_rect(col * s + 1, r * s + 1, s - 2, s - 2)
 
     def _banner_frames(self, text: str, board: Board) -> list[Callable[[], None]]:
         show = lambda: self.draw_banner(text, "same candies, new places")  # noqa: E731
@@ -478,6 +564,8 @@ class Match3Widget(BoardWidget):
             self.stages += [
                 (f"step {step.index}: matched {shapes} (+{step.score})", step.before,
                  {"matched": cells, "score": step.score}),
+                *[(f"step {step.index}: {act.special} at {act.cell} goes off", step.before,
+                   {"outline": sorted(act.cells)}) for act in getattr(step, "activations", ())],
                 (f"step {step.index}: cleared", step.cleared, {}),
                 (f"step {step.index}: candies fell", step.fallen, {}),
                 (f"step {step.index}: refilled from the top", step.board, {}),
@@ -542,6 +630,10 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
                 draw.rectangle((c * s, r * s, (c + 1) * s - 1, (r + 1) * s - 1), fill=_hex(DARK_CELL))
             kind = board[r, c]
             if kind == EMPTY:
+                continue
+            if kind < 0:  # a colour bomb: a dark disc
+                cx, cy, rad = (c + 0.5) * s, (r + 0.5) * s, CANDY_SCALE * s * look.BOMB_RADIUS
+                draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=_hex(look.BOMB_COLOUR))
                 continue
             style = candy_style(kind)
             cx, cy = (c + 0.5) * s, (r + 0.5) * s
