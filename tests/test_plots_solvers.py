@@ -59,3 +59,18 @@ def test_storyboard_has_start_plus_one_frame_per_stage():
 def test_search_tree_levels():
     fig = plot_search_tree(shuffle(3, 3, 0), depth=1)
     assert len(fig.axes) >= 3
+
+
+def test_search_tree_draws_each_board_once_with_its_edges():
+    from tilelab.plots.solvers import search_levels
+    from tilelab.sliding import Puzzle
+
+    start = Puzzle.parse("1 2 3\n4 . 6\n7 5 8")
+    levels = search_levels(start, 3)
+    boards = [b for level in levels for b, _, _ in level]
+    assert len(boards) == len(set(boards)) and start not in boards[1:]
+    fig = plot_search_tree(start, depth=2)
+    import matplotlib.pyplot as plt
+
+    edges = [a for a in fig.artists if isinstance(a, plt.Line2D)]
+    assert len(fig.axes) == 13 and len(edges) == 12

@@ -27,6 +27,7 @@ __all__ = [
     "plot_pattern_database",
     "plot_search_step",
     "plot_search_tree",
+    "search_levels",
     "plot_weighted_tradeoff",
 ]
 
@@ -188,25 +189,65 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
     return fig
 
 
-def plot_search_tree(puzzle: Puzzle, depth: int = 2) -> Figure:
-    """The first ``depth`` levels of the search graph from ``puzzle``, as boards in a tree."""
+def search_levels(puzzle: Puzzle, depth: int = 2) -> list[list[tuple[Puzzle, int | None, int | None]]]:
+    """Every board within ``depth`` moves, once each, by level: ``(board, tile slid, parent index)``.
+
+    A board already drawn on an earlier level (such as the start, one move back) is not repeated.
+
+    >>> from tilelab.sliding import Puzzle
+    >>> [len(level) for level in search_levels(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'), 2)]
+    [1, 4, 8]
+    """
     from tilelab.sliding.search import children
 
-    levels = [[(puzzle, None)]]
+    levels: list[list[tuple[Puzzle, int | None, int | None]]] = [[(puzzle, None, None)]]
+    seen = {puzzle}
     for _ in range(depth):
         nxt = []
-        for board, _ in levels[-1]:
+        for i, (board, _, _) in enumerate(levels[-1]):
             for tile, child in children(board):
-                nxt.append((child, tile))
+                if child not in seen:
+                    seen.add(child)
+                    nxt.append((child, tile, i))
         levels.append(nxt)
+    return levels
+
+
+def plot_search_tree(puzzle: Puzzle, depth: int = 2) -> Figure:
+    """Every board within ``depth`` moves of ``puzzle``, each drawn once, joined by the moves.
+
+    Each edge is one slide, labelled with the tile that moves; every slide can be undone, so the
+    edges go both ways (the way back to a board already drawn is not drawn again).
+
+    >>> from tilelab.sliding import Puzzle
+    >>> fig = plot_search_tree(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'), depth=2)
+    >>> len(fig.axes), sum(isinstance(a, plt.Line2D) for a in fig.artists)  # 1 + 4 + 8 boards, 12 edges
+    (13, 12)
+    """
+    levels = search_levels(puzzle, depth)
     widest = max(len(level) for level in levels)
-    fig = plt.figure(figsize=(min(1.0 * widest + 1, 14), 1.6 * (depth + 1)))
+    fig = plt.figure(figsize=(max(min(1.05 * widest + 1, 14), 6), 2.0 * (depth + 1)))
+    box_w, box_h = 0.8 / widest, 0.62 / (depth + 1)
+    centres = []
     for k, level in enumerate(levels):
-        for i, (board, tile) in enumerate(level):
-            left = (i + 0.5) / len(level) - 0.4 / widest
-            ax = fig.add_axes([left, 1 - (k + 1) / (depth + 1), 0.8 / widest, 0.8 / (depth + 1)])
+        row = []
+        for i, (board, tile, _) in enumerate(level):
+            x = (i + 0.5) / len(level)
+            y = 1 - (k + 0.55) / (depth + 1)
+            ax = fig.add_axes([x - box_w / 2, y - box_h / 2, box_w, box_h])
             draw_puzzle(ax, board, highlight=[tile] if tile else ())
-    fig.suptitle(f"Every board within {depth} moves (each level: slide one tile next to the blank)", fontsize=10)
+            row.append((x, y))
+        centres.append(row)
+    for k in range(1, len(levels)):
+        for i, (_, tile, parent) in enumerate(levels[k]):
+            (x0, y0), (x1, y1) = centres[k - 1][parent], centres[k][i]
+            top, bottom = y0 - box_h / 2 - 0.01, y1 + box_h / 2 + 0.01
+            fig.add_artist(plt.Line2D([x0, x1], [top, bottom], color="#777777", lw=1, transform=fig.transFigure))
+            fig.text((x0 + x1) / 2, (top + bottom) / 2, str(tile), ha="center", va="center", fontsize=10,
+                     bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="#777777", lw=0.5))
+    sizes = " + ".join(str(len(level)) for level in levels)
+    fig.suptitle(f"Every board within {depth} moves, each drawn once ({sizes} boards)\n"
+                 "an edge is one slide (label: the tile that moves); every slide can be undone", fontsize=11)
     return fig
 
 
