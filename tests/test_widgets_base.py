@@ -45,11 +45,13 @@ def test_keys_reach_on_key_but_shortcuts_with_ctrl_or_meta_do_not():
 
 def test_escape_releases_the_keyboard_instead_of_reaching_the_game(monkeypatch):
     board = Recorder(raise_errors=True)
-    button = board.add_button("Undo", lambda: None)
+    board.add_button("Undo", lambda: None)
     focused = []
-    monkeypatch.setattr(type(button), "focus", lambda self: focused.append(self))
+    monkeypatch.setattr(type(board.keyboard_park), "focus", lambda self: focused.append(self))
     press_key(board, "Escape")
-    assert board.events == [] and focused == [button]
+    # an inert button, not a toolbar one: Enter (as in Shift-Enter) must not press anything on the board
+    assert board.events == [] and focused == [board.keyboard_park]
+    assert not board.keyboard_park._click_handlers.callbacks
 
 
 def test_short_press_is_a_click_long_one_a_drag_and_touch_swipes_too():

@@ -133,6 +133,10 @@ class BoardWidget:
         # the status line keeps a fixed height: messages come and go without moving the board
         self.status = widgets.HTML(value="", layout=widgets.Layout(
             height=STATUS_HEIGHT, overflow="hidden", width="100%", margin="0"))
+        #: Where Escape parks the keyboard (see :meth:`release_keyboard`): focusable, invisible, inert.
+        self.keyboard_park = widgets.Button(description="", tooltip="the notebook has the keyboard: click the board to play",
+                                            layout=widgets.Layout(width="1px", height="1px", padding="0", margin="0",
+                                                                  border="0", overflow="hidden"))
         # the toolbar wraps and is never wider than the board (flex rows of compact controls)
         self.toolbar = widgets.HBox([], layout=widgets.Layout(
             flex_flow="row wrap", width="100%", max_width=f"{max(self.width, MIN_BOARD_PX)}px",
@@ -147,7 +151,8 @@ class BoardWidget:
             self.canvas.layout.min_width = f"{min(self.width, MIN_BOARD_PX)}px"
             self.canvas.layout.height = "auto"
             self.canvas.tabbable = True  # lets the canvas take keyboard focus
-        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.output], layout=widgets.Layout(
+        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.keyboard_park, self.output],
+                                   layout=widgets.Layout(
             width="100%", max_width=f"{max(self.width, MIN_BOARD_PX) + 4}px"))
         self.widget.add_class("tilelab-board")
         self.key: tuple | None = None  # set by :meth:`register`
@@ -237,14 +242,11 @@ class BoardWidget:
     def release_keyboard(self) -> None:
         """Hand the keyboard back to the notebook (the board's answer to Escape).
 
-        A focused ipycanvas canvas swallows every key, Tab and Shift-Enter included; moving the focus
-        to the first toolbar button lets the notebook's own keys work again.
+        A focused ipycanvas canvas swallows every key, Tab and Shift-Enter included. The focus moves
+        to a tiny button with no action at the board's bottom edge: still inside the cell, so the
+        notebook's own keys (Shift-Enter...) work again, and unlike a toolbar button, Enter presses nothing.
         """
-        buttons = [w for w in self.toolbar.children if isinstance(w, widgets.Button)]
-        if buttons:
-            buttons[0].focus()
-        elif isinstance(self.canvas, widgets.DOMWidget):
-            self.canvas.blur()
+        self.keyboard_park.focus()
 
     # ------------------------------------------------------------ hooks to override
     def redraw(self) -> None:

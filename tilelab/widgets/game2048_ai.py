@@ -100,7 +100,7 @@ class Game2048AIWidget:
         self.ai_toggle.observe(self.board._guard(lambda change: self.set_autoplay(change["new"])), names="value")
         self.speed.observe(self.board._guard(lambda change: self.set_speed(change["new"])), names="value")
         self.widget = widgets.HBox([self.board.widget, self.thinking],
-                                   layout=widgets.Layout(align_items="flex-start"))
+                                   layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))  # narrow: panel below
         self._last_move_end = -math.inf
         self.ai_moves = 0
         self.dropped_ticks = 0
