@@ -367,8 +367,9 @@ class BoardWidget:
         return ticker
 
     def set_status(self, html: str) -> None:
-        """Replace the status line (score, moves, messages) above the board."""
-        self.status.value = html
+        """Replace the status line (score, moves, messages) above the board: two lines at most, fixed height."""
+        # ipywidgets' HTML content is one 28 px line high; this div lets a second line show in the area
+        self.status.value = f'<div style="line-height:1.35;white-space:normal">{html}</div>'
 
     @contextmanager
     def errors_shown(self) -> Iterator[None]:
