@@ -322,3 +322,31 @@ def test_bad_swaps_raise():
         swap_specials(Board.parse("012\n120\n201"), (0, 0), (0, 1), rng=0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="colour bomb"):
         SpecialBoard(((0, 1, 2),), ((5, 0, 0),), 3)
+
+
+# ----------------------------------------------------------------------------- lesson helpers
+
+
+def test_exercise_checkers_accept_the_rule_and_reject_trivial_answers():
+    from tilelab.exercises import check
+    from tilelab.exercises.match3_specials import reference_made_by, reference_striped_wrapped
+
+    assert check("match3_specials.striped_wrapped", reference_striped_wrapped).passed
+    assert not check("match3_specials.striped_wrapped", lambda rows, cols, centre: set()).passed
+    cross_only = lambda rows, cols, centre: {(centre[0], c) for c in range(cols)} | {(r, centre[1]) for r in range(rows)}  # noqa: E731
+    assert not check("match3_specials.striped_wrapped", cross_only).passed
+    assert check("match3_specials.made_by", reference_made_by).passed
+    assert not check("match3_specials.made_by", lambda shape, swipe: "plain").passed
+    always_perpendicular = lambda shape, swipe: reference_made_by(shape, None)  # noqa: E731
+    assert not check("match3_specials.made_by", always_perpendicular).passed
+
+
+def test_play_random_is_seeded_and_specials_raise_the_score_per_move():
+    from tilelab.match3.specials_fast import play_random
+
+    plain = play_random(8, 8, 6, 400, rng=5, specials=False)
+    again = play_random(8, 8, 6, 400, rng=5, specials=False)
+    assert (plain[0] == again[0]).all() and (plain[1] == again[1]).all()
+    on = play_random(8, 8, 6, 400, rng=5, specials=True)
+    assert on[1].mean() > plain[1].mean()
+    assert plain[0].min() >= 1 and on[0].min() >= 1

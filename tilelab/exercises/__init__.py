@@ -35,6 +35,7 @@ _LESSON_MODULES = (
     "tilelab.exercises.sliding",
     "tilelab.exercises.solvers",
     "tilelab.exercises.match3",
+    "tilelab.exercises.match3_specials",
 )
 
 _CHECKERS: dict[str, Callable[..., "Result"]] = {}

@@ -14,7 +14,7 @@ import numpy as np
 
 from tilelab._jit import njit
 from tilelab._random import as_generator
-from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS
+from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board
 from tilelab.match3.specials import (
     ACTIVATION_BONUS,
     BLAST_POINTS,
@@ -470,3 +470,51 @@ def valid_moves_specials_fast(board: SpecialBoard) -> list:
 def is_dead_specials_fast(board: SpecialBoard) -> bool:
     """True when no swap is legal with specials on (compiled)."""
     return not valid_moves_specials_fast(board)
+
+
+def play_random(rows: int, cols: int, kinds: int, moves: int, rng: object, specials: bool = True,
+                seek: bool = False):
+    """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
+
+    With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast`) play the same way, so the
+    two can be compared. ``seek=True`` is a player who uses specials: a random move that swaps or
+    moves a special candy when there is one, else any random move. Dead boards are reshuffled
+    (not counted as moves).
+
+    >>> steps, points = play_random(8, 8, 6, 50, rng=0)
+    >>> len(steps), bool(steps.min() >= 1), bool(points.min() >= 60)
+    (50, True, True)
+    """
+    from tilelab.match3.fast import list_moves, swap_array
+    from tilelab.match3.generate import new_board, reshuffle_report
+    from tilelab.match3.specials import reshuffle_specials
+
+    rng = as_generator(rng)
+    board = new_board(rows, cols, kinds, rng)
+    g = board.to_array()
+    s = np.zeros_like(g)
+    out = np.empty((2 * rows * cols, 4), np.int64)
+    cascades = np.empty(moves, np.int64)
+    scores = np.empty(moves, np.int64)
+    i = 0
+    while i < moves:
+        n = list_special_moves(g, s, out) if specials else list_moves(g, out)
+        if n == 0:
+            if specials:
+                g, s = reshuffle_specials(SpecialBoard.from_arrays(g, s, kinds), rng).to_arrays()
+            else:
+                g = reshuffle_report(Board.from_array(g, kinds), rng).board.to_array()
+            continue
+        pick = int(rng.integers(n))
+        if specials and seek:
+            hot = [j for j in range(n) if s[out[j, 0], out[j, 1]] != NONE or s[out[j, 2], out[j, 3]] != NONE]
+            if hot:
+                pick = hot[int(rng.integers(len(hot)))]
+        r1, c1, r2, c2 = (int(v) for v in out[pick])
+        if specials:
+            scores[i], cascades[i] = swap_specials_array(g, s, (r1, c1), (r2, c2), kinds, rng,
+                                                         combo_code(s, r1, c1, r2, c2))
+        else:
+            _, scores[i], cascades[i] = swap_array(g, (r1, c1), (r2, c2), kinds, rng)
+        i += 1
+    return cascades, scores

@@ -30,6 +30,9 @@ __all__ = [
     "plot_cascade_lengths",
     "plot_dead_heatmap",
     "plot_four_directions",
+    "draw_special_board",
+    "plot_special_boards",
+    "plot_special_swap",
 ]
 
 BOARD_COLOUR = "#f3efe6"
@@ -224,5 +227,119 @@ def plot_cascade_lengths(lengths: Sequence[int] | np.ndarray, *, title: str | No
     ax.set_xlabel("cascade steps in one move")
     ax.set_ylabel("share of moves (log)")
     ax.set_title(title or f"{lengths.size} random moves: mean {lengths.mean():.2f} steps", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+# ----------------------------------------------------------------------------- special candies
+
+BLAST_COLOUR = "#E69F00"
+
+
+def draw_special_candy(ax: Axes, cell: Cell, kind: int, special: str) -> None:
+    """A candy with its special's pattern: stripes, a dashed wrapper, or a sprinkled colour bomb."""
+    from matplotlib.patches import Circle
+    from matplotlib.patches import Rectangle as Rect
+
+    from tilelab.match3 import specials_style as look
+
+    x, y = _centre(cell)
+    h = CANDY_SCALE
+    if special == "colour-bomb":
+        ax.add_patch(Circle((x, y), look.BOMB_RADIUS * h, facecolor=look.BOMB_COLOUR, edgecolor=OUTLINE_COLOUR, zorder=2))
+        for dx, dy in look.BOMB_SPRINKLES:
+            ax.add_patch(Circle((x + dx * h, y + dy * h), 0.12 * h, facecolor=look.SPRINKLE_COLOUR, zorder=2.5))
+        return
+    draw_candy(ax, cell, kind)
+    for (x0, y0), (x1, y1) in look.stripe_lines(special):
+        ax.plot([x + x0 * h, x + x1 * h], [y + y0 * h, y + y1 * h], color=look.STRIPE_EDGE, linewidth=3.2, zorder=2.6,
+                solid_capstyle="round")
+        ax.plot([x + x0 * h, x + x1 * h], [y + y0 * h, y + y1 * h], color=look.STRIPE_COLOUR, linewidth=1.6, zorder=2.7,
+                solid_capstyle="round")
+    if special.startswith("wrapped"):
+        w = look.WRAPPER_HALF * h
+        ax.add_patch(Rect((x - w, y - w), 2 * w, 2 * w, fill=False, edgecolor=look.WRAPPER_COLOUR, linewidth=1.6,
+                          linestyle="--", zorder=2.6))
+        if special == "wrapped-primed":
+            ax.add_patch(Rect((x - 0.8 * w, y - 0.8 * w), 1.6 * w, 1.6 * w, fill=False,
+                              edgecolor=look.WRAPPER_COLOUR, linewidth=1.2, zorder=2.6))
+
+
+def draw_special_board(ax: Axes, board, *, blast: Iterable[Cell] = (), groups: Sequence[Group] = (),
+                       move: tuple[Cell, Cell] | None = None, title: str | None = None) -> Axes:
+    """Draw a :class:`~tilelab.match3.specials.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
+    ax.set_xlim(0, board.cols)
+    ax.set_ylim(board.rows, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.add_patch(Rectangle((0, 0), board.cols, board.rows, color=BOARD_COLOUR, zorder=0))
+    for r in range(board.rows + 1):
+        ax.plot([0, board.cols], [r, r], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+    for c in range(board.cols + 1):
+        ax.plot([c, c], [0, board.rows], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+    for r, c in blast:
+        ax.add_patch(Rectangle((c, r), 1, 1, facecolor=BLAST_COLOUR, alpha=0.45, hatch="///", edgecolor="#8a5a00",
+                               linewidth=0, zorder=0.5))
+    for cell in board.cells():
+        if board[cell] != EMPTY:
+            draw_special_candy(ax, cell, board[cell], board.special(cell))
+    for group in groups:
+        _outline(ax, group.cells, MATCH_COLOUR)
+    if move is not None:
+        _arrow(ax, move[0], move[1], MOVE_COLOUR, both=True, width=2.0)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return ax
+
+
+def plot_special_boards(boards: Sequence, titles: Sequence[str] | None = None, *,
+                        marks: Sequence[dict] | None = None, suptitle: str | None = None) -> Figure:
+    """Several special boards side by side; ``marks[i]`` as in :func:`draw_special_board`.
+
+    >>> from tilelab.match3.specials import SpecialBoard
+    >>> fig = plot_special_boards([SpecialBoard.parse("0- 1| 2+\\n* 0 1")], ["specials"])
+    >>> fig.axes[0].get_title()
+    'specials'
+    """
+    if not boards:
+        raise ValueError("plot_special_boards needs at least one board")
+    rows, cols = boards[0].rows, boards[0].cols
+    size = max(2.2, cols * 0.5)
+    fig, axes = plt.subplots(1, len(boards), figsize=(len(boards) * size, max(2.2, rows * 0.5) + 0.5), squeeze=False)
+    for i, (ax, board) in enumerate(zip(axes[0], boards)):
+        draw_special_board(ax, board, title=titles[i] if titles else None, **(marks[i] if marks else {}))
+    if suptitle:
+        fig.suptitle(suptitle)
+    fig.tight_layout()
+    return fig
+
+
+def plot_special_swap(result, *, max_steps: int | None = 3) -> Figure:
+    """Storyboard of a swap with specials: per step, matches + blasts -> cleared -> refilled.
+
+    >>> from tilelab.match3.specials import SpecialBoard, swap_specials
+    >>> r = swap_specials(SpecialBoard.parse("0 1- 2\\n1 2| 0\\n2 0 1"), (0, 1), (1, 1), rng=0)
+    >>> len(plot_special_swap(r).axes) >= 4
+    True
+    """
+    steps = result.steps[:max_steps] if max_steps else result.steps
+    board = result.board
+    size = max(2.0, board.cols * 0.45)
+    fig, axes = plt.subplots(1 + len(steps), 3, figsize=(3 * size, (1 + len(steps)) * (max(2.0, board.rows * 0.45) + 0.5)),
+                             squeeze=False)
+    draw_special_board(axes[0, 0], result.swapped.swapped(result.a, result.b), move=(result.a, result.b),
+                       title=f"swap {result.a} <-> {result.b}")
+    axes[0, 1].axis("off")
+    axes[0, 2].axis("off")
+    axes[0, 1].text(0.0, 0.5, f"{result.combo if result.combo != 'none' else 'ordinary swap'}\n"
+                    f"score {result.score} in {result.cascades} step(s)\n"
+                    "red: matched  orange: blasts", va="center", fontsize=10)
+    for i, step in enumerate(steps, start=1):
+        blast = set().union(*(a.cells for a in step.activations)) if step.activations else set()
+        fired = f"{len(step.activations)} blast(s)" if step.activations else "matches"
+        draw_special_board(axes[i, 0], step.before, groups=step.groups, blast=blast,
+                           title=f"step {step.index}: {fired}")
+        draw_special_board(axes[i, 1], step.cleared, title=f"cleared {len(step.cleared_cells)}")
+        draw_special_board(axes[i, 2], step.board, title=f"fallen + refilled: +{step.score}")
     fig.tight_layout()
     return fig
