@@ -76,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ms", type=float, default=50.0)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--only", default="", help="play only settings whose name contains this text")
     args = parser.parse_args(argv)
     net = NTupleNetwork.load(args.net)
     print(f"{net}", flush=True)
@@ -90,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     plan += [(f"td-expectimax-{args.ms:g}ms", lambda: TDExpectimax(net, ms_per_move=args.ms), args.search_games),
              (f"heuristic-expectimax-{args.ms:g}ms", lambda: Expectimax(ms_per_move=args.ms), args.search_games)]
     for setting, make, count in plan:
+        if args.only not in setting:
+            continue
         for seed in range(SEED_BASE, SEED_BASE + count):
             if (setting, seed) in done:
                 continue

@@ -437,7 +437,7 @@ def _deepen_nodes(search: Search, node_budget: int, max_depth: int) -> SearchRes
     for depth in range(1, max_depth + 1):
         result = search(depth, 0)
         spent += result.nodes
-        if result.best == NO_MOVE or result.nodes == 0:
+        if result.best == NO_MOVE:
             break
         growth = max(2.0, result.nodes / max(previous_nodes, 1))
         previous_nodes = result.nodes
@@ -455,7 +455,7 @@ def _deepen_clock(search: Search, budget: Budget) -> SearchResult:
     result = search(1, 0)  # depth 1 always finishes: a move is always available
     previous_nodes = result.nodes
     for depth in range(2, budget.max_depth + 1):
-        if result.best == NO_MOVE or result.nodes == 0:
+        if result.best == NO_MOVE:
             break
         tick = time.perf_counter()
         remaining_ms = 1e3 * (deadline - tick)
