@@ -25,6 +25,7 @@ __all__ = [
     "plot_human_storyboard",
     "plot_nodes_by_heuristic",
     "plot_pattern_database",
+    "plot_blank_routes",
     "plot_search_step",
     "plot_search_tree",
     "search_levels",
@@ -368,3 +369,54 @@ def _h_on_path(trace, s, k: int, h_of) -> int:
         if earlier.board == s.path[k] and earlier.g == k:
             return earlier.h
     return 0
+
+
+def plot_blank_routes(
+    rows: int,
+    cols: int,
+    avoid: Sequence[int],
+    start: int,
+    target: int,
+    routes: Mapping[str, Sequence[int]],
+    *,
+    max_arrows: int = 14,
+) -> Figure:
+    """Routes of the blank over the cells of a ``rows x cols`` board, one panel per route.
+
+    Cells are numbered in reading order; ``avoid`` cells (placed tiles, the tile being moved) are
+    dark; the blank starts at ``start`` (S) and must reach ``target`` (T). A route is the list of
+    cells the blank enters, in order; only its first ``max_arrows`` steps are drawn (numbered), so
+    a route that loops shows the loop.
+
+    >>> fig = plot_blank_routes(3, 3, [0], 8, 1, {"a": [5, 2, 1], "b": [7, 4, 1]})
+    >>> [ax.get_title().splitlines()[0] for ax in fig.axes]
+    ['a', 'b']
+    """
+    if not routes:
+        raise ValueError("give at least one route (name -> list of cells)")
+    fig, axes = plt.subplots(1, len(routes), figsize=(3.6 * len(routes), 3.6 * rows / cols + 0.8), squeeze=False)
+    for ax, (name, route) in zip(axes[0], routes.items()):
+        ax.set_xlim(0, cols)
+        ax.set_ylim(rows, 0)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        for cell in range(rows * cols):
+            r, c = divmod(cell, cols)
+            colour = "#5f5f5f" if cell in avoid else "#e9edf0"
+            ax.add_patch(Rectangle((c + 0.03, r + 0.03), 0.94, 0.94, fc=colour, ec="white"))
+            label = "S" if cell == start else "T" if cell == target else str(cell)
+            ax.text(c + 0.5, r + 0.5, label, ha="center", va="center", fontsize=13 if label in "ST" else 10,
+                    fontweight="bold" if label in "ST" else "normal",
+                    color="white" if cell in avoid else ("#b3261e" if label in "ST" else "#777777"))
+        cells = [start, *route][: max_arrows + 1]
+        for k, (a, b) in enumerate(zip(cells, cells[1:])):
+            (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
+            shift = 0.08 * ((k % 3) - 1)  # repeated steps of a loop do not sit on top of each other
+            ax.annotate("", xy=(cb + 0.5 + shift, rb + 0.5 + shift), xytext=(ca + 0.5 + shift, ra + 0.5 + shift),
+                        arrowprops=dict(arrowstyle="->", color="#1f6f99", lw=2))
+            ax.text((ca + cb) / 2 + 0.5 + shift, (ra + rb) / 2 + 0.5 + shift - 0.12, str(k + 1), fontsize=8,
+                    color="#1f6f99", ha="center")
+        more = f" (first {max_arrows} drawn)" if len(route) > max_arrows else ""
+        ax.set_title(f"{name}\n{len(route)} steps{more}", fontsize=10)
+    fig.tight_layout()
+    return fig
