@@ -32,7 +32,7 @@ def test_symmetries_are_the_eight_maps_of_the_square():
     assert corners == {0, 3, 12, 15}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(GRIDS)
 def test_fast_value_agrees_with_the_reference(grid):
     net = random_net()
@@ -65,7 +65,7 @@ def test_td_update_by_hand():
     assert value_ref(distinct, grid) == pytest.approx(2.0)  # distinct lookups: exactly alpha of the way
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(st.integers(1, 2**62))
 def test_fast_training_equals_the_readable_td_loop(state):
     fast, slow = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
@@ -105,7 +105,7 @@ def test_temporal_coherence_learns_and_differs_from_td0():
 
 def test_learning_improves_play():
     net = NTupleNetwork.classroom()
-    points = net.train(1000, seed=0, block=500)
+    points = net.train(600, seed=0, block=300)
     assert points[-1].mean_score > 1.5 * points[0].mean_score  # untrained play scores ~1-2k
 
 
