@@ -98,3 +98,23 @@ def test_critical_value_is_computed_and_matches_simulation():
 def test_unsolvable_shuffle_message_is_spaced():
     result = check("sliding.shuffle", lambda rows, cols, rng: Puzzle.goal(rows, cols).swap_tiles(1, 2))
     assert not result.passed and "cannot be solved: the 2x2 board" in result.message
+
+
+def test_multi_moves_checker_wants_merged_runs():
+    from tilelab.sliding import count_moves
+
+    assert check("sliding.multi_moves", lambda p, tiles: count_moves(p, tiles).multi).passed
+    per_touch = check("sliding.multi_moves", lambda p, tiles: len(tiles))  # one per slide: no merging
+    assert not per_touch.passed and "[13, 9, 10, 11]" in per_touch.message
+    assert not check("sliding.multi_moves", lambda p, tiles: 0).passed
+    assert not check("sliding.multi_moves", lambda p, tiles: count_moves(p, tiles).single).passed
+
+
+def test_even_share_checker():
+    def colouring(rows, cols):
+        return sum((r + c) % 2 == (rows + cols) % 2 for r in range(rows) for c in range(cols)) / (rows * cols)
+
+    assert check("sliding.even_share", colouring).passed
+    half = check("sliding.even_share", lambda rows, cols: 0.5)
+    assert not half.passed and "3x3" in half.message
+    assert not check("sliding.even_share", lambda rows, cols: 1 / 0).passed

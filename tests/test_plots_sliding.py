@@ -134,3 +134,9 @@ def test_inversion_strips_stay_readable_on_4x4():
         assert min(t.get_fontsize() for t in ax.texts) >= 12
     effect = plot_move_effect(p)
     assert all(ax.get_position().width > 0.8 for ax in effect.axes[3:])  # strips span the figure
+
+
+def test_shuffle_comparison_names_its_axis():
+    fig = plot_shuffle_comparison({"walk": [30, 31]}, xlabel="Manhattan distance")
+    assert fig.axes[0].get_xlabel() == "Manhattan distance"
+    assert plot_shuffle_comparison({"walk": [3]}).axes[0].get_xlabel() == "optimal moves to the goal"

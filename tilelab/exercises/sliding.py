@@ -6,6 +6,10 @@
   against the package on random boards from 3x3 to 6x6, square or not.
 - ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Puzzle``: always solvable, every solvable
   2x2 and 2x3 board reachable, and close to uniform (a chi-square test).
+- ``"sliding.multi_moves"``: ``answer(puzzle, tiles) -> int``, the multi-tile move count of the
+  slides ``tiles`` (consecutive slides in the same direction merge), like ``count_moves(...).multi``.
+- ``"sliding.even_share"``: ``answer(rows, cols) -> float``, the share of the solvable boards
+  that are an even number of moves from the goal (5/9 on 3x3), checked against the BFS table.
 
 >>> from tilelab.exercises import check
 >>> from tilelab.sliding import inversions
@@ -25,7 +29,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.sliding import Puzzle, distance_table, inversions, is_solvable, rank, random_board
+from tilelab.sliding import (
+    Puzzle, count_moves, distance_table, inversions, is_solvable, rank, random_board,
+)
 
 SEED = 2024
 RANDOM_SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (3, 4), (4, 3), (2, 5), (5, 2), (3, 5), (4, 6)]
@@ -143,3 +149,77 @@ def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Res
             f"{CHI2_2X3_999:.1f}, the 0.1% critical value): a short random walk, for instance, stays near the goal",
         )
     return Result(name, True, f"always solvable, and uniform on 2x3 (chi-square {chi2:.0f} over {draws} shuffles)")
+
+
+def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
+    """Hand-picked slide sequences (merges and near-merges) and seeded random ones."""
+    g4 = Puzzle.goal(4, 4)
+    yield g4, [13, 9, 10, 11]  # 10 then 11: one slide left
+    yield g4, [12, 11]  # down, then right
+    yield g4, [15, 15]  # right and straight back: two moves
+    yield g4, []
+    rng = np.random.default_rng(SEED)
+    for k in range(300):
+        rows, cols = [(3, 3), (4, 4), (2, 5), (5, 3)][k % 4]
+        board = start = random_board(rows, cols, rng) if k % 2 else Puzzle.goal(rows, cols)
+        tiles = []
+        for _ in range(int(rng.integers(1, 25))):
+            # mostly single-tile slides, so that same-direction runs are common
+            legal = board.neighbour_tiles() if rng.random() < 0.7 else board.legal_tiles()
+            tile = legal[int(rng.integers(len(legal)))]
+            tiles.append(tile)
+            board = board.slide(tile)
+        yield start, tiles
+
+
+def _show_slides(case: tuple[Puzzle, list[int]]) -> str:
+    board, tiles = case
+    return f"the slides {tiles} from\n{board}\n"
+
+
+@checker("sliding.multi_moves")
+def check_multi_moves(answer: Callable[[Puzzle, list[int]], Any]) -> Result:
+    """``answer(puzzle, tiles)`` must count multi-tile moves as :func:`tilelab.sliding.count_moves` does."""
+    return first_counterexample(
+        "sliding.multi_moves",
+        lambda case: answer(case[0], list(case[1])),
+        lambda case: count_moves(case[0], case[1]).multi,
+        _slide_sequences(),
+        show=_show_slides,
+    )
+
+
+def _even_share_truth(shape: tuple[int, int]) -> float:
+    table = distance_table(*shape)
+    solvable = table[table >= 0]
+    return float(np.mean(solvable % 2 == 0))
+
+
+def _cell_colour_share(shape: tuple[int, int]) -> float:
+    """Share of cells an even taxicab distance from the bottom-right corner (the blank's goal)."""
+    rows, cols = shape
+    return sum((rows - 1 - r + cols - 1 - c) % 2 == 0 for r in range(rows) for c in range(cols)) / (rows * cols)
+
+
+@checker("sliding.even_share")
+def check_even_share(answer: Callable[[int, int], Any]) -> Result:
+    """``answer(rows, cols)``: share of solvable boards at even distance (BFS truth up to 10 cells)."""
+    name = "sliding.even_share"
+    small = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
+    big = [(r, c) for r in range(3, 8) for c in range(3, 8) if r * c > 10]
+    for shape in small + big:
+        truth, how = (
+            (_even_share_truth(shape), "breadth-first search finds")
+            if shape in small else (_cell_colour_share(shape), "expected")
+        )
+        try:
+            got = float(answer(*shape))
+        except Exception as exc:  # reported, never raised
+            return Result(name, False, f"on {shape[0]}x{shape[1]} your function raised {exc!r}", shape)
+        if abs(got - truth) > 1e-9:
+            return Result(
+                name, False,
+                f"on {shape[0]}x{shape[1]} you returned {got:.6f}; {how} {truth:.6f} "
+                "of the solvable boards at an even distance", shape,
+            )
+    return Result(name, True, f"agrees with breadth-first search on {len(small)} shapes and the colouring on {len(big)} bigger ones")

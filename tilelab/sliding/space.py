@@ -308,16 +308,19 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
     if rule == "no-return":
         return _no_return_walk(succ, start, int(steps))
     weights = _direction_weights(rows, cols, rule)[blanks]  # (boards, 4)
+    src = np.concatenate([np.flatnonzero(succ[d] >= 0) for d in range(4)])
+    dst = np.concatenate([succ[d, succ[d] >= 0] for d in range(4)])
+    weight = np.concatenate([weights[succ[d] >= 0, d] for d in range(4)])
+    if rule == "lazy":  # a blocked direction leaves the board where it is
+        src = np.concatenate([src, np.arange(size)])
+        dst = np.concatenate([dst, np.arange(size)])
+        weight = np.concatenate([weight, 1 - weights.sum(axis=1)])
+    keep = weight > 0
+    src, dst, weight = src[keep], dst[keep], weight[keep]
     prob = np.zeros(size)
     prob[start] = 1.0
-    for _ in range(int(steps)):
-        nxt = np.zeros(size)
-        for d in range(4):
-            ok = succ[d] >= 0
-            nxt[succ[d, ok]] += prob[ok] * weights[ok, d]  # each direction is one-to-one
-        if rule == "lazy":
-            nxt += prob * (1 - weights.sum(axis=1))
-        prob = nxt
+    for _ in range(int(steps)):  # one step: every board passes its probability along its moves
+        prob = np.bincount(dst, weights=prob[src] * weight, minlength=size)
     return prob
 
 
@@ -327,15 +330,14 @@ def _no_return_walk(succ: np.ndarray, start: int, steps: int) -> np.ndarray:
     degree = (succ >= 0).sum(axis=0)
     prob = np.zeros((5, size))  # row 4: no move made yet
     prob[4, start] = 1.0
+    src = [np.flatnonzero(succ[d] >= 0) for d in range(4)]
     for _ in range(steps):
         nxt = np.zeros((5, size))
+        onward = prob[:4] / np.maximum(degree - 1, 1)
+        total = onward.sum(axis=0)
         for d in range(4):
-            ok = succ[d] >= 0
-            came = prob[4] / degree  # first move: any legal one
-            for last in range(4):
-                if last != _OPPOSITE[d]:  # never step straight back
-                    came = came + prob[last] / np.maximum(degree - 1, 1)
-            nxt[d, succ[d, ok]] = came[ok]
+            came = prob[4] / degree + total - onward[_OPPOSITE[d]]  # never step straight back
+            nxt[d, succ[d, src[d]]] = came[src[d]]
         prob = nxt
     return prob.sum(axis=0)
 
