@@ -546,7 +546,7 @@ class MoveCount:
     """A move count in both metrics."""
 
     single: int  # one tile by one cell
-    multi: int  # a whole row/column segment counts once
+    multi: int  # one line, one direction: consecutive slides that way count once (see count_moves)
 
 
 def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:

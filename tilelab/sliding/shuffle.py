@@ -8,7 +8,9 @@
 - ``"walk"``: random single-tile moves from the goal (the iOS Puzzle8 article's second method),
   never stepping straight back (as the Swift PuzzleProject). Solvable by construction but *not*
   uniform: short walks stay near the goal, and a walk of fixed length only reaches boards whose
-  distance has the parity of that length.
+  distance has the parity of that length (on 3x3 an 81-move walk misses the 5/9 at even distance).
+  Even a coin flip between 81 and 82 moves stays 1/9 from uniform in total variation, because walks
+  favour boards whose blank has more neighbours (``walk_distribution`` computes it exactly).
 - ``"walk-balanced"``: the Swift PuzzleProject's walk, which prefers moving the blank into the
   cells it has visited least, so every cell gets moved about equally often.
 
