@@ -31,7 +31,7 @@ test-notebooks: $(STAMP)
 	$(PYTEST) notebooks --nbval-lax --nbval-current-env
 
 test-browser: $(STAMP)
-	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser -m browser
+	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser tests/test_teach_site.py -m browser
 
 # Every benchmark once; the 2048 AI in its quick form (the full 100-game run takes hours:
 # .venv/bin/python benchmarks/bench_2048_ai.py --games 100 --workers 2).
