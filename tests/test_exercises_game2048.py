@@ -104,3 +104,32 @@ def test_spawn_outcomes_checker():
     r = check("2048.spawn_outcomes", c_sharp_odds)
     assert not r.passed and r.counterexample[1] == 0.1
     assert not check("2048.spawn_outcomes", lambda b, p: None).passed
+
+
+def test_compact_checker_wants_linear_time():
+    from tilelab.exercises.game2048 import CountingLine
+
+    def two_fingers(line):
+        k = 0
+        for i in range(len(line)):
+            v = line[i]
+            if v:
+                line[i], line[k] = 0, v
+                k += 1
+
+    def bubbling(line):  # the C# walkthrough's phase 2: length * length passes of neighbour swaps
+        n = len(line)
+        for i in range(n * n):
+            y = i % n
+            if y < n - 1 and line[y] == 0 and line[y + 1] != 0:
+                line[y], line[y + 1] = line[y + 1], 0
+
+    assert check("2048.compact", two_fingers).passed
+    slow = check("2048.compact", bubbling)
+    assert not slow and "linear pass needs at most" in slow.message
+    assert not check("2048.compact", lambda line: None).passed
+    wrong = check("2048.compact", lambda line: line.__setitem__(0, 0))
+    assert not wrong and "expected" in wrong.message
+    line = CountingLine([0, 2])
+    line[0] = line[1]
+    assert line.accesses == 2

@@ -47,3 +47,37 @@ def test_best_move():
     first_legal = check("2048ai.best_move", lambda board, depth: legal_moves(board)[0])
     assert not first_legal and "values" in first_legal.message
     assert not check("2048ai.best_move", lambda board, depth: "sideways")
+
+
+def test_worst_spawn():
+    def worst(after, evaluate):
+        return min(evaluate(after.with_tile(s.cell, s.value)) for s, _ in spawn_outcomes(after))
+
+    assert check("2048ai.worst_spawn", worst)
+    average = check("2048ai.worst_spawn", lambda a, f: sum(p * f(a.with_tile(s.cell, s.value)) for s, p in spawn_outcomes(a)))
+    assert not average and average.counterexample is not None  # the expectimax average is not the minimum
+    only_twos = check("2048ai.worst_spawn", lambda a, f: min(f(a.with_tile(s.cell, 2)) for s, _ in spawn_outcomes(a)))
+    assert not only_twos  # forgetting that a 4 can spawn is caught
+    assert not check("2048ai.worst_spawn", lambda a, f: 0)
+
+
+def test_confidence_intervals():
+    from tilelab.exercises.game2048_ai import mean_ci, rate_ci
+
+    mean, half = mean_ci([10.0, 12.0, 14.0])
+    assert mean == 12.0 and 4.9 < half < 5.0  # t with 2 degrees of freedom: 4.303 standard errors
+    assert abs(rate_ci(0, 10)[1]) < 1e-12 and abs(rate_ci(10, 10)[2] - 1.0) < 1e-12
+    p, low, high = rate_ci(30, 100)
+    assert low < p < high and 0.21 < low < 0.22 and 0.39 < high < 0.40
+
+
+def test_heuristic_contest_reports_and_judges():
+    from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
+
+    same = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS, games=3)
+    assert not same  # identical weights: difference exactly 0, so the interval cannot lie above zero
+    assert "yours" in same.message and "default" in same.message and "95% CI" in same.message
+    weak = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS.only("sum"), games=4)
+    assert not weak and "paired difference" in weak.message
+    bad = check("2048ai.heuristic_contest", "strong", games=3)
+    assert not bad and "HeuristicWeights" in bad.message

@@ -55,3 +55,13 @@ def test_scores_depth_values_and_reach_figures():
 def test_empty_or_ragged_input_is_a_clear_error(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_values_chart_shows_differences_from_zero():
+    values = {Direction.LEFT: 913_000.0, Direction.UP: 882_000.0, Direction.DOWN: 910_000.0}
+    ax = plot_values(values).axes[0]
+    widths = sorted(round(p.get_width()) for p in ax.patches)
+    assert widths == [-31_000, -3_000, 0]  # gaps to the best move, not raw values near 882,000
+    low, high = ax.get_xlim()
+    assert low < -31_000 and high > 0
+    assert any("913,000" in t.get_text() for t in ax.texts)

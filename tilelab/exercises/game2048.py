@@ -9,6 +9,11 @@
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
 - ``"2048.spawn_outcomes"``: ``answer(board, p_four) -> {(cell, value): probability}`` (or a list
   of ``((cell, value), p)`` pairs), checked to 1e-9.
+- ``"2048.compact"``: ``answer(line) -> None``, phase 2 of the merge-first design done in *linear*
+  time: push every tile of ``line`` toward index 0, keeping their order, in place. ``line`` is a
+  :class:`CountingLine` (``len``, ``line[i]``, ``line[i] = v`` only) that counts every read and write;
+  on every 4-cell row and on rows of length 2 to 64 the answer must be right AND use at most
+  ``4 * len(line)`` reads and writes (the C# walkthrough's ``length * length`` passes use far more).
 
 >>> from tilelab.exercises import check
 >>> from tilelab.game2048 import slide_row, legal_moves
@@ -18,6 +23,15 @@ True
 >>> r.passed, r.counterexample
 (False, [0, 0, 2, 2])
 >>> check("2048.available_moves", legal_moves).passed
+True
+>>> def two_fingers(line):
+...     k = 0
+...     for i in range(len(line)):
+...         v = line[i]
+...         if v:
+...             line[i], line[k] = 0, v
+...             k += 1
+>>> check("2048.compact", two_fingers).passed
 True
 """
 
@@ -104,11 +118,13 @@ def _show_board(board: Board) -> str:
     return f"the board\n{board}\n"
 
 
-def _direction_set(got: Any) -> frozenset[Direction] | Any:
+def _direction_set(got: Any) -> tuple[Direction, ...] | Any:
+    """The distinct directions in ``got``, in the fixed order UP, DOWN, LEFT, RIGHT (a stable message)."""
     try:
-        return frozenset(Direction.parse(d) for d in got)
+        found = {Direction.parse(d) for d in got}
     except (TypeError, ValueError):
         return got
+    return tuple(d for d in Direction if d in found)
 
 
 @checker("2048.available_moves")
@@ -118,7 +134,7 @@ def check_available_moves(answer: Callable[[Board], Any]) -> Result:
     return first_counterexample(
         "2048.available_moves",
         lambda b: _direction_set(answer(b)),
-        lambda b: frozenset(legal_moves(b)),
+        lambda b: tuple(legal_moves(b)),
         cases,
         show=_show_board,
     )
@@ -158,3 +174,69 @@ def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
         equal=_close,
         show=lambda case: f"p_four={case[1]} and {_show_board(case[0])}",
     )
+
+
+# ---------------------------------------------------------------------------------- linear compaction
+ACCESSES_PER_CELL = 4  #: reads + writes allowed per cell for "2048.compact"
+
+
+class CountingLine:
+    """A row that counts how often it is read and written (``len``, ``line[i]``, ``line[i] = v``).
+
+    >>> line = CountingLine([2, 0, 4]); line[1] = line[0]; line.accesses, line.values
+    (2, [2, 2, 4])
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self.values = [int(v) for v in values]
+        self.accesses = 0
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _index(self, i: Any) -> int:
+        if isinstance(i, slice) or not isinstance(i, (int, np.integer)) or not -len(self.values) <= i < len(self.values):
+            raise IndexError(f"use one index 0..{len(self.values) - 1} at a time (no slices), got {i!r}")
+        return int(i)
+
+    def __getitem__(self, i: int) -> int:
+        self.accesses += 1
+        return self.values[self._index(i)]
+
+    def __setitem__(self, i: int, value: int) -> None:
+        self.accesses += 1
+        self.values[self._index(i)] = int(value)
+
+
+def _compacted(row: list[int]) -> list[int]:
+    tiles = [v for v in row if v]
+    return tiles + [0] * (len(row) - len(tiles))
+
+
+def _compact_cases() -> Iterator[list[int]]:
+    yield from every_row()
+    rng = np.random.default_rng(SEED)
+    for length in range(2, 65):
+        for _ in range(3):
+            yield [int(v) for v in rng.choice((0, 0, 2, 4, 8), size=length)]
+
+
+@checker("2048.compact")
+def check_compact(answer: Callable[[CountingLine], Any]) -> Result:
+    """``answer(line)`` must push the tiles to index 0 in place, in order, with <= 4 accesses per cell."""
+    n = 0
+    for row in _compact_cases():
+        n += 1
+        line = CountingLine(row)
+        try:
+            answer(line)
+        except Exception as exc:  # noqa: BLE001 - report whatever the student's code did
+            return Result("2048.compact", False, f"on {row} your code raised {type(exc).__name__}: {exc}", row)
+        want = _compacted(row)
+        if line.values != want:
+            return Result("2048.compact", False, f"on {row} the line became {line.values}, expected {want}", row)
+        if line.accesses > ACCESSES_PER_CELL * len(row):
+            return Result("2048.compact", False,
+                          f"right answer on a row of {len(row)} cells, but it took {line.accesses} reads and writes; "
+                          f"a linear pass needs at most {ACCESSES_PER_CELL * len(row)}", row)
+    return Result("2048.compact", True, f"passed on all {n} rows, in linear time")

@@ -12,6 +12,14 @@
 - ``"2048ai.best_move"``: ``answer(board, depth) -> Direction``, the move a plain expectimax of that
   depth picks with :func:`tilelab.game2048.ai.evaluate` (any move tied with the best counts).
   Checked on positions from seeded 3x3 games, depths 1 and 2.
+- ``"2048ai.worst_spawn"``: ``answer(afterstate, evaluate) -> float``, the value a *minimax* player
+  gives the board right after its move: the smallest ``evaluate`` over every spawn that can happen
+  (a 2 or a 4 on each empty cell), as if the game placed the worst tile on purpose.
+- ``"2048ai.heuristic_contest"`` (the open task): ``answer`` is a :class:`HeuristicWeights` (or a dict
+  of its fields); depth-2 expectimax plays ``games`` seeded games with it and with the default weights
+  on the same seeds. The message reports each side's win rate (reaching 2048) and mean score with
+  95% confidence intervals, and the paired score difference; it passes only when your weights score
+  higher with the paired 95% interval above zero.
 
 >>> from tilelab.exercises import check
 >>> from tilelab.game2048 import ai
@@ -20,6 +28,9 @@ True
 >>> r = check("2048ai.chance_value", lambda after, f, p: f(after))
 >>> r.passed
 False
+>>> check("2048ai.worst_spawn", lambda after, f: min(f(after.with_tile(s.cell, s.value))
+...                                                  for s, _ in spawn_outcomes(after))).passed
+True
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ import numpy as np
 
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes
-from tilelab.game2048.expectimax import row_terms
+from tilelab.game2048.expectimax import DEFAULT_WEIGHTS, HeuristicWeights, row_terms
 
 SEED = 4096
 TOLERANCE = 1e-9
@@ -42,7 +53,7 @@ POWERS = (1.0, 4.0)
 P_FOURS = (0.1, 0.25, 0.0)
 BOARDS_PER_SIZE = 12
 BEST_MOVE_BOARDS = 10
-__all__ = ["game_boards", "every_line"]
+__all__ = ["game_boards", "every_line", "mean_ci", "rate_ci", "contest"]
 
 
 def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
@@ -139,3 +150,100 @@ def check_best_move(answer: Callable[[Board, int], Any]) -> Result:
                           f"on board\n{board}\ndepth {depth} you chose {got.name.lower()}; values: {shown}",
                           (board, depth))
     return Result("2048ai.best_move", True, f"passed on all {len(cases)} positions")
+
+
+@checker("2048ai.worst_spawn")
+def check_worst_spawn(answer: Callable[[Board, Callable[[Board], float]], Any]) -> Result:
+    """``answer(afterstate, evaluate)``: the smallest evaluation over every possible spawn."""
+    evaluations = _evaluations() + [("minus the tile sum (a 4 is the worst spawn)", lambda b: -float(b.tile_sum))]
+    cases = [(board, named) for size in (2, 3, 4) for board in game_boards(size, BOARDS_PER_SIZE)
+             for named in evaluations]
+
+    def reference(board: Board, named: tuple) -> float:
+        return min(named[1](board.with_tile(s.cell, s.value)) for s, _ in spawn_outcomes(board))
+
+    return first_counterexample(
+        "2048ai.worst_spawn", lambda b, named: answer(b, named[1]), reference, cases, star=True, equal=_close,
+        show=lambda c: f"board\n{c[0]}\nwith evaluate = {c[1][0]}",
+    )
+
+
+# ---------------------------------------------------------------------------------- the open task
+Z95 = 1.959963984540054  #: the normal quantile of a two-sided 95% interval
+#: Student's t quantiles (two-sided 95%) for 1..30 degrees of freedom; beyond that the normal one
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+       2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+CONTEST_SEED = 20480
+CONTEST_DEPTH = 2
+WIN_TILE = 2048
+
+
+def mean_ci(values: Any) -> tuple[float, float]:
+    """Mean and the half-width of its 95% confidence interval (Student's t for small samples).
+
+    >>> mean_ci([1.0, 2.0, 3.0, 4.0])
+    (2.5, 2.05...)
+    """
+    x = np.asarray(values, dtype=float)
+    if x.size < 2:
+        raise ValueError(f"a confidence interval needs at least 2 values, got {x.size}")
+    quantile = T95[x.size - 2] if x.size - 1 <= len(T95) else Z95
+    return float(x.mean()), float(quantile * x.std(ddof=1) / math.sqrt(x.size))
+
+
+def rate_ci(successes: int, n: int) -> tuple[float, float, float]:
+    """A success rate with its 95% Wilson interval: (rate, low, high).
+
+    >>> [round(v, 3) for v in rate_ci(9, 10)]
+    [0.9, 0.596, 0.982]
+    """
+    if n < 1 or not 0 <= successes <= n:
+        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
+    p = successes / n
+    centre = (p + Z95**2 / (2 * n)) / (1 + Z95**2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / (1 + Z95**2 / n)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _as_weights(answer: Any) -> HeuristicWeights:
+    if isinstance(answer, HeuristicWeights):
+        return answer
+    if isinstance(answer, dict):
+        return HeuristicWeights(**answer)
+    raise TypeError(f"pass HeuristicWeights(...) or a dict of its fields, got {type(answer).__name__}")
+
+
+def contest(weights: HeuristicWeights, games: int = 30, seed: int = CONTEST_SEED,
+            depth: int = CONTEST_DEPTH) -> dict[str, np.ndarray]:
+    """Final scores and max tiles of depth-``depth`` expectimax with ``weights`` on seeds ``seed..seed+games-1``."""
+    from tilelab.game2048 import Expectimax, play_game
+
+    player = Expectimax(depth=depth, weights=weights)
+    records = [play_game(player, seed=seed + i) for i in range(games)]
+    return {"score": np.array([r.score for r in records], dtype=float),
+            "max_tile": np.array([r.max_tile for r in records])}
+
+
+def _contest_message(label: str, result: dict[str, np.ndarray]) -> str:
+    n = len(result["score"])
+    wins = int((result["max_tile"] >= WIN_TILE).sum())
+    rate, low, high = rate_ci(wins, n)
+    mean, half = mean_ci(result["score"])
+    return (f"{label}: reached {WIN_TILE} in {wins}/{n} games ({100 * rate:.0f}%, 95% CI {100 * low:.0f}-"
+            f"{100 * high:.0f}%), mean score {mean:,.0f} +- {half:,.0f}")
+
+
+@checker("2048ai.heuristic_contest")
+def check_heuristic_contest(answer: Any, games: int = 30) -> Result:
+    """Play your weights and the default ones on the same seeds; pass if yours score higher beyond doubt."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise ValueError(f"games must be an int >= 2, got {games!r}")
+    weights = _as_weights(answer)
+    yours, default = contest(weights, games), contest(DEFAULT_WEIGHTS, games)
+    diff, half = mean_ci(yours["score"] - default["score"])
+    verdict = (f"paired difference (yours - default) {diff:+,.0f} +- {half:,.0f} points over {games} seeded games")
+    message = "\n".join([_contest_message("yours  ", yours), _contest_message("default", default), verdict])
+    passed = diff - half > 0
+    if not passed:
+        message += "\n(to pass, the whole 95% interval of the difference must lie above zero: more games narrow it)"
+    return Result("2048ai.heuristic_contest", passed, message, weights if not passed else None)

@@ -25,7 +25,8 @@ from matplotlib.ticker import FuncFormatter
 
 from tilelab.game2048 import Direction
 
-__all__ = ["plot_max_tiles", "plot_scores", "plot_depth_tradeoff", "plot_values", "plot_reach", "tile_shares"]
+__all__ = ["plot_max_tiles", "plot_scores", "plot_depth_tradeoff", "plot_values", "plot_reach", "tile_shares",
+           "plot_expectimax_tree", "tree_layout"]
 
 ARROWS = {Direction.UP: "↑ up", Direction.DOWN: "↓ down", Direction.LEFT: "← left", Direction.RIGHT: "→ right"}
 BEST_COLOUR, OTHER_COLOUR = "#1b7f3b", "#bbada0"
@@ -126,20 +127,32 @@ def plot_depth_tradeoff(depths: Sequence[int], scores: Sequence[float], ms_per_m
 
 
 def plot_values(values: Mapping[Direction, float], chosen: Direction | None = None, *,
-                title: str = "Expected value of each move") -> Figure:
-    """Horizontal bars: each direction's expected value; the chosen (or best) one highlighted."""
+                title: str = "Each move's expected value, minus the best one") -> Figure:
+    """Horizontal bars: how far each direction's expected value falls behind the best (the axis starts at 0).
+
+    Expected values of a strong heuristic are large and close together (e.g. 882,000 against 913,000),
+    so the bars show the *difference* to the best move, and the absolute value is written beside each bar.
+
+    >>> fig = plot_values({Direction.LEFT: 900.0, Direction.UP: 870.0})
+    >>> bool(fig.axes[0].get_xlim()[1] >= 0.0), [round(p.get_width()) for p in fig.axes[0].patches]
+    (True, [-30, 0])
+    """
     if not values:
         raise ValueError("no values to plot (the game is over: no legal move)")
     best = chosen if chosen is not None else max(values, key=values.get)
     order = [d for d in (Direction.UP, Direction.DOWN, Direction.LEFT, Direction.RIGHT) if d in values]
-    fig, ax = plt.subplots(figsize=(5, 0.5 + 0.45 * len(order)))
-    numbers = [values[d] for d in order]
-    ax.barh([ARROWS[d] for d in order], numbers, color=[BEST_COLOUR if d == best else OTHER_COLOUR for d in order])
-    low, high = min(numbers), max(numbers)
-    span = (high - low) or abs(high) or 1.0
-    ax.set_xlim(low - 0.5 * span, high + 0.3 * span)
-    for y, v in enumerate(numbers):
-        ax.text(v, y, f" {v:,.0f}", va="center", fontsize=8)
+    fig, ax = plt.subplots(figsize=(6.5, 0.9 + 0.5 * len(order)))
+    top = values[best]
+    gaps = [values[d] - top for d in order]
+    ax.barh([ARROWS[d] for d in order], gaps, color=[BEST_COLOUR if d == best else OTHER_COLOUR for d in order])
+    low = min(gaps)
+    span = -low or abs(top) * 0.01 or 1.0
+    ax.set_xlim(low - 0.25 * span, 0.9 * span)
+    ax.axvline(0, color="#333", lw=1)
+    for y, (d, gap) in enumerate(zip(order, gaps)):
+        text = f" {values[d]:,.0f}" + (" (chosen)" if d == best else f"  ({gap:+,.0f})")
+        ax.text(max(gap, 0.0), y, text, va="center", ha="left", fontsize=9)
+    ax.set_xlabel("expected value minus the chosen move's")
     ax.invert_yaxis()
     ax.set_title(title)
     fig.tight_layout()
@@ -164,5 +177,83 @@ def plot_reach(reach: Mapping[str, Mapping[int, float]], *, title: str = "Share 
     ax.set_ylim(0, 105)
     ax.legend(fontsize=8)
     ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------------------------- the expectimax tree
+NODE_STYLE = {"max": ("s", "#f2b179"), "chance": ("o", "#8fb8de"), "leaf": ("D", "#cdc1b4")}
+CURRENT_COLOUR = "#d62728"
+
+
+def tree_layout(tree) -> dict[int, tuple[float, float]]:
+    """(x, y) of every node: leaves evenly spaced left to right, a parent centred over its children.
+
+    >>> from tilelab.game2048 import Board
+    >>> from tilelab.game2048.tree import expectimax_tree
+    >>> pos = tree_layout(expectimax_tree(Board.parse("8 4\\n2 ."), 1, evaluate=lambda b: 1.0))
+    >>> pos[0], pos[2], pos[3]
+    ((1.5, 0.0), (0.0, -2.0), (1.0, -2.0))
+    """
+    pos: dict[int, tuple[float, float]] = {}
+    next_x = [0.0]
+
+    def place(i: int) -> float:
+        node = tree.nodes[i]
+        if node.children:
+            x = float(np.mean([place(c) for c in node.children]))
+        else:
+            x, next_x[0] = next_x[0], next_x[0] + 1.0
+        pos[i] = (x, -float(node.level) if node.level else 0.0)
+        return x
+
+    place(0)
+    return pos
+
+
+def _board_text(board) -> str:
+    return "\n".join(" ".join(f"{v}" if v else "." for v in row) for row in board.rows)
+
+
+def plot_expectimax_tree(tree, step: int | None = None, *, title: str | None = None) -> Figure:
+    """The expectimax tree after ``step`` events of the search (all of it when ``step`` is None).
+
+    Squares are max nodes (we move), circles chance nodes (the game spawns), diamonds leaves (scored
+    by the evaluation). Each node shows its board; a value appears once the search has computed it;
+    the node of the current event is outlined red. Edges carry the move or the spawn and its probability.
+    """
+    step = len(tree.steps) if step is None else step
+    visited, known = tree.state(step)
+    current = tree.steps[step - 1].node if step else None
+    pos = tree_layout(tree)
+    leaves = sum(1 for n in tree.nodes if not n.children)
+    levels = max(n.level for n in tree.nodes) + 1
+    fig, ax = plt.subplots(figsize=(min(16.0, 2.0 + 1.25 * leaves), 1.0 + 1.45 * levels), dpi=100)
+    ax.set_xlim(-0.7, leaves - 0.3)
+    ax.set_ylim(-(levels - 1) - 0.75, 0.55)
+    ax.axis("off")
+    for node in tree.nodes:
+        if node.parent is None:
+            continue
+        (x0, y0), (x1, y1) = pos[node.parent], pos[node.id]
+        seen = node.id in visited
+        ax.plot([x0, x1], [y0, y1], color="#555" if seen else "#ddd", lw=1.2, zorder=1)
+        label = node.label if node.probability == 1.0 else f"{node.label}\np={node.probability:.3g}"
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, label, fontsize=7, ha="center", va="center",
+                color="#333" if seen else "#bbb", bbox=dict(fc="white", ec="none", pad=0.5, alpha=0.85), zorder=2)
+    for node in tree.nodes:
+        x, y = pos[node.id]
+        marker, colour = NODE_STYLE[node.kind]
+        seen = node.id in visited
+        ax.scatter([x], [y], s=1300, marker=marker, color=colour if seen else "#f3f3f3",
+                   edgecolors=CURRENT_COLOUR if node.id == current else ("#555" if seen else "#ccc"),
+                   linewidths=3 if node.id == current else 1, zorder=3, gid=f"node-{node.kind}")
+        ax.text(x, y, _board_text(node.board), fontsize=8, ha="center", va="center", family="monospace",
+                color="black" if seen else "#bbb", zorder=4)
+        if node.id in known:
+            ax.text(x, y - 0.3, f"{known[node.id]:,.4g}", fontsize=9, ha="center", va="top", fontweight="bold",
+                    color="#1b7f3b" if node.kind != "leaf" else "#333", zorder=4, gid="node-value")
+    ax.set_title(title or f"expectimax, depth {tree.depth}: {len(known)} of {len(tree.nodes)} values known "
+                 f"(square = max, circle = chance, diamond = leaf)", fontsize=10)
     fig.tight_layout()
     return fig
