@@ -326,6 +326,8 @@ def plot_search_step(trace, step: int, *, shown_h: Callable[[Puzzle], int] | Non
     top_g = max([s.g + 2] + [p[0] + 1 for p in closed + waiting])
     top_h = max([h_now + 2] + [p[1] + 1 for p in closed + waiting] + [h + 1 for h in ph])
     f_line = s.bound if s.bound is not None else (s.g + h_now if uses_h else None)
+    if s.bound is not None:  # show where the bound meets both axes
+        top_g, top_h = max(top_g, s.bound + 1), max(top_h, s.bound + 1)
     if f_line is not None:
         label = f"bound: g + h = {s.bound}" if s.bound is not None else f"g + h = {f_line} (this f)"
         map_ax.plot([0, f_line], [f_line, 0], color="black", ls="--", lw=1, label=label, zorder=1)
