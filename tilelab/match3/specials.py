@@ -5,10 +5,10 @@ The rules, as Candy Crush plays them (and where we had to choose, the choice is 
 Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.match3.core`):
 
 - a line of four makes a **striped** candy of its colour. Which way it clears follows Candy
-  Crush: for the player's own match the stripes follow the direction of the swipe (a sideways
-  swap gives horizontal stripes, which clear the candy's ROW; an up/down swap gives vertical
-  stripes, which clear its COLUMN). A line of four made by falling candies has no swipe; then
-  the stripes cross the line (a horizontal line of four gives vertical stripes: clears a column).
+  Crush as player guides describe it: for the player's own match the stripes follow the direction
+  of the swipe (a sideways swap gives horizontal stripes, which clear the candy's ROW; an up/down
+  swap gives vertical stripes, which clear its COLUMN). A line of four made by falling candies has
+  no swipe; then (our choice) the stripes cross the line (a horizontal four clears a column).
 - an L, T or cross of five or more makes a **wrapped** candy of its colour;
 - a line of five (or more) makes a **colour bomb**, which has no colour of its own.
 - where it appears: on the player's match, at the cell the player's candy moved INTO (``b`` in
@@ -38,7 +38,7 @@ that colour. A swap of two specials (or of a bomb with anything) is legal withou
 
 Every run on the board clears in the same step, whatever its height.
 
-Scoring (:data:`SCORE_TABLE`; Candy Crush's published figures): a group scores its shape's
+Scoring (:data:`SCORE_TABLE`; Candy Crush's figures as fan guides document them): a group scores its shape's
 points (60 for three, 120 for four, 200 for five/L/T/cross) times the cascade number; a blast
 adds its bonus (:data:`ACTIVATION_BONUS`: wrapped 540, colour bomb 1200, ...) plus 60 for each
 candy it clears that no group cleared. Blast points are not multiplied by the cascade number.
