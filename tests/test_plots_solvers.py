@@ -74,3 +74,15 @@ def test_search_tree_draws_each_board_once_with_its_edges():
 
     edges = [a for a in fig.artists if isinstance(a, plt.Line2D)]
     assert len(fig.axes) == 13 and len(edges) == 12
+
+
+def test_blank_routes_draw_one_arrow_per_step_up_to_the_limit():
+    from tilelab.plots.solvers import plot_blank_routes
+
+    fig = plot_blank_routes(4, 4, {0, 5}, 9, 1, {"loop": [8, 12, 13, 9] * 5, "fixed": [10, 6, 2, 1]}, max_arrows=8)
+    loop, fixed = fig.axes
+    assert len(loop.texts) == 16 + 2 * 8  # cell labels, then an arrow and its step number per step
+    assert "first 8 drawn" in loop.get_title() and "4 steps" in fixed.get_title()
+    assert len(fixed.patches) == 16
+    with pytest.raises(ValueError):
+        plot_blank_routes(4, 4, set(), 0, 1, {})
