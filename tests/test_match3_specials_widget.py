@@ -90,3 +90,20 @@ def test_step_mode_shows_each_special_going_off():
         find_button(board, "Next step").click()
     assert board.score == board.last_result.score
     board.close()
+
+
+def test_hint_prefers_a_special_swap_and_a_dead_board_is_reshuffled_keeping_specials():
+    board = make(specials=True)
+    board.board = SpecialBoard.parse(PICTURE, kinds=6)
+    move = board.show_hint()
+    from tilelab.match3.specials import combo_of, is_dead_specials
+
+    assert move is not None and combo_of(board.board, *move) != "none"
+    dead = SpecialBoard.parse(PICTURE.replace("*", "3").replace("0-", "0").replace("2|", "2").replace("4+", "4"),
+                              kinds=6).with_cells({(0, 0): (0, 1)})
+    assert is_dead_specials(dead)
+    board.board = dead
+    board.message = ""
+    assert board._reshuffle_if_dead() is not None
+    assert not is_dead_specials(board.board) and list(board.board.special_cells().values()) == ["striped-row"]
+    board.close()
