@@ -395,8 +395,9 @@ class Game2048Widget(BoardWidget):
         if self.game.won and not self._win_seen:  # the win banner shows once per game
             self._win_seen = True
             self.banner = "won"
-        with self.hold():
-            self._update_banner()
+        if self.game.over or self.banner is not None:  # else nothing to draw: no extra message per move
+            with self.hold():
+                self._update_banner()
         self._show_status(gained)
 
     def _update_banner(self) -> None:
