@@ -271,15 +271,18 @@ def test_cascade_line_of_four_gets_perpendicular_stripes_at_its_middle_cell():
 
 
 def test_every_run_clears_in_the_same_step_whatever_its_height():
+    # the swap makes 0 0 0 in row 0 (cols 1-3) and 1 1 1 in row 1 (cols 0-2): a lowest-first engine
+    # would clear row 1 alone and tear row 0's run apart; here both go in step 1
     board = SpecialBoard.parse("""
-        1 1 1 2
-        2 3 0 3
-        0 0 1 0""")
-    # not a legal start (a ready run), so resolve directly: both rows' runs go in step 1
-    from tilelab.match3.specials import resolve_specials
-
-    step = resolve_specials(board, 0)[0]
-    assert all(c in step.cleared_cells for c in [(0, 0), (0, 1), (0, 2)])
+        2 1 0 0
+        1 0 1 3
+        0 2 3 1
+        3 3 2 2""")
+    step = swap_specials(board, (0, 1), (1, 1), rng=0).steps[0]
+    assert step.cleared_cells == mask("""
+        . x x x
+        x x x .""")
+    assert sorted(g.shape for g in step.groups) == ["line3", "line3"]
 
 
 # ----------------------------------------------------------------------------- moves, dead boards, reshuffle
