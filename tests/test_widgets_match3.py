@@ -266,3 +266,16 @@ def test_errors_in_callbacks_are_raised_in_tests():
     w = make()
     with pytest.raises(ValueError, match="not neighbours"):
         w.play((0, 0), (2, 2))
+
+
+def test_pressing_a_candy_rings_it_before_the_release():
+    w = make()
+    w.layer(2).reset()
+    w.canvas.fire("on_mouse_down", 25, 25)
+    assert w.layer(2).count("stroke_rect") == 1 and w.selected is None  # feedback, not yet a selection
+    w.canvas.fire("on_mouse_up", 25, 25)
+    assert w.selected == (0, 0)
+    w.canvas.fire("on_mouse_down", 75, 125)
+    w.layer(2).reset()
+    w.canvas.fire("on_mouse_out", 300, 125)  # left the board: the preview ring goes, the selection stays
+    assert w.layer(2).count("clear") == 1 and w.layer(2).count("stroke_rect") == 1 and w.selected == (0, 0)

@@ -212,6 +212,7 @@ class BoardWidget:
 
     def _handle_mouse_down(self, x: float, y: float) -> None:
         self._press = (float(x), float(y))
+        self.on_press(float(x), float(y))
 
     def _handle_mouse_up(self, x: float, y: float) -> None:
         if self._press is None:
@@ -224,7 +225,9 @@ class BoardWidget:
             self.on_click(x0, y0)
 
     def _handle_mouse_out(self, x: float, y: float) -> None:
-        self._press = None
+        if self._press is not None:
+            self._press = None
+            self.on_cancel()
 
     def _handle_touch_start(self, touches: Sequence[Sequence[float]]) -> None:
         if touches:
@@ -254,6 +257,12 @@ class BoardWidget:
 
     def on_key(self, key: str) -> None:
         """A key went down while the canvas had focus (``key`` as the browser names it)."""
+
+    def on_press(self, x: float, y: float) -> None:
+        """The pointer went down (before we know click or drag): draw instant feedback here."""
+
+    def on_cancel(self) -> None:
+        """The pointer left the board while pressed: undo what :meth:`on_press` drew."""
 
     def on_click(self, x: float, y: float) -> None:
         """The pointer went down and up at about the same place."""

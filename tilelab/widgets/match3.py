@@ -352,6 +352,17 @@ class Match3Widget(BoardWidget):
             self.selected = cell  # not a neighbour: select the new candy instead
         self._draw_overlay()
 
+    def on_press(self, x: float, y: float) -> None:
+        """Ring the pressed candy at once (the click itself arrives with the release, a round trip later)."""
+        cell = self.cell_at(x, y)
+        if cell is None or cell == self.selected or self.busy():
+            return
+        with self.hold():
+            self._ring(self.layer(OVERLAY), [cell], SELECT_COLOUR)
+
+    def on_cancel(self) -> None:
+        self._draw_overlay()
+
     def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
         cell = self.cell_at(x0, y0)
         if cell is None or self.busy():
