@@ -65,6 +65,14 @@ def test_student_edition_has_no_solution(path: Path, student_dir: Path) -> None:
     assert (student_dir / "README.md").is_file()
 
 
+def test_student_edition_carries_the_saved_benchmark_results(student_dir: Path) -> None:
+    """Lessons 02, 05b and 06 plot saved results: the edition carries them where tilelab.results looks."""
+    repo_results = LESSONS[0].parent.parent / "benchmarks" / "results"
+    wanted = sorted(p.name for p in repo_results.glob("*.json"))
+    copied = sorted(p.name for p in (student_dir / "benchmarks" / "results").glob("*.json"))
+    assert "bench_match3.json" in wanted and copied == wanted
+
+
 def test_student_edition_removes_tagged_solutions_only() -> None:
     v4 = nbformat.v4
     nb = v4.new_notebook(cells=[

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import nbformat
 from nbconvert.preprocessors import TagRemovePreprocessor
 
-from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, lesson_paths, untagged_solutions
+from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, default_notebook_dir, lesson_paths, untagged_solutions
 
 README = """# tilelab: student edition
 
@@ -70,4 +71,25 @@ def build_student_editions(
             removed = len(nb.cells) - len(student.cells)
             print(f"{target}: {removed} solution cell(s) removed")
     (out / "README.md").write_text(README, encoding="utf-8")
+    copied = copy_saved_results(Path(notebooks) if notebooks is not None else default_notebook_dir(), out)
+    if not quiet and copied:
+        print(f"{out / 'benchmarks' / 'results'}: {len(copied)} saved benchmark file(s) the lessons plot")
     return written
+
+
+def copy_saved_results(notebooks: Path, out: Path) -> list[Path]:
+    """Copy the repository's saved benchmark results (``*.json``) into ``out/benchmarks/results``.
+
+    The lessons find them there through :func:`tilelab.results.results_dir` (they search the working
+    directory and its parents), so a student edition handed out as a folder plots the same data.
+    """
+    source = Path(notebooks).resolve().parent / "benchmarks" / "results"
+    if not source.is_dir():
+        return []
+    target = out / "benchmarks" / "results"
+    target.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for path in sorted(source.glob("*.json")):
+        shutil.copy2(path, target / path.name)
+        copied.append(target / path.name)
+    return copied
