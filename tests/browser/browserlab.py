@@ -818,15 +818,16 @@ def open_board(lab: LabPage, notebook_dir: Path, name: str, cells: Sequence[str]
 
 
 _RECORD_FRAMES_JS = "async (c, args) => {" + _CHECKSUM_FN + """
-  const [quiet, timeoutMs, startedFlag] = args;
-  // resolves once the canvas changed and then stayed still for `quiet` frames
+  const [quiet, timeoutMs, startedFlag, minDistinct] = args;
+  // resolves once the canvas changed (showing at least `minDistinct` pictures, the start included)
+  // and then stayed still for `quiet` frames
   const seen = new Set([checksum(c)]);
   const t0 = performance.now();
   let last = checksum(c), same = 0, changed = false;
   window.__tlWatch = {canvas: c, onDraw: () => { const h = checksum(c); if (!seen.has(h)) seen.add(h); }};
   window[startedFlag] = true;
   try {
-    while (!changed || same < quiet) {
+    while (!changed || same < quiet || seen.size < minDistinct) {
       await new Promise(r => requestAnimationFrame(r));
       const now = checksum(c);
       seen.add(now);
@@ -840,8 +841,13 @@ _RECORD_FRAMES_JS = "async (c, args) => {" + _CHECKSUM_FN + """
 """
 
 
-def record_frames(view: "BoardView", act: Any, timeout: float = 20.0, quiet_frames: int = 10) -> dict[str, Any]:
+def record_frames(view: "BoardView", act: Any, timeout: float = 20.0, quiet_frames: int = 10,
+                  min_distinct: int = 0) -> dict[str, Any]:
     """Do ``act()`` and count the distinct pictures the canvas shows until it is still again.
+
+    A board that gives feedback at once (a ring on mouse-down) and animates after a kernel round trip
+    shows a still gap between the two; ``min_distinct`` keeps recording through that gap until that
+    many pictures were seen (or ``timeout``), so a slow round trip cannot end the recording early.
 
     Needs the draw hook :meth:`BoardView.wait_drawn` installs (every draw call is sampled, not only frames).
     Returns ``{"distinct": n, "changed": bool, "ms": elapsed}``; ``distinct`` includes the start picture.
@@ -849,7 +855,7 @@ def record_frames(view: "BoardView", act: Any, timeout: float = 20.0, quiet_fram
     flag = f"__tlRec{secrets.token_hex(3)}"
     handle = view.canvas.evaluate_handle(
         "(c, args) => { const f = " + _RECORD_FRAMES_JS + "; return {p: f(c, args)}; }",
-        [quiet_frames, int(timeout * 1000), flag])
+        [quiet_frames, int(timeout * 1000), flag, min_distinct])
     view.lab.wait_for(lambda: view.page.evaluate(f"() => !!window['{flag}']"), 10, "the frame recorder")
     act()
     result = view.page.evaluate("(h) => h.p", handle)

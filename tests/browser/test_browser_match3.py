@@ -111,7 +111,7 @@ def test_valid_pair_swaps_cascades_and_scores(match3: BoardView) -> None:
     lab.wait_for(lambda: state(match3)["selected"] == [a], 15, "the first candy selected")
     match3.settle()
     assert colour_close(ring_colour_at(match3, st, a), parse_colour(st["select_colour"]), 40), "no selection ring"
-    frames = record_frames(match3, lambda: match3.click(*centre(st, b)))
+    frames = record_frames(match3, lambda: match3.click(*centre(st, b)), min_distinct=6)
     after = idle_state(match3)
     print("frames", frames)
     assert after["moves"] == 1 and after["last"]["valid"]
@@ -130,7 +130,7 @@ def test_invalid_pair_swaps_back(match3: BoardView) -> None:
     match3.click(*centre(st, a))
     lab.wait_for(lambda: state(match3)["selected"] == [a], 15, "the first candy selected")
     match3.settle()
-    frames = record_frames(match3, lambda: match3.click(*centre(st, b)))
+    frames = record_frames(match3, lambda: match3.click(*centre(st, b)), min_distinct=4)
     after = idle_state(match3)
     print("frames", frames)
     assert after["last"] is not None and not after["last"]["valid"]
