@@ -3,15 +3,22 @@
 1. fast (bitboard) engine vs the readable engine: moves per second, and the ratio;
 2. batch random play (numpy, many games at once): moves per second;
 3. the simple players (random, greedy, corner, Monte-Carlo) on seeded games;
-4. expectimax at a classroom budget (``--ms``, default 50 ms per move) over ``--games`` seeded games:
-   % reaching 2048 / 4096 / 8192 / 16384, median score, moves per second;
-5. a deeper "research" setting (``--research-ms``) on a smaller sample (``--research-games``).
+4. expectimax at the classroom node budget (``--nodes``, default 150,000 nodes per move: deterministic,
+   same seed same game on any machine; about 6 ms a move here) over ``--games`` seeded games:
+   % reaching 2048 / 4096 / 8192 / 16384, median score, ms and moves per second;
+5. a deeper "research" node budget (``--research-nodes``) on a smaller sample (``--research-games``);
+6. optionally expectimax at a true wall-clock budget (``--ms``, e.g. 50: iterative deepening to a deadline,
+   so results depend on the machine and its load) over ``--ms-games`` games.
 
+Setting names say the budget: ``expectimax-150k-nodes``, ``expectimax-50ms`` (wall clock).
 Every finished game is written at once to ``--out`` (JSON), so a long run can be stopped at any time
-and continued with ``--resume``; the lesson plots that file. 100 full games at 50 ms per move take
-hours on a 2-core machine: use ``--games`` to fit your time and quote the sample size.
+and continued with ``--resume``; the lesson plots that file. A game that reaches 16384 lasts about
+8,000 moves, so 100 games at a true 50 ms a move take about 11 core-hours: use ``--ms-games`` to fit
+your time and quote the sample size.
 
     python benchmarks/bench_2048_ai.py --games 100 --workers 2
+    python benchmarks/bench_2048_ai.py --games 0 --simple-games 0 --research-games 0 --ms 50 --ms-games 10 \
+        --skip-engine --resume --out benchmarks/results/bench_2048_ai_50ms.json
     python benchmarks/bench_2048_ai.py --quick          # a few minutes: engine figures, small games
     python benchmarks/bench_2048_ai.py --games 0 --simple-games 0 --depth-games 6 --terms-games 6 \
         --out benchmarks/results/bench_2048_ai_lesson.json   # the lesson's depth and heuristic-term runs
@@ -111,6 +118,8 @@ def make_player(spec: dict):
         return MonteCarloPlayer(rollouts=spec["rollouts"], seed=spec["seed"])
     if kind == "expectimax":
         return Expectimax(ms_per_move=spec["ms"])
+    if kind == "expectimax-nodes":
+        return Expectimax(nodes_per_move=spec["nodes"])
     if kind == "expectimax-depth":
         weights = DEFAULT_WEIGHTS.only(*spec["terms"]) if "terms" in spec else DEFAULT_WEIGHTS
         return Expectimax(depth=spec["depth"], weights=weights)
@@ -171,18 +180,26 @@ def run_games(specs: list[dict], data: dict, out: Path, workers: int) -> None:
                   f"moves {game['moves']:>5} {game['ms_per_move']:.1f} ms/move", flush=True)
 
 
+def nodes_name(nodes: int) -> str:
+    """The setting name of a node budget: ``expectimax-150k-nodes``."""
+    return f"expectimax-{nodes // 1000}k-nodes" if nodes % 1000 == 0 else f"expectimax-{nodes}-nodes"
+
+
 def settings(args: argparse.Namespace) -> dict[str, list[dict]]:
     seeds = lambda n: range(SEED_BASE, SEED_BASE + n)  # noqa: E731
     simple = {
         "random": [{"kind": "random", "seed": s} for s in seeds(args.simple_games)],
         "greedy": [{"kind": "greedy", "seed": s} for s in seeds(args.simple_games)],
         "corner": [{"kind": "corner", "seed": s} for s in seeds(args.simple_games)],
-        f"expectimax-{args.ms:g}ms": [{"kind": "expectimax", "ms": args.ms, "seed": s} for s in seeds(args.games)],
+        nodes_name(args.nodes): [{"kind": "expectimax-nodes", "nodes": args.nodes, "seed": s} for s in seeds(args.games)],
         f"monte-carlo-{args.rollouts}": [{"kind": "monte-carlo", "rollouts": args.rollouts, "seed": s}
                                          for s in seeds(args.mc_games)],
-        f"expectimax-{args.research_ms:g}ms": [{"kind": "expectimax", "ms": args.research_ms, "seed": s}
-                                               for s in seeds(args.research_games)],
+        nodes_name(args.research_nodes): [{"kind": "expectimax-nodes", "nodes": args.research_nodes, "seed": s}
+                                          for s in seeds(args.research_games)],
     }
+    if args.ms and args.ms_games:
+        simple[f"expectimax-{args.ms:g}ms"] = [{"kind": "expectimax", "ms": args.ms, "seed": s}
+                                               for s in seeds(args.ms_games)]
     for depth in range(1, args.max_depth + 1):
         simple[f"depth-{depth}"] = [{"kind": "expectimax-depth", "depth": depth, "seed": s}
                                     for s in seeds(args.depth_games)]
@@ -209,10 +226,12 @@ def print_table(data: dict, names: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=100, help="expectimax games at the classroom budget")
-    parser.add_argument("--ms", type=float, default=50, help="classroom budget, ms per move")
-    parser.add_argument("--research-games", type=int, default=10)
-    parser.add_argument("--research-ms", type=float, default=500)
+    parser.add_argument("--games", type=int, default=100, help="expectimax games at the classroom node budget")
+    parser.add_argument("--nodes", type=int, default=150_000, help="classroom budget, nodes per move")
+    parser.add_argument("--research-games", type=int, default=12)
+    parser.add_argument("--research-nodes", type=int, default=450_000)
+    parser.add_argument("--ms", type=float, default=0, help="also play at a true wall-clock budget (ms per move)")
+    parser.add_argument("--ms-games", type=int, default=0, help="games at the wall-clock budget --ms")
     parser.add_argument("--simple-games", type=int, default=100, help="games for random, greedy, corner")
     parser.add_argument("--mc-games", type=int, default=10)
     parser.add_argument("--rollouts", type=int, default=20)
@@ -227,9 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny sample (about a minute)")
     args = parser.parse_args(argv)
     if args.quick:
-        # tiny budgets: a 50 ms/move game to 8192+ takes minutes, so quick mode plays 2 ms/move games
+        # tiny budgets: a full game at the classroom budget takes about a minute, so quick mode plays
+        # 5,000-node games and two 2 ms wall-clock games
         args.games, args.research_games, args.simple_games, args.mc_games = 2, 0, 10, 1
-        args.rollouts, args.ms = 3, 2
+        args.rollouts, args.nodes, args.ms, args.ms_games = 3, 5_000, 2, 2
         if args.out == DEFAULT_OUT:
             args.out = Path(os.environ.get("TMPDIR", "/tmp")) / "bench_2048_ai_quick.json"
 
@@ -258,7 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"== {name}: {len(specs)} seeded games (seeds {SEED_BASE}..{SEED_BASE + len(specs) - 1})", flush=True)
             run_games(specs, data, args.out, args.workers)
     save(args.out, data)
-    print("== summary (aims at 50 ms/move: 2048 in 100%, 4096 >= 80%, 8192 >= 30%)")
+    print("== summary (aims at the classroom budget: 2048 in 100%, 4096 >= 80%, 8192 >= 30%)")
     print_table(data, list(plan))
     print(f"results saved to {args.out}")
     return 0

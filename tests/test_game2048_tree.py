@@ -103,3 +103,16 @@ def test_stepper_moves_with_buttons_and_slider():
     with pytest.raises(TypeError):
         TreeStepper("not a tree")
     assert isinstance(stepper.tree, ExpectimaxTree)
+
+
+def test_stepper_output_carries_its_picture_for_viewers_without_a_kernel():
+    import base64
+
+    from tilelab.widgets.expectimax_tree import TreeStepper
+
+    stepper = TreeStepper(expectimax_tree(LESSON_BOARD, 2, evaluate=alive), step=3)
+    bundle = stepper._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert base64.b64decode(data["image/png"]) == stepper.image.value
+    assert "run this cell" in data["text/plain"] and "VBox" not in data["text/plain"]

@@ -8,7 +8,9 @@ canvas needed). ``TreeStepper(tree).show(k)`` jumps to event ``k``.
 
 from __future__ import annotations
 
+import base64
 import io
+from typing import Any
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -66,3 +68,13 @@ class TreeStepper(widgets.VBox):
         plt.close(fig)
         self.image.value = buffer.getvalue()
         self.caption.value = f"<b>{self.tree.describe(step)}</b>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget, plus the current picture and a line for viewers without a kernel (GitHub, nbviewer)."""
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        if isinstance(data, dict):
+            data = dict(data)
+            data["text/plain"] = f"TreeStepper (step {self.step} of {self.slider.max}): run this cell to step"
+            data["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        return (data, metadata) if isinstance(bundle, tuple) else data
