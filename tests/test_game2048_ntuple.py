@@ -212,3 +212,27 @@ def test_td_expectimax_wall_clock_and_depth_two_by_hand():
     assert TDExpectimax(net, ms_per_move=5).think(Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")).direction
     with pytest.raises(TypeError):
         TDPlayer("net")
+
+
+def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
+    from tilelab._random import as_generator
+    from tilelab.game2048.ntuple import _seed_state
+
+    net = NTupleNetwork(SMALL)
+    net.train(40, seed=3)
+    weights, record = net.weights.copy(), dict(net.training)
+    result = net.evaluate(3, seed=11)
+    assert np.array_equal(net.weights, weights) and net.training == record  # frozen
+    state, scores, tops = int(_seed_state(as_generator(11))), [], []
+    reference = NTupleNetwork(SMALL)
+    reference.weights[:] = weights
+    for _ in range(3):
+        score, top, state = learn_game_ref(reference, state, alpha=0.0)
+        scores.append(score)
+        tops.append(top)
+    assert result.mean_score == pytest.approx(np.mean(scores))
+    assert result.reach[1 << max(tops)] == pytest.approx(np.mean([t >= max(tops) for t in tops]))
+    again = net.evaluate(3, seed=11)
+    assert (again.mean_score, again.reach, again.moves) == (result.mean_score, result.reach, result.moves)  # seeded
+    with pytest.raises(ValueError, match="games"):
+        net.evaluate(0, seed=1)

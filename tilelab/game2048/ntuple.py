@@ -54,7 +54,7 @@ from tilelab.game2048.expectimax import NO_MOVE, Budget, SearchResult, deepen, _
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
-    "feature_indices_ref", "td_update_ref", "learn_game_ref", "CurvePoint", "TDPlayer", "TDExpectimax",
+    "feature_indices_ref", "td_update_ref", "learn_game_ref", "CurvePoint", "Evaluation", "TDPlayer", "TDExpectimax",
     "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION", "lesson_network", "LESSON_NET",
 ]
 
@@ -329,6 +329,18 @@ class CurvePoint:
     seconds: float
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """Frozen-weight 1-ply games (:meth:`NTupleNetwork.evaluate`): scores and how often each tile was reached."""
+
+    games: int
+    mean_score: float
+    median_score: float
+    reach: dict[int, float]  # tile (2 .. 32768) -> fraction of games that made it
+    moves: int
+    seconds: float
+
+
 class NTupleNetwork:
     """An n-tuple network: ``V(board) = sum of weights[tuple, symmetry, contents]`` (float32 weights).
 
@@ -471,6 +483,35 @@ class NTupleNetwork:
         if bar is not None:
             bar.close()
         return points
+
+    def evaluate(self, games: int, *, seed: int | np.random.Generator | None, p_four: float = 0.1) -> "Evaluation":
+        """Play ``games`` seeded 1-ply greedy games with the weights frozen (nothing is learned).
+
+        The same compiled loop as :meth:`train` with a learning rate of zero, so it is fast enough for
+        hundreds of games in a lesson; the net and its training record are left as they were.
+
+        >>> net = NTupleNetwork([(0, 1, 2, 3)])
+        >>> before = net.weights.copy()
+        >>> result = net.evaluate(20, seed=1)
+        >>> result.games, 0 <= result.reach[2048] <= 1, bool((net.weights == before).all()), net.training["games"]
+        (20, True, True, 0)
+        """
+        if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+            raise ValueError(f"games must be an int >= 1, got {games!r}")
+        if not (isinstance(p_four, (int, float)) and 0 <= p_four <= 1):
+            raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
+        t = row_tables()
+        scores = np.zeros(games, dtype=np.int64)
+        max_exps = np.zeros(games, dtype=np.int64)
+        moves = np.zeros(games, dtype=np.int64)
+        unused = np.zeros(1, dtype=np.float32)
+        tick = time.perf_counter()
+        _train_games(games, _U(int(_seed_state(as_generator(seed)))), 0.0, False, float(p_four), self.weights,
+                     unused, unused, self._cells, self._lens, self._offs, t.left, t.right, t.score,
+                     scores, max_exps, moves)
+        seconds = time.perf_counter() - tick
+        reach = {1 << e: float((max_exps >= e).mean()) for e in range(1, 16)}
+        return Evaluation(games, float(scores.mean()), float(np.median(scores)), reach, int(moves.sum()), seconds)
 
     @property
     def curve(self) -> list[CurvePoint]:
