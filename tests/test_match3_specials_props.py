@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.match3 import EMPTY, SpecialBoard, new_special_board, swap_specials, valid_moves_specials
+from tilelab.match3 import EMPTY, Board, SpecialBoard, new_special_board, swap_specials, valid_moves_specials
 from tilelab.match3.specials import (
     BOMB,
     NONE,
@@ -113,3 +113,21 @@ def test_invalid_swaps_agree_and_change_nothing():
     slow = swap_specials(board, (0, 0), (0, 1), rng=0)
     assert fast == (False, board, 0, 0) and (slow.valid, slow.board) == (False, board)
     assert all(k != EMPTY for row in slow.board.grid for k in row)
+
+
+@settings(max_examples=60, deadline=None)
+@given(special_boards(), st.integers(0, 2**32 - 1))
+def test_systematic_reshuffle_keeps_every_piece(board, seed):
+    """With no random tries left, the systematic fallback still keeps each (colour, special) piece."""
+    if not board.is_full:
+        return
+    pieces = sorted((board[c], board.special_code(c)) for c in board.cells())
+    try:
+        shuffled = reshuffle_specials(board, np.random.default_rng(seed), tries=0)
+    except ValueError:
+        return  # the plain reshuffle refuses a board it cannot rearrange
+    if list(Board(tuple(tuple(max(k, 0) for k in row) for row in shuffled.grid), board.kinds).counts()) != \
+            list(Board(tuple(tuple(max(k, 0) for k in row) for row in board.grid), board.kinds).counts()):
+        return  # no arrangement of these colours exists: a new deal (the plain reshuffle warned)
+    assert sorted((shuffled[c], shuffled.special_code(c)) for c in shuffled.cells()) == pieces
+    assert find_groups(shuffled) == [] and not is_dead_specials(shuffled)
