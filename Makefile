@@ -14,6 +14,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[lab,test]"
+	$(PY) -m tilelab.server_nodelay --install  # editable installs skip data-files (TCP_NODELAY for the boards)
 	@touch $(STAMP)
 
 # Root (a container, a class VM) needs --allow-root; everybody else gets the plain command.

@@ -214,6 +214,11 @@ def first_counterexample(
     (default ``==``); ``show`` formats a case for the message.
     """
     same = equal or (lambda a, b: a == b)
+
+    def on(case: Any) -> str:
+        shown = show(case).strip("\n")
+        return f"on\n{shown}\n" if "\n" in shown else f"on {shown} "
+
     n = 0
     for case in cases:
         n += 1
@@ -222,9 +227,9 @@ def first_counterexample(
             got = answer(*case) if star else answer(case)
         except Exception as exc:
             err = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return Result(name, False, f"on {show(case)} your code raised {err}", case)
+            return Result(name, False, f"{on(case)}your code raised {err}", case)
         if not same(got, want):
             return Result(
-                name, False, f"on {show(case)} you returned {got!r}, expected {want!r}", case
+                name, False, f"{on(case)}you returned {got!r}, expected {want!r}", case
             )
     return Result(name, True, f"passed on all {n} cases")

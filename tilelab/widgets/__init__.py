@@ -6,7 +6,13 @@ the rules live in the engines. Imported lazily, so ``import tilelab.widgets`` st
 - :class:`Game2048Widget` -- 2048 (keys, swipes, buttons, undo, word tiles)
 - :class:`Game2048AIWidget` -- the same board with "AI plays" and a thinking panel
 - :class:`SlidingWidget` -- the sliding-tile puzzle with numbers or a picture, hint and solve
-- :class:`Match3Widget` -- a match-3 candy board with cascades, hints and a step mode
+- :class:`Match3Widget` -- a match-3 candy board with cascades, hints, a step mode and specials
+- :class:`Game2048TDWidget` -- 2048 played by a learned n-tuple network (lesson 6)
+
+Step-through visualisers for the lessons' searches:
+
+- :class:`TreeStepper` -- the expectimax tree of a small 2048 board, one event at a time
+- :class:`SearchStepper` -- BFS / A* / IDA* on an 8-puzzle: frontier, closed set, f = g + h, bound
 
 Use them in JupyterLab: classic Notebook 7 keeps arrow keys and "a" for its own shortcuts (the
 on-screen buttons always work).
@@ -23,6 +29,9 @@ _LAZY = {
     "Game2048AIWidget": "tilelab.widgets.game2048_ai",
     "SlidingWidget": "tilelab.widgets.sliding",
     "Match3Widget": "tilelab.widgets.match3",
+    "Game2048TDWidget": "tilelab.widgets.game2048_td",
+    "TreeStepper": "tilelab.widgets.expectimax_tree",
+    "SearchStepper": "tilelab.widgets.search_stepper",
 }
 
 __all__ = sorted(_LAZY)
