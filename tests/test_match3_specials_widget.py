@@ -107,3 +107,20 @@ def test_hint_prefers_a_special_swap_and_a_dead_board_is_reshuffled_keeping_spec
     assert board._reshuffle_if_dead() is not None
     assert not is_dead_specials(board.board) and list(board.board.special_cells().values()) == ["striped-row"]
     board.close()
+
+
+def test_stored_picture_shows_the_specials():
+    """The still picture (shown before the cell runs) draws stripes, wrappers and the bomb's sprinkles."""
+    from tilelab.match3.specials import SpecialBoard
+    from tilelab.widgets.match3 import board_picture
+
+    cell = 40
+    plain = board_picture(SpecialBoard.parse("0 1 2\n1 2 0"), cell)
+    marked = board_picture(SpecialBoard.parse("0- 1| 2+\n1 2 *"), cell)
+
+    def crop(image, r, c):
+        return image.crop((c * cell, r * cell, (c + 1) * cell, (r + 1) * cell)).tobytes()
+
+    for r, c in [(0, 0), (0, 1), (0, 2), (1, 2)]:
+        assert crop(plain, r, c) != crop(marked, r, c), f"the special at {(r, c)} is drawn as a plain candy"
+    assert crop(plain, 1, 0) == crop(marked, 1, 0)  # plain candies are drawn the same

@@ -172,7 +172,7 @@ class Match3Widget(BoardWidget):
     # ------------------------------------------------------------------ toolbar
     def _build_toolbar(self) -> None:
         self.add_button("New game", self.new_game, icon="refresh", tooltip="deal a new board")
-        self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="show a move (largest immediate score)")
+        self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="show a move (plain rules: the largest immediate score; specials: a combination first, else the lowest move)")
         self.step_toggle = widgets.ToggleButton(value=False, description="Step mode", icon="pause",
                                                 tooltip="walk each cascade one stage at a time")
         self.step_toggle.observe(lambda change: self._guard(self._on_step_mode)(change["new"]), names="value")
@@ -288,7 +288,8 @@ class Match3Widget(BoardWidget):
         return report.board
 
     def show_hint(self) -> tuple[Cell, Cell] | None:
-        """Outline one legal move (the one with the largest immediate score)."""
+        """Outline one legal move: the largest immediate score (plain rules) or, with specials on, a
+        special combination first, else the move lowest on the board (most likely to start a cascade)."""
         if self.busy():
             return None
         self.hint_move = self._hint()
@@ -374,9 +375,10 @@ class Match3Widget(BoardWidget):
 
     # ------------------------------------------------------------------ drawing
     def redraw(self) -> None:
-        self._draw_background()
-        self._paint(self._pieces(self.board))
-        self._draw_overlay()
+        with self.hold():  # one message: never a half-drawn board in the browser
+            self._draw_background()
+            self._paint(self._pieces(self.board))
+            self._draw_overlay()
 
     def _draw_background(self) -> None:
         c, s = self.layer(BACKGROUND), self.cell_px
@@ -620,12 +622,31 @@ class Match3Widget(BoardWidget):
         super().close()
 
 
+def _picture_special(draw: Any, name: str, cx: float, cy: float, half: float, scale: int) -> None:
+    """Stripes or a wrapper on a candy in a Pillow picture, as the board draws them."""
+    from tilelab.widgets.game2048 import _hex
+
+    if name.startswith("striped"):
+        for width, colour in ((5, look.STRIPE_EDGE), (2.5, look.STRIPE_COLOUR)):
+            for (x0, y0), (x1, y1) in look.stripe_lines(name):
+                draw.line((cx + x0 * half, cy + y0 * half, cx + x1 * half, cy + y1 * half),
+                          fill=_hex(colour), width=max(1, round(width * scale)))
+    else:  # wrapped (a wrapper square), primed (plus an inner one)
+        for f in ((1.0, 0.8) if name == "wrapped-primed" else (1.0,)):
+            w = look.WRAPPER_HALF * half * f
+            draw.rectangle((cx - w, cy - w, cx + w, cy + w), outline=_hex(look.WRAPPER_COLOUR), width=3 * scale)
+
+
 def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
     """A match-3 board drawn with Pillow in the widget's colours and candy shapes.
 
     >>> from tilelab.match3 import new_board
     >>> board_picture(new_board(4, 5, 3, 1), 20).size
     (100, 80)
+    >>> from tilelab.match3.specials import SpecialBoard
+    >>> plain, striped = (board_picture(SpecialBoard.parse(p), 40) for p in ("0 1 2", "0- 1 2"))
+    >>> plain.crop((0, 0, 40, 40)).tobytes() != striped.crop((0, 0, 40, 40)).tobytes()
+    True
     """
     from PIL import Image, ImageDraw
 
@@ -642,12 +663,18 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
             kind = board[r, c]
             if kind == EMPTY:
                 continue
-            if kind < 0:  # a colour bomb: a dark disc
-                cx, cy, rad = (c + 0.5) * s, (r + 0.5) * s, CANDY_SCALE * s * look.BOMB_RADIUS
+            cx, cy, half = (c + 0.5) * s, (r + 0.5) * s, CANDY_SCALE * s
+            code = board.special_code((r, c)) if hasattr(board, "special_code") else 0
+            if kind < 0:  # a colour bomb: a dark disc with sprinkles
+                rad = half * look.BOMB_RADIUS
                 draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=_hex(look.BOMB_COLOUR))
+                for dx, dy in look.BOMB_SPRINKLES:
+                    x, y, d = cx + dx * half, cy + dy * half, 0.12 * half
+                    draw.ellipse((x - d, y - d, x + d, y + d), fill=_hex(look.SPRINKLE_COLOUR))
                 continue
             style = candy_style(kind)
-            cx, cy = (c + 0.5) * s, (r + 0.5) * s
-            points = [(cx + CANDY_SCALE * s * px, cy + CANDY_SCALE * s * py) for px, py in style.outline]
+            points = [(cx + half * px, cy + half * py) for px, py in style.outline]
             draw.polygon(points, fill=_hex(style.colour), outline=_hex(OUTLINE_COLOUR), width=3)
+            if code:
+                _picture_special(draw, sp.SPECIAL_NAMES[code], cx, cy, half, scale)
     return image.resize((board.cols * cell_px, board.rows * cell_px), Image.LANCZOS)
