@@ -202,8 +202,10 @@ def test_hint_outlines_a_tile_and_solve_reaches_the_goal(board_lab: dict, notebo
     assert colour_close(pixel(view.pixels(), x, y)[:3], parse_colour(st["colours"]["hint"]), 30), \
         "no hint outline on the hinted tile"
     view.click_button("Solve")
-    solved = lab.wait_for(lambda: (lambda s: s if s["goal"] else None)(state(view)), 120, "the Solve button to finish")
-    assert solved["finished"] and solved["multi"] > 0
+    # the game is over when the goal is reached *and* the widget has recorded the finish
+    solved = lab.wait_for(lambda: (lambda s: s if s["goal"] and s["finished"] else None)(state(view)), 120,
+                          "the Solve button to finish (goal reached and the game marked finished)")
+    assert solved["multi"] > 0
     view.settle(timeout=60)
     # the goal board under the translucent "Solved" banner: no tile keeps its plain colour
     goal_spot = pixel(view.pixels(), st["x0"] + st["gap"] / 2 + 6, st["y0"] + st["gap"] / 2 + 6)
