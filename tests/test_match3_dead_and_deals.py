@@ -1,4 +1,4 @@
-"""Lesson 05a contracts: 'dead' needs a stable board, the two deals differ, RemoveCandys' assumption."""
+"""Lessons 05a/05b contracts: 'dead' needs a stable board, the two deals differ, RemoveCandys' assumption."""
 
 from __future__ import annotations
 

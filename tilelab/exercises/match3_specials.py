@@ -1,4 +1,4 @@
-"""Checkers for lesson 05b (match-3 special candies).
+"""Checkers for lesson 05c (match-3 special candies).
 
 - ``"match3_specials.striped_wrapped"``: ``answer(rows, cols, centre) -> cells``: every cell a
   striped + wrapped combination swapped into ``centre`` clears (three rows and three columns
