@@ -10,6 +10,7 @@ import re
 import pytest
 
 from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel, record_frames
+from test_browser_match3 import centre, idle_state, state  # the plain board's kernel-state helpers
 
 pytestmark = pytest.mark.browser
 
@@ -109,22 +110,6 @@ LOOK_PICTURE = """
 @pytest.fixture
 def match3(board_lab: dict, notebook_dir) -> BoardView:
     return board_on_tab(board_lab, notebook_dir, "match3_specials.ipynb", [SETUP, "board"])
-
-
-def state(view: BoardView) -> dict:
-    return view.lab.kernel_json("board_state()")
-
-
-def idle_state(view: BoardView, timeout: float = 30) -> dict:
-    """Wait until the cascade animation is over (in the kernel and on the canvas)."""
-    st = view.lab.wait_for(lambda: (lambda s: s if not s["busy"] else None)(state(view)), timeout, "the board idle")
-    view.settle()
-    return st
-
-
-def centre(st: dict, cell) -> tuple[float, float]:
-    r, c = cell
-    return (c + 0.5) * st["cell"], (r + 0.5) * st["cell"]
 
 
 def expected_looks(st: dict, cell) -> list[tuple[float, float, tuple[int, int, int], str]]:
