@@ -185,6 +185,26 @@ def _index(lessons: list[Lesson]) -> str:
     )
 
 
+def _has_math(nb: Any) -> bool:
+    return any(c.cell_type == "markdown" and "$" in c.source for c in nb.cells)
+
+
+def copy_mathjax(out: Path) -> str | None:
+    """Copy MathJax (from the ``jupyter-server-mathjax`` package) into ``out/mathjax``; its relative URL.
+
+    ``None`` when that package is missing: the pages then load MathJax from nbconvert's CDN address.
+    """
+    try:
+        import jupyter_server_mathjax
+    except ImportError:
+        return None
+    source = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
+    if not (source / "MathJax.js").is_file():
+        return None
+    shutil.copytree(source, Path(out) / "mathjax", dirs_exist_ok=True)
+    return "mathjax"
+
+
 def build_site(
     out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False
 ) -> list[Path]:
@@ -202,13 +222,17 @@ def build_site(
     lessons = [describe(p, nb) for p, nb in zip(paths, books)]
     names = {l.name for l in lessons}
     exporter = HTMLExporter(template_name="tilelab_site", extra_template_basedirs=[str(TEMPLATES)])
+    local = copy_mathjax(out) if any(_has_math(nb) for nb in books) else None
+    if local is not None:  # offline: the pages load MathJax from the site itself
+        exporter.mathjax_url = f"{local}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
     pages = []
     for i, (lesson, nb) in enumerate(zip(lessons, books)):
         start = time.perf_counter()
-        has_math = any(c.cell_type == "markdown" and "$" in c.source for c in nb.cells)
+        has_math = _has_math(nb)
         resources = {
             "metadata": {"name": lesson.title, "path": str(notebook_dir)},
-            "tilelab": {"nav_top": _nav(lessons, i), "nav_bottom": _nav(lessons, i), "css": CSS, "has_math": has_math},
+            "tilelab": {"nav_top": _nav(lessons, i), "nav_bottom": _nav(lessons, i), "css": CSS, "has_math": has_math,
+                        "local_mathjax": local is not None},
         }
         body, _ = exporter.from_notebook_node(site_notebook(nb, lesson.name), resources=resources)
         page = out / f"{lesson.name}.html"
