@@ -435,6 +435,7 @@ def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
         return SimpleNamespace(moves=(), optimal=False, complete=False)  # budget used up
 
     monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
+    monkeypatch.setattr(ws, "_warm_solver", lambda *args: None)  # the warm-up has its own test
     board, _ = make(4, seed=5)
     tile = board.show_hint()
     moves = board.auto_solve()
@@ -446,6 +447,7 @@ def test_broken_solver_is_caught(monkeypatch):
     monkeypatch.setattr(tilelab.sliding, "solve",
                         lambda puzzle, method="idastar", **kw: SimpleNamespace(moves=(1,), optimal=False,
                                                                                complete=True), raising=False)
+    monkeypatch.setattr(ws, "_warm_solver", lambda *args: None)
     board, _ = make(4, seed=5)
     with pytest.raises(RuntimeError, match="do not reach the goal"):
         board.auto_solve()  # a broken solver is caught, not animated
@@ -513,3 +515,27 @@ def test_picture_of_the_board_for_stored_outputs():
     blank = board.puzzle.blank
     px = image.getpixel((int(x0 + (blank[1] + 0.5) * cell), int(y0 + (blank[0] + 0.1) * cell)))
     assert "#%02x%02x%02x" % px == ws.CELL_COLOUR
+
+
+def test_compiling_the_solver_never_eats_the_hint_budget(monkeypatch):
+    """A cold machine compiles the solver on the first Hint: that time is not part of PLAN_SECONDS."""
+    board, _ = make(3, 3, seed=4)
+    real_solve = tilelab.sliding.solve
+    calls = []
+
+    def slow_first_call(puzzle, **kwargs):  # the first call stands in for numba compiling (seconds)
+        calls.append(kwargs.get("budget"))
+        if len(calls) == 1:
+            import time as _time
+            _time.sleep(0.6)
+            if kwargs.get("budget") is not None:  # compiling inside the timed search: out of budget
+                return SimpleNamespace(moves=[], complete=False, optimal=False)
+        return real_solve(puzzle, **kwargs)
+
+    monkeypatch.setattr(ws, "PLAN_SECONDS", 0.5)
+    monkeypatch.setattr(ws, "_WARMED", set())
+    monkeypatch.setattr(board, "_solver", lambda name: slow_first_call)
+    moves, optimal = board.plan()
+    assert optimal and board.puzzle.play(moves).is_goal()
+    assert calls[0] is None and calls[1] is not None  # warmed without a budget, then searched within it
+    board.close()

@@ -59,6 +59,17 @@ SOLVE_SPEEDS = (1, 20)  # Solve plays this many moves per second (slider range)
 SOLVE_SPEED = 3  # default: slow enough to follow each tile
 OPTIMAL_SOLVE_MAX_CELLS = 16  # Solve/Hint look for an optimal solution up to 4x4 (within the budget)
 PLAN_SECONDS = 3.0  # the optimal search's budget; past it Solve and Hint use the human strategy
+_WARMED: set[tuple[int, int, str]] = set()
+
+
+def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
+    """Solve a one-move board once per shape and heuristic, so compiling (numba, a cold cache on a fresh
+    machine: seconds) never eats the ``PLAN_SECONDS`` search budget of a Hint or Solve."""
+    if (rows, cols, heuristic) in _WARMED:
+        return
+    goal = Puzzle.goal(rows, cols)
+    solve(goal.slide(next(iter(goal.legal_tiles()))), method="idastar", heuristic=heuristic)
+    _WARMED.add((rows, cols, heuristic))
 
 BOARD_COLOUR = "#bbada0"
 CELL_COLOUR = "#cdc1b4"
@@ -671,7 +682,9 @@ class SlidingWidget(BoardWidget):
         if self.puzzle.size <= OPTIMAL_SOLVE_MAX_CELLS:
             from tilelab.sliding import Budget
 
-            result = solve(self.puzzle, method="idastar", heuristic=self._heuristic(),
+            heuristic = self._heuristic()
+            _warm_solver(solve, self.rows, self.cols, heuristic)  # compile first: the budget is for searching
+            result = solve(self.puzzle, method="idastar", heuristic=heuristic,
                            budget=Budget(seconds=PLAN_SECONDS))
             if getattr(result, "complete", True) and self.puzzle.play(result.moves).is_goal():
                 moves, optimal = [int(t) for t in result.moves], bool(getattr(result, "optimal", True))
