@@ -10,7 +10,7 @@ import re
 import pytest
 
 from browserlab import BoardView, board_on_tab, close_previous, colour_close, parse_colour, pixel, record_frames
-from test_browser_match3 import centre, idle_state, state  # the plain board's kernel-state helpers
+from test_browser_match3 import centre, idle_state, state, status_numbers  # the plain board's helpers
 
 pytestmark = pytest.mark.browser
 
@@ -164,13 +164,6 @@ def assert_pixels_match(view: BoardView, st: dict, timeout: float = 15) -> None:
         pass
     wrong = mismatches(view, st)
     assert not wrong, "canvas disagrees with the engine:\n" + "\n".join(wrong)
-
-
-def status_numbers(view: BoardView) -> tuple[int, int]:
-    text = view.status_text()
-    match = re.search(r"Score\s*(\d+).*?Moves\s*(\d+)", text, re.S)
-    assert match, f"status line has no score/moves: {text!r}"
-    return int(match.group(1)), int(match.group(2))
 
 
 def crop(pixels: tuple[int, int, bytes], st: dict, cell) -> list[tuple[int, int, int]]:
