@@ -5,12 +5,16 @@
 2. ``TDExpectimax`` (expectimax with the learned value at the leaves) at a *true* wall-clock budget
    (``--ms``, default 50 ms per move) over ``--search-games`` games, and lesson 02's heuristic
    ``Expectimax`` at the same wall-clock budget on the same seeds; ms per move actually spent.
+3. ``TDExpectimax`` at a fixed search depth (``--depth 2,3``) over ``--depth-games`` games: the same
+   game on any machine, and the ms per move it actually spent.
 
 Every finished game is saved at once to ``--out``; ``--resume`` goes on. 100 games at a true 50 ms per
 move are ~ 100 x 10,000+ moves x 50 ms = 14+ hours of one core: quote the sample you could afford.
 
     python benchmarks/bench_2048_learning.py --net benchmarks/results/td_classroom_td0.npz --games 200
     python benchmarks/bench_2048_learning.py --games 0 --search-games 4 --ms 50
+    python benchmarks/bench_2048_learning.py --net benchmarks/results/td_wu-yeh_tc.npz --games 0 \
+        --depth 2 --depth-games 100 --out benchmarks/results/bench_2048_learning_wuyeh_tc.json --resume
 """
 
 from __future__ import annotations
@@ -74,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="1-ply TDPlayer games")
     parser.add_argument("--search-games", type=int, default=0, help="games per player at --ms wall clock")
     parser.add_argument("--ms", type=float, default=50.0)
+    parser.add_argument("--depth", default="", help="comma-separated fixed depths for TDExpectimax, e.g. 2,3")
+    parser.add_argument("--depth-games", type=int, default=0, help="games per --depth setting")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--only", default="", help="play only settings whose name contains this text")
@@ -90,6 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = [("td-1ply", lambda: TDPlayer(net), args.games)]
     plan += [(f"td-expectimax-{args.ms:g}ms", lambda: TDExpectimax(net, ms_per_move=args.ms), args.search_games),
              (f"heuristic-expectimax-{args.ms:g}ms", lambda: Expectimax(ms_per_move=args.ms), args.search_games)]
+    for depth in (int(d) for d in args.depth.split(",") if d.strip()):
+        plan.append((f"td-expectimax-depth{depth}", lambda d=depth: TDExpectimax(net, depth=d), args.depth_games))
     for setting, make, count in plan:
         if args.only not in setting:
             continue

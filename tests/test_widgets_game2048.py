@@ -348,3 +348,31 @@ def test_buttons_hand_the_keyboard_back_to_the_board(monkeypatch):
     monkeypatch.setattr(board, "focus_board", lambda: focused.append(True))
     click_button(board, "Undo")
     assert focused == [True]
+
+
+def test_tile_numbers_meet_wcag_aa_on_every_tile():
+    """Every tile's number reaches 4.5:1 against its tile (the original game's white on gold does not)."""
+    from tilelab.game2048.palette import TILE_COLORS, tile_style
+    from tilelab.widgets.sliding import contrast_ratio
+
+    for value in [2 ** k for k in range(1, 18)]:
+        background, text = tile_style(value)
+        assert contrast_ratio(text, background) >= 4.5, (value, background, text)
+    assert tile_style(128)[0] == TILE_COLORS[128] == "#edcf72"  # the backgrounds stay the original's
+    assert contrast_ratio("#f9f6f2", "#edc22e") < 4.5  # the original white on 2048: the check can fail
+
+
+def test_drawn_numbers_use_the_readable_text_colour():
+    from tilelab.game2048.palette import tile_style
+
+    board = make()
+    style, drawn = None, {}
+    for name, args in board.layer(1).calls:  # the recording canvas: attribute sets and calls in order
+        if name == "fill_style":
+            style = args[0]
+        elif name == "fill_text":
+            drawn[args[0]] = style
+    values = set(board.game.board.tiles().values())
+    assert values and {str(v) for v in values} <= set(drawn)
+    for value in values:
+        assert drawn[str(value)] == tile_style(value)[1]

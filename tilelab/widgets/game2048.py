@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
-from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, font_fraction, tile_style
+from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
 __all__ = [
@@ -406,7 +406,7 @@ class Game2048Widget(BoardWidget):
             self.draw_banner("Game over!", "Undo or start a New game", colour=LOSE_COLOUR)
         elif self.banner == "won":
             self.draw_banner("You win!", "Keep playing, or start a New game", colour=WIN_COLOUR,
-                             text_colour="#f9f6f2")
+                             text_colour=INK_TEXT)
         else:
             self.banner = None
             self.clear_banner()
