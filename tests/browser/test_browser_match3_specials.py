@@ -209,6 +209,14 @@ def blend(top_css: str, under: tuple[int, int, int]) -> tuple[int, int, int]:
     return tuple(round(alpha * t + (1 - alpha) * u) for t, u in zip(top, under))  # type: ignore[return-value]
 
 
+def settled(st: dict, on: bool) -> dict | None:
+    """``st`` once the toggle's handler has finished: the rules flag and the new game both in place.
+
+    (A CI run once read the flag already switched while the board was still the old kind.)
+    """
+    return st if st["specials_on"] == on and st["moves"] == 0 and (st["board_type"] == "SpecialBoard") == on else None
+
+
 def test_specials_toggle_switches_the_rules_in_the_kernel(match3: BoardView) -> None:
     lab = match3.lab
     st = state(match3)
@@ -218,8 +226,7 @@ def test_specials_toggle_switches_the_rules_in_the_kernel(match3: BoardView) -> 
 
     # off: a plain board, a new game
     toggle.click(timeout=15_000)
-    off = lab.wait_for(lambda: (lambda s: s if not s["specials_on"] else None)(state(match3)), 15,
-                       "specials off in the kernel")
+    off = lab.wait_for(lambda: settled(state(match3), False), 15, "specials off in the kernel")
     assert off["board_type"] == "Board" and not off["toggle"]
     assert off["grid"] != st["grid"] and off["score"] == off["moves"] == 0, "turning specials off is a new game"
     lab.wait_for(lambda: "specials off" in match3.status_text(), 15, "the status saying specials are off")
@@ -228,8 +235,7 @@ def test_specials_toggle_switches_the_rules_in_the_kernel(match3: BoardView) -> 
 
     # on again: a SpecialBoard, special swaps are legal moves again
     toggle.click(timeout=15_000)
-    on = lab.wait_for(lambda: (lambda s: s if s["specials_on"] else None)(state(match3)), 15,
-                      "specials on in the kernel")
+    on = lab.wait_for(lambda: settled(state(match3), True), 15, "specials on in the kernel")
     assert on["board_type"] == "SpecialBoard" and on["toggle"]
     assert on["grid"] != off["grid"] and on["score"] == on["moves"] == 0, "turning specials on is a new game"
     assert lab.kernel_json("isinstance(board.board, _sp.SpecialBoard) and "
