@@ -6,7 +6,8 @@
 
 Weights go to ``benchmarks/results/td_<net>_<method>.npz`` (checked format, see
 ``tilelab.game2048.ntuple``; large nets are gitignored) and the learning curve + timing to the
-``.json`` beside it. ``--minutes`` stops after the block running at that time (the file is saved after
+``.json`` beside it; temporal-coherence runs also save their accumulators (3 x the weights' size) so a
+resumed run continues exactly. ``--minutes`` stops after the block running at that time (the file is saved after
 every block, so a stopped run loses at most one block). ``--ship PATH`` also writes a compressed copy
 (e.g. into ``tilelab/data``) for the lesson.
 """
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=1000, help="games per learning-curve point")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this much wall-clock time")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--restart-coherence", action="store_true",
+                        help="resume TC from a file saved without its accumulators (every rate restarts at 1)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--ship", type=Path, default=None, help="also save a compressed copy here")
     parser.add_argument("--progress", action="store_true", help="tqdm progress bar")
@@ -59,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             print("time limit reached", flush=True)
             break
         n = min(args.block, args.games - net.training["games"])
-        (point,) = net.train(n, seed=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress)
+        (point,) = net.train(n, seed=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress,
+                             restart_coherence=args.restart_coherence)
         seed = None
         print(f"  games {point.games:>8,}  mean score {point.mean_score:>9,.0f}  2048 rate {point.reach_2048:6.1%}  "
               f"max tile {point.max_tile:>6}  {point.block / point.seconds:7.0f} games/s  "
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         tmp.write_text(json.dumps(summary, indent=1))
         tmp.replace(out.with_suffix(".json"))
     if args.ship:
-        net.save(args.ship, compress=True)
+        net.save(args.ship, compress=True, training_state=False)
         print(f"shipped {args.ship} ({args.ship.stat().st_size / 2**20:.2f} MiB)")
     print(f"saved {out}; trained {net.training['games']:,} games in {net.training['seconds'] / 60:.1f} min")
     return 0

@@ -129,6 +129,36 @@ def test_save_load_round_trip_and_damage(tmp_path):
         NTupleNetwork.load(tmp_path / "other.npz")
 
 
+def test_temporal_coherence_resumes_exactly_from_a_file(tmp_path):
+    whole, part = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
+    whole.train(30, seed=4, method="tc", alpha=1.0)
+    part.train(12, seed=4, method="tc", alpha=1.0)
+    back = NTupleNetwork.load(part.save(tmp_path / "tc.npz"))
+    assert np.array_equal(back.e_sum, part.e_sum) and np.array_equal(back.a_sum, part.a_sum)
+    back.train(18, method="tc", alpha=1.0)
+    assert np.array_equal(back.weights, whole.weights)  # the per-weight rates came back with the file
+    frozen = NTupleNetwork.load(part.save(tmp_path / "player.npz", training_state=False))
+    assert frozen.e_sum is None and np.array_equal(frozen.weights, part.weights)
+    with pytest.raises(ValueError, match="accumulators were not saved"):
+        frozen.train(1, method="tc", alpha=1.0)
+    frozen.train(18, method="tc", alpha=1.0, restart_coherence=True)  # an explicit restart: rates back at 1
+    assert not np.array_equal(frozen.weights, whole.weights)
+    with pytest.raises(ValueError, match="no temporal-coherence accumulators"):
+        NTupleNetwork(SMALL).save(tmp_path / "x.npz", training_state=True)
+
+
+def test_damaged_coherence_accumulators_fail_their_checksum(tmp_path):
+    net = NTupleNetwork(SMALL)
+    net.train(5, seed=2, method="tc", alpha=1.0)
+    path = net.save(tmp_path / "tc.npz", compress=False)
+    with np.load(path) as data:
+        arrays = {k: data[k].copy() for k in data.files}
+    arrays["a_sum"][np.flatnonzero(arrays["a_sum"])[0]] += 1.0
+    np.savez(tmp_path / "bad.npz", **arrays)
+    with pytest.raises(ValueError, match="accumulators fail"):
+        NTupleNetwork.load(tmp_path / "bad.npz")
+
+
 def test_tampered_weights_fail_the_checksum(tmp_path):
     net = random_net()
     header = net.header()

@@ -420,11 +420,14 @@ class NTupleNetwork:
     # -------------------------------------------------------------- training
     def train(self, games: int, *, seed: int | np.random.Generator | None = None, alpha: float = 0.1,
               method: str = "td0", p_four: float = 0.1, block: int = 1000, progress: bool = False,
-              on_block: Callable[[CurvePoint], None] | None = None) -> list[CurvePoint]:
+              on_block: Callable[[CurvePoint], None] | None = None,
+              restart_coherence: bool = False) -> list[CurvePoint]:
         """Learn from ``games`` self-play games (TD(0) or ``method="tc"``); returns the new curve points.
 
         A fresh net takes its random state from ``seed``; a trained net goes on from its saved state
-        (``seed`` must then be None), so training 2 x 500 games equals training 1000 at once.
+        (``seed`` must then be None), so training 2 x 500 games equals training 1000 at once. Temporal
+        coherence also keeps two accumulators per weight (its learning rates); a net loaded without them
+        resumes TC only with ``restart_coherence=True`` (every rate back at 1).
 
         >>> net = NTupleNetwork([(0, 1, 2, 3)])
         >>> points = net.train(20, seed=1, block=10)
@@ -450,6 +453,10 @@ class NTupleNetwork:
                              "resume with the same settings")
         tr["method"], tr["alpha"] = method, float(alpha)
         tc = method == "tc"
+        if tc and self.e_sum is None and tr["games"] and not restart_coherence:
+            raise ValueError("this net was trained by temporal coherence but its accumulators were not saved with "
+                             "it, so its per-weight learning rates are lost; save with training_state=True to "
+                             "resume exactly, or pass restart_coherence=True to restart every rate at 1")
         if tc and self.e_sum is None:
             self.e_sum = np.zeros_like(self.weights)
             self.a_sum = np.zeros_like(self.weights)
@@ -525,12 +532,24 @@ class NTupleNetwork:
                 "tuples": [list(t) for t in self.tuples], "dtype": "float32", "size": int(self.weights.size),
                 "sha256": hashlib.sha256(self.weights.tobytes()).hexdigest(), "training": self.training}
 
-    def save(self, path: str | os.PathLike, *, compress: bool = True) -> Path:
-        """Write weights + header atomically as ``.npz`` (no pickle); returns the path."""
+    def save(self, path: str | os.PathLike, *, compress: bool = True, training_state: bool | None = None) -> Path:
+        """Write weights + header atomically as ``.npz`` (no pickle); returns the path.
+
+        ``training_state`` (default: whenever the net has them) also writes the temporal-coherence
+        accumulators, so TC training resumes exactly; ``False`` writes only what a player needs.
+        """
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {"weights": self.weights,
-                  "header": np.frombuffer(json.dumps(self.header()).encode(), np.uint8)}
+        header = self.header()
+        arrays = {"weights": self.weights}
+        keep = self.e_sum is not None if training_state is None else training_state
+        if keep:
+            if self.e_sum is None or self.a_sum is None:
+                raise ValueError("this net has no temporal-coherence accumulators to save (it was not trained "
+                                 "with method='tc' in this session); save with training_state=False")
+            arrays["e_sum"], arrays["a_sum"] = self.e_sum, self.a_sum
+            header["tc_sha256"] = _sha256(self.e_sum, self.a_sum)
+        arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
         tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         with open(tmp, "wb") as handle:
             (np.savez_compressed if compress else np.savez)(handle, **arrays)
@@ -545,6 +564,8 @@ class NTupleNetwork:
             with np.load(path, allow_pickle=False) as data:
                 header = json.loads(bytes(data["header"]).decode())
                 weights = np.ascontiguousarray(data["weights"])
+                tc_state = ((np.ascontiguousarray(data["e_sum"]), np.ascontiguousarray(data["a_sum"]))
+                            if "tc_sha256" in header else None)
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, json.JSONDecodeError,
                 UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read n-tuple network {path}: {exc} (damaged file? delete it and "
@@ -556,7 +577,20 @@ class NTupleNetwork:
             raise ValueError(f"{path}: the weights fail their SHA-256 checksum (damaged file); delete it and train again")
         net = cls(header["tuples"], weights, name=header.get("name", ""))
         net.training = header.get("training", net.training)
+        if tc_state is not None:
+            if _sha256(*tc_state) != header["tc_sha256"] or any(a.shape != weights.shape for a in tc_state):
+                raise ValueError(f"{path}: the temporal-coherence accumulators fail their SHA-256 checksum "
+                                 "(damaged file); delete it and train again")
+            net.e_sum, net.a_sum = tc_state
         return net
+
+
+def _sha256(*arrays: np.ndarray) -> str:
+    """One SHA-256 over the bytes of several arrays (the TC accumulators are checked together)."""
+    digest = hashlib.sha256()
+    for array in arrays:
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def _progress_bar(total: int, wanted: bool):
