@@ -530,7 +530,7 @@ class NTupleNetwork:
         """The JSON header saved with the weights."""
         return {"format": FORMAT, "version": FORMAT_VERSION, "name": self.name,
                 "tuples": [list(t) for t in self.tuples], "dtype": "float32", "size": int(self.weights.size),
-                "sha256": hashlib.sha256(self.weights.tobytes()).hexdigest(), "training": self.training}
+                "sha256": _sha256(self.weights), "training": self.training}
 
     def save(self, path: str | os.PathLike, *, compress: bool = True, training_state: bool | None = None) -> Path:
         """Write weights + header atomically as ``.npz`` (no pickle); returns the path.
@@ -573,7 +573,7 @@ class NTupleNetwork:
         if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
             raise ValueError(f"{path} is not a {FORMAT} file of version {FORMAT_VERSION} "
                              f"(found {header.get('format')!r} version {header.get('version')!r})")
-        if hashlib.sha256(weights.tobytes()).hexdigest() != header.get("sha256"):
+        if _sha256(weights) != header.get("sha256"):
             raise ValueError(f"{path}: the weights fail their SHA-256 checksum (damaged file); delete it and train again")
         net = cls(header["tuples"], weights, name=header.get("name", ""))
         net.training = header.get("training", net.training)
@@ -586,7 +586,7 @@ class NTupleNetwork:
 
 
 def _sha256(*arrays: np.ndarray) -> str:
-    """One SHA-256 over the bytes of several arrays (the TC accumulators are checked together)."""
+    """One SHA-256 over the bytes of one or more arrays (the weights; the two TC accumulators together)."""
     digest = hashlib.sha256()
     for array in arrays:
         digest.update(array.tobytes())
