@@ -10,4 +10,9 @@ Around them: :mod:`tilelab.widgets` (playable ipycanvas boards), :mod:`tilelab.p
 (matplotlib figures for the lessons) and :mod:`tilelab.exercises` (self-checking exercises).
 """
 
+import sys as _sys
+
 __version__ = "0.1.0"
+
+#: True in the browser kernel (JupyterLite/Pyodide), where lessons pick smaller sizes for heavy cells.
+IN_BROWSER: bool = _sys.platform == "emscripten"
