@@ -64,3 +64,26 @@ def untagged_solutions(nb: Any) -> list[int]:
         and cell.source.lstrip().lower().startswith("# solution")
         and not is_solution(cell)
     ]
+
+
+def collapse_solutions(nb: Any) -> int:
+    """Collapse every ``solution`` cell (source and outputs hidden in JupyterLab); returns how many changed.
+
+    The teacher edition keeps its solutions, folded away, so a solution's green "passed" never sits in
+    plain view under the student's red "not yet".
+
+    >>> import nbformat
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1", metadata={"tags": ["solution"]})])
+    >>> collapse_solutions(nb), nb.cells[0].metadata["jupyter"]
+    (1, {'source_hidden': True, 'outputs_hidden': True})
+    >>> collapse_solutions(nb)
+    0
+    """
+    changed = 0
+    for cell in nb.cells:
+        if is_solution(cell):
+            view = cell.metadata.setdefault("jupyter", {})
+            if not (view.get("source_hidden") and view.get("outputs_hidden")):
+                view.update(source_hidden=True, outputs_hidden=True)
+                changed += 1
+    return changed
