@@ -35,11 +35,13 @@ True
 
 from __future__ import annotations
 
+import itertools
 import numbers
-import operator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
+
+from tilelab._checks import _short, as_int, is_int
 
 __all__ = [
     "DIRECTIONS",
@@ -62,6 +64,8 @@ Cell = tuple[int, int]
 
 BLANK: Tile = 0
 MIN_SIDE = 2
+MAX_SIDE = 250  #: longest side a Puzzle accepts
+MAX_CELLS = 250 * 250  #: most cells a Puzzle accepts: building, moving, shuffling and parity stay well under a second
 BLANK_SYMBOLS = (".", "_", "0")
 SVG_CELL_PX = 40
 PAIRWISE_MAX_TILES = 48  # inversions: count pair by pair up to 7x7, with a Fenwick tree above
@@ -79,15 +83,16 @@ DIRECTIONS: dict[str, Cell] = {
 
 
 def _check_shape(rows: object, cols: object) -> tuple[int, int]:
-    sides = []
-    for name, value in (("rows", rows), ("cols", cols)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        sides.append(int(value))
+    sides = [as_int(rows, "rows"), as_int(cols, "cols")]
     if min(sides) < MIN_SIDE:
         raise ValueError(
             f"a sliding puzzle needs at least {MIN_SIDE}x{MIN_SIDE} cells, got {rows}x{cols}; "
             "smaller boards cannot move anything interesting"
+        )
+    if max(sides) > MAX_SIDE or sides[0] * sides[1] > MAX_CELLS:
+        raise ValueError(
+            f"a {rows}x{cols} puzzle is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
+            f"MAX_CELLS={MAX_CELLS:,} cells (250x250), so that every call ends within seconds"
         )
     return sides[0], sides[1]
 
@@ -98,16 +103,20 @@ def _all_tiles(n: int) -> frozenset[int]:
 
 
 def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
-    try:
-        values = tuple(map(operator.index, tiles))
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"tiles must be integers 0..N-1 in reading order, 0 for the blank ({exc})") from None
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"tiles must be a sequence of integers 0..N-1 in reading order, got {type(tiles).__name__}")
     n = rows * cols
+    values = tuple(itertools.islice(tiles, n + 1))  # never read more than one tile too many
+    bad = next((t for t in values if not is_int(t)), None)
+    if bad is not None:
+        raise TypeError(f"tiles must be integers 0..N-1 in reading order, 0 for the blank; got {_short(bad)} "
+                        f"({type(bad).__name__})")
+    values = tuple(map(int, values))
     if len(values) == n and set(values) == _all_tiles(n):
         return values
     if len(values) != n:
         raise ValueError(
-            f"a {rows}x{cols} puzzle has {n} cells but {len(values)} tiles were given; "
+            f"a {rows}x{cols} puzzle has {n} cells but {'more' if len(values) > n else len(values)} tiles were given; "
             "list every cell row by row, 0 for the blank"
         )
     if sorted(values) != list(range(n)):
@@ -187,7 +196,11 @@ class Puzzle:
         ...  3  .''') == Puzzle((1, 2, 3, 0), 2, 2)
         True
         """
+        if not isinstance(text, str):
+            raise TypeError(f"Puzzle.parse expects a str picture (text), got {type(text).__name__}")
         lines = [line.split() for line in text.strip().splitlines() if line.strip()]
+        if len(lines) > MAX_SIDE or any(len(line) > MAX_SIDE for line in lines):
+            raise ValueError(f"the picture is larger than MAX_SIDE={MAX_SIDE} rows or columns")
         if not lines:
             raise ValueError("empty picture: write one line per row, e.g. '1 2\\n3 .'")
         widths = {len(line) for line in lines}
@@ -199,10 +212,10 @@ class Puzzle:
         for token in (t for line in lines for t in line):
             if token in BLANK_SYMBOLS:
                 tiles.append(BLANK)
-            elif token.isdigit():
+            elif token.isascii() and token.isdigit():
                 tiles.append(int(token))
             else:
-                raise ValueError(f"cannot read {token!r}: use numbers and '.' for the blank")
+                raise ValueError(f"cannot read {_short(token)}: use numbers written with 0-9 and '.' for the blank")
         return cls(tiles, len(lines), widths.pop())
 
     @classmethod
@@ -212,8 +225,14 @@ class Puzzle:
         >>> Puzzle.from_grid([[1, 2], [3, 0]]) == Puzzle.goal(2, 2)
         True
         """
+        if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence) or not all(
+            isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in grid
+        ):
+            raise TypeError(f"grid must be a list of rows of ints, e.g. [[1, 2], [3, 0]], got {_short(grid)}")
         rows = len(grid)
         widths = {len(r) for r in grid}
+        if not widths:
+            raise ValueError("grid is empty: give a list of rows, e.g. [[1, 2], [3, 0]]")
         if len(widths) != 1:
             raise ValueError(f"every row needs the same length, got {sorted(widths)}")
         return cls([t for r in grid for t in r], rows, widths.pop())
@@ -569,9 +588,11 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     >>> count_moves(Puzzle.goal(4, 4), [13, 9, 10, 11])
     MoveCount(single=6, multi=3)
     """
+    board = _require_puzzle(puzzle)
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"tiles must be a sequence of tile numbers, got {type(tiles).__name__}")
     single = multi = 0
     last = None
-    board = puzzle
     for tile in tiles:
         event = board.slide_segment(tile)
         single += event.single_moves

@@ -32,13 +32,14 @@ import json
 import os
 import time
 import warnings
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from tilelab._checks import _short, as_int
+from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._jit import njit
 from tilelab.sliding.core import Puzzle, _check_shape
 
@@ -271,7 +272,16 @@ def transpose_tiles(rows: int, cols: int) -> np.ndarray | None:
 
 def _check_patterns(rows: int, cols: int, patterns: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     n = rows * cols
-    groups = tuple(tuple(int(t) for t in g) for g in patterns)
+    if isinstance(patterns, (str, bytes)) or not isinstance(patterns, Iterable):
+        raise TypeError(f"patterns must be a list of tile groups such as [(1, 2, 3), (4, 5, 6, 7, 8)], got {_short(patterns)}")
+    groups = []
+    for g in patterns:
+        if isinstance(g, (str, bytes)) or not isinstance(g, Iterable):
+            raise TypeError(f"each pattern must be a group of tiles such as (1, 2, 3), got {_short(g)}")
+        groups.append(tuple(as_int(t, "a pattern's tile") for t in g))
+        if len(groups) > n:
+            break
+    groups = tuple(groups)
     flat = [t for g in groups for t in g]
     if sorted(flat) != list(range(1, n)):
         raise ValueError(
@@ -394,27 +404,69 @@ class PatternDatabase:
         return path
 
     @classmethod
-    def load(cls, path: str | os.PathLike, reflect: bool = False) -> PatternDatabase:
-        """Read a saved database; ``ValueError`` if it is damaged, of another version or fails its checksum."""
+    def load(
+        cls,
+        path: str | os.PathLike,
+        reflect: bool = False,
+        *,
+        rows: int | None = None,
+        cols: int | None = None,
+        patterns: Iterable[Iterable[int]] | None = None,
+    ) -> PatternDatabase:
+        """Read a saved database; ``ValueError`` if it is damaged, foreign, of another version or fails its checksum.
+
+        With ``rows``/``cols``/``patterns`` the file must also be the database for that shape and split
+        (a 2x4 database copied to the 3x3 path is refused, not used).
+        """
         path = Path(path)
+        header, arrays = read_npz(path, "pattern database", _table_sizes)
+        where = f"pattern database {path}"
         try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(bytes(data["header"]).decode())
-                tables = tuple(np.ascontiguousarray(data[f"table{i}"]) for i in range(len(header["patterns"])))
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
-            raise ValueError(f"cannot read pattern database {path}: {exc}") from exc
-        if header.get("format") != FORMAT_VERSION:
-            raise ValueError(f"{path} has format {header.get('format')}, expected {FORMAT_VERSION}")
-        for i, table in enumerate(tables):
-            if hashlib.sha256(table.tobytes()).hexdigest() != header["sha256"][i]:
-                raise ValueError(f"{path}: table {i} fails its SHA-256 checksum (damaged file)")
-        rows, cols = int(header["rows"]), int(header["cols"])
-        groups = _check_patterns(rows, cols, header["patterns"])
-        n = rows * cols
-        for g, table in zip(groups, tables):
+            if header_field(header, "format", int) != FORMAT_VERSION:
+                raise DamagedFileError(f"it has format {header['format']}, expected {FORMAT_VERSION}")
+            file_rows, file_cols = header_field(header, "rows", int), header_field(header, "cols", int)
+            groups = _check_patterns(*_check_shape(file_rows, file_cols), header["patterns"])
+            sums = header_field(header, "sha256", list)
+            if len(sums) != len(groups) or not all(isinstance(h, str) for h in sums):
+                raise DamagedFileError(f"it lists {len(sums)} checksums for {len(groups)} patterns")
+            seconds = float(header_field(header, "build_seconds", (int, float))) if "build_seconds" in header else 0.0
+        except DamagedFileError as exc:
+            raise DamagedFileError(f"{where} is damaged or not a tilelab file: {one_line(exc)}") from None
+        except (TypeError, ValueError) as exc:
+            raise DamagedFileError(f"{where} has a damaged header: {one_line(exc)}") from None
+        n = file_rows * file_cols
+        tables = []
+        for i, g in enumerate(groups):
+            table = arrays[f"table{i}"]
             if table.dtype != np.uint8 or table.shape != (n ** len(g),):
-                raise ValueError(f"{path}: a table has the wrong shape or type")
-        return cls(rows, cols, groups, tables, reflect and rows == cols, float(header.get("build_seconds", 0)))
+                raise DamagedFileError(f"{where}: table {i} is {table.dtype} {table.shape}, expected uint8 ({n ** len(g)},)")
+            if hashlib.sha256(table.tobytes()).hexdigest() != sums[i]:
+                raise DamagedFileError(f"{where}: table {i} fails its SHA-256 checksum (damaged file)")
+            tables.append(table)
+        wanted_shape = None if rows is None and cols is None else _check_shape(rows, cols)
+        if wanted_shape is not None and wanted_shape != (file_rows, file_cols):
+            raise DamagedFileError(f"{where} is for {file_rows}x{file_cols} boards, not "
+                                   f"{wanted_shape[0]}x{wanted_shape[1]} (a file copied to the wrong name?)")
+        if patterns is not None:
+            expected = _check_patterns(file_rows, file_cols, patterns)
+            if expected != groups:
+                raise DamagedFileError(f"{where} holds the patterns {groups}, not {expected}")
+        return cls(file_rows, file_cols, groups, tuple(tables), reflect and file_rows == file_cols, seconds)
+
+
+def _table_sizes(header: dict) -> dict[str, int]:
+    """The arrays a database file must hold (``table0`` ...) and the most bytes each may take."""
+    rows, cols = header_field(header, "rows", int), header_field(header, "cols", int)
+    patterns = header_field(header, "patterns", list)
+    if not 0 < len(patterns) < MAX_CELLS or not 0 < rows * cols <= MAX_CELLS:
+        raise DamagedFileError(f"it claims {len(patterns)} patterns on {rows}x{cols}")
+    n = rows * cols
+    sizes = {}
+    for i, g in enumerate(patterns):
+        if not isinstance(g, list) or not 0 < len(g) <= MAX_PATTERN:
+            raise DamagedFileError(f"its pattern {i} is not a list of 1..{MAX_PATTERN} tiles")
+        sizes[f"table{i}"] = n ** len(g)
+    return sizes
 
 
 # ------------------------------------------------------------------ cache location
@@ -482,9 +534,9 @@ def pattern_database(
     db = None
     if path.exists():
         try:
-            db = PatternDatabase.load(path, reflect=reflect)
-        except ValueError as exc:
-            warnings.warn(f"rebuilding the pattern database: {exc}", RuntimeWarning, stacklevel=2)
+            db = PatternDatabase.load(path, reflect=reflect, rows=rows, cols=cols, patterns=groups)
+        except ValueError as exc:  # damaged, truncated, foreign or for another board: say so in one line, rebuild
+            warnings.warn(f"rebuilding the pattern database: {one_line(exc)}", RuntimeWarning, stacklevel=2)
     if db is None:
         if not build:
             return None

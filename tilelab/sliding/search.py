@@ -25,7 +25,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from tilelab.sliding.core import BLANK, Puzzle
+from tilelab._checks import as_float, as_int
+from tilelab.sliding.core import BLANK, Puzzle, _require_puzzle
 
 __all__ = [
     "BLANK_STEPS",
@@ -40,6 +41,24 @@ Heuristic = Callable[[Puzzle], int]
 
 # The blank's steps, in the order every search tries them: up, down, left, right.
 BLANK_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+#: Without ``max_nodes`` or ``max_seconds`` these Python searches take boards of at most 9 cells (3x3, a few
+#: seconds at worst); a larger board needs a budget, or :func:`tilelab.sliding.solve`.
+UNBUDGETED_MAX_CELLS = 9
+
+
+def _check_search(start: object, h: object, max_nodes: object, max_seconds: object, name: str) -> tuple:
+    """Validate a search's arguments; returns (start, max_nodes, max_seconds) or raises naming the argument."""
+    start = _require_puzzle(start)
+    if h is not None and not callable(h):
+        raise TypeError(f"h must be a heuristic function board -> int (e.g. manhattan), got {type(h).__name__}")
+    nodes = None if max_nodes is None else as_int(max_nodes, "max_nodes", minimum=1)
+    seconds = None if max_seconds is None else as_float(max_seconds, "max_seconds", minimum=0)
+    if nodes is None and seconds is None and start.size > UNBUDGETED_MAX_CELLS:
+        raise ValueError(
+            f"{name} on a {start.rows}x{start.cols} board could run for hours: without max_nodes or max_seconds it "
+            f"takes boards of at most UNBUDGETED_MAX_CELLS={UNBUDGETED_MAX_CELLS} cells; pass a budget or use solve()"
+        )
+    return start, nodes, seconds
 
 
 @dataclass
@@ -107,6 +126,7 @@ def bfs_reference(start: Puzzle, max_nodes: int | None = None, max_seconds: floa
     >>> out.moves, out.nodes
     ((3,), 1)
     """
+    start, max_nodes, max_seconds = _check_search(start, None, max_nodes, max_seconds, "bfs_reference")
     rows, cols = start.rows, start.cols
     goal = Puzzle.goal(rows, cols).tiles
     steps = [[cell + dr * cols + dc for dr, dc in BLANK_STEPS
@@ -152,6 +172,10 @@ def astar_reference(
     >>> astar_reference(Puzzle.parse('4 1 2\\n5 . 3'), manhattan).moves
     (5, 4, 1, 2, 3)
     """
+    start, max_nodes, max_seconds = _check_search(start, h, max_nodes, max_seconds, "astar_reference")
+    weight = as_float(weight, "weight")  # nan would make every comparison False, inf every f infinite
+    if weight < 1:
+        raise ValueError(f"weight must be a number >= 1, got {weight}")
     goal = Puzzle.goal(start.rows, start.cols)
     best_g = {start: 0}
     parent: dict[Puzzle, tuple[Puzzle, int] | None] = {start: None}
@@ -199,6 +223,7 @@ def idastar_reference(
     >>> out.moves, out.bound
     ((5, 4, 1, 2, 3), 5)
     """
+    start, max_nodes, max_seconds = _check_search(start, h, max_nodes, max_seconds, "idastar_reference")
     budget = NodeCounter(max_nodes, max_seconds)
     path: list[int] = []
     bound = h(start)

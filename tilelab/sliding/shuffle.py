@@ -35,12 +35,15 @@ from __future__ import annotations
 import numpy as np
 
 from tilelab._random import as_generator
-from tilelab.sliding.core import BLANK, Puzzle, _check_shape, is_solvable
+from tilelab._checks import as_int
+from tilelab.sliding.core import BLANK, Puzzle, _check_shape, _require_puzzle, is_solvable
 
 __all__ = ["METHODS", "PUZZLE8_ORDER", "default_walk_steps", "puzzle8_walk", "random_board", "random_walk", "shuffle"]
 
 METHODS = ("uniform", "reject", "walk", "walk-balanced")
 MAX_REJECT_DRAWS = 10_000  # the chance of needing more is 2**-10000
+#: Longest random walk accepted: the default walk of a 32x32 board, ``1024**2`` steps (a few seconds in Python).
+MAX_WALK_STEPS = 1024**2
 # The iOS Puzzle8 walk's directions for the *blank*, in the order it tries them: (row step, col step).
 PUZZLE8_ORDER: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
@@ -91,8 +94,8 @@ def random_walk(
     7 2 6
     . 5 8
     """
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise ValueError(f"steps must be a non-negative int, got {steps!r}")
+    puzzle = _require_puzzle(puzzle)
+    steps = _check_steps(steps)
     gen = as_generator(rng)
     rows, cols = puzzle.shape
     around = [_adjacent(cell, rows, cols) for cell in range(puzzle.size)]
@@ -129,8 +132,8 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, rng: int | np.random.Generator | No
     7 4 5
     . 8 6
     """
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:
-        raise ValueError(f"steps must be a non-negative int, got {steps!r}")
+    puzzle = _require_puzzle(puzzle)
+    steps = _check_steps(steps)
     gen = as_generator(rng)
     rows, cols = puzzle.shape
     tiles = list(puzzle.tiles)
@@ -149,6 +152,17 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, rng: int | np.random.Generator | No
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         blank = cell
     return path
+
+
+def _check_steps(steps: object) -> int:
+    """``steps`` as an int in ``0..MAX_WALK_STEPS``, or an error naming the limit."""
+    steps = as_int(steps, "steps")
+    if steps < 0:
+        raise ValueError(f"steps must be a non-negative int, got {steps}")
+    if steps > MAX_WALK_STEPS:
+        raise ValueError(f"steps={steps:,} is past MAX_WALK_STEPS={MAX_WALK_STEPS:,} (a walk that long takes "
+                         "minutes and is no more random): use method='uniform' for a well-mixed board")
+    return steps
 
 
 def _adjacent(cell: int, rows: int, cols: int) -> list[int]:
@@ -178,7 +192,7 @@ def shuffle(
     """
     rows, cols = _check_shape(rows, cols)
     gen = as_generator(rng)
-    if method not in METHODS:
+    if not isinstance(method, str) or method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
     if method in ("uniform", "reject"):
         if steps is not None:
@@ -192,5 +206,8 @@ def shuffle(
                 return board
         raise RuntimeError("no solvable board in 10,000 draws: the random generator is broken")
     goal = Puzzle.goal(rows, cols)
-    n = default_walk_steps(rows, cols) if steps is None else steps
+    if steps is None and default_walk_steps(rows, cols) > MAX_WALK_STEPS:
+        raise ValueError(f"the default walk on {rows}x{cols}, (rows*cols)**2 = {default_walk_steps(rows, cols):,} steps, "
+                         f"is past MAX_WALK_STEPS={MAX_WALK_STEPS:,}: pass steps=... or use method='uniform'")
+    n = default_walk_steps(rows, cols) if steps is None else _check_steps(steps)
     return goal.play(random_walk(goal, n, gen, balanced=method == "walk-balanced"))

@@ -34,6 +34,7 @@ import numbers
 import time
 from dataclasses import dataclass, field
 
+from tilelab._checks import _short, as_float, as_int, is_int
 from tilelab.sliding.core import Puzzle, inversions, is_solvable
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.human import human_moves
@@ -46,8 +47,13 @@ SOLVER_HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "pdb")
 ENGINES = ("fast", "reference")
 MAX_BFS_CELLS = 9  # 3x3: 181,440 boards; a 2x5 (1.8 million) is already slow in Python
 MAX_SEARCH_CELLS = 16  # 4x4: every 15-puzzle solves optimally in seconds; 5x5 may take days
+#: The human strategy's limit (32x32, or 2x512): its move count grows about as cells**1.7, past this it takes minutes.
+MAX_HUMAN_CELLS = 1024
 PDB_SHAPES = ((3, 3), (4, 4))
 DEFAULT_HINT_SECONDS = 0.2
+#: Without a budget, a search that is not known to be quick (3x3 boards, and IDA* with a pattern database on 4x4)
+#: gets this many seconds; then ``solve`` says so and returns the human strategy's moves instead.
+DEFAULT_SOLVE_SECONDS = 10.0
 
 
 class _DefaultHeuristic(str):
@@ -71,10 +77,13 @@ class Budget:
     def __post_init__(self) -> None:
         if self.nodes is None and self.seconds is None:
             raise ValueError("a Budget needs nodes=..., seconds=... or both")
-        if self.nodes is not None and (not isinstance(self.nodes, numbers.Integral) or self.nodes < 1):
-            raise ValueError(f"Budget nodes must be a positive whole number, got {self.nodes!r}")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError(f"Budget seconds must be positive, got {self.seconds!r}")
+        if self.nodes is not None:
+            object.__setattr__(self, "nodes", as_int(self.nodes, "Budget nodes", minimum=1))
+        if self.seconds is not None:
+            seconds = as_float(self.seconds, "Budget seconds")
+            if not seconds > 0:
+                raise ValueError(f"Budget seconds must be positive, got {self.seconds!r}")
+            object.__setattr__(self, "seconds", seconds)
 
 
 @dataclass(frozen=True)
@@ -120,7 +129,8 @@ class SolveResult:
         if not self.complete:
             return f"{what}: stopped early after {self.nodes:,} nodes, {self.seconds:.3f} s ({self.message})"
         kind = "optimal" if self.optimal else "not proven optimal"
-        return f"{what}: {self.length} moves ({kind}), {self.nodes:,} nodes, {self.seconds:.3f} s"
+        note = f" ({self.message})" if self.message else ""
+        return f"{what}: {self.length} moves ({kind}), {self.nodes:,} nodes, {self.seconds:.3f} s{note}"
 
 
 # ------------------------------------------------------------------ checks
@@ -153,9 +163,12 @@ def _as_budget(budget: object) -> Budget | None:
         return budget
     if isinstance(budget, bool):
         raise TypeError("budget must be a number of nodes, a Budget(nodes=, seconds=) or None")
-    if isinstance(budget, numbers.Integral):
-        return Budget(nodes=int(budget))
+    if is_int(budget):
+        return Budget(nodes=int(budget))  # type: ignore[call-overload]
     if isinstance(budget, dict):
+        unknown = set(budget) - {"nodes", "seconds"}
+        if unknown:
+            raise ValueError(f"budget dict keys are 'nodes' and 'seconds', not {sorted(map(str, unknown))}")
         return Budget(**budget)
     raise TypeError(
         f"budget must be a whole number of nodes, a dict or a Budget, got {budget!r}; "
@@ -173,17 +186,18 @@ def _heuristics_for(puzzle: Puzzle) -> list[str]:
 def _check_request(
     puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, have_db: bool = False
 ) -> None:
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; choose one of {list(METHODS)}")
+    if not isinstance(method, str) or method not in METHODS:
+        raise ValueError(f"unknown method {_short(method)}; choose one of {list(METHODS)}")
     if method in ("astar", "idastar", "weighted-astar"):
-        if heuristic not in SOLVER_HEURISTICS:
+        if not isinstance(heuristic, str) or heuristic not in SOLVER_HEURISTICS:
             raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {list(SOLVER_HEURISTICS)}")
         if heuristic == "pdb" and puzzle.shape not in PDB_SHAPES and not have_db:
             raise ValueError(
                 f"the 'pdb' heuristic has pattern databases for 3x3 and 4x4 boards, not "
                 f"{puzzle.rows}x{puzzle.cols}; on this board use one of {_heuristics_for(puzzle)}"
             )
-    if not isinstance(weight, numbers.Real) or weight < 1:
+    weight = as_float(weight, "weight")  # nan and inf are refused here, not deep inside the search
+    if weight < 1:
         raise ValueError(f"weight must be a number >= 1, got {weight!r}")
     if method in ("astar", "idastar") and weight != 1:
         raise ValueError(f"weight={weight} turns A* into weighted A*: use method='weighted-astar'")
@@ -222,8 +236,14 @@ def solve(
     """
     puzzle = _check_puzzle(puzzle)
     budget = _as_budget(budget)
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {list(ENGINES)}, got {engine!r}")
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {_short(engine)}")
+    if pdb is not None:
+        from tilelab.sliding.pdb import PatternDatabase
+
+        if not isinstance(pdb, PatternDatabase):
+            raise TypeError(f"pdb must be a PatternDatabase (from tilelab.sliding.pdb.pattern_database), "
+                            f"got {type(pdb).__name__}")
     if heuristic is _DEFAULT_HEURISTIC:
         heuristic = "pdb" if pdb is not None or puzzle.shape in PDB_SHAPES else "linear-conflict"
     if pdb is not None:
@@ -231,13 +251,48 @@ def solve(
             raise ValueError("pdb=... is only used with heuristic='pdb'")
         if (pdb.rows, pdb.cols) != puzzle.shape:
             raise ValueError(f"the pattern database is for {pdb.rows}x{pdb.cols}, the puzzle is {puzzle.rows}x{puzzle.cols}")
-    _check_request(puzzle, method, str(heuristic), weight, budget, have_db=pdb is not None)
-    max_nodes = budget.nodes if budget else None
-    max_seconds = budget.seconds if budget else None
+    _check_request(puzzle, method, heuristic, weight, budget, have_db=pdb is not None)
+    weight = float(weight)
     start = time.perf_counter()
     if method == "human":
+        _check_human_size(puzzle)
         moves = human_moves(puzzle)
         return SolveResult(puzzle, moves, 0, time.perf_counter() - start, puzzle.is_goal(), "human", None)
+    if budget is None and not _known_quick(puzzle, method, heuristic, engine):
+        result = _search(puzzle, method, heuristic, weight, Budget(seconds=DEFAULT_SOLVE_SECONDS), engine, pdb, start)
+        return result if result.complete else _human_fallback(result)
+    return _search(puzzle, method, heuristic, weight, budget, engine, pdb, start)
+
+
+def _check_human_size(puzzle: Puzzle) -> None:
+    if puzzle.rows * puzzle.cols > MAX_HUMAN_CELLS:
+        raise ValueError(f"a {puzzle.rows}x{puzzle.cols} board is past MAX_HUMAN_CELLS={MAX_HUMAN_CELLS} cells, the "
+                         "largest the human strategy solves within seconds")
+
+
+def _known_quick(puzzle: Puzzle, method: str, heuristic: str, engine: str) -> bool:
+    """True for the searches that always end within seconds with no budget: 3x3 boards, and compiled
+    IDA* with a pattern database on 4x4 (every 15-puzzle)."""
+    if puzzle.rows * puzzle.cols <= MAX_BFS_CELLS:
+        return True
+    return puzzle.shape == (4, 4) and heuristic == "pdb" and method == "idastar" and engine == "fast"
+
+
+def _human_fallback(stopped: SolveResult) -> SolveResult:
+    """The human strategy's moves, for a search that used up the default budget (saying so)."""
+    moves = human_moves(stopped.puzzle)
+    bound = f" (an optimal solution needs at least {stopped.lower_bound} moves)" if stopped.lower_bound else ""
+    message = (f"no optimal answer within {DEFAULT_SOLVE_SECONDS:g} s, the default budget{bound}: these are the "
+               "human strategy's moves; pass budget=Budget(seconds=...) to search longer")
+    return SolveResult(stopped.puzzle, moves, stopped.nodes, stopped.seconds, False, stopped.method, stopped.heuristic,
+                       complete=True, stopped_early=True, lower_bound=stopped.lower_bound, message=message)
+
+
+def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, engine: str, pdb,
+            start: float) -> SolveResult:
+    """Run the optimal (or weighted) search ``solve`` asked for, within ``budget``."""
+    max_nodes = budget.nodes if budget else None
+    max_seconds = budget.seconds if budget else None
     if method == "bfs":
         out = bfs_reference(puzzle, max_nodes, max_seconds)
         return _result(puzzle, out.moves, out.nodes, start, "bfs", None, out.found, 0, True)
@@ -282,8 +337,10 @@ def hint(puzzle: Puzzle, seconds: float = DEFAULT_HINT_SECONDS) -> int | None:
     5
     """
     puzzle = _check_puzzle(puzzle)
+    seconds = as_float(seconds, "seconds", minimum=0)
     if puzzle.is_goal():
         return None
+    _check_human_size(puzzle)
     if puzzle.rows * puzzle.cols <= MAX_SEARCH_CELLS:
         from tilelab.sliding.fast import FastIDAStar
         from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
