@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from tilelab.exercises import check, list_exercises
-from tilelab.game2048 import ai, legal_moves, spawn_outcomes
+import pytest
+
+from tilelab.exercises import allow_package_calls, check, list_exercises
+from tilelab.game2048 import ai, legal_moves, move, spawn_outcomes
+from tilelab.game2048 import Expectimax, slide_row
 from tilelab.game2048.expectimax import row_terms
 
 
@@ -33,7 +36,8 @@ def test_monotonicity_and_merges():
     assert not check("2048ai.monotonicity", lambda line, power: sum(line))
     one_way = check("2048ai.monotonicity", lambda line, p: sum(max(0, line[i] ** p - line[i + 1] ** p) for i in range(3)))
     assert not one_way
-    assert check("2048ai.merges", lambda line: row_terms(line)["merges"])
+    with allow_package_calls():
+        assert check("2048ai.merges", lambda line: row_terms(line)["merges"])
     pairs = check("2048ai.merges", lambda line: sum(line[i] == line[i + 1] != 0 for i in range(3)))
     assert not pairs  # counting equal neighbours misses gaps and triple runs
 
@@ -43,7 +47,21 @@ def test_best_move():
         values = ai.expectimax_values(board, depth)
         return max(values, key=values.get)
 
-    assert check("2048ai.best_move", best)
+    with allow_package_calls():
+        assert check("2048ai.best_move", best)
+
+    def my_best(board, depth):  # a plain expectimax written here, not the package's
+        def chance(after, d):
+            total = 0.0
+            for s, p in spawn_outcomes(after):
+                child = after.with_tile(s.cell, s.value)
+                total += p * (ai.evaluate(child) if d == 1 else
+                              max((chance(move(child, m).board, d - 1) for m in legal_moves(child)), default=0.0))
+            return total
+
+        return max(legal_moves(board), key=lambda m: chance(move(board, m).board, depth))
+
+    assert check("2048ai.best_move", my_best)
     first_legal = check("2048ai.best_move", lambda board, depth: legal_moves(board)[0])
     assert not first_legal and "values" in first_legal.message
     assert not check("2048ai.best_move", lambda board, depth: "sideways")
@@ -71,13 +89,44 @@ def test_confidence_intervals():
     assert low < p < high and 0.21 < low < 0.22 and 0.39 < high < 0.40
 
 
-def test_heuristic_contest_reports_and_judges():
-    from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
+@pytest.mark.parametrize("name, answer, called", [
+    ("2048ai.chance_value", lambda a, f, p: ai.chance_value(a, 1, f, p), "chance_value"),
+    ("2048ai.chance_value", lambda a, f, p: ai.expectimax_values(a, 1, f, p), "expectimax_values"),
+    ("2048ai.monotonicity", lambda line, p: row_terms(line, mono_power=p)["monotonicity"], "row_terms"),
+    ("2048ai.merges", lambda line: row_terms(line)["merges"], "row_terms"),
+    ("2048ai.merges", lambda line: sum(m.merged for m in slide_row([2**e if e else 0 for e in line]).moves), "slide_row"),
+    ("2048ai.best_move", lambda board, depth: Expectimax(depth=depth).think(board).direction, "Expectimax"),
+    ("2048ai.best_move", lambda b, d: max((v, m) for m, v in ai.expectimax_values(b, d).items())[1], "expectimax_values"),
+])
+def test_answers_that_call_the_package_are_refused(name, answer, called):
+    result = check(name, answer)
+    assert not result and f"calls tilelab's {called}" in result.message
 
-    same = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS, games=3)
-    assert not same  # identical weights: difference exactly 0, so the interval cannot lie above zero
-    assert "yours" in same.message and "default" in same.message and "95% CI" in same.message
-    weak = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS.only("sum"), games=4)
-    assert not weak and "paired difference" in weak.message
+
+def test_heuristic_contest_practice_never_passes_and_final_plays_fresh_seeds(monkeypatch):
+    import tilelab.exercises.game2048_ai as lesson
+    from tilelab.game2048.expectimax import DEFAULT_WEIGHTS, HeuristicWeights
+
+    monkeypatch.setattr(lesson, "CONTEST_DEPTH", 1)  # depth 1 keeps the test quick; the rules are the same
+    seen = []
+    real = lesson.contest
+    monkeypatch.setattr(lesson, "contest", lambda w, games, seed: seen.append(seed) or real(w, games, seed))
+    strong = HeuristicWeights(monotonicity=60.0)
+    practice = check("2048ai.heuristic_contest", strong, games=3)
+    assert not practice and "practice" in practice.message and "final=True" in practice.message
+    assert seen == [lesson.CONTEST_SEED] * 2
+    too_few = check("2048ai.heuristic_contest", strong, games=lesson.FINAL_GAMES - 1, final=True)
+    assert not too_few and f"at least {lesson.FINAL_GAMES}" in too_few.message
+    same = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS, games=lesson.FINAL_GAMES, final=True)
+    assert not same and "fresh seeds" in same.message  # identical weights: difference 0, never above zero
+    assert seen[-1] == lesson.final_seed(DEFAULT_WEIGHTS) >= lesson.FINAL_SEED_BASE > lesson.CONTEST_SEED + 10_000
+    assert lesson.final_seed(strong) != lesson.final_seed(DEFAULT_WEIGHTS)  # a fresh block for every answer
+    weak = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS.only("sum"), games=lesson.FINAL_GAMES, final=True)
+    assert not weak and "does not lie above zero" in weak.message
+    assert all(len(r.message) <= 300 for r in (practice, too_few, same, weak))
+
+
+def test_heuristic_contest_refuses_bad_input():
     bad = check("2048ai.heuristic_contest", "strong", games=3)
     assert not bad and "HeuristicWeights" in bad.message
+    assert not check("2048ai.heuristic_contest", {"monotonicity": 60.0}, games=1)

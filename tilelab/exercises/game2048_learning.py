@@ -3,35 +3,45 @@
 - ``"2048learn.td_update"``: ``answer(net, after, target, alpha)`` changes ``net.weights`` in place so
   that ``V(after)`` moves toward ``target``: each of the board's looked-up weights (see
   :func:`~tilelab.game2048.ntuple.feature_indices_ref`) by ``alpha * (target - V(after)) / F``.
-  Checked against :func:`~tilelab.game2048.ntuple.td_update_ref` on boards from seeded games, random
-  weights and three learning rates, to 1e-4.
+  Checked on boards from seeded games, random weights and three learning rates, to 1e-4. An answer
+  that calls :func:`~tilelab.game2048.ntuple.td_update_ref` (or the trainer's compiled update) is refused.
 - ``"2048learn.tuple_shape"`` (the open task): ``answer`` is a list of tuples (cells 0..15, at most 4
-  cells each). A net with your tuples and the given two-line net ``[(0, 1, 2, 3), (4, 5, 6, 7)]`` both
-  learn for ``games`` seeded TD games; you pass when your net's mean score over the last half beats
-  the given net's.
+  cells each). Tuples that repeat another one up to rotation, mirror and cell order are dropped first:
+  each tuple is read in all 8 placements anyway, so a copy adds no information. Your net and the given
+  two-line net ``[(0, 1, 2, 3), (4, 5, 6, 7)]`` each learn for ``games`` seeded TD games, then play
+  ``test_games`` fresh seeded games frozen, both on the same seeds. You pass when the paired 95%
+  confidence interval of the score difference (yours - given) lies above zero, on at least
+  ``MIN_TEST_GAMES`` games.
 
 >>> from tilelab.exercises import check
 >>> from tilelab.game2048.ntuple import td_update_ref
->>> check("2048learn.td_update", td_update_ref).passed
-True
+>>> check("2048learn.td_update", td_update_ref)  # doctest: +ELLIPSIS
+[NOT YET] 2048learn.td_update: this calls tilelab's td_update_ref: write your own ...
 >>> check("2048learn.td_update", lambda net, after, target, alpha: None).passed
 False
+>>> distinct_tuples([(0, 1, 2, 3), (3, 2, 1, 0), (12, 13, 14, 15), (0, 1, 4, 5)])
+[(0, 1, 2, 3), (0, 1, 4, 5)]
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from tilelab.exercises import Result, checker
+from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
-from tilelab.game2048.ntuple import NTupleNetwork, td_update_ref, value_ref
+from tilelab.game2048.ntuple import SYMMETRIES, NTupleNetwork, td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
 MAX_CELLS = 4
-__all__ = ["sample_afterstates", "GIVEN_TUPLES"]
+MIN_TEST_GAMES = 200  #: the fewest frozen test games a verdict rests on
+TEST_SEED = 60_000  #: frozen test games play seeds TEST_SEED, TEST_SEED + 1, ... (never a training seed)
+__all__ = ["sample_afterstates", "GIVEN_TUPLES", "distinct_tuples", "MIN_TEST_GAMES"]
+
+_NTUPLE = "tilelab.game2048.ntuple:"
 
 
 def sample_afterstates(n: int = 12, seed: int = SEED) -> list[list[list[int]]]:
@@ -40,7 +50,8 @@ def sample_afterstates(n: int = 12, seed: int = SEED) -> list[list[list[int]]]:
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 
-@checker("2048learn.td_update")
+@checker("2048learn.td_update", forbid=(_NTUPLE + "td_update_ref", _NTUPLE + "learn_game_ref", _NTUPLE + "_update",
+                                        _NTUPLE + "_update_tc", _NTUPLE + "_learn"))
 def _check_td_update(answer: Any) -> Result:
     name = "2048learn.td_update"
     rng = np.random.default_rng(SEED)
@@ -49,38 +60,64 @@ def _check_td_update(answer: Any) -> Result:
             mine = NTupleNetwork(((0, 1, 2, 3), (0, 1, 4, 5)))
             mine.weights[:] = rng.normal(0, 50, mine.weights.size).astype(np.float32)
             ref = NTupleNetwork(mine.tuples, mine.weights.copy())
+            before = value_ref(ref, board)
             target = float(rng.normal(500, 300))
             answer(mine, board, target, alpha)
             td_update_ref(ref, board, target, alpha)
             if not np.allclose(mine.weights, ref.weights, atol=1e-4):
-                return Result(name, False, f"not yet: after your update V = {value_ref(mine, board):.3f}, expected "
-                              f"{value_ref(ref, board):.3f} (alpha={alpha}, target={target:.1f}, V before was "
-                              f"{value_ref(NTupleNetwork(mine.tuples, ref.weights * 0 + mine.weights), board):.3f})",
-                              board)
+                picture = "\n".join(" ".join(f"{e:2d}" for e in row) for row in board)
+                return Result(name, False, f"on the board of exponents below (alpha={alpha}, target={target:.1f}, "
+                              f"V before {before:.3f}): after your update V = {value_ref(mine, board):.3f}, "
+                              f"expected {value_ref(ref, board):.3f}", board, picture)
     return Result(name, True, "passed: V(after) moves alpha of the error, shared by every looked-up weight")
 
 
+def _shape(cells: Sequence[int]) -> tuple[int, ...]:
+    """One key per tuple up to rotation, mirror and cell order (its smallest image, sorted)."""
+    return min(tuple(sorted(sym[c] for c in cells)) for sym in SYMMETRIES)
+
+
+def distinct_tuples(tuples: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """``tuples`` without the ones that repeat an earlier tuple up to rotation, mirror and cell order."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for t in tuples:
+        key = _shape(t)
+        if key not in seen:
+            seen.add(key)
+            out.append(tuple(t))
+    return out
+
+
+def _frozen_scores(net: NTupleNetwork, games: int) -> np.ndarray:
+    """Scores of ``games`` frozen 1-ply games on seeds TEST_SEED, TEST_SEED + 1, ... (one game a seed)."""
+    return np.array([net.evaluate(1, seed=TEST_SEED + i).mean_score for i in range(games)])
+
+
 @checker("2048learn.tuple_shape")
-def _check_tuple_shape(answer: Any, games: int = 600, seed: int = SEED) -> Result:
+def _check_tuple_shape(answer: Any, games: int = 600, test_games: int = MIN_TEST_GAMES, seed: int = SEED) -> Result:
     name = "2048learn.tuple_shape"
     try:
         tuples = [tuple(int(c) for c in t) for t in answer]
-    except TypeError:
-        return Result(name, False, "not yet: give a list of tuples of cells, e.g. [(0, 1, 2, 3), (0, 1, 4, 5)]")
+    except (TypeError, ValueError):
+        return Result(name, False, "give a list of tuples of cells, e.g. [(0, 1, 2, 3), (0, 1, 4, 5)]")
     if not tuples or any(len(t) > MAX_CELLS for t in tuples):
-        return Result(name, False, f"not yet: give at least one tuple, each of at most {MAX_CELLS} cells")
+        return Result(name, False, f"give at least one tuple, each of at most {MAX_CELLS} cells")
+    if isinstance(test_games, bool) or not isinstance(test_games, int) or test_games < MIN_TEST_GAMES:
+        return Result(name, False, f"a verdict needs at least {MIN_TEST_GAMES} test games: pass "
+                      f"test_games={MIN_TEST_GAMES} or more")
+    kept = distinct_tuples(tuples)
     try:
-        mine = NTupleNetwork(tuples)
+        mine = NTupleNetwork(kept)
     except ValueError as exc:
-        return Result(name, False, f"not yet: {exc}")
+        return Result(name, False, str(exc))
     given = NTupleNetwork(GIVEN_TUPLES)
-    half = max(1, games // 2)
-    score = {}
-    for label, net in (("yours", mine), ("given", given)):
-        points = net.train(games, seed=seed, block=half)
-        score[label] = points[-1].mean_score
-    passed = score["yours"] > score["given"]
-    verdict = "passed" if passed else "not yet"
-    return Result(name, passed, f"{verdict}: mean score over the last {half} training games: yours "
-                  f"{score['yours']:,.0f}, the two-line net {score['given']:,.0f} "
-                  f"({mine.memory_bytes / 2**20:.2f} MiB vs {given.memory_bytes / 2**20:.2f} MiB)")
+    for net in (mine, given):
+        net.train(games, seed=seed, block=max(1, games))
+    diff, half = mean_ci(_frozen_scores(mine, test_games) - _frozen_scores(given, test_games))
+    passed = diff - half > 0
+    dropped = len(tuples) - len(kept)
+    note = f"{dropped} tuple(s) dropped: a rotation or mirror of another adds nothing. " if dropped else ""
+    return Result(name, passed, f"{note}After {games} training games each, on {test_games} fresh games: yours − "
+                  f"the two-line net {diff:+,.0f} ± {half:,.0f} points (paired 95% CI)"
+                  + ("" if passed else "; to pass, the whole interval must lie above zero") + ".")
