@@ -35,13 +35,15 @@ import json
 import math
 import os
 import time
-import zipfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from tilelab._checks import _short, as_int, is_int
+from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._jit import njit
 from tilelab._random import as_generator
 from tilelab.game2048.bitboard import (
@@ -102,9 +104,9 @@ def symmetric_tuples(cells: Sequence[int]) -> list[tuple[int, ...]]:
 
 def _check_tuples(tuples: Any) -> tuple[tuple[int, ...], ...]:
     try:
-        out = tuple(tuple(int(c) for c in t) for t in tuples)
+        out = tuple(tuple(as_int(c, "a tuple's cell") for c in t) for t in tuples)
     except TypeError:
-        raise TypeError("tuples must be a list of cell lists, e.g. [(0, 1, 2, 3), (4, 5, 6, 7)]") from None
+        raise TypeError("tuples must be a list of cell lists of ints, e.g. [(0, 1, 2, 3), (4, 5, 6, 7)]") from None
     if not out:
         raise ValueError("an n-tuple network needs at least one tuple")
     for t in out:
@@ -560,29 +562,58 @@ class NTupleNetwork:
     def load(cls, path: str | os.PathLike) -> "NTupleNetwork":
         """Read a saved net; ``ValueError`` if the file is damaged, of another format or fails its SHA-256."""
         path = Path(path)
+        header, arrays = read_npz(path, "n-tuple network", _weight_sizes, optional=("e_sum", "a_sum"))
+        where = f"n-tuple network {path}"
+        fix = "delete it and train again"
         try:
-            with np.load(path, allow_pickle=False) as data:
-                header = json.loads(bytes(data["header"]).decode())
-                weights = np.ascontiguousarray(data["weights"])
-                tc_state = ((np.ascontiguousarray(data["e_sum"]), np.ascontiguousarray(data["a_sum"]))
-                            if "tc_sha256" in header else None)
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, json.JSONDecodeError,
-                UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read n-tuple network {path}: {exc} (damaged file? delete it and "
-                             "train again)") from exc
-        if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION:
-            raise ValueError(f"{path} is not a {FORMAT} file of version {FORMAT_VERSION} "
-                             f"(found {header.get('format')!r} version {header.get('version')!r})")
-        if _sha256(weights) != header.get("sha256"):
-            raise ValueError(f"{path}: the weights fail their SHA-256 checksum (damaged file); delete it and train again")
-        net = cls(header["tuples"], weights, name=header.get("name", ""))
-        net.training = header.get("training", net.training)
-        if tc_state is not None:
-            if _sha256(*tc_state) != header["tc_sha256"] or any(a.shape != weights.shape for a in tc_state):
-                raise ValueError(f"{path}: the temporal-coherence accumulators fail their SHA-256 checksum "
-                                 "(damaged file); delete it and train again")
-            net.e_sum, net.a_sum = tc_state
+            if header.get("format") != FORMAT or header.get("version") != FORMAT_VERSION or isinstance(
+                header.get("version"), bool
+            ):
+                raise DamagedFileError(f"it is not a {FORMAT} file of version {FORMAT_VERSION} (found "
+                                       f"{_short(header.get('format'))} version {_short(header.get('version'))})")
+            weights = arrays["weights"]
+            if _sha256(weights) != header_field(header, "sha256", str):
+                raise DamagedFileError("the weights fail their SHA-256 checksum")
+            name = header_field(header, "name", str) if "name" in header else ""
+            training = header_field(header, "training", dict) if "training" in header else None
+            if training is not None:
+                training = _check_training(training)
+            net = cls(header["tuples"], weights, name=name)
+            if "tc_sha256" in header:
+                tc_state = (arrays.get("e_sum"), arrays.get("a_sum"))
+                if any(a is None or a.dtype != np.float32 or a.shape != weights.shape for a in tc_state) or \
+                        _sha256(*tc_state) != header_field(header, "tc_sha256", str):
+                    raise DamagedFileError("the temporal-coherence accumulators fail their SHA-256 checksum")
+                net.e_sum, net.a_sum = tc_state
+        except DamagedFileError as exc:
+            raise DamagedFileError(f"{where} is damaged or not a tilelab file: {one_line(exc)}; {fix}") from None
+        except (TypeError, ValueError, KeyError) as exc:
+            raise DamagedFileError(f"{where} has a damaged header ({type(exc).__name__}: {one_line(exc)}); {fix}") from None
+        if training is not None:
+            net.training = training
         return net
+
+
+def _weight_sizes(header: dict) -> dict[str, int]:
+    """The arrays a weight file holds and the most bytes each may take (from the header's tuples)."""
+    tuples = _check_tuples(header_field(header, "tuples", list))
+    size = 4 * sum(16 ** len(t) for t in tuples)
+    return {"weights": size, "e_sum": size, "a_sum": size}
+
+
+def _check_training(training: dict) -> dict:
+    """A loaded header's training record, checked field by field (a learning curve is replotted from it)."""
+    games = training.get("games", 0)
+    if not is_int(games) or games < 0:
+        raise DamagedFileError(f"its training 'games' is {_short(games)}, not a whole number >= 0")
+    curve = training.get("curve", [])
+    if not isinstance(curve, list) or not all(isinstance(p, dict) for p in curve):
+        raise DamagedFileError("its training 'curve' is not a list of points")
+    fields = set(CurvePoint.__dataclass_fields__)
+    for point in curve:
+        if set(point) != fields:
+            raise DamagedFileError(f"a learning-curve point has the fields {sorted(point)}, expected {sorted(fields)}")
+    return training
 
 
 def _sha256(*arrays: np.ndarray) -> str:
@@ -626,8 +657,9 @@ def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: in
     if path.exists():
         try:
             return NTupleNetwork.load(path)
-        except ValueError:
-            path.unlink(missing_ok=True)  # damaged: rebuild below
+        except ValueError as exc:  # damaged: say so in one line, train again below
+            warnings.warn(f"training the cached n-tuple network again: {one_line(exc)}", RuntimeWarning, stacklevel=2)
+            path.unlink(missing_ok=True)
     net = NTupleNetwork(tuples, name="classroom" if tuples == CLASSROOM_TUPLES else "")
     net.train(games, seed=seed, alpha=alpha, method=method, progress=progress)
     net.save(path)
@@ -823,4 +855,13 @@ def lesson_network() -> NTupleNetwork:
     >>> net.tuples == CLASSROOM_TUPLES and net.training["games"] > 0
     True
     """
-    return NTupleNetwork.load(LESSON_NET)
+    try:
+        return NTupleNetwork.load(LESSON_NET)
+    except FileNotFoundError:
+        raise ValueError(f"the shipped net {LESSON_NET} is missing: reinstall tilelab (pip install --force-reinstall "
+                         "tilelab) or rebuild it with benchmarks/train_2048_td.py --net classroom --ship "
+                         f"{LESSON_NET}") from None
+    except ValueError as exc:
+        raise ValueError(f"the shipped net is damaged ({one_line(exc)}): reinstall tilelab (pip install "
+                         "--force-reinstall tilelab, or git checkout tilelab/data/ntuple-classroom.npz in a clone) "
+                         f"or rebuild it with benchmarks/train_2048_td.py --net classroom --ship {LESSON_NET}") from None
