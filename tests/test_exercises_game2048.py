@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tilelab.exercises import check, list_exercises
-from tilelab.exercises.game2048 import every_row
-from tilelab.game2048 import Board, Direction, legal_moves, move, slide_row, spawn_outcomes
+import pytest
+
+from tilelab.exercises import MESSAGE_LIMIT, allow_package_calls, check, list_exercises
+from tilelab.exercises.game2048 import CountingLine, every_row
+from tilelab.game2048 import Board, Direction, Game, bitboard, legal_moves, move, slide_row, spawn_outcomes
 
 
 def two_phase_slide(row):
@@ -36,7 +38,8 @@ def greedy_slide(row):
 
 def test_exercises_are_registered():
     names = list_exercises()
-    for name in ("slide_row", "2048.slide_row", "2048.row_score", "2048.available_moves", "2048.spawn_outcomes"):
+    for name in ("slide_row", "2048.slide_row", "2048.row_score", "2048.available_moves", "2048.spawn_outcomes",
+                 "2048.one_legal_move", "2048.compact"):
         assert name in names
 
 
@@ -47,7 +50,8 @@ def test_every_row_is_exhaustive():
 
 def test_slide_row_checker():
     assert check("slide_row", two_phase_slide).passed
-    assert check("2048.slide_row", slide_row).passed  # a SlideResult is accepted through .row
+    with allow_package_calls():
+        assert check("2048.slide_row", slide_row).passed  # a SlideResult is accepted through .row
     r = check("2048.slide_row", greedy_slide)
     assert not r.passed
     assert r.counterexample == [0, 2, 2, 4]  # the first row in order where a new 4 merges again
@@ -65,13 +69,52 @@ def test_slide_row_checker_survives_crashes_and_mutation():
     assert check("slide_row", mutating).passed
 
 
+def own_row_score(row):
+    """The score written without the package: the sum of the tiles merges create."""
+    tiles, score, i = [v for v in row if v], 0, 0
+    while i < len(tiles):
+        if i + 1 < len(tiles) and tiles[i] == tiles[i + 1]:
+            score, i = score + 2 * tiles[i], i + 2
+        else:
+            i += 1
+    return score
+
+
 def test_row_score_checker():
-    assert check("2048.row_score", lambda row: slide_row(row).score).passed
+    assert check("2048.row_score", own_row_score).passed
     r = check("2048.row_score", lambda row: 0)
     assert not r.passed and r.counterexample == [0, 0, 2, 2]
     # counting the merged pair's old values instead of the new tile: wrong from the first merge on
-    r = check("2048.row_score", lambda row: slide_row(row).score // 2)
+    r = check("2048.row_score", lambda row: own_row_score(row) // 2)
     assert not r.passed and r.counterexample == [0, 0, 2, 2] and "expected 4" in r.message
+
+
+def _slide_via_move(row):
+    return list(move(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
+
+
+def _score_via_tables(row):
+    if len(row) != 4:  # the bitboard tables hold 4-cell rows
+        return own_row_score(row)
+    tables = bitboard.row_tables()
+    return int(tables.score[bitboard.bits_from_exponents([[max(v.bit_length() - 1, 0) for v in row]])])
+
+
+@pytest.mark.parametrize("name, answer, called", [
+    ("2048.slide_row", lambda row: slide_row(row).row, "slide_row"),
+    ("slide_row", _slide_via_move, "move"),
+    ("2048.row_score", lambda row: slide_row(row).score, "slide_row"),
+    ("2048.row_score", _score_via_tables, "row_tables"),
+    ("2048.available_moves", legal_moves, "legal_moves"),
+    ("2048.available_moves", lambda b: Game(board=b).legal_moves(), "legal_moves"),
+    ("2048.spawn_outcomes", spawn_outcomes, "spawn_outcomes"),
+    ("2048.spawn_outcomes", lambda b, p: spawn_outcomes(b, p), "spawn_outcomes"),
+])
+def test_an_answer_that_delegates_to_the_package_is_refused(name, answer, called):
+    r = check(name, answer)
+    assert not r.passed and f"calls tilelab's {called}" in r.message and len(r.message) <= MESSAGE_LIMIT
+    with allow_package_calls():  # the same answer is right: only the delegation is refused
+        assert check(name, answer).passed
 
 
 def buggy_available_moves(board):
@@ -86,16 +129,26 @@ def buggy_available_moves(board):
     return found
 
 
+def own_available_moves(board):
+    return [d.value for d in Direction if move(board, d).changed]
+
+
 def test_available_moves_checker():
-    assert check("2048.available_moves", legal_moves).passed
-    assert check("2048.available_moves", lambda b: [d.value for d in legal_moves(b)]).passed
+    assert check("2048.available_moves", own_available_moves).passed
+    assert check("2048.available_moves", lambda b: [Direction(d) for d in own_available_moves(b)]).passed
     r = check("2048.available_moves", buggy_available_moves)
     assert not r.passed and isinstance(r.counterexample, Board)
     assert set(buggy_available_moves(r.counterexample)) != set(legal_moves(r.counterexample))
+    assert r.picture == str(r.counterexample) and len(r.message) <= MESSAGE_LIMIT
+
+
+def own_spawn_outcomes(board, p_four):
+    cells = board.empty_cells()
+    return {(cell, v): p / len(cells) for cell in cells for v, p in ((2, 1 - p_four), (4, p_four))}
 
 
 def test_spawn_outcomes_checker():
-    assert check("2048.spawn_outcomes", spawn_outcomes).passed
+    assert check("2048.spawn_outcomes", own_spawn_outcomes).passed
 
     def c_sharp_odds(board, p_four):  # 3/4 and 1/4, whatever p_four says
         empty = board.empty_cells()
@@ -104,6 +157,37 @@ def test_spawn_outcomes_checker():
     r = check("2048.spawn_outcomes", c_sharp_odds)
     assert not r.passed and r.counterexample[1] == 0.1
     assert not check("2048.spawn_outcomes", lambda b, p: None).passed
+
+
+def test_spawn_outcomes_message_is_short_and_shows_the_smallest_board():
+    def forgets_fours(board, p_four):
+        cells = board.empty_cells()
+        return {(cell, 2): 1 / len(cells) for cell in cells}
+
+    r = check("2048.spawn_outcomes", forgets_fours)
+    board, p_four = r.counterexample
+    assert (board.size, len(board.empty_cells()), p_four) == (2, 1, 0.1)  # one blank on a 2x2 board
+    assert r.picture == str(board) and len(r.message) <= 150
+    assert "for a 2 at (0, 0) you gave 1, expected 0.9" in r.message
+
+
+def test_one_legal_move_checker():
+    assert check("2048.one_legal_move", Board.parse(". .\n2 4")).passed
+    assert check("2048.one_legal_move", ". . .\n. . .\n2 4 2").passed  # the board's text is fine
+    for wrong, why in ((Board.parse("2 .\n. 4"), "4 legal moves"), (Board.parse("2 4\n4 2"), "no empty cell"),
+                       (Board.parse(". .\n. 2"), "at least two tiles"), (42, "give a board")):
+        r = check("2048.one_legal_move", wrong)
+        assert not r.passed and why in r.message, r.message
+
+
+def test_the_claim_holds_when_the_empty_cell_has_a_tile_in_its_row_and_its_column():
+    """The repaired claim the lesson states: a blank with a tile in its row and one in its column."""
+    for cells in __import__("itertools").product((0, 2, 4), repeat=9):
+        board = Board([cells[:3], cells[3:6], cells[6:]])
+        guaranteed = any(any(board[r, k] for k in range(3)) and any(board[k, c] for k in range(3))
+                         for r, c in board.empty_cells())
+        if guaranteed:
+            assert len(legal_moves(board)) >= 2
 
 
 def test_compact_checker_wants_linear_time():
@@ -133,3 +217,26 @@ def test_compact_checker_wants_linear_time():
     line = CountingLine([0, 2])
     line[0] = line[1]
     assert line.accesses == 2
+
+
+def test_compact_cannot_be_bypassed_through_the_storage():
+    def named(line):  # writes the storage, then does the linear-looking nothing
+        line._cells[:] = sorted(line._cells, key=lambda v: v == 0)
+
+    r = check("2048.compact", named)
+    assert not r.passed and "storage" in r.message
+
+    def hidden(line):  # the same, with the attribute name built at run time
+        cells = getattr(line, "".join(["_", "cells"]))
+        tiles = [v for v in cells if v]
+        cells[:] = tiles + [0] * (len(cells) - len(tiles))
+
+    r = check("2048.compact", hidden)
+    assert not r.passed and "without line[i] = v" in r.message
+
+    def through_dict(line):
+        line.__dict__["values"] = []
+
+    assert not check("2048.compact", through_dict).passed
+    with pytest.raises(AttributeError):
+        CountingLine([1]).values = [2]  # the result is rebuilt from counted writes: no setter

@@ -1,4 +1,7 @@
-"""Checkers for lesson 1 (2048's slide and merge).
+"""Checkers for lessons 1a and 1b (2048's slide and merge; chance, moves and bugs).
+
+Each exercise refuses an answer that calls the package function doing its job (``slide_row``,
+``move``, ``legal_moves``, ``spawn_outcomes``, their bitboard twins): see :data:`FORBID`.
 
 - ``"2048.slide_row"`` (also ``"slide_row"``): ``answer(row) -> row``, one row slid toward index 0;
   checked on every row of 4 cells with tiles 0, 2, 4, 8, 16, 32 (1296 rows), then on rows of
@@ -8,21 +11,31 @@
 - ``"2048.available_moves"``: ``answer(board) -> directions``, the swipes that change the board
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
 - ``"2048.spawn_outcomes"``: ``answer(board, p_four) -> {(cell, value): probability}`` (or a list
-  of ``((cell, value), p)`` pairs), checked to 1e-9.
+  of ``((cell, value), p)`` pairs), checked to 1e-9, smallest boards first.
+- ``"2048.one_legal_move"``: ``answer`` is a board (a :class:`Board` or its text) with an empty cell,
+  at least two tiles and fewer than two legal moves: a counterexample to the C# walkthrough's claim
+  that an empty cell guarantees two legal moves.
 - ``"2048.compact"``: ``answer(line) -> None``, phase 2 of the merge-first design done in *linear*
   time: push every tile of ``line`` toward index 0, keeping their order, in place. ``line`` is a
   :class:`CountingLine` (``len``, ``line[i]``, ``line[i] = v`` only) that counts every read and write;
   on every 4-cell row and on rows of length 2 to 64 the answer must be right AND use at most
   ``4 * len(line)`` reads and writes (the C# walkthrough's ``length * length`` passes use far more).
+  The result is rebuilt from the counted writes alone, so writing the line's storage directly
+  does not help.
 
->>> from tilelab.exercises import check
->>> from tilelab.game2048 import slide_row, legal_moves
->>> check("2048.slide_row", lambda row: slide_row(row).row).passed
+>>> from tilelab.exercises import allow_package_calls, check
+>>> from tilelab.game2048 import Board, slide_row, legal_moves
+>>> check("2048.slide_row", lambda row: slide_row(row).row)  # doctest: +ELLIPSIS
+[NOT YET] 2048.slide_row: this calls tilelab's slide_row: write your own ...
+>>> with allow_package_calls():
+...     check("2048.slide_row", lambda row: slide_row(row).row).passed
 True
 >>> r = check("slide_row", lambda row: sorted(row, reverse=True))
 >>> r.passed, r.counterexample
 (False, [0, 0, 2, 2])
->>> check("2048.available_moves", legal_moves).passed
+>>> check("2048.available_moves", lambda b: [d for d in "up down left right".split()]).counterexample
+Board([[0, 0], [0, 0]])
+>>> check("2048.one_legal_move", Board([[0, 0], [2, 4]])).passed
 True
 >>> def two_fingers(line):
 ...     k = 0
@@ -38,6 +51,7 @@ True
 from __future__ import annotations
 
 import itertools
+import types
 from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
@@ -51,6 +65,15 @@ ROW_LENGTH = 4
 LONGER_ROWS = 300  #: random rows of length 2..8 after the exhaustive part
 GAME_BOARDS = 400  #: boards taken from seeded random games
 PROBABILITY_TOLERANCE = 1e-9
+
+_CORE, _BITS = "tilelab.game2048.core", "tilelab.game2048.bitboard"
+#: The package functions each exercise may not call: the one it asks for, its fast twin, references.
+FORBID = {
+    "slide": (f"{_CORE}:slide_row", f"{_CORE}:move", f"{_CORE}:_slide", f"{_BITS}:move_bits",
+              f"{_BITS}:row_tables", f"{_BITS}:_slide_row_left"),
+    "moves": (f"{_CORE}:legal_moves", Game.legal_moves, f"{_BITS}:legal_codes"),
+    "spawns": (f"{_CORE}:spawn_outcomes", Game.spawn_outcomes, f"{_BITS}:spawn_outcomes_bits"),
+}
 
 
 def every_row(length: int = ROW_LENGTH, tiles: Iterable[int] = ROW_TILES) -> Iterator[list[int]]:
@@ -78,8 +101,8 @@ def _fresh(answer: Callable[[list[int]], Any]) -> Callable[[list[int]], Any]:
     return lambda row: answer(list(row))
 
 
-@checker("slide_row")
-@checker("2048.slide_row")
+@checker("slide_row", forbid=FORBID["slide"])
+@checker("2048.slide_row", forbid=FORBID["slide"])
 def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must slide and merge one row toward index 0 exactly like the game."""
     cases = itertools.chain(every_row(), _longer_rows())
@@ -88,16 +111,16 @@ def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
     )
 
 
-@checker("2048.row_score")
+@checker("2048.row_score", forbid=FORBID["slide"])
 def check_row_score(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must return the score of sliding ``row`` toward index 0."""
     cases = itertools.chain(every_row(), _longer_rows())
     return first_counterexample("2048.row_score", _fresh(answer), lambda row: slide_row(row).score, cases)
 
 
-def _every_small_board() -> Iterator[Board]:
-    for tiles in itertools.product((0, 2, 4, 8), repeat=4):
-        yield Board([tiles[:2], tiles[2:]])
+def _every_small_board(tiles: tuple[int, ...] = (0, 2, 4, 8)) -> Iterator[Board]:
+    for cells in itertools.product(tiles, repeat=4):
+        yield Board([cells[:2], cells[2:]])
 
 
 def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:
@@ -115,26 +138,26 @@ def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:
 
 
 def _show_board(board: Board) -> str:
-    return f"the board\n{board}\n"
+    return f"{board}\n"
 
 
-def _direction_set(got: Any) -> tuple[Direction, ...] | Any:
-    """The distinct directions in ``got``, in the fixed order UP, DOWN, LEFT, RIGHT (a stable message)."""
+def _direction_set(got: Any) -> tuple[str, ...] | Any:
+    """The distinct directions in ``got`` as names, in the fixed order up, down, left, right."""
     try:
         found = {Direction.parse(d) for d in got}
     except (TypeError, ValueError):
         return got
-    return tuple(d for d in Direction if d in found)
+    return tuple(d.value for d in Direction if d in found)
 
 
-@checker("2048.available_moves")
+@checker("2048.available_moves", forbid=FORBID["moves"])
 def check_available_moves(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must list exactly the swipes that change the board (any order)."""
     cases = itertools.chain(_every_small_board(), _game_boards())
     return first_counterexample(
         "2048.available_moves",
         lambda b: _direction_set(answer(b)),
-        lambda b: tuple(legal_moves(b)),
+        lambda b: tuple(d.value for d in legal_moves(b)),
         cases,
         show=_show_board,
     )
@@ -152,60 +175,140 @@ def _outcome_map(got: Any) -> dict | Any:
         return got
 
 
-def _close(got: Any, want: dict) -> bool:
-    return (
-        isinstance(got, dict)
-        and set(got) == set(want)
-        and all(abs(got[k] - want[k]) <= PROBABILITY_TOLERANCE for k in want)
-    )
+def _spawn_boards() -> Iterator[Board]:
+    """Every 2x2 board over 0, 2, 4 with a blank (fewest blanks first), then boards from games."""
+    small = [b for b in _every_small_board((0, 2, 4)) if b.empty_cells()]
+    yield from sorted(small, key=lambda b: len(b.empty_cells()))
+    yield from (b for b in itertools.islice(_game_boards(), 120) if b.empty_cells())
 
 
-@checker("2048.spawn_outcomes")
+def _first_difference(got: dict, want: dict) -> str:
+    """The first spawn whose probability differs, in words (short, whatever the board size)."""
+    for key in sorted(set(want) | set(got)):
+        if key not in got or key not in want or abs(got[key] - want[key]) > PROBABILITY_TOLERANCE:
+            (cell, value) = key
+            gave = f"{got[key]:.4g}" if key in got else "nothing"
+            wanted = f"{want[key]:.4g}" if key in want else "nothing (it cannot happen)"
+            return f"for a {value} at {cell} you gave {gave}, expected {wanted}"
+    return "the outcomes differ"
+
+
+@checker("2048.spawn_outcomes", forbid=FORBID["spawns"])
 def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
-    """``answer(board, p_four)`` must give every spawn with its probability."""
-    boards = list(itertools.islice(_game_boards(), 120))
-    cases = [(b, p) for b, p in itertools.product(boards, (0.1, 0.25, 0.0, 1.0)) if b.empty_cells()]
-    return first_counterexample(
-        "2048.spawn_outcomes",
-        lambda b, p: _outcome_map(answer(b, p)),
-        lambda b, p: _outcome_map(spawn_outcomes(b, p)),
-        cases,
-        star=True,
-        equal=_close,
-        show=lambda case: f"p_four={case[1]} and {_show_board(case[0])}",
-    )
+    """``answer(board, p_four)`` must give every spawn with its probability (smallest boards first)."""
+    n = 0
+    for board in _spawn_boards():
+        for p_four in (0.1, 0.25, 0.0, 1.0):
+            n += 1
+            want = _outcome_map(spawn_outcomes(board, p_four))
+            got = _outcome_map(answer(board, p_four))
+            if not isinstance(got, dict):
+                return Result("2048.spawn_outcomes", False,
+                              f"with p_four={p_four} on the board below you returned {type(got).__name__} "
+                              f"{str(got)[:60]}; return a dict {{(cell, value): probability}}", (board, p_four),
+                              str(board))
+            if set(got) != set(want) or any(abs(got[k] - want[k]) > PROBABILITY_TOLERANCE for k in want):
+                return Result("2048.spawn_outcomes", False,
+                              f"with p_four={p_four} on the board below: {_first_difference(got, want)}",
+                              (board, p_four), str(board))
+    return Result("2048.spawn_outcomes", True, f"passed on all {n} cases")
+
+
+# ---------------------------------------------------------------------------------- the two-moves claim
+def _as_board(answer: Any) -> Board | None:
+    if isinstance(answer, Board):
+        return answer
+    try:
+        return Board.parse(answer) if isinstance(answer, str) else Board(answer)
+    except (TypeError, ValueError):
+        return None
+
+
+@checker("2048.one_legal_move")
+def check_one_legal_move(answer: Any) -> Result:
+    """``answer`` must be a board with a blank, two or more tiles and fewer than two legal moves."""
+    name = "2048.one_legal_move"
+    board = _as_board(answer)
+    if board is None:
+        return Result(name, False, "give a board, for example Board.parse('2 .\\n. 4')")
+    picture = str(board)
+    if not board.empty_cells():
+        return Result(name, False, "this board has no empty cell; the claim is about boards that have one",
+                      board, picture)
+    if len(board.tiles()) < 2:
+        return Result(name, False, "put at least two tiles on it: every board in a game has two or more",
+                      board, picture)
+    moves = [d.value for d in legal_moves(board)]
+    if len(moves) >= 2:
+        return Result(name, False, f"this board has {len(moves)} legal moves ({', '.join(moves)}), "
+                      "so it agrees with the claim; look for one with fewer", board, picture)
+    return Result(name, True, f"an empty cell and only {len(moves)} legal move ({', '.join(moves) or 'none'}): "
+                  "the claim is false", board, picture)
 
 
 # ---------------------------------------------------------------------------------- linear compaction
 ACCESSES_PER_CELL = 4  #: reads + writes allowed per cell for "2048.compact"
+_HIDDEN = ("_cells", "_start", "_writes", "_reads")  #: a CountingLine's storage: answers may not name it
 
 
 class CountingLine:
     """A row that counts how often it is read and written (``len``, ``line[i]``, ``line[i] = v``).
 
+    ``values`` is the row rebuilt from the starting values and the counted writes only, so a write
+    that goes around ``line[i] = v`` is not part of the result.
+
     >>> line = CountingLine([2, 0, 4]); line[1] = line[0]; line.accesses, line.values
     (2, [2, 2, 4])
     """
 
+    __slots__ = _HIDDEN
+
     def __init__(self, values: Iterable[int]) -> None:
-        self.values = [int(v) for v in values]
-        self.accesses = 0
+        self._start = tuple(int(v) for v in values)
+        self._cells = list(self._start)
+        self._writes: list[tuple[int, int]] = []
+        self._reads = 0
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._start)
 
     def _index(self, i: Any) -> int:
-        if isinstance(i, slice) or not isinstance(i, (int, np.integer)) or not -len(self.values) <= i < len(self.values):
-            raise IndexError(f"use one index 0..{len(self.values) - 1} at a time (no slices), got {i!r}")
-        return int(i)
+        n = len(self._start)
+        if isinstance(i, (bool, slice)) or not isinstance(i, (int, np.integer)) or not -n <= i < n:
+            raise IndexError(f"use one index 0..{n - 1} at a time (no slices), got {i!r}")
+        return int(i) % n
 
     def __getitem__(self, i: int) -> int:
-        self.accesses += 1
-        return self.values[self._index(i)]
+        self._reads += 1
+        return self._cells[self._index(i)]
 
     def __setitem__(self, i: int, value: int) -> None:
-        self.accesses += 1
-        self.values[self._index(i)] = int(value)
+        i = self._index(i)
+        self._writes.append((i, int(value)))
+        self._cells[i] = int(value)
+
+    def __iter__(self) -> Iterator[int]:
+        return (self[i] for i in range(len(self)))  # each value read counts
+
+    @property
+    def accesses(self) -> int:
+        """Reads plus writes so far."""
+        return self._reads + len(self._writes)
+
+    @property
+    def values(self) -> list[int]:
+        """The row as the counted writes left it."""
+        out = list(self._start)
+        for i, v in self._writes:
+            out[i] = v
+        return out
+
+    def tampered(self) -> bool:
+        """True when the storage no longer matches the counted writes (it was changed around them)."""
+        return self._cells != self.values
+
+    def __repr__(self) -> str:
+        return f"CountingLine({self.values})"
 
 
 def _compacted(row: list[int]) -> list[int]:
@@ -221,9 +324,27 @@ def _compact_cases() -> Iterator[list[int]]:
             yield [int(v) for v in rng.choice((0, 0, 2, 4, 8), size=length)]
 
 
+def _names_storage(answer: Any) -> str | None:
+    """The hidden storage name the answer's code mentions (``line._cells``), if any."""
+    function = getattr(answer, "__func__", answer)
+    code = getattr(function, "__code__", None)
+    stack = [code] if isinstance(code, types.CodeType) else []
+    while stack:
+        code = stack.pop()
+        for word in code.co_names + code.co_consts:
+            if isinstance(word, str) and (word in _HIDDEN or word in ("__dict__", "__slots__")):
+                return word
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return None
+
+
 @checker("2048.compact")
 def check_compact(answer: Callable[[CountingLine], Any]) -> Result:
     """``answer(line)`` must push the tiles to index 0 in place, in order, with <= 4 accesses per cell."""
+    name = "2048.compact"
+    if (word := _names_storage(answer)) is not None:
+        return Result(name, False, f"your code reaches into the line's storage ({word}): use only len(line), "
+                      "line[i] and line[i] = v")
     n = 0
     for row in _compact_cases():
         n += 1
@@ -231,12 +352,15 @@ def check_compact(answer: Callable[[CountingLine], Any]) -> Result:
         try:
             answer(line)
         except Exception as exc:  # noqa: BLE001 - report whatever the student's code did
-            return Result("2048.compact", False, f"on {row} your code raised {type(exc).__name__}: {exc}", row)
+            return Result(name, False, f"on {row} your code raised {type(exc).__name__}: {exc}", row)
         want = _compacted(row)
+        if line.tampered():
+            return Result(name, False, f"on {row} the line was changed without line[i] = v; only counted "
+                          "reads and writes count", row)
         if line.values != want:
-            return Result("2048.compact", False, f"on {row} the line became {line.values}, expected {want}", row)
+            return Result(name, False, f"on {row} the line became {line.values}, expected {want}", row)
         if line.accesses > ACCESSES_PER_CELL * len(row):
-            return Result("2048.compact", False,
+            return Result(name, False,
                           f"right answer on a row of {len(row)} cells, but it took {line.accesses} reads and writes; "
                           f"a linear pass needs at most {ACCESSES_PER_CELL * len(row)}", row)
-    return Result("2048.compact", True, f"passed on all {n} rows, in linear time")
+    return Result(name, True, f"passed on all {n} rows, in linear time")
