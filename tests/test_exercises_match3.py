@@ -1,68 +1,253 @@
-"""Lesson 5 checkers accept the reference answers and catch typical mistakes."""
+"""Lesson 5 checkers (5a, 5b, 5c) and 00's warm-up: right answers pass, typical mistakes and delegation fail.
+
+Answers that use package functions run inside ``allow_package_calls()``; the answers the lessons
+expect from students are written out here, so they pass without it.
+"""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from tilelab.exercises import check, list_exercises
-from tilelab.match3 import Board, EMPTY, fall, find_runs, is_dead, new_board, stable_board
-from tilelab.match3.dispel import is_dead_by_rule
+from tilelab.exercises import allow_package_calls, check, list_exercises, package_calls
+from tilelab.exercises.match3 import CountingGenerator, dead_and_live_boards, template_index
+from tilelab.match3 import EMPTY, Board, fall, find_runs, is_dead, new_board, stable_board
+from tilelab.match3.dispel import TEMPLATES, is_dead_by_rule, is_dead_by_templates, template_matches
+from tilelab.match3.generate import exclude_probability
 
+
+# ----------------------------------------------------------------------------- answers a student writes
+
+def count_from(board, cell):
+    kind, counts = board[cell], {}
+    for name, (dr, dc) in {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}.items():
+        r, c, n = cell[0] + dr, cell[1] + dc, 0
+        while board.on_board((r, c)) and board[r, c] == kind:
+            r, c, n = r + dr, c + dc, n + 1
+        counts[name] = n
+    return counts
+
+
+def in_run(board, cell):
+    n = count_from(board, cell)
+    return n["left"] + n["right"] >= 2 or n["up"] + n["down"] >= 2
+
+
+def student_is_dead(board, directions=((0, 1), (1, 0)), both_cells=True):
+    for a in board.cells():
+        for dr, dc in directions:
+            b = (a[0] + dr, a[1] + dc)
+            if board.on_board(b) and board[a] != board[b]:
+                after = board.swapped(a, b)
+                if in_run(after, a) or (both_cells and in_run(after, b)):
+                    return False
+    return True
+
+
+def student_fall(board):
+    columns = []
+    for c in range(board.cols):
+        candies = [board[r, c] for r in range(board.rows) if board[r, c] != EMPTY]
+        columns.append([EMPTY] * (board.rows - len(candies)) + candies)
+    return Board(tuple(tuple(columns[c][r] for c in range(board.cols)) for r in range(board.rows)), board.kinds)
+
+
+def _banned(grid, r, c):
+    banned = set()
+    if c >= 2 and grid[r][c - 1] == grid[r][c - 2]:
+        banned.add(grid[r][c - 1])
+    if r >= 2 and grid[r - 1][c] == grid[r - 2][c]:
+        banned.add(grid[r - 1][c])
+    return banned
+
+
+def student_deal(rows, cols, kinds, rng):
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    for r in range(rows):
+        for c in range(cols):
+            allowed = [k for k in range(kinds) if k not in _banned(grid, r, c)]
+            grid[r][c] = allowed[int(rng.integers(len(allowed)))]
+    return Board(tuple(map(tuple, grid)), kinds)
+
+
+def redraw_deal_answer(rows, cols, kinds, rng):
+    grid = [[EMPTY] * cols for _ in range(rows)]
+    for r in range(rows):
+        for c in range(cols):
+            while True:
+                k = int(rng.integers(kinds))
+                if k not in _banned(grid, r, c):
+                    break
+            grid[r][c] = k
+    return Board(tuple(map(tuple, grid)), kinds)
+
+
+def student_probability(board):
+    if any(in_run(board, cell) for cell in board.cells()):
+        return 0.0
+    p = 1.0
+    for r in range(board.rows):
+        for c in range(board.cols):
+            p /= board.kinds - len(_banned(board.grid, r, c))
+    return p
+
+
+# ----------------------------------------------------------------------------- registration and delegation
 
 def test_all_match3_exercises_are_registered():
-    assert {"match3.find_runs", "match3.fall", "match3.is_dead", "match3.deal",
-            "match3.deal_probability"} <= set(list_exercises())
+    assert {"match3.find_runs", "match3.fall", "match3.is_dead", "match3.deal", "match3.deal_probability",
+            "match3_specials.striped_wrapped", "match3_specials.made_by"} <= set(list_exercises())
 
+
+@pytest.mark.parametrize("name, answer", [
+    ("match3.find_runs", lambda b: {c for run in find_runs(b) for c in run.cells}),
+    ("match3.fall", lambda b: fall(b)[0]),
+    ("match3.is_dead", is_dead),
+    ("match3.is_dead", lambda b: is_dead(b)),
+    ("match3.is_dead", is_dead_by_rule),
+    ("match3.is_dead", is_dead_by_templates),
+    ("match3.deal", stable_board),
+    ("match3.deal", lambda r, c, k, rng: new_board(r, c, k, rng)),
+    ("match3.deal_probability", exclude_probability),
+])
+def test_an_answer_that_calls_the_package_does_not_pass(name, answer):
+    result = check(name, answer)
+    assert not result.passed and "this calls tilelab's" in result.message and "write your own" in result.message
+
+
+def test_delegation_through_a_helper_or_a_module_is_caught():
+    import tilelab.match3 as m3
+
+    def helper(board):
+        return m3.is_dead(board)
+
+    assert "this calls tilelab's" in check("match3.is_dead", lambda b: helper(b)).message
+    assert "this calls tilelab's" in check("match3.is_dead", lambda b: m3.valid_moves(b) == []).message
+    assert "tilelab.match3.fast.is_dead_fast" in " ".join(package_calls("match3.is_dead"))
+
+
+def test_specials_and_start_checkers_refuse_delegation():
+    from tilelab.exercises.match3_specials import reference_made_by, reference_striped_wrapped
+    from tilelab.game2048.core import Board as Board2048
+    from tilelab.match3.specials import SpecialBoard, combo_cells
+
+    blank = lambda rows, cols: SpecialBoard(((0,) * cols,) * rows, ((0,) * cols,) * rows, 3)  # noqa: E731
+    via_combo = lambda rows, cols, centre: combo_cells(blank(rows, cols), "striped+wrapped", centre, centre)[0]  # noqa: E731
+    for name, answer in [("match3_specials.striped_wrapped", reference_striped_wrapped),
+                         ("match3_specials.striped_wrapped", via_combo),
+                         ("match3_specials.made_by", reference_made_by),
+                         ("largest_tile", lambda rows: Board2048(rows).max_tile),
+                         ("count_empty", lambda rows: len(Board2048(rows).empty_cells()))]:
+        assert "this calls tilelab's" in check(name, answer).message, name
+    with allow_package_calls():
+        assert check("match3_specials.striped_wrapped", via_combo).passed
+
+
+# ----------------------------------------------------------------------------- find_runs and fall
 
 def test_find_runs_checker():
-    right = lambda b: {c for run in find_runs(b) for c in run.cells}  # noqa: E731
-    assert check("match3.find_runs", right).passed
-    rows_only = lambda b: {c for run in find_runs(b) if run.direction == "row" for c in run.cells}  # noqa: E731
+    scan = lambda b: {cell for cell in b.cells() if b[cell] != EMPTY and in_run(b, cell)}  # noqa: E731
+    assert check("match3.find_runs", scan).passed
+    rows_only = lambda b: {cell for cell in b.cells() if b[cell] != EMPTY and  # noqa: E731
+                           count_from(b, cell)["left"] + count_from(b, cell)["right"] >= 2}
     result = check("match3.find_runs", rows_only)
-    assert not result.passed and result.counterexample is not None
+    assert not result.passed and result.picture is not None
     crash = check("match3.find_runs", lambda b: 1 / 0)
     assert not crash.passed and "ZeroDivisionError" in crash.message
 
 
 def test_fall_checker():
-    assert check("match3.fall", lambda b: fall(b)[0]).passed
+    assert check("match3.fall", student_fall).passed
     one_step = lambda b: Board(  # noqa: E731 - drops each candy by at most one cell
         tuple(tuple(b[r - 1, c] if r and b[r, c] == EMPTY else (EMPTY if r + 1 < b.rows and b[r + 1, c] == EMPTY
               else b[r, c]) for c in range(b.cols)) for r in range(b.rows)), b.kinds)
-    assert not check("match3.fall", one_step).passed
+    result = check("match3.fall", one_step)
+    assert not result.passed and "yours" in result.picture and "\\n" not in result.message
 
 
-def test_is_dead_checker_accepts_the_article_rule_on_stable_boards_only():
-    assert check("match3.is_dead", is_dead).passed
-    assert check("match3.is_dead", is_dead_by_rule).passed  # right on stable boards
+# ----------------------------------------------------------------------------- is_dead: every move pattern matters
+
+def test_is_dead_cases_cover_every_move_pattern_with_dead_and_live_boards():
+    boards = dead_and_live_boards()
+    dead = [b for b in boards if is_dead(b)]
+    only = {template_index(m[0]) for b in boards if (m := template_matches(b))
+            and len({template_index(x) for x in m}) == 1}
+    assert len(dead) >= 40 and len(boards) - len(dead) >= 150
+    assert only == set(range(len(TEMPLATES))) == set(range(16))
+    assert [b.rows * b.cols for b in boards] == sorted(b.rows * b.cols for b in boards)  # smallest first
+
+
+def test_is_dead_checker_passes_the_lessons_answer_and_the_rule():
+    assert check("match3.is_dead", student_is_dead).passed
+    with allow_package_calls():
+        assert check("match3.is_dead", is_dead).passed
+        assert check("match3.is_dead", is_dead_by_rule).passed  # right on stable boards
+
+
+@pytest.mark.parametrize("missing", range(16))
+def test_is_dead_checker_fails_an_answer_that_misses_one_move_pattern(missing):
+    patterns = [t for i, t in enumerate(TEMPLATES) if i != missing]
+
+    def fifteen_patterns(board):
+        for r, c in board.cells():
+            for template in patterns:
+                cells = [(r + dr, c + dc) for dr, dc in template]
+                if all(board.on_board(x) for x in cells) and len({board[x] for x in cells}) == 1:
+                    return False
+        return True
+
+    assert not check("match3.is_dead", fifteen_patterns).passed
+
+
+def test_is_dead_checker_fails_typical_mistakes():
     assert not check("match3.is_dead", lambda b: False).passed
     assert not check("match3.is_dead", lambda b: True).passed
+    assert not check("match3.is_dead", lambda b: student_is_dead(b, directions=((0, 1),))).passed  # no up/down swaps
+    assert not check("match3.is_dead", lambda b: student_is_dead(b, both_cells=False)).passed  # checks one cell
+    result = check("match3.is_dead", lambda b: None)  # a stub that forgot `return`
+    assert not result.passed and "you returned None" in result.message
+    assert check("match3.is_dead", lambda b: np.bool_(student_is_dead(b))).passed
+
+
+# ----------------------------------------------------------------------------- deal: one draw per cell
+
+def test_counting_generator_counts_what_the_student_draws():
+    rng = CountingGenerator(np.random.PCG64(0))
+    rng.integers(3), rng.choice([1, 2, 3]), rng.random((2, 3)), rng.permutation(4)
+    assert rng.draws == 1 + 1 + 6 + 4 and isinstance(rng, np.random.Generator)
 
 
 def test_deal_checker():
-    assert check("match3.deal", stable_board).passed
-    assert check("match3.deal", new_board).passed
+    assert check("match3.deal", student_deal).passed
+    with allow_package_calls():
+        assert check("match3.deal", stable_board).passed
     uniform = lambda r, c, k, rng: Board.from_array(rng.integers(0, k, (r, c)), k)  # noqa: E731
     assert "ready run" in check("match3.deal", uniform).message
-    fixed = lambda r, c, k, rng: stable_board(r, c, k, 0)  # noqa: E731
+    fixed = lambda r, c, k, rng: student_deal(r, c, k, np.random.default_rng(0))  # noqa: E731
     assert "different seeds" in check("match3.deal", fixed).message
     assert not check("match3.deal", lambda r, c, k, rng: np.zeros((r, c))).passed
 
 
-def test_an_answer_that_returns_nothing_is_told_so():
-    # a stub that forgot `return` used to be reported as "you returned False"
-    result = check("match3.is_dead", lambda b: None)
-    assert not result.passed and "you returned None" in result.message
-    assert check("match3.is_dead", lambda b: np.bool_(is_dead(b))).passed
+def test_deal_checker_wants_one_draw_per_cell():
+    result = check("match3.deal", redraw_deal_answer)
+    assert not result.passed and "draw each cell once" in result.message
+    all_at_once = lambda r, c, k, rng: student_deal(r, c, k, iter_rng(rng.random(r * c)))  # noqa: E731
+    assert check("match3.deal", all_at_once).passed
+
+
+class iter_rng:  # noqa: N801 - hands out pre-drawn uniforms as if it were a generator
+    def __init__(self, u):
+        self.u = iter(u)
+
+    def integers(self, n):
+        return int(next(self.u) * n)
 
 
 def test_deal_probability_checker_wants_the_exclude_deals_chance():
-    from tilelab.match3.generate import exclude_probability
-
-    assert check("match3.deal_probability", exclude_probability).passed
-    uniform = lambda b: 0.0 if find_runs(b) else b.kinds ** -(b.rows * b.cols)  # noqa: E731 - ignores the bans
+    assert check("match3.deal_probability", student_probability).passed
+    uniform = lambda b: 0.0 if student_probability(b) == 0 else b.kinds ** -(b.rows * b.cols)  # noqa: E731
     assert not check("match3.deal_probability", uniform).passed
     assert not check("match3.deal_probability", lambda b: 0).passed
-    no_zero = lambda b: exclude_probability(b) or 1e-9  # noqa: E731 - forgets that runs are never dealt
+    no_zero = lambda b: student_probability(b) or 1e-9  # noqa: E731 - forgets that runs are never dealt
     assert not check("match3.deal_probability", no_zero).passed
     assert not check("match3.deal_probability", lambda b: True).passed

@@ -331,17 +331,18 @@ def test_bad_swaps_raise():
 
 
 def test_exercise_checkers_accept_the_rule_and_reject_trivial_answers():
-    from tilelab.exercises import check
+    from tilelab.exercises import allow_package_calls, check
     from tilelab.exercises.match3_specials import reference_made_by, reference_striped_wrapped
 
-    assert check("match3_specials.striped_wrapped", reference_striped_wrapped).passed
-    assert not check("match3_specials.striped_wrapped", lambda rows, cols, centre: set()).passed
-    cross_only = lambda rows, cols, centre: {(centre[0], c) for c in range(cols)} | {(r, centre[1]) for r in range(rows)}  # noqa: E731
-    assert not check("match3_specials.striped_wrapped", cross_only).passed
-    assert check("match3_specials.made_by", reference_made_by).passed
-    assert not check("match3_specials.made_by", lambda shape, swipe: "plain").passed
-    always_perpendicular = lambda shape, swipe: reference_made_by(shape, None)  # noqa: E731
-    assert not check("match3_specials.made_by", always_perpendicular).passed
+    with allow_package_calls():  # the references are package code: allowed here, refused in a lesson
+        assert check("match3_specials.striped_wrapped", reference_striped_wrapped).passed
+        assert not check("match3_specials.striped_wrapped", lambda rows, cols, centre: set()).passed
+        cross_only = lambda rows, cols, centre: {(centre[0], c) for c in range(cols)} | {(r, centre[1]) for r in range(rows)}  # noqa: E731
+        assert not check("match3_specials.striped_wrapped", cross_only).passed
+        assert check("match3_specials.made_by", reference_made_by).passed
+        assert not check("match3_specials.made_by", lambda shape, swipe: "plain").passed
+        always_perpendicular = lambda shape, swipe: reference_made_by(shape, None)  # noqa: E731
+        assert not check("match3_specials.made_by", always_perpendicular).passed
 
 
 def test_play_random_is_seeded_and_specials_raise_the_score_per_move():

@@ -1,19 +1,27 @@
-"""Checkers for lesson 5 (match-3: runs, gravity, dead boards, dealing).
+"""Checkers for lessons 5a and 5b (match-3: runs, gravity, dead boards, dealing).
 
 - ``"match3.find_runs"``: ``answer(board) -> cells`` (any iterable of ``(row, col)``): every cell
   that lies on a run of 3+ in a row or column. Checked on random boards with and without runs.
 - ``"match3.fall"``: ``answer(board) -> Board``: candies drop into the holes (EMPTY) below them.
-- ``"match3.is_dead"``: ``answer(board) -> bool``: no swap makes a run; checked on stable boards,
-  about half of them dead.
+- ``"match3.is_dead"``: ``answer(board) -> bool``: no swap makes a run. Checked on dead boards of
+  many sizes (1x4 up) and on live boards whose only moves all follow ONE of the 16 move patterns,
+  for every pattern, near every edge: an answer that misses any pattern fails.
 - ``"match3.deal"``: ``answer(rows, cols, kinds, rng) -> Board``: a board with no ready run, of
-  the right size and kinds, different for different seeds; also with only 3 kinds.
+  the right size and kinds, different for different seeds, using at most one draw from ``rng``
+  per cell (lesson 5b's "one draw per cell"); also with only 3 kinds.
 - ``"match3.deal_probability"``: ``answer(board) -> float``: the chance that the exclude deal
   (each cell uniform among the kinds that complete no run) deals exactly this board; 0 for a
   board with a run. Checked on stable boards with and without equal pairs, and on boards with runs.
 
->>> from tilelab.exercises import check
+An answer that calls the package function doing the exercise's job does not pass; tilelab's own
+tests use :func:`tilelab.exercises.allow_package_calls`:
+
+>>> from tilelab.exercises import allow_package_calls, check
 >>> from tilelab.match3 import is_dead
 >>> check("match3.is_dead", is_dead).passed
+False
+>>> with allow_package_calls():
+...     check("match3.is_dead", is_dead).passed
 True
 >>> check("match3.is_dead", lambda board: False).passed
 False
@@ -21,22 +29,45 @@ False
 
 from __future__ import annotations
 
+import functools
+import math
+import traceback
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from tilelab.exercises import Result, checker, first_counterexample
-import math
-
 from tilelab.match3 import EMPTY, Board, fall, find_runs, is_dead, stable_board
+from tilelab.match3.dispel import TEMPLATES, template_matches
 from tilelab.match3.generate import exclude_probability
 
 SEED = 2025
 SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1), (7, 9)]
 
+# What each exercise may not call: the function it asks for, its fast twin, and any package
+# function that does the same job ("module:name", resolved when first needed).
+_RUNS = ("tilelab.match3.core:find_runs", "tilelab.match3.core:find_matches", "tilelab.match3.core:runs_through",
+         "tilelab.match3.specials:find_groups")
+_FALL = ("tilelab.match3.core:fall", "tilelab.match3.core:cascade_step", "tilelab.match3.core:resolve",
+         "tilelab.match3.dispel:remove_candys_article", "tilelab.match3.dispel:apply_group",
+         "tilelab.match3.specials:special_fall", "tilelab.match3.fast:match_clear_fall")
+_DEAD = ("tilelab.match3.core:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.core:valid_moves",
+         "tilelab.match3.fast:valid_moves_fast", "tilelab.match3.fast:any_move", "tilelab.match3.fast:list_moves",
+         "tilelab.match3.core:hint", "tilelab.match3.core:creates_run",
+         "tilelab.match3.dispel:is_dead_by_rule", "tilelab.match3.dispel:is_dead_by_templates",
+         "tilelab.match3.dispel:template_matches", "tilelab.match3.dispel:can_dispel",
+         "tilelab.match3.specials:is_dead_specials", "tilelab.match3.specials:valid_moves_specials")
+_DEAL = ("tilelab.match3.generate:stable_board", "tilelab.match3.generate:new_board",
+         "tilelab.match3.generate:planted_board", "tilelab.match3.generate:deal_no_runs",
+         "tilelab.match3.generate:banned_kinds", "tilelab.match3.fast:fill_no_runs",
+         "tilelab.match3.generate:reshuffle", "tilelab.match3.generate:reshuffle_report",
+         "tilelab.match3.dispel:redraw_deal", "tilelab.match3.specials:new_special_board")
+_PROBABILITY = ("tilelab.match3.generate:exclude_probability", "tilelab.match3.generate:banned_kinds")
+
 
 def _show(board: Board) -> str:
-    return f"\n{board.picture()}\n"
+    """A board as its monospace picture (several lines, so the result draws it under the message)."""
+    return f"{board.rows}x{board.cols} board:\n{board.picture()}"
 
 
 def _random_boards(count: int, holes: bool = False) -> Iterator[Board]:
@@ -55,7 +86,7 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("match3.find_runs")
+@checker("match3.find_runs", forbid=_RUNS)
 def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give exactly the cells that lie on a run of 3 or more."""
     reference = lambda board: {cell for run in find_runs(board) for cell in run.cells}  # noqa: E731
@@ -63,56 +94,173 @@ def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     return first_counterexample("match3.find_runs", student, reference, _random_boards(300), show=_show)
 
 
-@checker("match3.fall")
+def side_by_side(*panels: tuple[str, str]) -> str:
+    """Monospace pictures next to each other, each under its title.
+
+    >>> print(side_by_side(("board", "0.\\n12"), ("yours", "..\\n12")))
+    board  yours
+    0.     ..
+    12     12
+    """
+    blocks = [[title, *picture.splitlines()] for title, picture in panels]
+    width = [max(len(line) for line in block) for block in blocks]
+    height = max(len(block) for block in blocks)
+    lines = []
+    for i in range(height):
+        cells = [(block[i] if i < len(block) else "").ljust(w) for block, w in zip(blocks, width)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+@checker("match3.fall", forbid=_FALL)
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
-    return first_counterexample(
-        "match3.fall", answer, lambda board: fall(board)[0], _random_boards(300, holes=True), show=_show
-    )
+    name = "match3.fall"
+    n = 0
+    for board in sorted(_random_boards(300, holes=True), key=lambda b: b.rows * b.cols):
+        n += 1
+        want = fall(board)[0]
+        try:
+            got = answer(board)
+        except Exception as exc:
+            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return Result(name, False, f"on the board below your code raised {error}", board, _show(board))
+        if got == want:
+            continue
+        if not isinstance(got, Board):
+            return Result(name, False, f"on the board below you returned {type(got).__name__}, not a Board",
+                          board, _show(board))
+        picture = side_by_side(("board", board.picture()), ("yours", got.picture()), ("expected", want.picture()))
+        return Result(name, False, "on the board below your candies did not all fall as far as they can",
+                      board, picture)
+    return Result(name, True, f"passed on all {n} boards (1x6 .. 7x9, with holes)")
 
 
-def _dead_and_alive(count: int) -> list[Board]:
+def template_index(cells: tuple) -> int:
+    """Which of the 16 move patterns (:data:`tilelab.match3.dispel.TEMPLATES`) three cells follow."""
+    for i, template in enumerate(TEMPLATES):
+        r0, c0 = cells[0][0] - template[0][0], cells[0][1] - template[0][1]
+        if tuple((r0 + dr, c0 + dc) for dr, dc in template) == tuple(cells):
+            return i
+    raise ValueError(f"{cells} follow no move pattern")
+
+
+def _edges(board: Board, cells: tuple) -> frozenset[str]:
+    """Which board edges a pattern's cells touch ("top", "bottom", "left", "right")."""
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return frozenset(name for name, hit in (("top", min(rows) == 0), ("bottom", max(rows) == board.rows - 1),
+                                            ("left", min(cols) == 0), ("right", max(cols) == board.cols - 1)) if hit)
+
+
+@functools.lru_cache(maxsize=1)
+def dead_and_live_boards() -> tuple[Board, ...]:
+    """Stable boards for the is_dead checker, smallest first (about a third of them dead).
+
+    For every one of the 16 move patterns, live boards whose moves ALL follow that pattern, the
+    pattern touching different edges; dead boards of many shapes (long thin ones too); and a
+    seeded mix of random stable boards.
+    """
     rng = np.random.default_rng(SEED)
-    dead, alive = [], []
-    while len(dead) < count // 2 or len(alive) < count // 2:
-        board = stable_board(4 + int(rng.integers(3)), 4 + int(rng.integers(3)), 6 + int(rng.integers(2)), rng)
-        pile = dead if is_dead(board) else alive
-        if len(pile) < count // 2:
-            pile.append(board)
-    return [b for pair in zip(dead, alive) for b in pair]
+    single: dict[tuple[int, frozenset], Board] = {}
+    dead: dict[tuple[int, int], list[Board]] = {(1, 4): [Board.parse("0101", kinds=3)],
+                                                  (4, 1): [Board.parse("0\n1\n0\n1", kinds=3)]}
+    for _ in range(1500):
+        rows, cols = 2 + int(rng.integers(5)), 2 + int(rng.integers(5))
+        board = stable_board(rows, cols, 4 + int(rng.integers(4)), rng)
+        if is_dead(board):
+            pile = dead.setdefault((rows, cols), [])
+            if len(pile) < 2:
+                pile.append(board)
+            continue
+        moves = template_matches(board)
+        patterns = {template_index(cells) for cells in moves}
+        if len(patterns) == 1:
+            key = (patterns.pop(), _edges(board, moves[0]))
+            if key not in single or board.rows * board.cols < single[key].rows * single[key].cols:
+                single[key] = board
+    mix = [stable_board(4 + i % 4, 4 + i % 5, 5 + i % 3, rng) for i in range(120)]
+    cases = list(single.values()) + [b for pile in dead.values() for b in pile] + mix
+    return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
 
-@checker("match3.is_dead")
+@checker("match3.is_dead", forbid=_DEAD)
 def check_is_dead(answer: Callable[[Board], Any]) -> Result:
-    """``answer(board)`` must say whether no swap makes a run (stable boards, half of them dead)."""
+    """``answer(board)`` must say whether no swap makes a run (every move pattern, dead and live boards)."""
     return first_counterexample(
-        "match3.is_dead", lambda b: _truth_value(answer(b)), is_dead, _dead_and_alive(200), show=_show
+        "match3.is_dead", lambda b: _truth_value(answer(b)), is_dead, dead_and_live_boards(), show=_show
     )
 
 
-@checker("match3.deal")
+class CountingGenerator(np.random.Generator):
+    """A numpy Generator that counts the random values the student's code draws from it.
+
+    A call made by the student counts the values it returns (one for a single number, ``n`` for
+    an array of ``n``); calls numpy makes inside that call (``choice`` uses ``integers``) are not
+    counted again.
+
+    >>> rng = CountingGenerator(np.random.PCG64(1))
+    >>> _ = rng.integers(3), rng.choice([4, 5]), rng.random(6)
+    >>> rng.draws
+    8
+    """
+
+    draws = 0
+    _depth = 0
+
+
+def _counted(name: str) -> Callable[..., Any]:
+    method = getattr(np.random.Generator, name)
+
+    def counted(self: CountingGenerator, *args: Any, **kwargs: Any) -> Any:
+        self._depth += 1
+        try:
+            out = method(self, *args, **kwargs)
+        finally:
+            self._depth -= 1
+        if self._depth == 0:
+            if name in ("shuffle", "permuted"):
+                self.draws += int(np.size(args[0] if args else kwargs.get("x", ())))
+            else:
+                self.draws += int(np.size(out))
+        return out
+
+    counted.__name__ = name
+    return counted
+
+
+for _name in ("integers", "random", "choice", "permutation", "shuffle", "permuted", "uniform", "normal",
+              "exponential", "standard_normal", "bytes", "binomial", "poisson", "geometric"):
+    setattr(CountingGenerator, _name, _counted(_name))
+del _name
+
+
+@checker("match3.deal", forbid=_DEAL)
 def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) -> Result:
-    """``answer(rows, cols, kinds, rng)`` must deal a no-run board, even with 3 kinds."""
+    """``answer(rows, cols, kinds, rng)`` must deal a no-run board in one draw per cell, even with 3 kinds."""
     name = "match3.deal"
     seen = set()
-    for i in range(120):
-        rows, cols = SHAPES[i % len(SHAPES)]
-        kinds = 3 + i % 5
-        board = answer(rows, cols, kinds, np.random.default_rng(i))
-        case = (rows, cols, kinds, f"rng=default_rng({i})")
+    cases = sorted(((SHAPES[i % len(SHAPES)], 3 + i % 5, i) for i in range(120)), key=lambda x: x[0][0] * x[0][1])
+    for (rows, cols), kinds, seed in cases:
+        rng = CountingGenerator(np.random.PCG64(seed))
+        board = answer(rows, cols, kinds, rng)
+        case = (rows, cols, kinds, f"rng={seed}")
+        shown = f"my_deal({rows}, {cols}, {kinds}, rng)"
         if not isinstance(board, Board):
-            return Result(name, False, f"on {case} you returned {type(board).__name__}, not a Board", case)
+            return Result(name, False, f"{shown} returned {type(board).__name__}, not a Board", case)
         if (board.rows, board.cols, board.kinds) != (rows, cols, kinds):
-            return Result(name, False, f"on {case} the board is {board.rows}x{board.cols} with "
+            return Result(name, False, f"{shown} gave a {board.rows}x{board.cols} board with "
                           f"{board.kinds} kinds", case)
         if not board.is_full:
-            return Result(name, False, f"on {case} the board has holes:{_show(board)}", case)
+            return Result(name, False, f"{shown} left holes:", case, _show(board))
         if find_runs(board):
-            return Result(name, False, f"on {case} the board has a ready run:{_show(board)}", case)
+            return Result(name, False, f"{shown} dealt a ready run:", case, _show(board))
+        if rng.draws > rows * cols:
+            return Result(name, False, f"{shown} drew {rng.draws} random values for {rows * cols} cells: draw "
+                          "each cell once, straight from the kinds allowed there (section 1a)", case)
         seen.add(board)
     if len(seen) < 100:
-        return Result(name, False, "different seeds should give different boards: use the rng")
-    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds)")
+        return Result(name, False, "different seeds should give different boards: draw from the rng you are given")
+    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell")
 
 
 def _deal_probability_cases() -> list[Board]:
@@ -125,7 +273,7 @@ def _deal_probability_cases() -> list[Board]:
     return cases
 
 
-@checker("match3.deal_probability")
+@checker("match3.deal_probability", forbid=_PROBABILITY)
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
     close = lambda got, want: isinstance(got, (int, float, np.floating)) and not isinstance(got, bool) and (  # noqa: E731

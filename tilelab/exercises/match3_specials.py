@@ -8,10 +8,16 @@
   line3/line4/line5/L/T/cross plus, for a line, its direction ("line4-row" is a horizontal line
   of four); ``swipe`` is "row" (sideways swap), "col" (up/down swap) or None (a cascade match).
 
->>> from tilelab.exercises import check
+An answer that calls the package's rules (or this module's references) does not pass; tilelab's
+own tests use :func:`tilelab.exercises.allow_package_calls`:
+
+>>> from tilelab.exercises import allow_package_calls, check
 >>> check("match3_specials.striped_wrapped", lambda rows, cols, centre: set()).passed
 False
 >>> check("match3_specials.made_by", reference_made_by).passed
+False
+>>> with allow_package_calls():
+...     check("match3_specials.made_by", reference_made_by).passed
 True
 """
 
@@ -22,6 +28,14 @@ from typing import Any, Callable
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.match3.specials import COL, ROW, SPECIAL_NAMES, SpecialBoard, combo_cells
 
+_BLAST = ("tilelab.match3.specials:combo_cells", "tilelab.match3.specials:blast_cells",
+          "tilelab.match3.specials:swap_specials", "tilelab.match3.specials:resolve_specials",
+          "tilelab.match3.specials:special_step", "tilelab.match3.specials_fast:swap_specials_fast",
+          "tilelab.exercises.match3_specials:reference_striped_wrapped")
+_MADE_BY = ("tilelab.match3.specials:special_for", "tilelab.match3.specials:swap_specials",
+            "tilelab.match3.specials:resolve_specials", "tilelab.match3.specials:special_step",
+            "tilelab.exercises.match3_specials:reference_made_by")
+
 SIZES = [(3, 3), (4, 6), (6, 4), (8, 8), (9, 7), (1, 5), (5, 1), (2, 2)]
 
 
@@ -31,7 +45,7 @@ def reference_striped_wrapped(rows: int, cols: int, centre: tuple[int, int]) -> 
     return set(combo_cells(board, "striped+wrapped", centre, centre)[0])
 
 
-@checker("match3_specials.striped_wrapped")
+@checker("match3_specials.striped_wrapped", forbid=_BLAST)
 def check_striped_wrapped(answer: Callable[[int, int, tuple], Any]) -> Result:
     """``answer(rows, cols, centre)`` must give exactly the cells striped + wrapped clears."""
     cases = [(r, c, (i, j)) for r, c in SIZES for i in range(r) for j in range(c)]
@@ -53,7 +67,7 @@ def reference_made_by(shape: str, swipe: str | None) -> str:
     return "wrapped"
 
 
-@checker("match3_specials.made_by")
+@checker("match3_specials.made_by", forbid=_MADE_BY)
 def check_made_by(answer: Callable[[str, str | None], str]) -> Result:
     """``answer(shape, swipe)`` must name the special a group of that shape makes."""
     shapes = [f"line{n}-{d}" for n in (3, 4, 5) for d in ("row", "col")] + ["L", "T", "cross"]
