@@ -4,7 +4,8 @@
 - :func:`plot_slide_stages`: one row through condense -> collapse -> convert (the move orders);
 - :func:`plot_move`: a whole board before and after a swipe, with each tile's path;
 - :func:`plot_spawn_map`: where the next tile may appear, and how likely each spawn is;
-- :func:`plot_score_comparison`: final scores of two rule sets side by side.
+- :func:`plot_score_comparison`: final scores of two rule sets side by side;
+- :func:`plot_paired_differences`: one difference per seed (a paired comparison) with its interval.
 
 >>> from tilelab.game2048 import Board
 >>> fig = plot_move(Board.parse("2 2\\n. 4"), "left")
@@ -18,6 +19,7 @@ from collections import defaultdict
 from typing import Mapping, Sequence
 
 import matplotlib.pyplot as plt
+from matplotlib import patheffects
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -31,6 +33,7 @@ __all__ = [
     "move_arrows",
     "plot_board",
     "plot_move",
+    "plot_paired_differences",
     "plot_score_comparison",
     "plot_slide_stages",
     "plot_spawn_map",
@@ -43,6 +46,7 @@ POINTS_PER_INCH = 72
 ARROW_GID = "tile-path"  #: every source -> destination arrow carries this gid (tests count them)
 STAY_EDGE, MOVE_EDGE, MERGE_EDGE = "#8f8579", "#1f77b4", "#d62728"
 STAGE_GAP = 0.9  #: vertical space between two stages of a row, in cells
+LANE = 0.36  #: plot_move draws a path this far off the tile's centre line (clear of its number)
 
 
 def _font_points(value: int, label: str | None = None, cell_inches: float = CELL_INCHES) -> float:
@@ -97,10 +101,13 @@ def plot_board(board: Board, *, title: str | None = None, words: Mapping[int, st
     return fig
 
 
-def _arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float], colour: str, rad: float = 0.0) -> None:
+def _arrow(
+    ax: Axes, start: tuple[float, float], end: tuple[float, float], colour: str, rad: float = 0.0,
+    zorder: float = 4,
+) -> None:
     ax.add_patch(
         FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=14, color=colour, linewidth=1.8,
-                        connectionstyle=f"arc3,rad={rad}", shrinkA=2, shrinkB=2, zorder=4, gid=ARROW_GID)
+                        connectionstyle=f"arc3,rad={rad}", shrinkA=2, shrinkB=2, zorder=zorder, gid=ARROW_GID)
     )
 
 
@@ -216,10 +223,18 @@ def plot_move(board: Board, direction: Direction | str, *, words: Mapping[int, s
     if not result.changed:
         title += ": nothing moves"
     draw_board(after, result.board, words=words, title=title, outline=merged_cells)
-    for m in result.moves:
+    for k, m in enumerate(result.moves):
         if m.moved:
             (sr, sc), (dr, dc) = m.source, m.destination
-            _arrow(before, (sc + 0.5, sr + 0.5), (dc + 0.5, dr + 0.5), MERGE_EDGE if m.merged else MOVE_EDGE, rad=0.15)
+            # each path runs in a lane along the tile's edge, never through a number; neighbours
+            # in a line alternate lanes, so the two tiles of a merge get one lane each
+            side = LANE if k % 2 else -LANE
+            dx, dy = (side, 0.0) if sc == dc else (0.0, side)
+            _arrow(before, (sc + 0.5 + dx, sr + 0.5 + dy), (dc + 0.5 + dx, dr + 0.5 + dy),
+                   MERGE_EDGE if m.merged else MOVE_EDGE, zorder=2.5)
+    for text in before.texts:  # numbers sit above the paths, ringed in their tile's colour
+        x, y = text.get_position()
+        text.set_path_effects([patheffects.withStroke(linewidth=4, foreground=tile_style(board[int(y), int(x)])[0])])
     fig.tight_layout()
     return fig
 
@@ -266,5 +281,36 @@ def plot_score_comparison(
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.legend()
+    fig.tight_layout()
+    return fig
+
+
+def plot_paired_differences(
+    differences: Sequence[float], *, interval: tuple[float, float] | None = None,
+    xlabel: str = "score difference on the same seed", bins: int = 20,
+) -> Figure:
+    """One bar per range of paired differences (same seed, two rules), zero marked, and the interval.
+
+    A paired comparison looks at these differences, not at two overlaid histograms: the question
+    is where their mean lies relative to 0.
+
+    >>> fig = plot_paired_differences([-30, 10, 40, 55], interval=(-20, 70))
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][:1]
+    ['mean 19, 95% interval -20 to 70']
+    """
+    values = np.asarray(differences, dtype=float)
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ax.hist(values, bins=bins, color="#9ecae1", edgecolor="white")
+    label = f"mean {values.mean():.0f}"
+    if interval is not None:
+        low, high = interval
+        label += f", 95% interval {low:.0f} to {high:.0f}"
+        ax.axvspan(low, high, color=MERGE_EDGE, alpha=0.18, linewidth=0)
+    ax.axvline(values.mean(), color=MERGE_EDGE, linewidth=2, label=label)
+    ax.axvline(0, color="#444444", linewidth=1.2, linestyle="--", label="0: no difference")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("seeds")
+    ax.legend(loc="upper left", fontsize=9, framealpha=0.9)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
     fig.tight_layout()
     return fig
