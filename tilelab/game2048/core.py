@@ -30,6 +30,7 @@ from typing import Any, Iterable, NamedTuple, Sequence, Union
 
 import numpy as np
 
+from tilelab._checks import _short
 from tilelab._random import as_generator
 from tilelab.game2048.palette import BOARD_COLOR, tile_style
 
@@ -61,6 +62,7 @@ DEFAULT_SIZE = 4
 DEFAULT_TARGET = 2048
 DEFAULT_P_FOUR = 0.1  #: the original game spawns a 4 one time in ten
 SMALL_TILE, BIG_TILE = 2, 4  #: the two tiles a spawn can place
+MAX_TILE = 2**62  #: the largest tile a board accepts (to_array and the bitboard engines work in 64-bit integers)
 START_TILES = 2  #: tiles spawned when a game starts
 JSON_FORMAT = "tilelab.game2048"
 JSON_VERSION = 1
@@ -159,8 +161,10 @@ def _check_tile(value: object, where: str) -> int:
     tile = int(value)  # type: ignore[call-overload]
     if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
         raise ValueError(
-            f"tile {tile} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
+            f"tile {_short(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
         )
+    if tile > MAX_TILE:
+        raise ValueError(f"tile 2**{tile.bit_length() - 1} at {where} is past MAX_TILE = 2**62, the largest tile a board holds")
     return tile
 
 
@@ -274,13 +278,17 @@ class Board:
             for token in tokens:
                 if token in (".", "_", "-", "0"):
                     row.append(BLANK)
-                elif token.isdigit():
+                elif token.isascii() and token.isdigit() and len(token) <= 20:
                     row.append(int(token))
                 else:
                     raise ValueError(
-                        f"cannot read {token!r} in line {line.strip()!r}; write tiles as numbers and blanks as '.'"
+                        f"cannot read {_short(token)} in line {_short(line.strip())}; write tiles as numbers with the "
+                        "digits 0-9 and blanks as '.'"
                     )
             rows.append(row)
+            if len(rows) > MAX_SIZE:
+                raise ValueError(f"the picture has more than {MAX_SIZE} rows; boards are {MIN_SIZE}x{MIN_SIZE} to "
+                                 f"{MAX_SIZE}x{MAX_SIZE}")
         return cls(rows)
 
     @classmethod
@@ -308,7 +316,15 @@ class Board:
         return len(self._rows)
 
     def __getitem__(self, cell: Cell) -> int:
-        r, c = cell
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise TypeError(f"index a board with a cell (row, col), e.g. board[0, 1], not {_short(cell)}") from None
+        n = len(self._rows)
+        if not (_is_int(r) and _is_int(c)):
+            raise TypeError(f"a cell is two ints (row, col), got {_short(cell)}")
+        if not (0 <= r < n and 0 <= c < n):  # no wrapping: board[-1, 0] is off the board like board[n, 0]
+            raise IndexError(f"cell {(int(r), int(c))} is off the {n}x{n} board: rows and columns are 0..{n - 1}")
         return self._rows[r][c]
 
     def to_array(self) -> np.ndarray:
@@ -345,7 +361,12 @@ class Board:
         . .
         4 .
         """
-        r, c = cell
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise TypeError(f"cell must be a (row, col) pair, got {_short(cell)}") from None
+        if not (_is_int(r) and _is_int(c)):
+            raise TypeError(f"cell must be a (row, col) pair of ints, got {_short(cell)}")
         if not (0 <= r < self.size and 0 <= c < self.size):
             raise ValueError(f"cell {cell} is off the {self.size}x{self.size} board")
         value = _check_tile(value, f"cell {cell}")
@@ -746,6 +767,18 @@ def _check_target(target: object) -> int:
     return t
 
 
+def _as_spawn(outcome: object) -> Spawn:
+    """``outcome`` as a Spawn, from a Spawn or a pair ``((row, col), value)``; TypeError naming it otherwise."""
+    try:
+        cell, value = outcome  # type: ignore[misc]
+        r, c = cell
+    except (TypeError, ValueError):
+        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {_short(outcome)}") from None
+    if not all(_is_int(v) for v in (r, c, value)):
+        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {_short(outcome)}")
+    return Spawn((int(r), int(c)), int(value))
+
+
 def _jsonable(state: Any) -> Any:
     if isinstance(state, dict):
         return {k: _jsonable(v) for k, v in state.items()}
@@ -756,14 +789,50 @@ def _jsonable(state: Any) -> Any:
     return state
 
 
-def _generator_from_state(state: dict) -> np.random.Generator:
+def _generator_from_state(state: dict, field: str = "rng") -> np.random.Generator:
     name = state.get("bit_generator") if isinstance(state, dict) else None
-    bit_generator_class = getattr(np.random, str(name), None)
+    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
     if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
-        raise ValueError(f"saved random state names an unknown bit generator {name!r}")
+        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
     bit_generator = bit_generator_class()
+    try:
+        bit_generator.state = state
+        np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here, not later
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
+        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
     bit_generator.state = state
     return np.random.Generator(bit_generator)
+
+
+def _saved(data: dict, key: str, where: str = "") -> Any:
+    if key not in data:
+        raise ValueError(f"saved game is missing the field {where}{key!r}")
+    return data[key]
+
+
+def _saved_count(data: dict, key: str, where: str = "") -> int:
+    """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
+    value = _saved(data, key, where)
+    if not _is_int(value) or value < 0:
+        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {_short(value)}")
+    return int(value)
+
+
+def _saved_bool(data: dict, key: str, where: str = "") -> bool:
+    value = _saved(data, key, where)
+    if not isinstance(value, bool):  # "false" is a non-empty string: bool("false") would be True
+        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {_short(value)}")
+    return value
+
+
+def _saved_board(data: dict, key: str, size: int, where: str = "") -> Board:
+    try:
+        board = Board(_saved(data, key, where))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"saved game field {where}{key!r} is not a board: {exc}") from None
+    if board.size != size:
+        raise ValueError(f"saved game field {where}{key!r} is {board.size}x{board.size} but the game's size is {size}")
+    return board
 
 
 class Game:
@@ -808,7 +877,7 @@ class Game:
     ) -> None:
         self.target = _check_target(target)
         self.p_four = _check_p_four(p_four)
-        self.seed = seed if _is_int(seed) else None
+        self.seed = int(seed) if _is_int(seed) else None  # type: ignore[call-overload]
         self._rng = as_generator(seed)
         if board is not None:
             start = _as_board(board)
@@ -877,13 +946,15 @@ class Game:
         :meth:`play` calls this after every move that changed the board; call it yourself after
         ``play(direction, spawn=False)`` to choose the spawn (e.g. to replay a recorded game).
         """
+        if outcome is not None:
+            outcome = _as_spawn(outcome)
         outcomes = self.spawn_outcomes()
         if not outcomes:
             raise ValueError("the board is full: nothing can spawn")
         if outcome is None:
             chosen: Spawn = sample_outcome(outcomes, self._rng)
         else:
-            chosen = Spawn(tuple(outcome[0]), outcome[1])  # type: ignore[arg-type]
+            chosen = outcome
             if chosen not in {s for s, _ in outcomes}:
                 raise ValueError(
                     f"{outcome!r} cannot happen here; pick one of game.spawn_outcomes() (an empty cell, value 2 or 4)"
@@ -959,28 +1030,53 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
-        """Rebuild a game saved by :meth:`to_dict`."""
+        """Rebuild a game saved by :meth:`to_dict`; every field is checked, alone and against the others."""
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
             raise ValueError(f"not a saved 2048 game: expected a JSON object with format={JSON_FORMAT!r}")
-        if data.get("version") != JSON_VERSION:
-            raise ValueError(f"saved game version {data.get('version')!r} is not supported (expected {JSON_VERSION})")
+        version = data.get("version")
+        if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
+            raise ValueError(f"saved game version {_short(version)} is not supported (expected {JSON_VERSION})")
+        size = _saved(data, "size")
+        if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {_short(size)}")
+        board = _saved_board(data, "board", size)
         try:
-            game = cls(
-                size=data["size"], target=data["target"], p_four=data["p_four"],
-                seed=0, board=Board(data["board"]),
-            )
-            game.seed = data.get("seed")
-            game._rng = _generator_from_state(data["rng"])
-            game.score = int(data["score"])
-            game.won = bool(data["won"])
-            game.moves_played = int(data.get("moves_played", 0))
-            for s in data.get("history", []):
-                game._history.append(
-                    _Snapshot(Board(s["board"]), int(s["score"]), bool(s["won"]), int(s.get("moves_played", 0)),
-                              _generator_from_state(s["rng"]).bit_generator.state)
-                )
-        except KeyError as exc:
-            raise ValueError(f"saved game is missing the field {exc.args[0]!r}") from None
+            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), seed=0, board=board)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"saved game settings are invalid: {exc}") from None
+        seed = _saved(data, "seed")
+        if seed is not None and (not _is_int(seed) or seed < 0):
+            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+        game.seed = seed
+        game._rng = _generator_from_state(_saved(data, "rng"))
+        game.score = _saved_count(data, "score")
+        game.won = _saved_bool(data, "won")
+        game.moves_played = _saved_count(data, "moves_played")
+        if game.won and board.max_tile < game.target:
+            raise ValueError(f"saved game says won but no tile reaches the target {game.target}")
+        history = _saved(data, "history")
+        if not isinstance(history, list):
+            raise ValueError(f"saved game field 'history' must be a list, not {type(history).__name__}")
+        if len(history) > game.moves_played:
+            raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
+        for i, snap in enumerate(history):
+            where = f"history[{i}]."
+            if not isinstance(snap, dict):
+                raise ValueError(f"saved game field 'history[{i}]' must be an object, not {type(snap).__name__}")
+            moves = _saved_count(snap, "moves_played", where)
+            if moves != game.moves_played - len(history) + i:
+                raise ValueError(f"saved game field {where}'moves_played' is {moves}, expected "
+                                 f"{game.moves_played - len(history) + i} (one move per undo step)")
+            game._history.append(_Snapshot(
+                _saved_board(snap, "board", size, where), _saved_count(snap, "score", where),
+                _saved_bool(snap, "won", where), moves,
+                _generator_from_state(_saved(snap, "rng", where), f"{where}rng").bit_generator.state,
+            ))
+        later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
+        for i, (snap, after) in enumerate(zip(game._history, later)):
+            if snap.score > after.score or (snap.won and not after.won):
+                raise ValueError(f"saved game history[{i}] has score {snap.score} (won {snap.won}) but the next "
+                                 f"position has {after.score} (won {after.won}): score and won never go back")
         return game
 
     @classmethod
@@ -992,7 +1088,12 @@ class Game:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not valid JSON ({exc.msg} at position {exc.pos}); pass the text from game.to_json()") from None
-        return cls.from_dict(data)
+        except (RecursionError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
 
     def __repr__(self) -> str:
         state = "over" if self.over else ("won" if self.won else "playing")
