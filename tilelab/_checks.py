@@ -14,7 +14,9 @@ def is_int(value: object) -> bool:
     >>> [is_int(v) for v in (3, np.int64(3), True, 3.0, "3")]
     [True, True, False, False, False]
     """
-    return isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if type(value) is int or isinstance(value, np.integer):  # the common cases, without the slow ABC check
+        return True
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
 
 
 def as_int(value: object, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:

@@ -1,19 +1,26 @@
-"""Checkers for lesson 3 (the sliding puzzle's parity).
+"""Checkers for lessons 3a and 3b (the sliding puzzle's parity, and fair shuffles).
 
-- ``"sliding.inversions"``: ``answer(puzzle) -> int``, the number of inversions (blank ignored).
+- ``"sliding.inversions"``: ``answer(puzzle) -> int``, the number of inversions (blank ignored),
+  on every 2x2 and 2x3 board and 200 random boards up to 6x6.
 - ``"sliding.is_solvable"``: ``answer(puzzle) -> bool``; checked against breadth-first search
-  (the ground truth) on every 2x2, 2x3 and 3x2 board and a sample of 3x3 and 2x4 ones, then
+  (the ground truth) on every 2x2, 2x3 and 3x2 board and samples of 3x3, 2x4 and 4x2 ones, then
   against the package on random boards from 3x3 to 6x6, square or not.
-- ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Puzzle``: always solvable, every solvable
-  2x2 and 2x3 board reachable, and close to uniform (a chi-square test).
+- ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Puzzle``: always solvable, driven by ``rng``
+  alone, every solvable 2x3 board dealt about equally often, and on 3x3 and 4x4 every tile equally
+  often in every cell (3x3: each distance from the goal as often as the exact table says).
 - ``"sliding.multi_moves"``: ``answer(puzzle, tiles) -> int``, the multi-tile move count of the
   slides ``tiles`` (consecutive slides in the same direction merge), like ``count_moves(...).multi``.
 - ``"sliding.even_share"``: ``answer(rows, cols) -> float``, the share of the solvable boards
   that are an even number of moves from the goal (5/9 on 3x3), checked against the BFS table.
 
->>> from tilelab.exercises import check
+An answer that calls the package function the exercise asks for does not pass:
+
+>>> from tilelab.exercises import allow_package_calls, check
 >>> from tilelab.sliding import inversions
 >>> check("sliding.inversions", inversions).passed
+False
+>>> with allow_package_calls():
+...     check("sliding.inversions", inversions).passed
 True
 >>> check("sliding.is_solvable", lambda p: True).counterexample is not None
 True
@@ -28,15 +35,34 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.sliding import (
-    Puzzle, count_moves, distance_table, inversions, is_solvable, rank, random_board,
+    Puzzle, count_moves, distance_histogram, distance_table, inversions, is_solvable, rank, random_board,
 )
 
 SEED = 2024
 RANDOM_SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (3, 4), (4, 3), (2, 5), (5, 2), (3, 5), (4, 6)]
 EXHAUSTIVE_SHAPES = [(2, 2), (2, 3), (3, 2)]
 SAMPLED_TABLE_SHAPES = [(3, 3), (2, 4), (4, 2)]
+#: Each uniformity test of ``sliding.shuffle`` fails a fair shuffle by chance once in 10,000 runs.
+SHUFFLE_LEVEL = 0.9999
+# Deals per uniformity test: a check stays within seconds (Puzzle's own checks and the call watch
+# cost about half a millisecond a deal here; the browser runs Python 5-30x slower, so it deals fewer).
+SHUFFLE_DEALS = ({"2x3": 3_600, "3x3": 1_500, "4x4": 600} if IN_BROWSER
+                 else {"2x3": 5_400, "3x3": 3_000, "4x4": 1_500})
+#: Every solvable board must come up when each is expected this often (a fair deal misses one
+#: of the 360 2x3 boards with chance 360 * exp(-15), below 1 in 10,000).
+COVERAGE_MIN_EXPECTED = 15
+
+_SOLVABLE_JOB = (
+    "tilelab.sliding:is_solvable", "tilelab.sliding:solvable_by_width_rule",
+    "tilelab.sliding:solvable_by_invariant", "tilelab.sliding:corner_formula",
+)
+_TABLE_JOB = (
+    "tilelab.sliding:distance_table", "tilelab.sliding:distance", "tilelab.sliding:bfs_distances",
+    "tilelab.sliding:distance_histogram", "tilelab.sliding:states_at_distance",
+)
 
 
 def chi_square_critical(df: int, level: float = 0.999) -> float:
@@ -58,12 +84,21 @@ CHI2_2X3_999 = chi_square_critical(359, 0.999)
 
 
 def _show(p: Puzzle) -> str:
-    return f"the {p.rows}x{p.cols} board {p.tiles!r}\n{p}\n"
+    """A board as its monospace picture (the result draws it under the message)."""
+    return f"{p}\n"
+
+
+def _sized(result: Result, board: Puzzle | None) -> Result:
+    """Name the counterexample's shape in the message ("on the 2x3 board below")."""
+    if result.passed or board is None:
+        return result
+    message = result.message.replace("on the board below", f"on the {board.rows}x{board.cols} board below", 1)
+    return Result(result.name, False, message, result.counterexample, result.picture)
 
 
 def _every_board(rows: int, cols: int) -> Iterator[Puzzle]:
     for tiles in itertools.permutations(range(rows * cols)):
-        yield Puzzle(tiles, rows, cols)
+        yield Puzzle._trusted(tiles, rows, cols, tiles.index(0))
 
 
 def _random_boards(count: int) -> Iterator[Puzzle]:
@@ -78,18 +113,21 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("sliding.inversions")
+@checker("sliding.inversions", forbid=(
+    "tilelab.sliding:inversions", "tilelab.sliding:inversion_pairs", "tilelab.sliding:corner_formula",
+))
 def check_inversions(answer: Callable[[Puzzle], Any]) -> Result:
-    """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions`."""
-    cases = itertools.chain(_every_board(2, 2), _random_boards(200))
-    return first_counterexample("sliding.inversions", answer, inversions, cases, show=_show)
+    """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions` (every 2x2 and 2x3 board first)."""
+    cases = itertools.chain(_every_board(2, 2), _every_board(2, 3), _random_boards(200))
+    result = first_counterexample("sliding.inversions", answer, inversions, cases, show=_show)
+    return _sized(result, result.counterexample)
 
 
 def _bfs_truth(p: Puzzle) -> bool:
     return bool(distance_table(p.rows, p.cols)[rank(p.tiles)] >= 0)
 
 
-@checker("sliding.is_solvable")
+@checker("sliding.is_solvable", forbid=(*_SOLVABLE_JOB, *_TABLE_JOB))
 def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
     """``answer(puzzle)`` must say whether the goal can be reached, for every shape."""
     name = "sliding.is_solvable"
@@ -100,64 +138,139 @@ def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
         name, lambda p: _truth_value(answer(p)), _bfs_truth, itertools.chain(exhaustive, sampled), show=_show
     )
     if not truth:
-        return Result(name, False, truth.message.rstrip() + " (ground truth: breadth-first search)", truth.counterexample)
+        return _sized(truth, truth.counterexample)
     bigger = first_counterexample(
         name, lambda p: _truth_value(answer(p)), is_solvable, _random_boards(300), show=_show
     )
     if not bigger:
-        return bigger
+        return _sized(bigger, bigger.counterexample)
     total = sum(factorial(r * c) for r, c in EXHAUSTIVE_SHAPES) + len(sampled) + 300
     return Result(
         name, True,
         f"agrees with breadth-first search on every 2x2, 2x3, 3x2 board and {len(sampled)} sampled "
-        f"3x3/2x4/4x2 boards, and with the package on 300 boards up to 6x6 ({total} boards)",
+        f"3x3/2x4/4x2 boards, and with the rule on 300 boards up to 6x6 ({total} boards)",
     )
 
 
-@checker("sliding.shuffle")
+class _NotYet(Exception):
+    """A shuffle's first failure: the message (and board) to report."""
+
+    def __init__(self, message: str, board: Any = None) -> None:
+        super().__init__(message)
+        self.board = board
+
+
+def _deal(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> Puzzle:
+    board = answer(rows, cols, rng)
+    if not isinstance(board, Puzzle):
+        raise _NotYet(f"return a Puzzle, got {type(board).__name__}")
+    if board.shape != (rows, cols):
+        raise _NotYet(f"asked for {rows}x{cols}, got {board.rows}x{board.cols}", board)
+    if not is_solvable(board):
+        raise _NotYet(f"this {rows}x{cols} board cannot be solved:", board)
+    return board
+
+
+def _chi2(observed: np.ndarray, expected: np.ndarray) -> float:
+    return float(((observed - expected) ** 2 / expected).sum())
+
+
+def _every_board_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> str:
+    """Deal many ``rows x cols`` boards: every solvable board must come up, about equally often."""
+    deals = SHUFFLE_DEALS[f"{rows}x{cols}"]
+    counts: dict[Puzzle, int] = {}
+    for _ in range(deals):
+        board = _deal(answer, rows, cols, rng)
+        counts[board] = counts.get(board, 0) + 1
+    solvable = factorial(rows * cols) // 2
+    if deals / solvable >= COVERAGE_MIN_EXPECTED and len(counts) < solvable:
+        raise _NotYet(
+            f"only {len(counts)} of the {solvable} solvable {rows}x{cols} boards came up in {deals:,} "
+            "shuffles: some boards are never (or rarely) dealt"
+        )
+    observed = np.array(list(counts.values()) + [0] * (solvable - len(counts)), dtype=float)
+    chi2, limit = _chi2(observed, np.full(solvable, deals / solvable)), chi_square_critical(solvable - 1, SHUFFLE_LEVEL)
+    if chi2 > limit:
+        raise _NotYet(
+            f"every solvable {rows}x{cols} board comes up, but not equally often (chi-square {chi2:.0f} > "
+            f"{limit:.0f}, a fair shuffle's 1-in-10,000 value): a short walk, for instance, stays near the goal"
+        )
+    return f"{rows}x{cols}"
+
+
+def _tile_cell_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> str:
+    """Every tile (and the blank) equally often in every cell; on 3x3 also the exact distance spread."""
+    deals, n = SHUFFLE_DEALS[f"{rows}x{cols}"], rows * cols
+    where = np.zeros((n, n))
+    ranks = []
+    for _ in range(deals):
+        board = _deal(answer, rows, cols, rng)
+        where[list(board.tiles), np.arange(n)] += 1
+        if rows * cols <= 9:
+            ranks.append(rank(board.tiles))
+    chi2, limit = _chi2(where, np.full((n, n), deals / n)), chi_square_critical((n - 1) ** 2, SHUFFLE_LEVEL)
+    if chi2 > limit:
+        tile, cell = np.unravel_index(np.argmax(np.abs(where - deals / n)), where.shape)
+        what = "the blank" if tile == 0 else f"tile {tile}"
+        raise _NotYet(
+            f"on {rows}x{cols} some tiles sit in some cells too often or too rarely: {what} was in cell "
+            f"{divmod(int(cell), cols)} {where[tile, cell] / deals:.1%} of the time, not {1 / n:.1%} "
+            f"(chi-square {chi2:.0f} > {limit:.0f})"
+        )
+    if ranks:
+        histogram = distance_histogram(rows, cols).astype(float)
+        dealt = np.bincount(distance_table(rows, cols)[np.array(ranks)], minlength=histogram.size).astype(float)
+        expected = deals * histogram / histogram.sum()
+        # merge the rare distances at both ends so every group expects at least 20 boards
+        low = int(np.argmax(np.cumsum(expected) >= 20))
+        high = int(histogram.size - 1 - np.argmax(np.cumsum(expected[::-1]) >= 20))
+        groups = lambda v: np.concatenate([[v[: low + 1].sum()], v[low + 1 : high], [v[high:].sum()]])
+        chi2 = _chi2(groups(dealt), groups(expected))
+        limit = chi_square_critical(high - low, SHUFFLE_LEVEL)
+        if chi2 > limit:
+            raise _NotYet(
+                f"on {rows}x{cols} the dealt boards' distances from the goal are not spread as in a fair deal "
+                f"(mean {np.average(np.arange(dealt.size), weights=dealt):.2f} moves, fair "
+                f"{np.average(np.arange(histogram.size), weights=histogram):.2f}; chi-square {chi2:.0f} > {limit:.0f})"
+            )
+    return f"{rows}x{cols}"
+
+
+@checker("sliding.shuffle", forbid=(
+"tilelab.sliding:shuffle",))
 def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Result:
-    """``answer(rows, cols, rng)`` must return a solvable Puzzle, drawn (close to) uniformly."""
+    """``answer(rows, cols, rng)`` must return a solvable Puzzle, drawn uniformly, from ``rng`` alone."""
     name = "sliding.shuffle"
     rng = np.random.default_rng(SEED)
-    for rows, cols in [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (3, 5), (5, 5)]:
-        for _ in range(60):
-            board = answer(rows, cols, rng)
-            if not isinstance(board, Puzzle):
-                return Result(name, False, f"return a Puzzle, got {type(board).__name__}")
-            if board.shape != (rows, cols):
-                return Result(name, False, f"asked for {rows}x{cols}, got {board.rows}x{board.cols}", board)
-            if not is_solvable(board):
-                return Result(name, False, f"this board cannot be solved: {_show(board)}", board)
-    counts: dict[Puzzle, int] = {}
-    draws = 18_000
-    for _ in range(draws):
-        board = answer(2, 3, rng)
-        counts[board] = counts.get(board, 0) + 1
-    solvable = factorial(6) // 2
-    if len(counts) < solvable:
-        return Result(
-            name, False,
-            f"only {len(counts)} of the {solvable} solvable 2x3 boards came up in {draws} shuffles: "
-            "some boards are never (or rarely) dealt",
-        )
-    expected = draws / solvable
-    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    if chi2 > CHI2_2X3_999:
-        return Result(
-            name, False,
-            f"every solvable board appears, but not equally often (chi-square {chi2:.0f} > "
-            f"{CHI2_2X3_999:.1f}, the 0.1% critical value): a short random walk, for instance, stays near the goal",
-        )
-    return Result(name, True, f"always solvable, and uniform on 2x3 (chi-square {chi2:.0f} over {draws} shuffles)")
+    try:
+        for rows, cols in [(2, 2), (2, 3), (3, 2), (3, 3), (4, 4), (3, 5), (5, 5)]:
+            for _ in range(60):
+                _deal(answer, rows, cols, rng)
+        for seed in range(3):
+            first, again = (_deal(answer, 3, 3, np.random.default_rng(seed)) for _ in range(2))
+            if first != again:
+                raise _NotYet("two calls with the same seeded rng dealt different boards: draw every "
+                              "random number from the rng you are given")
+        tested = [_every_board_test(answer, 2, 3, rng), _tile_cell_test(answer, 3, 3, rng),
+                  _tile_cell_test(answer, 4, 4, rng)]
+    except _NotYet as failed:
+        board = failed.board if isinstance(failed.board, Puzzle) else None
+        return Result(name, False, str(failed), failed.board, str(board) if board is not None else None)
+    return Result(
+        name, True,
+        f"always solvable and fair: every 2x3 board equally often, every tile in every cell "
+        f"equally often on {' and '.join(tested[1:])}, and 3x3 distances spread as in a fair deal "
+        f"({sum(SHUFFLE_DEALS.values()):,} shuffles)",
+    )
 
 
 def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
-    """Hand-picked slide sequences (merges and near-merges) and seeded random ones."""
+    """Hand-picked slide sequences (merges and near-merges), smallest first, then seeded random ones."""
     g4 = Puzzle.goal(4, 4)
-    yield g4, [13, 9, 10, 11]  # 10 then 11: one slide left
-    yield g4, [12, 11]  # down, then right
-    yield g4, [15, 15]  # right and straight back: two moves
     yield g4, []
+    yield g4, [15, 15]  # right and straight back: two moves
+    yield g4, [12, 11]  # down, then right
+    yield g4, [13, 9, 10, 11]  # 10 then 11: one slide left
     rng = np.random.default_rng(SEED)
     for k in range(300):
         rows, cols = [(3, 3), (4, 4), (2, 5), (5, 3)][k % 4]
@@ -174,19 +287,25 @@ def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
 
 def _show_slides(case: tuple[Puzzle, list[int]]) -> str:
     board, tiles = case
-    return f"the slides {tiles} from\n{board}\n"
+    return f"slides {tiles} from\n{board}\n"
 
 
-@checker("sliding.multi_moves")
+@checker("sliding.multi_moves", forbid=("tilelab.sliding:count_moves",))
 def check_multi_moves(answer: Callable[[Puzzle, list[int]], Any]) -> Result:
     """``answer(puzzle, tiles)`` must count multi-tile moves as :func:`tilelab.sliding.count_moves` does."""
-    return first_counterexample(
+    result = first_counterexample(
         "sliding.multi_moves",
         lambda case: answer(case[0], list(case[1])),
         lambda case: count_moves(case[0], case[1]).multi,
         _slide_sequences(),
         show=_show_slides,
     )
+    if result.passed:
+        return result
+    tiles = result.counterexample[1]
+    message = result.message.replace("on the board below", f"on the slides {tiles} from the board below", 1)
+    picture = str(result.counterexample[0])
+    return Result(result.name, False, message, result.counterexample, picture)
 
 
 def _even_share_truth(shape: tuple[int, int]) -> float:
@@ -201,16 +320,17 @@ def _cell_colour_share(shape: tuple[int, int]) -> float:
     return sum((rows - 1 - r + cols - 1 - c) % 2 == 0 for r in range(rows) for c in range(cols)) / (rows * cols)
 
 
-@checker("sliding.even_share")
+@checker("sliding.even_share", forbid=(
+*_TABLE_JOB, "tilelab.sliding:walk_distribution", _even_share_truth, _cell_colour_share))
 def check_even_share(answer: Callable[[int, int], Any]) -> Result:
     """``answer(rows, cols)``: share of solvable boards at even distance (BFS truth up to 10 cells)."""
     name = "sliding.even_share"
     small = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)]
-    big = [(r, c) for r in range(3, 8) for c in range(3, 8) if r * c > 10]
+    big = [(r, c) for r in range(2, 9) for c in range(2, 9) if r * c > 10]
     for shape in small + big:
         truth, how = (
             (_even_share_truth(shape), "breadth-first search finds")
-            if shape in small else (_cell_colour_share(shape), "expected")
+            if shape in small else (_cell_colour_share(shape), "the colouring gives")
         )
         try:
             got = float(answer(*shape))
