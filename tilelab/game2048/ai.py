@@ -150,6 +150,9 @@ def _rollout_means(bits, rollouts, max_moves, state, p_four, left, right, score_
     return state
 
 
+MAX_ROLLOUTS = 10_000  # per legal move: about a second a move on 4x4
+
+
 class MonteCarloPlayer:
     """Try each move, play ``rollouts`` random games after it, pick the best average final score.
 
@@ -161,12 +164,11 @@ class MonteCarloPlayer:
 
     def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = 0.1,
                  seed: int | np.random.Generator | None = None) -> None:
-        for label, value in (("rollouts", rollouts), ("max_rollout_moves", max_rollout_moves)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{label} must be a positive int, got {value!r}")
-        self.rollouts = rollouts
-        self.max_rollout_moves = max_rollout_moves
-        self.p_four = float(p_four)
+        from tilelab._checks import as_float, as_int
+
+        self.rollouts = as_int(rollouts, "rollouts", minimum=1, maximum=MAX_ROLLOUTS)
+        self.max_rollout_moves = as_int(max_rollout_moves, "max_rollout_moves", minimum=1, maximum=100_000)
+        self.p_four = as_float(p_four, "p_four", minimum=0.0, maximum=1.0)
         self.rng = as_generator(seed)
         self.last_values: dict[Direction, float] = {}
 
@@ -386,24 +388,77 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: dict) -> "GameRecord":
-        if data.get("format") != "tilelab.game2048.record":
+        """Rebuild a record from :meth:`to_dict`; every field is checked and the game replayed (ValueError if not)."""
+        from tilelab._checks import _short
+
+        if not isinstance(data, dict) or data.get("format") != "tilelab.game2048.record":
             raise ValueError("not a tilelab 2048 game record (missing format 'tilelab.game2048.record')")
+        if type(data.get("version")) is not int or data["version"] != 1:
+            raise ValueError(f"game record version {_short(data.get('version'))} is not supported (expected 1)")
+        missing = [k for k in ("player", "seed", "size", "p_four", "start", "directions", "spawns", "seconds", "score")
+                   if k not in data]
+        if missing:
+            raise ValueError(f"the game record is missing the field {missing[0]!r}")
         letters = {"U": Direction.UP, "D": Direction.DOWN, "L": Direction.LEFT, "R": Direction.RIGHT}
+        if not isinstance(data["directions"], str):
+            raise ValueError(f"the record's 'directions' must be a string of U, D, L, R, not {_short(data['directions'])}")
         try:
             directions = [letters[ch] for ch in data["directions"]]
         except KeyError as exc:
             raise ValueError(f"unknown direction letter {exc.args[0]!r} in the record; use U, D, L, R") from None
-        record = cls(data["player"], data["seed"], data["size"], data["p_four"], Board(data["start"]),
-                     directions, [Spawn((r, c), v) for r, c, v in data["spawns"]], list(data["seconds"]),
-                     data["score"])
-        boards = replay(record)
+        if not isinstance(data["player"], str):
+            raise ValueError(f"the record's 'player' must be a string, not {_short(data['player'])}")
+        seed, size, score = data["seed"], data["size"], data["score"]
+        if seed is not None and (not _is_count(seed)):
+            raise ValueError(f"the record's 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+        if not _is_count(size):
+            raise ValueError(f"the record's 'size' must be a whole number, not {_short(size)}")
+        if not _is_count(score):
+            raise ValueError(f"the record's 'score' must be a whole number >= 0, not {_short(score)}")
+        spawns, seconds = data["spawns"], data["seconds"]
+        if not isinstance(spawns, list) or not all(
+            isinstance(x, list) and len(x) == 3 and all(_is_count(v) for v in x) for x in spawns
+        ):
+            raise ValueError("the record's 'spawns' must be a list of [row, col, value] whole numbers")
+        if not isinstance(seconds, list) or not all(
+            isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and t >= 0 for t in seconds
+        ):
+            raise ValueError("the record's 'seconds' must be a list of thinking times >= 0")
+        if len(seconds) not in (0, len(directions)):
+            raise ValueError(f"the record has {len(directions)} moves but {len(seconds)} thinking times")
+        try:
+            start = Board(data["start"])
+            record = cls(data["player"], seed, size, data["p_four"], start, directions,
+                         [Spawn((r, c), v) for r, c, v in spawns], [float(t) for t in seconds], score)
+            if start.size != size:
+                raise ValueError(f"the record's size is {size} but its start board is {start.size}x{start.size}")
+            boards = replay(record)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"the game record does not replay: {exc}") from None
         record.final_board = boards[-1]
+        for key, value in (("moves", record.moves), ("max_tile", record.max_tile)):
+            if key in data and data[key] != value:
+                raise ValueError(f"the record says {key}={_short(data[key])} but its replay gives {value}")
         return record
 
     @classmethod
     def from_json(cls, text: str) -> "GameRecord":
         """Read a record back; it is replayed on the way in, so a corrupt record raises ValueError."""
-        return cls.from_dict(json.loads(text))
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"GameRecord.from_json expects JSON text, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise ValueError(f"not a game record: the text is not valid JSON ({type(exc).__name__})") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise ValueError("not a game record: nested too deeply") from None
+
+
+def _is_count(value: object) -> bool:
+    """A whole number >= 0 read from JSON (bool and float are not counts)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def replay(record: GameRecord) -> list[Board]:
