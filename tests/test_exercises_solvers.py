@@ -1,47 +1,74 @@
-"""Lesson 4 checkers: right answers pass, the classic mistakes fail with a counterexample."""
+"""Lesson 4 checkers: right answers pass, the classic mistakes fail with a counterexample, delegation is refused."""
 
 from __future__ import annotations
 
+import math
 from collections import deque
 
-from tilelab.exercises import check
-from tilelab.sliding import Puzzle, linear_conflict, manhattan, misplaced, solve
-from tilelab.sliding.pdb import PatternDatabase
+import heapq
+import itertools
+
+import numpy as np
+import pytest
+
+from tilelab.exercises import allow_package_calls, check
+from tilelab.exercises.solvers import all_eight_puzzles
+from tilelab.sliding import Puzzle, distance, linear_conflict, manhattan, misplaced, solve
+from tilelab.sliding.pdb import PatternDatabase, build_table
+from tilelab.sliding.search import astar_reference, bfs_reference, children
 
 
-def test_reference_answers_pass():
-    assert check("solvers.misplaced", misplaced).passed
-    assert check("solvers.manhattan", manhattan).passed
-    assert check("solvers.admissible", linear_conflict).passed
-    assert check("solvers.search", lambda p: solve(p, heuristic="manhattan").moves).passed
+# ---------------------------------------------------------------- answers written here, as a student would
+def my_manhattan(p: Puzzle) -> int:
+    total = 0
+    for i, t in enumerate(p.tiles):
+        if t:
+            r, c = divmod(i, p.cols)
+            gr, gc = divmod(t - 1, p.cols)
+            total += abs(r - gr) + abs(c - gc)
+    return total
 
 
-def test_counting_the_blank_is_caught():
-    def counts_blank(p: Puzzle) -> int:
-        return sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)
-
-    result = check("solvers.misplaced", counts_blank)
-    assert not result.passed and result.counterexample == Puzzle.goal(3, 3).slide(8)
-
-
-def test_wrong_manhattan_is_caught():
-    result = check("solvers.manhattan", lambda p: manhattan(p) + (p.tiles[0] == 0))
-    assert not result.passed and result.counterexample.tiles[0] == 0
+def _line_places(p: Puzzle):
+    """For each row and column, the goal places (within the line) of the tiles that belong to it."""
+    for r in range(p.rows):
+        yield [(t - 1) % p.cols for t in p.tiles[r * p.cols:(r + 1) * p.cols] if t and (t - 1) // p.cols == r]
+    for c in range(p.cols):
+        yield [(t - 1) // p.cols for t in p.tiles[c::p.cols] if t and (t - 1) % p.cols == c]
 
 
-def test_overestimating_heuristic_is_not_admissible():
-    result = check("solvers.admissible", lambda p: manhattan(p) + 1)
-    assert not result.passed and "not admissible" in result.message
+def _longest_increasing(xs: list[int]) -> int:
+    best: list[int] = []
+    for i, x in enumerate(xs):
+        best.append(1 + max([best[j] for j in range(i) if xs[j] < x], default=0))
+    return max(best, default=0)
 
 
+def my_linear_conflict(p: Puzzle) -> int:
+    """The true linear conflict: per line, its tiles minus their longest increasing subsequence, 2 each."""
+    return my_manhattan(p) + 2 * sum(len(xs) - _longest_increasing(xs) for xs in _line_places(p))
 
-def test_admissible_must_also_beat_manhattan():
-    for weak in (lambda p: 0, misplaced, manhattan, lambda p: max(manhattan(p), misplaced(p))):
-        result = check("solvers.admissible", weak)
-        assert not result.passed and "not stronger than Manhattan" in result.message
-    db = PatternDatabase.build(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=True)
-    result = check("solvers.admissible", lambda p: max(linear_conflict(p), db.value(p)))
-    assert result.passed and "stronger than Manhattan" in result.message
+
+def my_pair_conflict(p: Puzzle) -> int:
+    """The classic mistake: Manhattan + 2 per *pair* of tiles in the wrong order in their line."""
+    return my_manhattan(p) + 2 * sum(1 for xs in _line_places(p) for a, b in itertools.combinations(xs, 2) if a > b)
+
+
+def my_astar(p: Puzzle) -> list[int]:
+    tie = itertools.count()
+    queue = [(my_manhattan(p), 0, next(tie), p, [])]
+    best = {p: 0}
+    while queue:
+        _, g, _, board, path = heapq.heappop(queue)
+        if board.is_goal():
+            return path
+        if g > best[board]:
+            continue
+        for tile, child in children(board):
+            if g + 1 < best.get(child, math.inf):
+                best[child] = g + 1
+                heapq.heappush(queue, (g + 1 + my_manhattan(child), g + 1, next(tie), child, path + [tile]))
+    return []
 
 
 def _table_by_bfs(rows, cols, pattern):
@@ -67,8 +94,117 @@ def _table_by_bfs(rows, cols, pattern):
     return table
 
 
-def test_pattern_table_checker():
+@pytest.fixture(scope="module")
+def tables():
+    return [_table_by_bfs(3, 3, pattern) for pattern in ((1, 2, 3, 4), (5, 6, 7, 8))]
+
+
+def _lookup(tables):
+    def value(p):
+        where = {t: cell for cell, t in enumerate(p.tiles)}
+        return sum(tab[tuple(where[t] for t in pat)] for pat, tab in zip(((1, 2, 3, 4), (5, 6, 7, 8)), tables))
+    return value
+
+
+# ---------------------------------------------------------------- the checkers
+def test_package_answers_pass_when_allowed():
+    with allow_package_calls():
+        assert check("solvers.misplaced", misplaced).passed
+        assert check("solvers.manhattan", manhattan).passed
+        assert check("solvers.search", lambda p: solve(p, heuristic="manhattan").moves).passed
+
+
+def test_answers_written_by_hand_pass(tables):
+    assert check("solvers.manhattan", my_manhattan).passed
+    assert check("solvers.search", my_astar).passed
+    assert check("solvers.pattern_lookup", _lookup(tables)).passed
     assert check("solvers.pattern_table", _table_by_bfs).passed
+
+
+@pytest.mark.parametrize("name, answer, called", [
+    ("solvers.misplaced", misplaced, "misplaced"),
+    ("solvers.misplaced", lambda p: misplaced(p), "misplaced"),
+    ("solvers.manhattan", lambda p: manhattan(p), "manhattan"),
+    ("solvers.search", lambda p: list(bfs_reference(p).moves), "bfs_reference"),
+    ("solvers.search", lambda p: list(astar_reference(p, manhattan).moves), "astar_reference"),
+    ("solvers.search", lambda p: solve(p).moves, "solve"),
+    ("solvers.search", lambda p: _walk_down(p), "distance"),
+    ("solvers.admissible", lambda p: linear_conflict(p), "linear_conflict"),
+    ("solvers.admissible", lambda p: distance(p), "distance"),
+    ("solvers.admissible", lambda p: max(my_manhattan(p), _DB.value(p)), "value"),
+    ("solvers.pattern_lookup", lambda p: sum(_DB.values(p)), "values"),
+    ("solvers.pattern_table", lambda r, c, pat: dict(enumerate(build_table(r, c, pat))), "build_table"),
+])
+def test_delegation_is_refused(name, answer, called):
+    result = check(name, answer)
+    assert not result.passed and f"calls tilelab's {called}" in result.message
+
+
+_DB = PatternDatabase.build(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=True)
+
+
+def _walk_down(p: Puzzle) -> list[int]:
+    """An 'optimal solver' that only follows the package's exact distances (not A*)."""
+    moves = []
+    while not p.is_goal():
+        tile, p = min(children(p), key=lambda tc: distance(tc[1]))
+        moves.append(tile)
+    return moves
+
+
+def test_counting_the_blank_is_caught():
+    def counts_blank(p: Puzzle) -> int:
+        return sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)
+
+    result = check("solvers.misplaced", counts_blank)
+    assert not result.passed and result.counterexample == Puzzle.goal(3, 3).slide(8)
+    assert result.picture and "7 . 8" in result.picture
+
+
+def test_wrong_manhattan_is_caught():
+    result = check("solvers.manhattan", lambda p: my_manhattan(p) + (p.tiles[0] == 0))
+    assert not result.passed and result.counterexample.tiles[0] == 0
+
+
+def test_the_checker_sees_every_eight_puzzle():
+    boards, truth, mans = all_eight_puzzles()
+    assert len(boards) == len(set(boards)) == 181_440 and list(truth) == sorted(truth) and truth[-1] == 31
+    sample = np.random.default_rng(0).choice(len(boards), 300, replace=False)
+    assert all(distance(boards[i]) == truth[i] and manhattan(boards[i]) == mans[i] for i in sample)
+
+
+def test_an_overestimate_on_one_far_board_fails():
+    boards, truth, _ = all_eight_puzzles()
+    far = boards[-1]  # a 31-move board: the last one the checker reaches
+    result = check("solvers.admissible", lambda p: 99 if p == far else my_manhattan(p) + 1)
+    assert not result.passed and result.counterexample != far  # Manhattan + 1 fails near the goal already
+    result = check("solvers.admissible", lambda p: 99 if p == far else max(my_manhattan(p), 2 * (p.tiles[0] != 1)))
+    assert not result.passed and "only 31 moves" in result.message and result.counterexample == far
+
+
+def test_pair_counting_is_not_admissible_but_true_linear_conflict_is():
+    result = check("solvers.admissible", my_pair_conflict)
+    assert not result.passed and "not admissible" in result.message
+    assert my_pair_conflict(result.counterexample) > distance(result.counterexample)
+    result = check("solvers.admissible", my_linear_conflict)
+    assert result.passed and "181,440" in result.message
+
+
+def test_admissible_must_also_beat_manhattan(tables):
+    for weak in (lambda p: 0, my_manhattan, lambda p: max(my_manhattan(p), misplaced(p))):
+        result = check("solvers.admissible", weak)
+        assert not result.passed and "not stronger than Manhattan" in result.message
+    mine = _lookup(tables)
+    assert check("solvers.admissible", lambda p: max(my_manhattan(p), mine(p))).passed
+
+
+def test_bad_values_are_reported_kindly():
+    assert "return a number" in check("solvers.admissible", lambda p: None).message
+    assert "raised ZeroDivisionError" in check("solvers.admissible", lambda p: 1 // 0).message
+    assert "negative" in check("solvers.admissible", lambda p: -1).message
+
+
+def test_pattern_table_checker():
     off_by_one = lambda r, c, p: {k: v + (v > 3) for k, v in _table_by_bfs(r, c, p).items()}  # noqa: E731
     result = check("solvers.pattern_table", off_by_one)
     assert not result.passed and "fewest pattern moves" in result.message
@@ -76,14 +212,17 @@ def test_pattern_table_checker():
     assert "dict" in check("solvers.pattern_table", lambda r, c, p: 0).message
 
 
-def test_pattern_lookup_checker():
-    db = PatternDatabase.build(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=True)
-    assert check("solvers.pattern_lookup", lambda p: sum(db.values(p))).passed
-    assert not check("solvers.pattern_lookup", db.value).passed  # the mirror is not asked for
-    assert not check("solvers.pattern_lookup", manhattan).passed
+def test_pattern_lookup_checker(tables):
+    with allow_package_calls():
+        assert check("solvers.pattern_lookup", lambda p: sum(_DB.values(p))).passed
+        assert not check("solvers.pattern_lookup", _DB.value).passed  # the mirror is not asked for
+    result = check("solvers.pattern_lookup", my_manhattan)
+    assert not result.passed and result.picture
 
 
 def test_a_crashing_or_suboptimal_search_fails_politely():
-    assert not check("solvers.search", lambda p: solve(p, "human").moves).passed
+    with allow_package_calls():
+        assert not check("solvers.search", lambda p: solve(p, "human").moves).passed
     assert not check("solvers.search", lambda p: [99]).passed
     assert "raised" in check("solvers.search", lambda p: 1 / 0).message
+    assert "list of tiles" in check("solvers.search", lambda p: None).message
