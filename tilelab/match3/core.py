@@ -23,6 +23,7 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from tilelab._checks import _short, is_int
 from tilelab._random import as_generator
 
 Cell = tuple[int, int]
@@ -34,6 +35,8 @@ RUN = 3  # candies in a row that make a match
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY_SYMBOL = "."
 MAX_KINDS = len(SYMBOLS)
+MAX_SIDE = 40  #: longest side a board accepts
+MAX_CELLS = 40 * 40  #: most cells a board accepts: every public function ends within seconds here (tested)
 
 # Candy Crush points per group, before the cascade multiplier.
 SHAPE_POINTS = {"line3": 60, "line4": 120, "line5": 200, "L": 200, "T": 200, "cross": 200}
@@ -101,11 +104,19 @@ class Board:
         return tuple(flat.count(k) for k in range(self.kinds))
 
     def with_cells(self, changes: dict[Cell, int]) -> "Board":
-        """A new board with some cells set to new kinds (or EMPTY)."""
-        rows = [list(row) for row in self.grid]
-        for (r, c), kind in changes.items():
-            rows[r][c] = kind
-        return Board(tuple(map(tuple, rows)), self.kinds)
+        """A new board with some cells set to new kinds (or EMPTY); only the changed cells are checked."""
+        rows = list(self.grid)
+        for cell, kind in changes.items():
+            r, c = check_cell(self, cell)
+            if not is_int(kind) or not (0 <= kind < self.kinds or kind == EMPTY):
+                raise ValueError(f"cell {(r, c)} cannot hold {_short(kind)}: kinds are ints 0..{self.kinds - 1} or EMPTY")
+            row = list(rows[r])
+            row[c] = int(kind)
+            rows[r] = tuple(row)
+        board = object.__new__(Board)
+        object.__setattr__(board, "grid", tuple(rows))
+        object.__setattr__(board, "kinds", self.kinds)
+        return board
 
     def swapped(self, a: Cell, b: Cell) -> "Board":
         """The board with the candies at ``a`` and ``b`` exchanged (no rules applied)."""
@@ -130,6 +141,8 @@ class Board:
         >>> Board.parse("0 1 2\\n2 . 1").grid
         ((0, 1, 2), (2, -1, 1))
         """
+        if not isinstance(picture, str):
+            raise TypeError(f"Board.parse expects a str picture, got {type(picture).__name__}")
         lines = [line.replace(" ", "").replace("\t", "") for line in picture.strip().splitlines()]
         lines = [line for line in lines if line]
         if not lines:
@@ -140,7 +153,7 @@ class Board:
             for ch in line:
                 if ch == EMPTY_SYMBOL:
                     row.append(EMPTY)
-                elif ch.lower() in SYMBOLS:
+                elif ch.isascii() and ch.lower() in SYMBOLS:
                     row.append(SYMBOLS.index(ch.lower()))
                 else:
                     raise ValueError(f"unknown symbol {ch!r} in picture: use 0-9, a-z or '.'")
@@ -167,7 +180,9 @@ class Board:
         array = np.asarray(array)
         if array.ndim != 2:
             raise ValueError(f"expected a 2-D array of kinds, got {array.ndim} dimensions")
-        return cls(tuple(tuple(int(k) for k in row) for row in array.tolist()), kinds)
+        if array.dtype.kind not in "iu":  # 0.5 is not kind 0: refuse, never truncate
+            raise TypeError(f"array must hold integer kinds, got dtype {array.dtype}")
+        return cls(tuple(map(tuple, array.tolist())), kinds)
 
 
 def _check_kinds(kinds: object) -> int:
@@ -192,6 +207,7 @@ def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
     if not rows or not rows[0]:
         raise ValueError("grid is empty: a board needs at least one row and one column")
     width = len(rows[0])
+    _check_limits(len(rows), width)
     for r, row in enumerate(rows):
         if len(row) != width:
             raise ValueError(f"ragged grid: row 0 has {width} cells but row {r} has {len(row)}")
@@ -203,6 +219,13 @@ def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
                     f"cell {(r, c)} holds kind {k}, outside 0..{kinds - 1} (EMPTY is {EMPTY})"
                 )
     return tuple(tuple(int(k) for k in row) for row in rows)
+
+
+def _check_limits(rows: int, cols: int) -> None:
+    """ValueError naming the limit when a board would be larger than MAX_SIDE / MAX_CELLS."""
+    if max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
+        raise ValueError(f"a {rows}x{cols} board is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
+                         f"MAX_CELLS={MAX_CELLS} cells, so that every call ends within seconds")
 
 
 def check_cell(board: Board, cell: object, name: str = "cell") -> Cell:
@@ -644,6 +667,23 @@ def immediate_score(board: Board, move: Move) -> int:
     return sum(g.points for g in find_matches(board.swapped(a, b)))
 
 
+def _immediate_score_stable(board: Board, move: Move) -> int:
+    """:func:`immediate_score` for a board with no run, looking only near the swap (same answer, tested).
+
+    On a board with no run, every run after a swap passes through one of the two swapped cells and
+    reaches at most two cells beyond them (three more of one kind would have been a run already), so
+    the window two cells around the pair holds every group the swap makes, whole.
+    """
+    a, b = move
+    if not creates_run(board, a, b):
+        return 0
+    r0, r1 = max(min(a[0], b[0]) - 2, 0), min(max(a[0], b[0]) + 2, board.rows - 1)
+    c0, c1 = max(min(a[1], b[1]) - 2, 0), min(max(a[1], b[1]) + 2, board.cols - 1)
+    window = Board._trusted(np.array([row[c0:c1 + 1] for row in board.grid[r0:r1 + 1]]), board.kinds)
+    moved = window.swapped((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0))
+    return sum(g.points for g in find_matches(moved))
+
+
 HINT_RULES = ("score", "first", "lowest")
 
 
@@ -662,7 +702,7 @@ def hint(board: Board, rule: str = "score") -> Move | None:
     ... 2102'''))
     ((2, 2), (3, 2))
     """
-    if rule not in HINT_RULES:
+    if not isinstance(rule, str) or rule not in HINT_RULES:
         raise ValueError(f"unknown hint rule {rule!r}: use one of {HINT_RULES}")
     moves = valid_moves(board)
     if not moves:
@@ -672,4 +712,5 @@ def hint(board: Board, rule: str = "score") -> Move | None:
     lowest = lambda m: (-max(m[0][0], m[1][0]), m)  # noqa: E731
     if rule == "lowest":
         return min(moves, key=lowest)
-    return min(moves, key=lambda m: (-immediate_score(board, m), lowest(m)))
+    score = _immediate_score_stable if not find_runs(board) else immediate_score
+    return min(moves, key=lambda m: (-score(board, m), lowest(m)))

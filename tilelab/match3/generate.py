@@ -21,12 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tilelab._checks import as_int
 from tilelab._random import as_generator
 from tilelab.match3.core import (
     EMPTY,
     RUN,
     Board,
     _check_kinds,
+    _check_limits,
     check_full,
     kind_from_uniform,
 )
@@ -68,12 +70,14 @@ def deal_no_runs(grid: list[list[int]], kinds: int, draws: np.ndarray) -> list[l
 
 
 def _check_size(rows: object, cols: object) -> tuple[int, int]:
+    sides = []
     for name, value in (("rows", rows), ("cols", cols)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        value = as_int(value, name)
         if value < 1:
             raise ValueError(f"{name}={value}: a board needs at least one row and one column")
-    return int(rows), int(cols)
+        sides.append(value)
+    _check_limits(*sides)
+    return sides[0], sides[1]
 
 
 def can_have_move(rows: int, cols: int) -> bool:

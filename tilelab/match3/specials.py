@@ -63,6 +63,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from tilelab._checks import _short, as_int, is_int
 from tilelab._random import as_generator
 from tilelab.match3.core import (
     EMPTY,
@@ -76,6 +77,8 @@ from tilelab.match3.core import (
     Group,
     Move,
     _check_kinds,
+    _check_limits,
+    MAX_SIDE,
     check_cell,
     find_matches,
     kind_from_uniform,
@@ -143,10 +146,11 @@ class SpecialBoard:
     def __post_init__(self) -> None:
         kinds = _check_kinds(self.kinds)
         object.__setattr__(self, "kinds", kinds)
-        grid = tuple(tuple(int(k) for k in row) for row in self.grid)
-        specials = tuple(tuple(int(s) for s in row) for row in self.specials)
+        grid = _int_rows(self.grid, "grid")
+        specials = _int_rows(self.specials, "specials")
         if not grid or not grid[0]:
             raise ValueError("grid is empty: a board needs at least one row and one column")
+        _check_limits(len(grid), len(grid[0]))
         if [len(r) for r in grid] != [len(grid[0])] * len(grid) or [len(r) for r in specials] != [len(r) for r in grid]:
             raise ValueError("grid and specials must be rectangles of the same size")
         for r, (krow, srow) in enumerate(zip(grid, specials)):
@@ -238,6 +242,8 @@ class SpecialBoard:
     @classmethod
     def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
         """Read a picture (see the class docstring); ``kinds`` defaults to max(3, largest + 1)."""
+        if not isinstance(picture, str):
+            raise TypeError(f"SpecialBoard.parse expects a str picture, got {type(picture).__name__}")
         grid, spec = [], []
         for line in picture.strip().splitlines():
             kr: list[int] = []
@@ -254,7 +260,7 @@ class SpecialBoard:
                 elif ch == EMPTY_SYMBOL:
                     kr.append(EMPTY)
                     sr.append(NONE)
-                elif ch.lower() in SYMBOLS:
+                elif ch.isascii() and ch.lower() in SYMBOLS:
                     kr.append(SYMBOLS.index(ch.lower()))
                     sr.append(NONE)
                 else:
@@ -282,6 +288,29 @@ class SpecialBoard:
     @classmethod
     def from_arrays(cls, grid: np.ndarray, specials: np.ndarray, kinds: int) -> "SpecialBoard":
         return cls(tuple(map(tuple, np.asarray(grid).tolist())), tuple(map(tuple, np.asarray(specials).tolist())), kinds)
+
+
+MAX_RESHUFFLE_TRIES = 10_000  #: random permutations reshuffle_specials may try before its systematic search
+
+
+def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
+    """``rows`` as a tuple of tuples of ints; 0.7, "1", True and inf are refused (TypeError naming ``name``)."""
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        raise TypeError(f"{name} must be a sequence of rows of ints, got {type(rows).__name__}")
+    out = []
+    for r, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise TypeError(f"{name} row {r} must be a sequence of ints, got {type(row).__name__}")
+        values = tuple(row)
+        for c, v in enumerate(values):
+            if not is_int(v):
+                raise TypeError(f"{name} cell {(r, c)} holds {_short(v)} ({type(v).__name__}): use ints")
+        out.append(tuple(int(v) for v in values))
+        if len(out) > MAX_SIDE:
+            break  # the size check names the limit
+    return tuple(out)
 
 
 def new_special_board(rows: int, cols: int, kinds: int, rng: object) -> SpecialBoard:
@@ -775,8 +804,11 @@ def reshuffle_specials(board: SpecialBoard, rng: object, tries: int = 200) -> Sp
     >>> sorted(t.special_cells().values()), is_dead_specials(t), find_groups(t)
     (['striped-row'], False, [])
     """
-    if not isinstance(board, SpecialBoard) or not board.is_full:
-        raise ValueError("reshuffle needs a full SpecialBoard")
+    if not isinstance(board, SpecialBoard):
+        raise TypeError(f"board must be a SpecialBoard, got {type(board).__name__}")
+    if not board.is_full:
+        raise ValueError("reshuffle needs a full SpecialBoard (refill the holes first)")
+    tries = as_int(tries, "tries", minimum=0, maximum=MAX_RESHUFFLE_TRIES)
     rng = as_generator(rng)
     pieces = [(board[c], board.special_code(c)) for c in board.cells()]
     for _ in range(tries):

@@ -20,6 +20,7 @@ its own. Candies have a colour *and* a shape each (:mod:`tilelab.match3.candies`
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
@@ -79,7 +80,7 @@ def cell_at(x: float, y: float, rows: int, cols: int, cell_px: float = CELL_PX) 
     """
     if cell_px <= 0:
         raise ValueError(f"cell_px={cell_px}: cells need a positive size in pixels")
-    if x < 0 or y < 0:
+    if not (math.isfinite(x) and math.isfinite(y)) or x < 0 or y < 0:  # a NaN pointer is off the board
         return None
     r, c = int(y // cell_px), int(x // cell_px)
     return (r, c) if r < rows and c < cols else None
@@ -366,7 +367,7 @@ class Match3Widget(BoardWidget):
 
     def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
         cell = self.cell_at(x0, y0)
-        if cell is None or self.busy():
+        if cell is None or self.busy() or not (math.isfinite(x1) and math.isfinite(y1)):
             return
         target = drag_target(cell, x0, y0, x1, y1)
         if self.board.on_board(target):
