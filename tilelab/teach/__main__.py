@@ -1,4 +1,4 @@
-"""``python -m tilelab.teach student|site|grade ...``: the teacher's kit on the command line."""
+"""``python -m tilelab.teach student|site|lite|links|grade ...``: the teacher's kit on the command line."""
 
 from __future__ import annotations
 
@@ -21,6 +21,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("out", nargs="?", default="site", help="output folder (default: site)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
 
+    p = sub.add_parser("lite", help="build the course as a JupyterLite site: every lesson runs in the browser")
+    p.add_argument("out", nargs="?", default="lite", help="output folder (default: lite)")
+    p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
+    p.add_argument("--student", action="store_true", help="student editions (solutions removed)")
+    p.add_argument("--cache", default=None, help="download cache (default: $XDG_CACHE_HOME/tilelab/lite)")
+
+    p = sub.add_parser("links", help="print the Binder, nbgitpuller and lite links of every lesson")
+    p.add_argument("--repo", required=True, help="the course's GitHub repository, OWNER/NAME")
+    p.add_argument("--branch", default="main", help="branch (default: main)")
+    p.add_argument("--lite-url", default=None, help="where the lite site is hosted (its index URL)")
+    p.add_argument("--hub", default="HUB", help="your JupyterHub's address for the nbgitpuller link (default: HUB)")
+    p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
+
     p = sub.add_parser("grade", help="run every student notebook in a folder and write a CSV of exercise results")
     p.add_argument("folder", help="folder of student notebooks (searched recursively)")
     p.add_argument("--out", default="results.csv", help="CSV file to write (default: results.csv)")
@@ -40,6 +53,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             pages = build_site(args.out, args.notebooks)
             print(f"{len(pages)} pages in {args.out}/ ({time.perf_counter() - start:.1f} s); open {args.out}/index.html")
+        elif args.command == "lite":
+            from tilelab.teach.lite import LiteBuildError, build_lite
+
+            try:
+                summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache)
+            except LiteBuildError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 1
+            print(f"{len(summary['lessons'])} lessons in {args.out}/ ({summary['bytes'] / 1e6:.1f} MB, "
+                  f"{time.perf_counter() - start:.1f} s); serve the folder, e.g. "
+                  f"python -m http.server -d {args.out} 8000, and open http://127.0.0.1:8000/")
+        elif args.command == "links":
+            from tilelab.teach.lite import print_links
+
+            print_links(args.repo, branch=args.branch, lite_url=args.lite_url, hub=args.hub,
+                        notebooks=args.notebooks)
         else:
             from tilelab.teach.grade import grade_folder
 

@@ -1,0 +1,364 @@
+"""The course with no server: build the JupyterLite site, serve it on 127.0.0.1, run lessons and play
+boards in Debian's Chromium with the Pyodide kernel, and count every request to another host (none
+may happen: each one is blocked and the test fails).
+
+One build, one static server and one browser for the module. Timings (build, first start, each
+lesson, key-to-redraw) are printed and written to ``test-artifacts/lite-timings.json``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import socketserver
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import urlsplit
+
+import pytest
+
+import browserlab as bl
+from test_browser_2048 import SETUP as SETUP_2048
+from test_browser_2048 import assert_pixels_match as assert_2048_pixels
+from test_browser_sliding import SETUP as SETUP_SLIDING
+from test_browser_sliding import assert_pixels_match as assert_sliding_pixels
+from test_browser_sliding import centre
+
+pytestmark = pytest.mark.browser
+
+#: ``00_start_here`` and one lesson of each game (no heavy cells; 02, 04 and 06 run in ``make test-lite``).
+LESSONS = ("00_start_here", "01a_2048_merge", "03a_sliding_parity", "05a_match3_dispel")
+BOOT_TIMEOUT_S = 300.0
+LESSON_TIMEOUT_S = 400.0
+TIMINGS: dict[str, Any] = {}
+
+
+# ------------------------------------------------------------------------------- static server
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
+                      ".json": "application/json", ".whl": "application/zip", ".ipynb": "application/json"}
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+
+class StaticServer:
+    """A threaded static file server for ``root`` on 127.0.0.1 (what a school's web server does)."""
+
+    def __init__(self, root: Path) -> None:
+        handler = functools.partial(_Handler, directory=str(root))
+        socketserver.ThreadingTCPServer.allow_reuse_address = True
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def url(self, path: str) -> str:
+        return f"{self.base_url}/{path.lstrip('/')}"
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+# --------------------------------------------------------------------------------- the lite page
+_SAVE_NOTEBOOK_JS = r"""
+async ([path, cells]) => {
+  const app = window.jupyterapp;
+  await app.started; await app.restored;
+  const nb = {nbformat: 4, nbformat_minor: 5, metadata: {kernelspec: {name: 'python', display_name: 'Python (Pyodide)',
+              language: 'python'}},
+              cells: cells.map(src => ({cell_type: 'code', source: src, metadata: {}, outputs: [], execution_count: null}))};
+  await app.serviceManager.contents.save(path, {type: 'notebook', format: 'json', content: nb});
+  return path;
+}
+"""
+
+
+class LitePage(bl.LabPage):
+    """A JupyterLite tab: the same notebook, kernel and board helpers as JupyterLab's."""
+
+    def open_notebook(self, path: str, timeout: float = BOOT_TIMEOUT_S) -> None:
+        if not self.page.url.startswith(self.server.url("lab/")):
+            self.page.goto(self.server.url("lab/index.html"), timeout=bl.PAGE_LOAD_TIMEOUT_MS,
+                           wait_until="domcontentloaded")
+            self.page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands",
+                                        timeout=bl.PAGE_LOAD_TIMEOUT_MS)
+        self.page.evaluate(bl._OPEN_NOTEBOOK_JS, [path, int(timeout * 1000)])
+        self.wait_kernel_ready(timeout)
+
+    def write_notebook(self, path: str, cells: list[str]) -> None:
+        """Save a notebook into the browser's own storage (as a student's new notebook is)."""
+        self.page.evaluate(_SAVE_NOTEBOOK_JS, [path, cells])
+
+
+def _patch_config(route: Any) -> None:
+    """The test's only change to the site: expose the app object and render every cell (no windowing)."""
+    response = route.fetch()
+    config = response.json()
+    data = config.setdefault("jupyter-config-data", {})
+    data["exposeAppInBrowser"] = True
+    overrides = data.setdefault("settingsOverrides", {})
+    overrides["@jupyterlab/notebook-extension:tracker"] = {"windowingMode": "none"}
+    route.fulfill(response=response, body=json.dumps(config), headers={**response.headers,
+                                                                        "content-type": "application/json"})
+
+
+class Lite:
+    """Build + server + browser for the module, with every foreign request blocked and recorded."""
+
+    def __init__(self) -> None:
+        self.out: Path | None = None
+        self.server: StaticServer | None = None
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.context: Any = None
+        self.foreign: list[str] = []
+        self.page: LitePage | None = None
+
+    def start(self, chromium: str) -> None:
+        from playwright.sync_api import sync_playwright
+
+        from tilelab.teach.lite import build_lite
+
+        self.out = Path(tempfile.mkdtemp(prefix="tilelab-lite-site-")) / "lite"
+        t0 = time.perf_counter()
+        summary = build_lite(self.out, quiet=True)
+        TIMINGS["build_s"] = round(time.perf_counter() - t0, 1)
+        TIMINGS["site_mb"] = round(summary["bytes"] / 1e6, 1)
+        self.server = StaticServer(self.out)
+        self.playwright = sync_playwright().start()
+        self.browser = bl.launch_chromium(self.playwright, chromium)
+        self.context = self.browser.new_context(viewport={"width": 1280, "height": 1000}, device_scale_factor=1)
+        self.context.route("**/*", self._route)
+
+    def _route(self, route: Any) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob") or (parts.hostname == "127.0.0.1" and parts.port == self.server.port):
+            if parts.path == "/jupyter-lite.json":
+                return _patch_config(route)
+            return route.continue_()
+        self.foreign.append(url)
+        return route.abort()
+
+    def new_page(self, name: str) -> LitePage:
+        page = self.context.new_page()
+        page.on("request", lambda req: self._count(req.url))
+        return LitePage(page, self.server, name=name)
+
+    def _count(self, url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and not (
+                parts.hostname == "127.0.0.1" and parts.port == self.server.port) and url not in self.foreign:
+            self.foreign.append(url)
+
+    def close(self) -> None:
+        for step in (lambda: self.context and self.context.close(), lambda: self.browser and self.browser.close(),
+                     lambda: self.playwright and self.playwright.stop(), lambda: self.server and self.server.stop()):
+            try:
+                step()
+            except Exception as exc:
+                print(f"[lite tests] cleanup step failed: {exc!r}", file=sys.stderr)
+        if self.out is not None:
+            shutil.rmtree(self.out.parent, ignore_errors=True)
+
+
+def _unavailable(reason: str) -> None:
+    from conftest import REQUIRE_BROWSER, _skipped_because  # the shared loud-skip banner
+
+    if REQUIRE_BROWSER:
+        pytest.fail(f"TILELAB_REQUIRE_BROWSER=1 but the lite browser test cannot run: {reason}", pytrace=False)
+    if reason not in _skipped_because:
+        _skipped_because.append(reason)
+    pytest.skip(f"BROWSER TESTS SKIPPED: {reason}")
+
+
+@pytest.fixture(scope="module")
+def lite() -> Iterator[Lite]:
+    chromium = bl.find_chromium()
+    if chromium is None:
+        _unavailable("Chromium is not installed (Debian: apt-get install chromium)")
+    try:
+        import playwright  # noqa: F401
+    except ImportError as exc:
+        _unavailable(f"Python Playwright is not installed ({exc}); pip install -e '.[test]'")
+    if shutil.which("npm") is None:
+        _unavailable("npm is not installed: the lite build takes Pyodide from the npm registry "
+                     "(Debian: apt-get install npm)")
+    site = Lite()
+    try:
+        site.start(chromium)
+        yield site
+    finally:
+        site.close()
+        bl.ARTIFACTS.mkdir(exist_ok=True)
+        TIMINGS["foreign_requests"] = len(site.foreign)
+        (bl.ARTIFACTS / "lite-timings.json").write_text(json.dumps(TIMINGS, indent=1) + "\n")
+        print(f"\n[lite] {json.dumps(TIMINGS)}", file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def tab(lite: Lite) -> LitePage:
+    """One JupyterLite tab for the module (its kernels start once per notebook, as a student's do)."""
+    lite.page = lite.new_page("lite")
+    return lite.page
+
+
+def _save_artifacts(name: str, page: LitePage) -> None:
+    folder = bl.ARTIFACTS / f"lite-{name}"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        page.screenshot(folder / "screenshot.png")
+    except Exception:
+        pass
+    (folder / "console.log").write_text("\n".join(page.console + [f"[pageerror] {e}" for e in page.page_errors]))
+    print(f"\n[lite] artifacts in {folder}", file=sys.stderr)
+
+
+@pytest.fixture
+def on_failure(request: pytest.FixtureRequest, tab: LitePage) -> Iterator[LitePage]:
+    yield tab
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        _save_artifacts(request.node.name, tab)
+
+
+# ------------------------------------------------------------------------------------- the tests
+def test_site_is_built_self_contained(lite: Lite) -> None:
+    out = lite.out
+    config = json.loads((out / "jupyter-lite.json").read_text())["jupyter-config-data"]
+    kernel = config["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]
+    assert kernel["disablePyPIFallback"] is True and kernel["pyodideUrl"].startswith("./")
+    names = {e["name"] for e in config["federated_extensions"]}
+    assert {"@jupyter-widgets/jupyterlab-manager", "ipycanvas", "@jupyterlite/pyodide-kernel-extension"} <= names
+    for lesson in LESSONS:
+        assert (out / "files" / f"{lesson}.ipynb").is_file()
+    index = (out / "index.html").read_text()
+    assert "lab/index.html?path=00_start_here.ipynb" in index and "Download" in index
+
+
+def test_first_start_and_hello(lite: Lite, on_failure: LitePage) -> None:
+    """Opening the first lesson boots Pyodide; a cell that imports tilelab loads it with no %pip."""
+    t0 = time.perf_counter()
+    on_failure.open_notebook("00_start_here.ipynb")
+    TIMINGS["kernel_ready_s"] = round(time.perf_counter() - t0, 1)
+    t1 = time.perf_counter()
+    out = on_failure.kernel_eval("import sys, tilelab, numpy, matplotlib\n"
+                                 "from tilelab._jit import HAVE_NUMBA\n"
+                                 "print(sys.platform, tilelab.__version__, numpy.__version__, HAVE_NUMBA)",
+                                 timeout=BOOT_TIMEOUT_S)
+    TIMINGS["first_import_s"] = round(time.perf_counter() - t1, 1)
+    assert out.split() == ["emscripten", "0.1.0", "2.0.2", "False"], out
+    assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_lesson_runs_top_to_bottom(lite: Lite, on_failure: LitePage, lesson: str) -> None:
+    page = on_failure
+    page.open_notebook(f"{lesson}.ipynb")
+    t0 = time.perf_counter()
+    state = page.run_all(timeout=LESSON_TIMEOUT_S)
+    TIMINGS.setdefault("lesson_run_s", {})[lesson] = round(time.perf_counter() - t0, 1)
+    errors = page.error_outputs()
+    assert not errors, f"{lesson} raised in the browser kernel:\n" + "\n".join(errors)
+    stderr = [o.get("text", "") for c in state["cells"] for o in c.get("outputs", [])
+              if o.get("output_type") == "stream" and o.get("name") == "stderr" and "Traceback" in o.get("text", "")]
+    assert not stderr, f"{lesson} printed a traceback:\n" + "\n".join(stderr)
+    assert page.widget_errors() == [], page.widget_errors()
+    assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
+
+
+def _board(page: LitePage, name: str, cells: list[str]) -> bl.BoardView:
+    page.write_notebook(name, cells)
+    page.open_notebook(name)
+    page.run_all()
+    errors = page.error_outputs()
+    assert not errors, "the board notebook raised:\n" + "\n".join(errors)
+    return bl.BoardView(page).wait_drawn()
+
+
+def _latency(page: LitePage, view: bl.BoardView, next_key: str, presses: int) -> list[float]:
+    values = []
+    for _ in range(presses):
+        view.settle(timeout=15, quiet_frames=4)
+        key = page.kernel_json(next_key)
+        view.settle(timeout=15, quiet_frames=4)
+        value = bl.timed_input(page, lambda: view.press(key), timeout=5.0, canvas=view.canvas)
+        if value is not None:
+            values.append(value)
+    return values
+
+
+KEY_2048 = ("(lambda legal: {'down': 'ArrowDown', 'left': 'ArrowLeft', 'right': 'ArrowRight', 'up': 'ArrowUp'}"
+            "[next(d for d in ('down', 'left', 'right', 'up') if d in legal)])"
+            "({d.value for d in board.game.legal_moves()})")
+
+
+def test_2048_board_plays_by_key_and_click(lite: Lite, on_failure: LitePage) -> None:
+    page = on_failure
+    view = _board(page, "lite_2048.ipynb", [SETUP_2048, "board"])
+    start = page.kernel_json("board_state()")
+    assert_2048_pixels(view, start)
+    view.focus()
+    for n, key in enumerate(("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"), start=1):
+        expected = page.kernel_json(f"predict({key!r})")
+        view.press(key)
+        st = page.wait_for(lambda: (lambda s: s if s["keys_seen"] >= n else None)(page.kernel_json("board_state()")),
+                           30, f"{n} key presses in the kernel")
+        assert st["rows"] == expected["rows"], f"{key}: the board differs from the engine's prediction"
+    assert_2048_pixels(view, st)
+    before = st["moves"]
+    for label, key in (("←", "ArrowLeft"), ("↑", "ArrowUp"), ("→", "ArrowRight"), ("↓", "ArrowDown")):
+        expected = page.kernel_json(f"predict({key!r})")
+        if expected["moved"]:
+            view.click_button(label)
+            after = page.wait_for(lambda: (lambda s: s if s["moves"] == before + 1 else None)(
+                page.kernel_json("board_state()")), 30, f"the {label} button to move")
+            assert after["rows"] == expected["rows"]
+            break
+    else:
+        pytest.fail("no arrow button could move")
+    assert_2048_pixels(view, after)
+    view.focus()
+    values = _latency(page, view, KEY_2048, int(os.environ.get("TILELAB_LITE_PRESSES", "30")))
+    assert len(values) >= 10, f"only {len(values)} key presses redrew the board within 5 s"
+    TIMINGS["key_to_redraw_2048_ms"] = {"n": len(values), "p50": round(bl.percentile(values, 50), 1),
+                                        "p95": round(bl.percentile(values, 95), 1)}
+    assert page.widget_errors() == []
+    assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
+
+
+def test_sliding_board_plays_by_click_and_key(lite: Lite, on_failure: LitePage) -> None:
+    page = on_failure
+    view = _board(page, "lite_sliding.ipynb", [SETUP_SLIDING, "board"])
+    st = page.kernel_json("board_state()")
+    assert_sliding_pixels(view, st)
+    br, bc = st["blank"]
+    c = 0 if bc != 0 else st["cols"] - 1  # a tile in the blank's row: a click slides it (and those between)
+    view.click(*centre(st, br, c))
+    after = page.wait_for(lambda: (lambda s: s if s["blank"] != st["blank"] else None)(
+        page.kernel_json("board_state()")), 30, "the click to slide tiles")
+    assert after["blank"] == [br, c]
+    assert_sliding_pixels(view, after)
+    view.focus()
+    key = page.kernel_json("next(k for d, k in (('left', 'ArrowLeft'), ('right', 'ArrowRight'), ('up', 'ArrowUp'), "
+                           "('down', 'ArrowDown')) if board.puzzle.tile_for(d) is not None)")
+    view.press(key)
+    moved = page.wait_for(lambda: (lambda s: s if s["keys_seen"] >= 1 and s["blank"] != after["blank"] else None)(
+        page.kernel_json("board_state()")), 30, "the key to slide a tile")
+    assert_sliding_pixels(view, moved)
+    assert page.widget_errors() == []
+    assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
