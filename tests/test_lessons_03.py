@@ -1,0 +1,209 @@
+"""Lessons 3a and 3b run top to bottom, state only numbers they compute, and survive exploration.
+
+One run per lesson with its default parameters fetches every number its prose states (the cells
+students see hold no asserts); one more run per lesson with other parameters must raise nowhere and
+still end with its exercises checking.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lessonrun import errors, exercise_outputs, prose, run_lesson, tags
+
+A, B = "03a_sliding_parity", "03b_sliding_shuffles"
+
+A_FETCH = [
+    "home.is_goal()", "[counted.single, counted.multi]", "inversions(example)", "[flips, TRIALS]",
+    "{k: sorted(v) for k, v in seen.items()}",
+    "[int(solvable.size), int((table < 0).sum()), int(solvable.max()), int((solvable == solvable.max()).sum())]",
+    "round(float(solvable.mean()), 2)", "int((solvable <= 10).sum())",
+    "[distance(p) for p in hardest]", "distance(game.puzzle)",
+    "[int(multi.max()), round(float(multi[multi >= 0].mean()), 2)]",
+    "[len(path), count_moves(hardest[0], path).multi, distance(hardest[0], 'multi')]",
+    "[n, *agree.values()]",
+]
+B_FETCH = [
+    "[by_rule, by_bfs, NAIVE_BOARDS]", "[is_solvable(fixed), distance(fixed) >= 0]",
+    "{k: float(np.mean(np.array(v) % 2 == 1)) for k, v in dealt.items()}", "float(np.mean(dist % 2 == 1))",
+    "[even_boards, even_cells, *np.bincount(blank_cell).tolist()]", "[tvd_walk, tvd_coin]",
+    "coin_cells.tolist()", "[lazy[81], lazy[300]]",
+    "ours == puzzle8_walk(goal3, 81, np.random.default_rng(SEED))", "turn_probabilities(0, 2)",
+    "mass_by_blank_cell(puzzle8_n).round(3).tolist()", "total_variation(puzzle8_n)",
+    "[float(((cells - expected) ** 2 / expected).sum()), chi_square_critical(8)]",
+    "float(np.abs(cells / deals - coin_cells.ravel()).max())",
+    "[critical, simulated, CHI2_2X3_999]", "[len(counts), chi2]",
+    "[floor, float(longrun[0]), float(longrun[4])]",
+    "{k: float(np.mean(v)) for k, v in manhattans.items()}", "even_cells_5x5",
+]
+
+
+@pytest.fixture(scope="module")
+def a():
+    return run_lesson(A, fetch=A_FETCH)
+
+
+@pytest.fixture(scope="module")
+def b():
+    return run_lesson(B, fetch=B_FETCH)
+
+
+def _outputs(ran, cell_id: str) -> str:
+    cell = next(c for c in ran.notebook.cells if c.get("id") == cell_id)
+    return "".join(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", "")) for o in cell.outputs)
+
+
+def _check_results_show(ran) -> None:
+    """Every exercise cell shows a (red) check result and every solution cell a green one."""
+    shown = exercise_outputs(ran.notebook)
+    assert shown and all("[NOT YET]" in text for text in shown), shown
+    solutions = [c for c in ran.notebook.cells if c.cell_type == "code" and "solution" in tags(c)]
+    assert solutions and all("[PASSED]" in "".join(o.get("data", {}).get("text/plain", "")
+                                                    for o in c.outputs) for c in solutions)
+
+
+# ------------------------------------------------------------------ 03a
+
+
+def test_03a_runs_cleanly_and_its_exercises_check(a):
+    assert errors(a.notebook) == []
+    _check_results_show(a)
+
+
+def test_03a_moves_and_inversions(a):
+    text = prose(A)
+    assert a["home.is_goal()"] is True
+    assert a["[counted.single, counted.multi]"] == [6, 3]
+    assert a["inversions(example)"] == 4 and "4 inversions" in text
+    assert a["[flips, TRIALS]"] == [5000, 5000] and "(5,000)" in text
+    assert a["{k: sorted(v) for k, v in seen.items()}"] == {
+        "horizontal": [0], "vertical, odd width": [0], "vertical, even width": [1]}
+    assert "never 0" in text
+
+
+def test_03a_search_checks_every_small_board(a):
+    printed = _outputs(a, "e4cf1cc3")
+    for shape, total in (("2x2", 24), ("2x3", 720), ("3x2", 720), ("2x4", 40_320)):
+        assert f"{shape}: BFS reached {total // 2:,} of {total:,} arrangements (exactly half? True)" in printed
+        assert f"agrees with it on {total:,} of {total:,}" in printed
+    assert "12 = 4!/2" in prose(A)
+
+
+def test_03a_state_space_numbers_match_the_prose(a):
+    text = prose(A)
+    size, unsolvable, hardest, how_many = a[A_FETCH[5]]
+    assert (size, unsolvable, hardest, how_many) == (181_440, 181_440, 31, 2)
+    assert "181,440" in text and "Only **two** boards are 31 moves" in text and "two need 31" in text
+    assert a["round(float(solvable.mean()), 2)"] == 21.97 and "21.97 moves on average" in text
+    assert a["int((solvable <= 10).sum())"] == 706
+    assert a["[distance(p) for p in hardest]"] == [31, 31]
+    assert a["[int(multi.max()), round(float(multi[multi >= 0].mean()), 2)]"] == [24, 16.55]
+    steps, multi, best = a["[len(path), count_moves(hardest[0], path).multi, distance(hardest[0], 'multi')]"]
+    assert steps == multi == best == 20
+    n, *agreements = a["[n, *agree.values()]"]
+    assert n == 10_000 and agreements == [n, n] and "10,000 random boards" in text
+
+
+def test_03a_play_gives_the_boards_optimal_distance(a):
+    assert a["distance(game.puzzle)"] == 25
+    assert "This board is 25 moves from home" in _outputs(a, "8d9e5189")
+    assert "fewer than 31 moves" not in prose(A)  # the old prompt that said nothing about this board
+
+
+def test_03a_defines_its_terms_and_keeps_answers_out_of_sight():
+    text = " ".join(prose(A).split())
+    for term in ("**bipartite**", "**θ₀** (\"theta-zero\")", "**2-connected**", "| parity |"):
+        assert term in text
+    assert "**Time:** about 60 minutes" in prose(A).split("##")[0] and "**You need:**" in text
+    nb = run_lesson(A, fetch=A_FETCH).notebook
+    visible = [c.source for c in nb.cells if c.cell_type == "code" and "solution" not in tags(c)]
+    assert not any(line.lstrip().startswith("assert") for src in visible for line in src.splitlines())
+
+
+def test_03a_exploration_never_crashes():
+    ran = run_lesson(A, overrides={"SEED": 11, "TRIALS": 400, "MAX_SIDE": 4, "PLAY_SEED": 1})
+    assert errors(ran.notebook) == []
+    _check_results_show(ran)
+    assert "parity flipped in 400 of 400 random swaps" in _outputs(ran, "1bf36198")
+    assert "This board is 17 moves from home" in _outputs(ran, "8d9e5189")
+
+
+# ------------------------------------------------------------------ 03b
+
+
+def test_03b_runs_cleanly_and_its_exercises_check(b):
+    assert errors(b.notebook) == []
+    _check_results_show(b)
+
+
+def test_03b_the_bug_and_its_fix(b):
+    by_rule, by_bfs, boards = b["[by_rule, by_bfs, NAIVE_BOARDS]"]
+    assert by_rule == by_bfs and abs(by_rule / boards - 0.5) < 0.05 and "2,000 such boards" in prose(B)
+    assert b["[is_solvable(fixed), distance(fixed) >= 0]"] == [True, True]
+
+
+def test_03b_walks_deal_one_parity_and_miss_five_ninths(b):
+    text = prose(B)
+    odd = b["{k: float(np.mean(np.array(v) % 2 == 1)) for k, v in dealt.items()}"]
+    exact = b["float(np.mean(dist % 2 == 1))"]
+    assert odd["walk, 81 moves"] == odd["walk-balanced, 81"] == 1.0
+    assert abs(odd["uniform"] - exact) < 0.07 and abs(odd["reject"] - exact) < 0.07  # 500 samples
+    even_boards, even_cells, *per_cell = b["[even_boards, even_cells, *np.bincount(blank_cell).tolist()]"]
+    assert (even_boards, even_cells) == (100_800, 5) and per_cell == [20_160] * 9
+    assert "100,800" in text and "**5/9**" in text and "181,440 / 9 = 20,160" in text
+
+
+def test_03b_exact_walk_distributions_match_the_prose(b):
+    text = prose(B)
+    tvd_walk, tvd_coin = b["[tvd_walk, tvd_coin]"]
+    assert tvd_walk == pytest.approx(5 / 9, abs=1e-9) and tvd_coin == pytest.approx(1 / 9, abs=1e-6)
+    assert "still 1/9 away from uniform" in text
+    cells = b["coin_cells.tolist()"]
+    assert cells[0][0] == pytest.approx(1 / 12, abs=1e-3) and cells[1][1] == pytest.approx(1 / 6, abs=1e-3)
+    assert "Corners get 1/12 and the centre 1/6" in text
+    lazy81, lazy300 = b["[lazy[81], lazy[300]]"]
+    assert lazy300 < 0.1 < lazy81
+
+
+def test_03b_puzzle8_walk_opened(b):
+    text = prose(B)
+    assert b["ours == puzzle8_walk(goal3, 81, np.random.default_rng(SEED))"] is True
+    assert b["turn_probabilities(0, 2)"] == [0.0, 0.75, 0.25, 0.0]
+    grid = b["mass_by_blank_cell(puzzle8_n).round(3).tolist()"]
+    assert grid == [[0.0, 0.182, 0.0], [0.182, 0.0, 0.318], [0.0, 0.318, 0.0]]
+    assert "get 0.318 each, the other two 0.182" in text
+    assert b["total_variation(puzzle8_n)"] > b["[tvd_walk, tvd_coin]"][0]
+    assert "Swift PuzzleProject's shuffle: the same walk" in text  # one walk is PuzzleProject's, said once
+
+
+def test_03b_deeper_statistics(b):
+    text = prose(B)
+    chi2, limit = b["[float(((cells - expected) ** 2 / expected).sum()), chi_square_critical(8)]"]
+    assert chi2 > limit and b["float(np.abs(cells / deals - coin_cells.ravel()).max())"] < 0.03
+    critical, simulated, module_value = b["[critical, simulated, CHI2_2X3_999]"]
+    assert abs(critical - simulated) < 1.0 and critical == pytest.approx(module_value) and round(critical, 1) == 447.6
+    boards, chi2_2x3 = b["[len(counts), chi2]"]
+    assert boards == 360 and chi2_2x3 < critical
+    floor, top_left, centre = b["[floor, float(longrun[0]), float(longrun[4])]"]
+    assert (round(floor, 3), round(top_left, 3), round(centre, 3)) == (0.155, 0.045, 0.170)
+    assert "(0.045\ninstead of 0.111)" in text and "0.155 from uniform" in text and "time average" in text
+    means = b["{k: float(np.mean(v)) for k, v in manhattans.items()}"]
+    assert means["4x4 Puzzle8 walk, 256 moves"] < means["4x4 uniform"] - 3
+    assert means["5x5 Puzzle8 walk, 625 moves"] < means["5x5 uniform"] - 5
+    assert b["even_cells_5x5"] == 13 and "13 even cells" in text
+
+
+def test_03b_defines_its_terms():
+    text = " ".join(prose(B).split())
+    for term in ("**periodic**", "**time average**", "*left eigenvector*", "**chi-square test**",
+                 "*degrees of freedom*", "a standard error is", "| total-variation distance (TVD) |"):
+        assert term in text
+    assert "**Time:** about 55 minutes" in prose(B).split("##")[0]
+
+
+def test_03b_exploration_never_crashes():
+    ran = run_lesson(B, overrides={"SEED": 5, "NAIVE_BOARDS": 300, "SAMPLES": 100, "WALK_STEPS": 80})
+    assert errors(ran.notebook) == []
+    _check_results_show(ran)
+    assert "walk, 80 moves     mean distance" in _outputs(ran, "effc0be1")
+    assert "odd distances   0.0%" in _outputs(ran, "effc0be1")  # an even length deals even distances only
