@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-browser bench clean student site warm grade
+.PHONY: lab test test-unit test-notebooks test-browser bench clean student site warm grade lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,8 +18,11 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 # Root (a container, a class VM) needs --allow-root; everybody else gets the plain command.
+# `make lab STUDENT=1` opens the student editions in student/ (made once; never overwritten, so work is kept).
+LAB_DIR := $(if $(STUDENT),student,notebooks)
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	$(if $(STUDENT),test -d student || $(PY) -m tilelab.teach student student)
+	$(VENV)/bin/jupyter lab $(LAB_DIR)/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Everything in one pytest run so CI sees one summary line.
 test: $(STAMP)
@@ -45,6 +48,8 @@ bench: $(STAMP)
 # Teacher's kit (README: "Teaching with tilelab").
 #   make student [OUT=folder]            lessons without solution cells (default: student/)
 #   make site    [OUT=folder]            the course as a static website (default: site/)
+#   make lite    [OUT=folder] [STUDENT=1] the course as a JupyterLite site: every lesson runs in the
+#                                        browser, no server (default: lite/; STUDENT=1: student editions)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
 #   make grade FOLDER=... [OUT=x.csv]    run every student notebook in FOLDER, write a CSV
 student: $(STAMP)
@@ -52,6 +57,13 @@ student: $(STAMP)
 
 site: $(STAMP)
 	$(PY) -m tilelab.teach site $(or $(OUT),site)
+
+lite: $(STAMP)
+	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student)
+
+# Every lesson top to bottom in the browser kernel, in Chromium (slow; make test runs four of them).
+test-lite: $(STAMP)
+	TILELAB_LITE_LESSONS=all TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser/test_browser_lite.py -m browser
 
 warm: $(STAMP)
 	$(PY) -m tilelab.warm $(WARM)
@@ -61,4 +73,4 @@ grade: $(STAMP)
 	$(PY) -m tilelab.teach grade "$(FOLDER)" --out "$(or $(OUT),results.csv)" --timeout $(or $(TIMEOUT),300)
 
 clean:
-	rm -rf $(VENV) .pytest_cache test-artifacts student site
+	rm -rf $(VENV) .pytest_cache test-artifacts student site lite
