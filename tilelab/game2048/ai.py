@@ -31,6 +31,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from tilelab._checks import as_float
 from tilelab._jit import njit
 from tilelab._random import as_generator
 from tilelab.game2048.bitboard import (
@@ -39,14 +40,14 @@ from tilelab.game2048.bitboard import (
 )
 from tilelab.game2048.core import Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
 from tilelab.game2048.expectimax import (
-    DEFAULT_WEIGHTS, LOST, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchTables, deepen, row_terms,
-    search_bits,
+    DEFAULT_WEIGHTS, LOST, MAX_NODES, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
+    check_search_settings, deepen, row_terms, search_bits,
 )
 
 __all__ = [
     "Player", "RandomPlayer", "GreedyPlayer", "CornerPlayer", "MonteCarloPlayer", "Expectimax", "Thought",
     "play_game", "GameRecord", "replay", "evaluate", "chance_value", "best_value", "expectimax_values",
-    "NODES_PER_MS",
+    "readable_search", "NODES_PER_MS",
 ]
 
 Player = Callable[[Board], Direction]
@@ -190,16 +191,28 @@ def evaluate(board: Board, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> float
     >>> evaluate(Board.parse("16 8 4 2\\n. . . .\\n. . . .\\n. . . .")) > evaluate(Board.parse("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
     True
     """
-    n = board.size
-    exps = [[v.bit_length() - 1 if v else 0 for v in row] for row in board.rows]
-    lines = exps + [list(col) for col in zip(*exps)]
+    rows = board.rows
+    known = _LINE_VALUES.setdefault(weights, {})
     total = 0.0
-    for line in lines:
-        t = row_terms(line, weights.mono_power, weights.sum_power)
-        total += (weights.alive / (2 * n) + weights.empty * t["empty"] + weights.merges * t["merges"]
-                  - weights.monotonicity * t["monotonicity"] - weights.smoothness * t["smoothness"]
-                  - weights.sum * t["sum"])
+    for line in rows + tuple(zip(*rows)):  # rows, then columns
+        value = known.get(line)
+        if value is None:
+            if len(known) > 1 << 18:  # a long game on a big board: start the memo afresh
+                known.clear()
+            value = known[line] = _line_value(tuple(v.bit_length() - 1 if v else 0 for v in line), weights)
+        total += value
     return total
+
+
+_LINE_VALUES: dict[HeuristicWeights, dict[tuple[int, ...], float]] = {}  # line of tiles -> its share, per weights
+
+
+def _line_value(exponents: tuple[int, ...], weights: HeuristicWeights) -> float:
+    """One row's or column's share of :func:`evaluate`, from its tile exponents (0 = empty)."""
+    t = row_terms(exponents, weights.mono_power, weights.sum_power)
+    return (weights.alive / (2 * len(exponents)) + weights.empty * t["empty"] + weights.merges * t["merges"]
+            - weights.monotonicity * t["monotonicity"] - weights.smoothness * t["smoothness"]
+            - weights.sum * t["sum"])
 
 
 Evaluate = Callable[[Board], float]
@@ -259,12 +272,23 @@ class Expectimax:
       so the same seed plays the same game on any machine. (On a quiet 2-core machine 150,000 nodes
       take about 4-6 ms, *not* 50 ms.)
     - ``ms_per_move=T``: a real wall-clock budget -- iterative deepening until ``T`` milliseconds
-      have passed; the unfinished level is dropped. Spends about ``T`` ms; not reproducible.
-    - ``depth=D``: exactly ``D`` of our moves deep.
+      have passed. A level predicted not to finish is not started; the compiled search looks at the
+      clock every few thousand nodes and drops a level the deadline stops, so the move comes from the
+      deepest finished level and the call returns within about ``T`` even on a busy machine. Not
+      reproducible.
+    - ``depth=D``: exactly ``D`` of our moves deep (unless that needs more than ``max_nodes`` nodes:
+      then the deepest level that fits, so every call ends in bounded time).
 
     ``cutoff`` stops expanding branches less likely than that (cumulative probability); the
     transposition table has ``2**table_bits`` entries. ``nodes_per_ms`` is the wall-clock mode's first
-    guess of the machine's speed. Boards other than 4x4 use the readable search (depth 2 unless given).
+    guess of the machine's speed.
+
+    Boards other than 4x4 use the readable search (plain Python, about 1,000 times slower), under the
+    same kind of budget, strictly: every level, the first included, stops at the node budget or the
+    deadline, and if not even one move ahead fits, each move is judged by the evaluation of the board it
+    leaves (depth 0). Its nodes are evaluated boards. With no budget given it gets
+    :attr:`READABLE_NODES` (a few tens of ms a move on 8x8); ``max_nodes`` for it defaults to
+    :attr:`READABLE_MAX_NODES`.
 
     >>> ai = Expectimax(depth=2)
     >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"))
@@ -277,28 +301,34 @@ class Expectimax:
 
     name = "expectimax"
     DEFAULT_NODES = 150_000
+    READABLE_NODES = 1_500  # default node budget of the readable search (boards other than 4x4)
+    READABLE_MAX_NODES = 30_000  # most boards the readable search evaluates for one move (about a second)
 
     def __init__(self, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
                  depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-4,
                  weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1,
-                 nodes_per_ms: float = NODES_PER_MS, table_bits: int = 20) -> None:
-        if ms_per_move is None and nodes_per_move is None and depth is None:
+                 nodes_per_ms: float = NODES_PER_MS, table_bits: int = 20, max_nodes: int | None = None) -> None:
+        no_budget = ms_per_move is None and nodes_per_move is None and depth is None
+        if no_budget:
             nodes_per_move = self.DEFAULT_NODES
-        if not 0.0 <= cutoff < 1.0:
-            raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
-        if not 0.0 <= p_four <= 1.0:
-            raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
-        if not (isinstance(nodes_per_ms, (int, float)) and nodes_per_ms > 0):
-            raise ValueError(f"nodes_per_ms must be a positive number, got {nodes_per_ms!r}")
+        _, cutoff, p_four = check_search_settings(1, cutoff, p_four)
+        if not isinstance(weights, HeuristicWeights):
+            raise TypeError(f"weights must be HeuristicWeights, not {type(weights).__name__}")
+        nodes_per_ms = as_float(nodes_per_ms, "nodes_per_ms", minimum=1e-3)
         self.budget = Budget(depth=depth, nodes_per_move=nodes_per_move, ms_per_move=ms_per_move,
-                             max_depth=max_depth, nodes_per_ms=float(nodes_per_ms))
-        self.ms_per_move = None if ms_per_move is None else float(ms_per_move)
-        self.nodes_per_move = nodes_per_move
-        self.depth = depth
-        self.max_depth = max_depth
-        self.cutoff = float(cutoff)
+                             max_depth=max_depth, nodes_per_ms=nodes_per_ms,
+                             max_nodes=MAX_NODES if max_nodes is None else max_nodes)
+        self.readable_budget = Budget(
+            depth=depth, nodes_per_move=self.READABLE_NODES if no_budget else nodes_per_move,
+            ms_per_move=ms_per_move, max_depth=max_depth,
+            max_nodes=self.READABLE_MAX_NODES if max_nodes is None else max_nodes)
+        self.ms_per_move = self.budget.ms_per_move
+        self.nodes_per_move = self.budget.nodes_per_move
+        self.depth = self.budget.depth
+        self.max_depth = self.budget.max_depth
+        self.cutoff = cutoff
         self.weights = weights
-        self.p_four = float(p_four)
+        self.p_four = p_four
         self.tables = SearchTables(weights, table_bits)
         self.last: Thought | None = None
 
@@ -315,26 +345,66 @@ class Expectimax:
         """Search ``board``; return the chosen direction and every legal move's expected value."""
         start = time.perf_counter()
         if board.size != SIZE:
-            return self._think_readable(board, start)
-        bits = to_bitboard(board)
-        result = self._deepen(bits)
+            result = self._deepen_readable(board, start)
+        else:
+            result = self._deepen(to_bitboard(board), start)
         values = {_CODE_TO_DIRECTION[c]: v for c, v in enumerate(result.values) if not math.isnan(v)}
         direction = None if result.best == NO_MOVE else _CODE_TO_DIRECTION[result.best]
         self.last = Thought(direction, values, result.depth, result.nodes, result.table_hits,
                             1e3 * (time.perf_counter() - start))
         return self.last
 
-    def _deepen(self, bits: int):
-        def run(depth: int, limit: int):
-            return search_bits(bits, depth, self.tables, p_four=self.p_four, cutoff=self.cutoff, node_limit=limit)
-        return deepen(run, self.budget)
+    def _deepen(self, bits: int, start: float | None = None) -> SearchResult:
+        def run(depth: int, limit: int, deadline: float | None = None) -> SearchResult:
+            return search_bits(bits, depth, self.tables, p_four=self.p_four, cutoff=self.cutoff, node_limit=limit,
+                               deadline=deadline)
+        return deepen(run, self.budget, start=start)
 
-    def _think_readable(self, board: Board, start: float) -> Thought:
-        depth = self.depth or 2
-        values = expectimax_values(board, depth, lambda b: evaluate(b, self.weights), self.p_four)
-        direction = max(values, key=values.__getitem__) if values else None
-        self.last = Thought(direction, values, depth, 0, 0, 1e3 * (time.perf_counter() - start))
-        return self.last
+    def _deepen_readable(self, board: Board, start: float) -> SearchResult:
+        def run(depth: int, limit: int, deadline: float | None = None) -> SearchResult:
+            return readable_search(board, depth, self.weights, self.p_four, node_limit=limit, deadline=deadline)
+        result = deepen(run, self.readable_budget, start=start, strict=True)
+        return result if result.complete else readable_search(board, 0, self.weights, self.p_four)
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the readable search when its node limit or deadline is passed."""
+
+
+def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1, *,
+                    node_limit: int = 0, deadline: float | None = None) -> SearchResult:
+    """:func:`expectimax_values` as a :class:`SearchResult`, stopped by a node limit or a deadline.
+
+    Its nodes are evaluated boards: past ``node_limit`` of them, or once the clock passes ``deadline``
+    (a perf_counter time, read at every evaluation), it stops and says so (``complete=False``).
+    ``depth=0`` scores each move by the evaluation of the board it leaves (at most four evaluations).
+
+    >>> board = Board.parse("2 2 .\\n. . .\\n. . 4")
+    >>> r = readable_search(board, 1)
+    >>> r.complete, r.depth, r.nodes, readable_search(board, 2, node_limit=10).complete
+    (True, 1, 52, False)
+    """
+    tick = time.perf_counter()
+    count = [0]
+
+    def metered(b: Board) -> float:
+        count[0] += 1
+        if (node_limit and count[0] > node_limit) or (deadline is not None and time.perf_counter() > deadline):
+            raise _OutOfBudget
+        return evaluate(b, weights)
+
+    try:
+        if depth == 0:
+            values = {d: evaluate(move(board, d).board, weights) for d in legal_moves(board)}
+            count[0] = len(values)
+        else:
+            values = expectimax_values(board, depth, metered, p_four)
+    except _OutOfBudget:
+        return SearchResult(NO_MOVE, (math.nan,) * 4, depth, count[0] - 1, 0, False, time.perf_counter() - tick)
+    by_code = tuple(values.get(d, math.nan) for d in _CODE_TO_DIRECTION)
+    best = max(values, key=values.__getitem__) if values else None
+    code = NO_MOVE if best is None else _CODE_TO_DIRECTION.index(best)
+    return SearchResult(code, by_code, depth, count[0], 0, True, time.perf_counter() - tick)
 
 
 # ---------------------------------------------------------------------------------- games and records

@@ -43,13 +43,15 @@ deepening) until its budget is spent. Two honest kinds:
 
 from __future__ import annotations
 
+import inspect
 import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
 import numpy as np
 
-from tilelab._jit import njit
+from tilelab._checks import as_float, as_int
+from tilelab._jit import monotonic, njit
 from tilelab.game2048.bitboard import (
     CELL_BITS, CELL_MASK, CELLS, OVERFLOW, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, SPAWN_FOUR, SPAWN_TWO,
     _count_empty, _move, _transpose, row_tables,
@@ -184,7 +186,7 @@ def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- the search kernel
-@njit
+@njit(inline="always")
 def _evaluate(bits, htable):
     """Sum of the line table over the four rows and the four columns."""
     bits = _U(bits)
@@ -196,7 +198,7 @@ def _evaluate(bits, htable):
     return total
 
 
-@njit
+@njit(inline="always")
 def _slot(after, depth, mask):
     """Transposition-table slot of (afterstate, depth): xor-folding only (same in numba and Python)."""
     h = _U(after) ^ (_U(depth) << _U(58))
@@ -206,20 +208,46 @@ def _slot(after, depth, mask):
     return int(h & _U(mask))
 
 
+CHECK_EVERY = 4096  # searched nodes between two looks at the clock (about 0.1-0.3 ms of search)
+STOPPED_BY_LIMIT, STOPPED_BY_CLOCK = 1, 2  # counters[2] after a search that did not finish
+COUNTERS = 5  # nodes, table hits, stopped, and two words for the clock to write into
+
+
+@njit(inline="always")
+def _count_node(counters, limit, deadline):
+    """Count one searched node; True (and ``counters[2]`` set) once the node limit or the deadline is passed.
+
+    The clock (libc's clock_gettime, about 40 ns) is read every :data:`CHECK_EVERY` nodes only.
+    """
+    if counters[2]:  # stopped already: every caller up the recursion returns at its next node
+        return True
+    n = counters[0] + 1
+    counters[0] = n
+    if limit > 0 and n > limit:
+        counters[2] = STOPPED_BY_LIMIT
+        return True
+    if deadline > 0.0 and (n & (CHECK_EVERY - 1)) == 0 and monotonic(counters[3:]) > deadline:
+        counters[2] = STOPPED_BY_CLOCK
+        return True
+    return False
+
+
 @njit
-def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, htable,
-                  tt_board, tt_tag, tt_value, tag_base, counters, limit):
+def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, htable, tt, tt_f, tag_base,
+                  counters, limit, deadline):
     """Expected value of an afterstate: average over spawns of the best continuation (depth = our moves left).
 
-    ``counters`` = [nodes, table hits, stopped]; with ``limit > 0`` the search stops once ``nodes``
-    passes ``limit`` (``stopped`` is set and every value from then on is meaningless).
+    ``tt`` holds one 32-byte slot per entry (board, tag, value bits; ``tt_f`` is the same memory read
+    as float64), so a probe touches one cache line, not three. ``counters`` = [nodes, table hits,
+    stopped, clock, clock]: the search stops once ``nodes`` passes ``limit`` (``limit > 0``) or the
+    clock passes ``deadline`` (``deadline > 0``); then every value from there on is meaningless.
     """
     after = _U(after)
-    tag = tag_base + depth  # generation and depth in one number
-    slot = _slot(after, depth, tt_board.size - 1)
-    if tt_tag[slot] == tag and tt_board[slot] == after:
+    tag = _U(tag_base + depth)  # generation and depth in one number
+    slot = _slot(after, depth, tt.shape[0] - 1)
+    if tt[slot, 1] == tag and tt[slot, 0] == after:
         counters[1] += 1
-        return tt_value[slot]
+        return tt_f[slot, 2]
     empty = _count_empty(after)
     cell_p = 1.0 / empty
     total = 0.0
@@ -234,9 +262,7 @@ def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, 
             exponent = _U(SPAWN_TWO) if kind == 0 else _U(SPAWN_FOUR)
             child = after | (exponent << shift)
             branch_p = prob * cell_p * tile_p
-            counters[0] += 1
-            if limit > 0 and counters[0] > limit:
-                counters[2] = 1
+            if _count_node(counters, limit, deadline):
                 return 0.0
             if depth <= 1 or branch_p < cutoff:
                 value = _evaluate(child, htable)
@@ -246,22 +272,22 @@ def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, 
                     moved, gained = _move(child, code, left, right, score_table)
                     if gained == OVERFLOW or moved == child:
                         continue
-                    v = _chance_value(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table,
-                                      htable, tt_board, tt_tag, tt_value, tag_base, counters, limit)
+                    v = _chance_value(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table, htable,
+                                      tt, tt_f, tag_base, counters, limit, deadline)
                     if v > value:
                         value = v
                 if value == -np.inf:  # no move changes the board: the game is lost
                     value = LOST
             total += cell_p * tile_p * value
-    tt_board[slot] = after
-    tt_tag[slot] = tag
-    tt_value[slot] = total
+    tt[slot, 0] = after
+    tt[slot, 1] = tag
+    tt_f[slot, 2] = total
     return total
 
 
 @njit
-def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt_board, tt_tag, tt_value,
-          tag_base, counters, values, limit):
+def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt, tt_f, tag_base, counters, values,
+          limit, deadline):
     """Fill ``values[code]`` with each move's expected value (NaN if illegal); return the best code."""
     bits = _U(bits)
     best = NO_MOVE
@@ -270,8 +296,8 @@ def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt_boar
         if gained == OVERFLOW or moved == bits:
             values[code] = np.nan
             continue
-        values[code] = _chance_value(moved, depth, 1.0, p_four, cutoff, left, right, score_table, htable,
-                                     tt_board, tt_tag, tt_value, tag_base, counters, limit)
+        values[code] = _chance_value(moved, depth, 1.0, p_four, cutoff, left, right, score_table, htable, tt, tt_f,
+                                     tag_base, counters, limit, deadline)
         if counters[2]:
             return NO_MOVE
         if best == NO_MOVE or values[code] > values[best]:
@@ -289,7 +315,19 @@ class SearchResult:
     depth: int
     nodes: int
     table_hits: int
-    complete: bool = True  # False: stopped by a node limit, values meaningless
+    complete: bool = True  # False: stopped by a node limit or a deadline, values meaningless
+    seconds: float = 0.0  # wall-clock time this search took
+
+
+_SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
+_FREE_TAG = np.iinfo(np.uint64).max
+
+
+def _aligned_slots(size: int) -> np.ndarray:
+    """A ``(size, 4)`` uint64 array whose rows start on 32-byte boundaries (a slot never spans two lines)."""
+    raw = np.zeros(size * _SLOT_WORDS * 8 + 64, dtype=np.uint8)
+    offset = (-raw.ctypes.data) % 64
+    return raw[offset: offset + size * _SLOT_WORDS * 8].view(np.uint64).reshape(size, _SLOT_WORDS)
 
 
 class SearchTables:
@@ -297,19 +335,33 @@ class SearchTables:
 
     Entries are tagged with a generation number, so starting a new decision never has to clear the
     table and no value leaks from one decision into the next (a decision depends on the board only).
+    Each entry is one 32-byte slot (board, tag, value): a probe reads one cache line, not three.
     """
 
     def __init__(self, weights: HeuristicWeights = DEFAULT_WEIGHTS, table_bits: int = 20) -> None:
-        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 4 <= table_bits <= 26:
-            raise ValueError(f"table_bits must be an int in 4..26 (table of 2**bits entries), got {table_bits!r}")
+        table_bits = as_int(table_bits, "table_bits (the table has 2**table_bits entries)", minimum=4, maximum=26)
         self.weights = weights
         self.rows = row_tables()
         self.htable = heuristic_table(weights)
-        size = 1 << table_bits
-        self.tt_board = np.zeros(size, dtype=np.uint64)
-        self.tt_tag = np.full(size, -1, dtype=np.int64)
-        self.tt_value = np.zeros(size, dtype=np.float64)
+        self.tt = _aligned_slots(1 << table_bits)
+        self.tt[:, 1] = _FREE_TAG
+        self.tt_f = self.tt.view(np.float64)  # the same memory, read as float64 (column 2 holds the values)
         self._generation = 0
+
+    @property
+    def tt_board(self) -> np.ndarray:
+        """The board stored in each slot (a view)."""
+        return self.tt[:, 0]
+
+    @property
+    def tt_tag(self) -> np.ndarray:
+        """Each slot's tag, generation * 256 + depth (-1: never written; a view)."""
+        return self.tt[:, 1].view(np.int64)
+
+    @property
+    def tt_value(self) -> np.ndarray:
+        """Each slot's value (a view)."""
+        return self.tt_f[:, 2]
 
     def next_tag_base(self) -> int:
         """A fresh tag range for one search (depth is added to it, so leave room for 256 depths)."""
@@ -328,11 +380,22 @@ def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> flo
     return float(_evaluate(_U(bits), heuristic_table(weights)))
 
 
+def check_search_settings(depth: int, cutoff: float, p_four: float) -> tuple[int, float, float]:
+    """``depth`` (1..64), ``cutoff`` in [0, 1) and ``p_four`` in [0, 1], or a TypeError/ValueError naming them."""
+    depth = as_int(depth, "depth (our moves to look ahead)", minimum=1, maximum=64)
+    cutoff = as_float(cutoff, "cutoff (a probability)", minimum=0.0)
+    if cutoff >= 1.0:
+        raise ValueError(f"cutoff (a probability) must be below 1, not {cutoff}: 1 would cut every branch")
+    return depth, cutoff, as_float(p_four, "p_four (a probability)", minimum=0.0, maximum=1.0)
+
+
 def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 0.1, cutoff: float = 1e-4,
-                node_limit: int = 0) -> SearchResult:
+                node_limit: int = 0, deadline: float | None = None) -> SearchResult:
     """Run one fixed-depth expectimax from ``bits``; returns the best move code and every move's value.
 
-    With ``node_limit > 0`` the search stops after that many nodes and says so (``complete=False``).
+    With ``node_limit > 0`` the search stops after that many nodes and says so (``complete=False``);
+    with ``deadline`` (a :func:`time.perf_counter` time) it stops once the clock passes it, looking at
+    the clock every :data:`CHECK_EVERY` nodes.
 
     >>> from tilelab.game2048.bitboard import parse_bits
     >>> r = search_bits(parse_bits("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"), 2, SearchTables(table_bits=10))
@@ -340,30 +403,34 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     ...     SearchTables(table_bits=10), node_limit=5).complete
     (True, True, False)
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 64:
-        raise ValueError(f"depth must be an int in 1..64 (our moves to look ahead), got {depth!r}")
-    if not 0.0 <= cutoff < 1.0:
-        raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
-    if not 0.0 <= p_four <= 1.0:
-        raise ValueError(f"p_four must be a probability in [0, 1], got {p_four!r}")
-    _check_limit(node_limit)
-    counters = np.zeros(3, dtype=np.int64)
+    depth, cutoff, p_four = check_search_settings(depth, cutoff, p_four)
+    node_limit = _check_limit(node_limit)
+    deadline = _check_deadline(deadline)
+    tick = time.perf_counter()
+    counters = np.zeros(COUNTERS, dtype=np.int64)
     values = np.full(4, np.nan)
     r = tables.rows
-    best = _root(_U(bits), depth, float(p_four), float(cutoff), r.left, r.right, r.score, tables.htable,
-                 tables.tt_board, tables.tt_tag, tables.tt_value, tables.next_tag_base(), counters, values,
-                 int(node_limit))
-    return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
-                        not counters[2])
+    best = _root(_U(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
+                 tables.next_tag_base(), counters, values, node_limit, deadline)
+    return SearchResult(int(best), tuple(values.tolist()), depth, int(counters[0]), int(counters[1]),
+                        not counters[2], time.perf_counter() - tick)
 
 
-def _check_limit(node_limit: int) -> None:
-    if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)) or node_limit < 0:
-        raise ValueError(f"node_limit must be an int >= 0 (0 = no limit), got {node_limit!r}")
+def _check_limit(node_limit: int) -> int:
+    return as_int(node_limit, "node_limit (0 = no limit)", minimum=0)
+
+
+def _check_deadline(deadline: float | None) -> float:
+    """A perf_counter time, or 0.0 for none (the kernels read 0 as "no deadline")."""
+    if deadline is None:
+        return 0.0
+    return max(as_float(deadline, "deadline (a time.perf_counter() time)"), 1e-9)
 
 
 # ---------------------------------------------------------------------------------- budgets
-NODES_PER_MS = 3000  # chance-node children searched per millisecond on the 2-core reference machine
+NODES_PER_MS = 10_000  # first guess of nodes searched per ms (the clock budget measures the machine as it goes)
+MAX_NODES = 5_000_000  # no single search of the fast engine goes past this (about half a second)
+CLOCK_MARGIN_MS = 1.0  # a clock budget stops its search this long before the deadline (return, bookkeeping)
 
 
 @dataclass
@@ -372,7 +439,9 @@ class Budget:
 
     Exactly one must be given. ``nodes_per_move`` is deterministic; ``ms_per_move`` reads the clock.
     ``nodes_per_ms`` is the wall-clock mode's running estimate of the machine's speed (updated after
-    every search), used to stop the level that is running at the deadline.
+    every search), used to predict whether the next level can finish before the deadline.
+    ``max_nodes`` bounds every single search, also a fixed ``depth``: a depth that needs more nodes
+    falls back to the deepest level that fits (so every call ends in bounded time).
 
     >>> Budget(nodes_per_move=150_000).deterministic, Budget(ms_per_move=50).deterministic
     (True, False)
@@ -383,22 +452,23 @@ class Budget:
     ms_per_move: float | None = None
     max_depth: int = 8
     nodes_per_ms: float = float(NODES_PER_MS)
+    max_nodes: int = MAX_NODES
 
     def __post_init__(self) -> None:
         given = [k for k in ("depth", "nodes_per_move", "ms_per_move") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of depth=, nodes_per_move=, ms_per_move= (got {given or 'none'})")
-        if self.depth is not None and (isinstance(self.depth, bool) or not isinstance(self.depth, int)
-                                       or not 1 <= self.depth <= 64):
-            raise ValueError(f"depth must be None or an int in 1..64, got {self.depth!r}")
-        n = self.nodes_per_move
-        if n is not None and (isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1):
-            raise ValueError(f"nodes_per_move must be a positive int, got {n!r}")
-        ms = self.ms_per_move
-        if ms is not None and (isinstance(ms, bool) or not isinstance(ms, (int, float)) or not 0 < ms < 3.6e6):
-            raise ValueError(f"ms_per_move must be a positive number of milliseconds, got {ms!r}")
-        if isinstance(self.max_depth, bool) or not isinstance(self.max_depth, int) or not 1 <= self.max_depth <= 64:
-            raise ValueError(f"max_depth must be an int in 1..64, got {self.max_depth!r}")
+        if self.depth is not None:
+            self.depth = as_int(self.depth, "depth", minimum=1, maximum=64)
+        if self.nodes_per_move is not None:
+            self.nodes_per_move = as_int(self.nodes_per_move, "nodes_per_move", minimum=1)
+        if self.ms_per_move is not None:
+            self.ms_per_move = as_float(self.ms_per_move, "ms_per_move (milliseconds)", maximum=3.6e6)
+            if self.ms_per_move <= 0:
+                raise ValueError(f"ms_per_move must be a positive number of milliseconds, not {self.ms_per_move}")
+        self.max_depth = as_int(self.max_depth, "max_depth", minimum=1, maximum=64)
+        self.nodes_per_ms = as_float(self.nodes_per_ms, "nodes_per_ms", minimum=1e-3)
+        self.max_nodes = as_int(self.max_nodes, "max_nodes", minimum=1)
 
     @property
     def deterministic(self) -> bool:
@@ -413,35 +483,81 @@ class Budget:
         return ""  # pragma: no cover
 
 
-Search = Callable[[int, int], SearchResult]  # (depth, node_limit) -> result
+Search = Callable[..., SearchResult]  # (depth, node_limit[, deadline]) -> result
 
 
-def deepen(search: Search, budget: Budget) -> SearchResult:
-    """Iterative deepening under ``budget``: the deepest finished search's result (``search(depth, limit)``).
+def deepen(search: Search, budget: Budget, *, start: float | None = None, strict: bool = False) -> SearchResult:
+    """Iterative deepening under ``budget``: the deepest finished search's result.
+
+    ``search(depth, node_limit, deadline)`` runs one level (``deadline``: a perf_counter time or None);
+    a search taking only ``(depth, node_limit)`` gets no deadline and is stopped by a node cap instead.
+    ``start`` is when the decision began (the clock budget counts from there). Level 1 is always run
+    to its end unless ``strict``: then every level obeys the budget and, if not even level 1 fits, the
+    unfinished level-1 result comes back (``complete=False``) for the caller to replace.
 
     >>> from tilelab.game2048.bitboard import parse_bits
     >>> tables, bits = SearchTables(table_bits=12), parse_bits("2 4 8 16\\n. 2 . 4\\n. . . 2\\n. . . .")
-    >>> run = lambda depth, limit: search_bits(bits, depth, tables, node_limit=limit)
+    >>> run = lambda depth, limit, deadline=None: search_bits(bits, depth, tables, node_limit=limit, deadline=deadline)
     >>> deepen(run, Budget(nodes_per_move=1000)).depth < deepen(run, Budget(nodes_per_move=300_000)).depth
     True
     """
+    start = time.perf_counter() if start is None else start
+    run = _with_deadline(search)
     if budget.depth is not None:
-        return search(budget.depth, 0)
+        return _deepen_fixed(run, budget, strict)
     if budget.nodes_per_move is not None:
-        return _deepen_nodes(search, int(budget.nodes_per_move), budget.max_depth)
-    return _deepen_clock(search, budget)
+        return _deepen_nodes(run, int(budget.nodes_per_move), budget.max_depth, budget.max_nodes, strict)
+    return _deepen_clock(run, budget, start, strict)
 
 
-def _deepen_nodes(search: Search, node_budget: int, max_depth: int) -> SearchResult:
+def _with_deadline(search: Search) -> Callable[[int, int, float | None], SearchResult]:
+    """``search`` as a three-argument function; a two-argument one is stopped by nodes only."""
+    try:
+        params = inspect.signature(search).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return search
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
+    if len(positional) >= 3 or any(p.kind == p.VAR_POSITIONAL for p in positional):
+        return search
+
+    def run(depth: int, limit: int, deadline: float | None) -> SearchResult:
+        return search(depth, limit)
+
+    run.takes_deadline = False  # type: ignore[attr-defined]
+    return run
+
+
+def _deepen_fixed(run: Callable, budget: Budget, strict: bool) -> SearchResult:
+    """Exactly ``budget.depth``, unless that needs more than ``max_nodes``: then the deepest level that fits."""
+    if not strict:
+        result = run(budget.depth, budget.max_nodes, None)
+        if result.complete or budget.depth == 1:
+            return result
+    return _deepen_nodes(run, budget.max_nodes, budget.depth, budget.max_nodes, True, predict=False)
+
+
+def _deepen_nodes(run: Callable, node_budget: int, max_depth: int, max_nodes: int = MAX_NODES,
+                  strict: bool = False, predict: bool = True) -> SearchResult:
+    """Deepen while the next level is predicted to fit in ``node_budget`` (deterministic: no clock).
+
+    Each level is also capped (``max_nodes``, or what is left of the budget when ``strict``); a capped
+    level is dropped and the previous one kept.
+    """
     spent, previous_nodes, result = 0, 0, None
     for depth in range(1, max_depth + 1):
-        result = search(depth, 0)
-        spent += result.nodes
+        free = depth == 1 and not strict
+        cap = max_nodes if not strict else max(1, (node_budget if predict else max_nodes) - spent)
+        attempt = run(depth, 0 if free else cap, None)
+        spent += attempt.nodes
+        if not attempt.complete:
+            result = result or attempt
+            break
+        result = attempt
         if result.best == NO_MOVE:
             break
         growth = max(2.0, result.nodes / max(previous_nodes, 1))
         previous_nodes = result.nodes
-        if spent + result.nodes * growth > node_budget:
+        if predict and spent + result.nodes * growth > node_budget:
             break
     return result
 
@@ -449,27 +565,31 @@ def _deepen_nodes(search: Search, node_budget: int, max_depth: int) -> SearchRes
 _MIN_RATE_NODES = 2000  # searches smaller than this say more about call overhead than about speed
 
 
-def _deepen_clock(search: Search, budget: Budget) -> SearchResult:
-    start = time.perf_counter()
-    deadline = start + budget.ms_per_move / 1e3
-    result = search(1, 0)  # depth 1 always finishes: a move is always available
-    previous_nodes = result.nodes
-    for depth in range(2, budget.max_depth + 1):
-        if result.best == NO_MOVE:
-            break
-        tick = time.perf_counter()
-        remaining_ms = 1e3 * (deadline - tick)
-        if remaining_ms <= 0:
-            break
-        limit = max(1, int(remaining_ms * budget.nodes_per_ms))
-        attempt = search(depth, limit)
-        took_ms = 1e3 * (time.perf_counter() - tick)
-        if attempt.nodes >= _MIN_RATE_NODES and took_ms > 0:  # running estimate of the node rate
-            budget.nodes_per_ms = 0.7 * budget.nodes_per_ms + 0.3 * attempt.nodes / took_ms
+def _deepen_clock(run: Callable, budget: Budget, start: float, strict: bool) -> SearchResult:
+    """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops."""
+    total_ms = budget.ms_per_move
+    deadline = start + (total_ms - min(CLOCK_MARGIN_MS, 0.05 * total_ms)) / 1e3
+    takes_deadline = getattr(run, "takes_deadline", True)
+    result, previous_nodes = None, 0
+    for depth in range(1, budget.max_depth + 1):
+        free = depth == 1 and not strict
+        limit = budget.max_nodes
+        if result is not None:
+            remaining_ms = 1e3 * (deadline - time.perf_counter())
+            growth = max(2.0, result.nodes / max(previous_nodes, 1))
+            if remaining_ms <= 0 or result.nodes * growth / budget.nodes_per_ms > remaining_ms:
+                break  # this level would not finish in time: do not start it
+            if not takes_deadline:
+                limit = min(limit, max(1, int(remaining_ms * budget.nodes_per_ms)))
+        attempt = run(depth, 0 if free else limit, None if free else deadline)
+        if attempt.nodes >= _MIN_RATE_NODES and attempt.seconds > 0:  # running estimate of the node rate
+            budget.nodes_per_ms = 0.7 * budget.nodes_per_ms + 0.3 * attempt.nodes / (1e3 * attempt.seconds)
         if not attempt.complete:
+            result = result or attempt
             break
-        if attempt.nodes == previous_nodes:  # the cutoff stops every branch: deeper is the same search
-            result = attempt
+        done_before = result is not None and attempt.nodes == result.nodes
+        previous_nodes = 0 if result is None else result.nodes
+        result = attempt
+        if result.best == NO_MOVE or done_before:  # game over, or the cutoff stops every branch already
             break
-        result, previous_nodes = attempt, attempt.nodes
     return result
