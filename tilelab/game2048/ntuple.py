@@ -52,7 +52,10 @@ from tilelab.game2048.bitboard import (
 )
 from tilelab.game2048.ai import Thought
 from tilelab.game2048.core import Board, Direction
-from tilelab.game2048.expectimax import NO_MOVE, Budget, SearchResult, deepen, _slot, _check_limit
+from tilelab.game2048.expectimax import (
+    COUNTERS, NO_MOVE, Budget, SearchResult, _check_deadline, _check_limit, _count_node, _slot, check_search_settings,
+    deepen,
+)
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
@@ -709,7 +712,7 @@ class TDPlayer:
 
 @njit
 def _td_chance(after, depth, prob, p_four, cutoff, weights, cells, lens, offs, left, right, score_table,
-               tt_board, tt_tag, tt_value, tag_base, counters, limit):
+               tt_board, tt_tag, tt_value, tag_base, counters, limit, deadline):
     """Expected future points from an afterstate: spawns averaged, our best reply maximised, V at the leaves."""
     after = _U(after)
     if depth <= 0 or prob < cutoff:
@@ -731,9 +734,7 @@ def _td_chance(after, depth, prob, p_four, cutoff, weights, cells, lens, offs, l
             if tile_p <= 0.0:
                 continue
             child = after | ((_U(SPAWN_TWO) if kind == 0 else _U(SPAWN_FOUR)) << shift)
-            counters[0] += 1
-            if limit > 0 and counters[0] > limit:
-                counters[2] = 1
+            if _count_node(counters, limit, deadline):  # node limit or deadline passed
                 return 0.0
             best = -np.inf
             for code in range(4):
@@ -742,7 +743,7 @@ def _td_chance(after, depth, prob, p_four, cutoff, weights, cells, lens, offs, l
                     continue
                 v = reward + _td_chance(moved, depth - 1, prob * cell_p * tile_p, p_four, cutoff, weights, cells,
                                         lens, offs, left, right, score_table, tt_board, tt_tag, tt_value, tag_base,
-                                        counters, limit)
+                                        counters, limit, deadline)
                 if v > best:
                     best = v
             if best == -np.inf:
@@ -756,7 +757,7 @@ def _td_chance(after, depth, prob, p_four, cutoff, weights, cells, lens, offs, l
 
 @njit
 def _td_root(bits, depth, p_four, cutoff, weights, cells, lens, offs, left, right, score_table, tt_board, tt_tag,
-             tt_value, tag_base, counters, values, limit):
+             tt_value, tag_base, counters, values, limit, deadline):
     bits = _U(bits)
     best = NO_MOVE
     for code in range(4):
@@ -765,7 +766,8 @@ def _td_root(bits, depth, p_four, cutoff, weights, cells, lens, offs, left, righ
             values[code] = np.nan
             continue
         values[code] = reward + _td_chance(moved, depth - 1, 1.0, p_four, cutoff, weights, cells, lens, offs, left,
-                                           right, score_table, tt_board, tt_tag, tt_value, tag_base, counters, limit)
+                                           right, score_table, tt_board, tt_tag, tt_value, tag_base, counters, limit,
+                                           deadline)
         if counters[2]:
             return NO_MOVE
         if best == NO_MOVE or values[code] > values[best]:
@@ -773,11 +775,16 @@ def _td_root(bits, depth, p_four, cutoff, weights, cells, lens, offs, left, righ
     return best
 
 
+MAX_TD_NODES = 2_000_000  # no single TDExpectimax search goes past this (about a second)
+
+
 class TDExpectimax:
     """Expectimax whose evaluation is a learned n-tuple value: search ``depth`` of our moves, then ``V``.
 
     Depth 1 is exactly :class:`TDPlayer`. Budgets as in :class:`tilelab.game2048.Expectimax`:
-    ``nodes_per_move`` (deterministic, default), ``ms_per_move`` (wall clock) or ``depth``.
+    ``nodes_per_move`` (deterministic, default), ``ms_per_move`` (wall clock: the compiled search
+    reads the clock and drops a level the deadline stops, so a move takes about ``T`` also on a busy
+    machine) or ``depth`` (bounded by ``max_nodes`` like every search). 4x4 boards only.
 
     >>> ai = TDExpectimax(NTupleNetwork([(0, 1, 2, 3)]), depth=2)
     >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4")) in (Direction.LEFT, Direction.RIGHT)
@@ -788,19 +795,17 @@ class TDExpectimax:
 
     def __init__(self, net: NTupleNetwork, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
                  depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-3, p_four: float = 0.1,
-                 table_bits: int = 20) -> None:
+                 table_bits: int = 20, max_nodes: int = MAX_TD_NODES) -> None:
         if not isinstance(net, NTupleNetwork):
             raise TypeError(f"TDExpectimax needs an NTupleNetwork, got {type(net).__name__}")
         if ms_per_move is None and nodes_per_move is None and depth is None:
             nodes_per_move = 20_000
-        if not 0.0 <= cutoff < 1.0:
-            raise ValueError(f"cutoff must be a probability in [0, 1), got {cutoff!r}")
-        if isinstance(table_bits, bool) or not isinstance(table_bits, int) or not 4 <= table_bits <= 26:
-            raise ValueError(f"table_bits must be an int in 4..26, got {table_bits!r}")
+        _, cutoff, p_four = check_search_settings(1, cutoff, p_four)
+        table_bits = as_int(table_bits, "table_bits (the table has 2**table_bits entries)", minimum=4, maximum=26)
         self.net = net
         self.budget = Budget(depth=depth, nodes_per_move=nodes_per_move, ms_per_move=ms_per_move,
-                             max_depth=max_depth, nodes_per_ms=500.0)
-        self.cutoff, self.p_four = float(cutoff), float(p_four)
+                             max_depth=max_depth, nodes_per_ms=500.0, max_nodes=max_nodes)
+        self.cutoff, self.p_four = cutoff, p_four
         size = 1 << table_bits
         self.tt_board = np.zeros(size, dtype=np.uint64)
         self.tt_tag = np.full(size, -1, dtype=np.int64)
@@ -812,25 +817,31 @@ class TDExpectimax:
     def __repr__(self) -> str:
         return f"TDExpectimax({self.net.name!r}, {self.budget.describe()}, cutoff={self.cutoff:g})"
 
-    def search(self, bits: int, depth: int, node_limit: int = 0) -> SearchResult:
-        """One fixed-depth search from a bitboard (``depth`` = our moves, 1 = greedy on ``V``)."""
-        _check_limit(node_limit)
+    def search(self, bits: int, depth: int, node_limit: int = 0, deadline: float | None = None) -> SearchResult:
+        """One fixed-depth search from a bitboard (``depth`` = our moves, 1 = greedy on ``V``).
+
+        Stops (``complete=False``) past ``node_limit`` nodes or the ``deadline`` (a perf_counter time).
+        """
+        node_limit = _check_limit(node_limit)
+        deadline = _check_deadline(deadline)
+        tick = time.perf_counter()
         t = row_tables()
         self._generation += 1
-        counters = np.zeros(3, dtype=np.int64)
+        counters = np.zeros(COUNTERS, dtype=np.int64)
         values = np.full(4, np.nan)
         n = self.net
         best = _td_root(_U(bits), depth, self.p_four, self.cutoff, n.weights, n._cells, n._lens, n._offs, t.left,
                         t.right, t.score, self.tt_board, self.tt_tag, self.tt_value, self._generation << 8, counters,
-                        values, int(node_limit))
+                        values, node_limit, deadline)
         return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
-                            not counters[2])
+                            not counters[2], time.perf_counter() - tick)
 
     def think(self, board: Board) -> Thought:
         """Search ``board`` under the budget: the choice and each legal move's value, as a :class:`Thought`."""
         start = time.perf_counter()
         bits = to_bitboard(board)
-        result = deepen(lambda depth, limit: self.search(bits, depth, limit), self.budget)
+        result = deepen(lambda depth, limit, deadline=None: self.search(bits, depth, limit, deadline), self.budget,
+                        start=start)
         self.last_values = {_CODE_TO_DIRECTION[c]: v for c, v in enumerate(result.values) if not math.isnan(v)}
         direction = None if result.best == NO_MOVE else _CODE_TO_DIRECTION[result.best]
         self.last = Thought(direction, dict(self.last_values), result.depth, result.nodes, result.table_hits,
