@@ -77,7 +77,8 @@ def _name(requirement: str) -> str:
 def _pyproject_requirements() -> dict[str, str]:
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     reqs = meta["dependencies"] + meta["optional-dependencies"]["lab"]
-    return {_name(r): r.replace(" ", "") for r in reqs}
+    # environment markers (numba's "not in the browser") have no conda spelling: compare what comes before
+    return {_name(r): r.split(";")[0].replace(" ", "") for r in reqs}
 
 
 def _conda_requirements() -> dict[str, str]:
@@ -98,6 +99,13 @@ def _conda_requirements() -> dict[str, str]:
 
 def test_environment_yml_matches_pyproject():
     assert _conda_requirements() == _pyproject_requirements()
+
+
+def test_numba_is_skipped_in_the_browser_only():
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    numba = [r for r in meta["dependencies"] if _name(r) == "numba"]
+    assert len(numba) == 1 and numba[0].split(";")[1].replace(" ", "").replace('"', "'") == \
+        "sys_platform!='emscripten'", f"numba must carry the marker sys_platform != 'emscripten', got {numba}"
 
 
 def test_environment_yml_python_floor_matches_pyproject():

@@ -97,9 +97,10 @@ def peak_rss_mib() -> float:
     """
     try:
         import resource
-    except ImportError:  # Windows
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    except (ImportError, AttributeError, OSError):  # Windows; Pyodide (no resource, or no getrusage)
         return 0.0
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 

@@ -33,8 +33,11 @@ from test_browser_sliding import centre
 
 pytestmark = pytest.mark.browser
 
-#: ``00_start_here`` and one lesson of each game (no heavy cells; 02, 04 and 06 run in ``make test-lite``).
+#: ``00_start_here`` and one lesson of each game (no heavy cells); ``TILELAB_LITE_LESSONS=all`` (``make
+#: test-lite``) runs every lesson.
 LESSONS = ("00_start_here", "01a_2048_merge", "03a_sliding_parity", "05a_match3_dispel")
+if os.environ.get("TILELAB_LITE_LESSONS") == "all":
+    LESSONS = tuple(name[:-len(".ipynb")] for name in bl.lesson_notebooks())
 BOOT_TIMEOUT_S = 300.0
 LESSON_TIMEOUT_S = 400.0
 TIMINGS: dict[str, Any] = {}
@@ -98,6 +101,21 @@ class LitePage(bl.LabPage):
                                         timeout=bl.PAGE_LOAD_TIMEOUT_MS)
         self.page.evaluate(bl._OPEN_NOTEBOOK_JS, [path, int(timeout * 1000)])
         self.wait_kernel_ready(timeout)
+
+    def run_all(self, timeout: float = bl.RUN_ALL_TIMEOUT_S) -> dict[str, Any]:
+        """Run every cell; return when all ran, or as soon as one raised (Run All stops there)."""
+        self.page.evaluate(bl._CLEAR_OUTPUTS_JS)
+        self.page.evaluate(bl._RUN_ALL_JS, [int(timeout * 1000)])
+
+        def finished() -> bool:
+            state = self.notebook_state()
+            if state["status"] != "idle" or any(c.get("state") == "running" for c in state["cells"]):
+                return False
+            raised = any(o.get("output_type") == "error" for c in state["cells"] for o in c.get("outputs", []))
+            return raised or self._all_executed()
+
+        self.wait_for(finished, timeout, "every code cell executed (or one raised) and the kernel idle", poll=0.5)
+        return self.notebook_state()
 
     def write_notebook(self, path: str, cells: list[str]) -> None:
         """Save a notebook into the browser's own storage (as a student's new notebook is)."""

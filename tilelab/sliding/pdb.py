@@ -380,7 +380,7 @@ class PatternDatabase:
     def histogram(self, pattern: int = 0) -> np.ndarray:
         """How many placements of pattern ``pattern`` lie at each distance."""
         table = self.tables[pattern]
-        return np.bincount(table[table != NO_ENTRY].astype(np.int64))
+        return np.bincount(table[table != NO_ENTRY].astype(np.intp))  # intp: 32-bit in Pyodide
 
     # -------------------------------------------------------------- disk cache
     def save(self, path: str | os.PathLike) -> Path:

@@ -213,7 +213,7 @@ def distance_histogram(rows: int, cols: int, metric: str = "single") -> np.ndarr
     [1, 2, 2, 2, 2, 2, 1]
     """
     table = distance_table(rows, cols, metric)
-    return np.bincount(table[table >= 0].astype(np.int64))
+    return np.bincount(table[table >= 0].astype(np.intp))  # intp: bincount refuses int64 on 32-bit (Pyodide)
 
 
 def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single") -> list[Puzzle]:

@@ -1,0 +1,304 @@
+"""The lite build's parts (tilelab.teach.lite): checked downloads, the lock, the tilelab wheel, the
+index page, launch links; and, where Node.js is installed, every tilelab module imported in Pyodide.
+The whole site in Chromium is tests/browser/test_browser_lite.py."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tilelab.teach import lite
+from tilelab.teach.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ------------------------------------------------------------------------------ checked downloads
+def test_cached_file_fetches_again_when_the_cache_is_damaged(tmp_path: Path) -> None:
+    good = b"the real bytes"
+    target = tmp_path / "f.whl"
+    target.write_bytes(b"the real byt")  # a cut-off download
+    calls = []
+
+    def fetch(dest: Path) -> None:
+        calls.append(dest)
+        dest.write_bytes(good)
+
+    assert lite.cached_file(target, _sha(good), fetch, "f") == target and target.read_bytes() == good
+    assert len(calls) == 1
+    lite.cached_file(target, _sha(good), fetch, "f")  # intact now: no second fetch
+    assert len(calls) == 1
+
+
+def test_cached_file_refuses_a_download_whose_digest_differs(tmp_path: Path) -> None:
+    target = tmp_path / "f.whl"
+    with pytest.raises(lite.LiteBuildError, match="SHA-256 of f.whl .* refusing"):
+        lite.cached_file(target, _sha(b"expected"), lambda dest: dest.write_bytes(b"tampered"), "f")
+    assert not target.exists(), "a file that failed its check must not stay in the cache"
+
+
+def _fake_lock(entries: dict[str, bytes]) -> dict:
+    return {"info": {"version": lite.PYODIDE_VERSION}, "packages": {
+        name: {"name": name, "version": "1", "file_name": f"{name}-1-cp312-cp312-pyodide_2024_0_wasm32.whl",
+               "sha256": _sha(data), "depends": [], "imports": [name], "install_dir": "site",
+               "package_type": "package", "unvendored_tests": False} for name, data in entries.items()}}
+
+
+def _fake_transport(path: Path, files: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(lite.TRANSPORT_FOLDER + name, data)
+    return path
+
+
+def test_lock_files_takes_the_official_bytes_and_caches_them(tmp_path: Path, monkeypatch) -> None:
+    lock = _fake_lock({"numpy": b"numpy wasm", "pillow": b"pillow wasm"})
+    transport = _fake_transport(tmp_path / "t.whl", {e["file_name"]: data for e, data in
+                                                     zip(lock["packages"].values(), [b"numpy wasm", b"pillow wasm"])})
+    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    cache = tmp_path / "cache"
+    files = lite.lock_files(lock, ["numpy", "pillow"], cache)
+    assert files["numpy"].read_bytes() == b"numpy wasm"
+
+    def no_network(wheel, cache):
+        raise AssertionError("a checked cache must not be fetched again")
+
+    monkeypatch.setattr(lite, "fetch_wheel", no_network)
+    assert lite.lock_files(lock, ["numpy", "pillow"], cache) == files
+    files["numpy"].write_bytes(b"bit rot")  # a damaged cache file is taken again from the transport
+    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    assert lite.lock_files(lock, ["numpy"], cache)["numpy"].read_bytes() == b"numpy wasm"
+
+
+def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_path: Path, monkeypatch) -> None:
+    lock = _fake_lock({"numpy": b"numpy wasm"})
+    name = lock["packages"]["numpy"]["file_name"]
+    transport = _fake_transport(tmp_path / "t.whl", {name: b"numpy wasm, altered"})
+    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    with pytest.raises(lite.LiteBuildError, match=f"{name} in .* has SHA-256 .* the official .* refusing"):
+        lite.lock_files(lock, ["numpy"], tmp_path / "cache")
+
+
+def test_lock_files_names_a_file_no_source_has(tmp_path: Path, monkeypatch) -> None:
+    lock = _fake_lock({"scipy": b"scipy wasm"})
+    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: _fake_transport(tmp_path / "t.whl", {}))
+    with pytest.raises(lite.LiteBuildError, match="no source for .*scipy"):
+        lite.lock_files(lock, ["scipy"], tmp_path / "cache")
+
+
+def test_closure_refuses_a_package_the_lock_lacks() -> None:
+    with pytest.raises(lite.LiteBuildError, match="'numba' is not in the Pyodide"):
+        lite.closure({"packages": {"a": {"depends": ["numba"]}}}, ["a"])
+
+
+def test_site_lock_refuses_an_entry_whose_dependency_is_not_shipped() -> None:
+    lock = {"info": {}, "packages": {"numpy": {"depends": []}}}
+    with pytest.raises(lite.LiteBuildError, match=r"depends on \['ipywidgets'\]"):
+        lite.site_lock(lock, ["numpy"], {"tilelab": {"depends": ["numpy", "ipywidgets"]}})
+
+
+def test_pinned_pure_wheels_have_lock_dependencies_the_site_ships() -> None:
+    """Every extra entry's dependencies are shipped (official closure or another extra)."""
+    extra = {lite.canonical(p.wheel.name) for p in lite.PURE_WHEELS} | {"tilelab"}
+    for pure in lite.PURE_WHEELS:
+        assert all(lite.canonical(d) in extra or d in lite.LOCK_PACKAGES for d in pure.depends), pure
+    assert "numba" not in lite.TILELAB_DEPENDS
+
+
+# ---------------------------------------------------------------------------------- tilelab wheel
+def test_tilelab_wheel_is_complete_reproducible_and_recorded(tmp_path: Path) -> None:
+    results = tmp_path / "bench.json"
+    results.write_text('{"x": 1}')
+    a = lite.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT, extra={"benchmarks/results/bench.json": results})
+    b = lite.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT, extra={"benchmarks/results/bench.json": results})
+    assert a.name == "tilelab-0.1.0-py3-none-any.whl" and a.read_bytes() == b.read_bytes()
+    with zipfile.ZipFile(a) as zf:
+        names = zf.namelist()
+        assert "tilelab/__init__.py" in names and "tilelab/sliding/__init__.py" in names
+        assert "benchmarks/results/bench.json" in names
+        assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".nbi", ".nbc"))]
+        assert any(n.startswith("tilelab/data/") for n in names), "the package data ships"
+        record = zf.read("tilelab-0.1.0.dist-info/RECORD").decode()
+        for name, digest, size in csv.reader(io.StringIO(record)):
+            if digest:
+                data = zf.read(name)
+                want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert digest == want and int(size) == len(data), name
+        assert "Requires-Dist" not in zf.read("tilelab-0.1.0.dist-info/METADATA").decode()
+
+
+def test_lock_entry_describes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "comm-0.2.3-py3-none-any.whl"
+    path.write_bytes(b"wheel")
+    entry = lite.lock_entry("comm", "0.2.3", path, ["comm"], ["Traitlets"])
+    assert entry["sha256"] == _sha(b"wheel") and entry["depends"] == ["traitlets"]
+    assert entry["file_name"] == path.name and entry["imports"] == ["comm"]
+
+
+def test_labextensions_are_taken_from_the_wheels_data(tmp_path: Path) -> None:
+    wheel = tmp_path / "w.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        base = "w-1.data/data/share/jupyter/labextensions/@org/ext/"
+        zf.writestr(base + "package.json", "{}")
+        zf.writestr(base + "static/remoteEntry.js", "//")
+        zf.writestr("w/__init__.py", "")
+    assert lite.extract_labextensions([wheel], tmp_path / "ext") == ["@org/ext"]
+    assert (tmp_path / "ext" / "@org" / "ext" / "static" / "remoteEntry.js").is_file()
+    empty = tmp_path / "e.whl"
+    with zipfile.ZipFile(empty, "w") as zf:
+        zf.writestr("e/__init__.py", "")
+    with pytest.raises(lite.LiteBuildError, match="no JupyterLab extension"):
+        lite.extract_labextensions([empty], tmp_path / "ext2")
+
+
+# ------------------------------------------------------------------------------ config and pages
+def _site(tmp_path: Path, settings: dict) -> Path:
+    out = tmp_path / "site"
+    (out / "static" / "pyodide").mkdir(parents=True)
+    config = lite.lite_config()
+    config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN].update(settings)
+    (out / "jupyter-lite.json").write_text(json.dumps(config))
+    (out / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps({"packages": {}}))
+    return out
+
+
+def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path) -> None:
+    lite.check_site(_site(tmp_path / "ok", {"pyodideUrl": "./static/pyodide/pyodide.js"}))
+    with pytest.raises(lite.LiteBuildError, match="disablePyPIFallback"):
+        lite.check_site(_site(tmp_path / "pypi", {"disablePyPIFallback": False, "pyodideUrl": "./static/x.js"}))
+    with pytest.raises(lite.LiteBuildError, match="not the site's own copy"):
+        lite.check_site(_site(tmp_path / "cdn", {"pyodideUrl": "https://cdn.example/pyodide.js"}))
+
+
+def test_index_page_links_every_lesson_and_says_how_to_hand_in() -> None:
+    from tilelab.teach.site import Lesson
+
+    lessons = [Lesson("00_start_here", "Start <here>", "The map.", Path("x")),
+               Lesson("01a_2048_merge", "Merge", "Slide.", Path("y"))]
+    page = lite.index_page(lessons, student=True)
+    assert 'href="lab/index.html?path=00_start_here.ipynb"' in page
+    assert 'href="lab/index.html?path=01a_2048_merge.ipynb"' in page
+    assert "Start &lt;here&gt;" in page and "student edition" in page
+    assert "File &rarr; Download" in page and "make grade" in page and "browser" in page
+    # JupyterLite's pages read every index.html above them for their configuration
+    assert '<script id="jupyter-config-data" type="application/json" data-jupyter-lite-root=".">' in page
+
+
+# ---------------------------------------------------------------------------------- launch links
+def test_links_for_every_lesson(capsys) -> None:
+    assert main(["links", "--repo", "myschool/tilelab", "--lite-url", "https://myschool.example/lite/"]) == 0
+    out = capsys.readouterr().out
+    lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+    for name in lessons:
+        assert f"https://mybinder.org/v2/gh/myschool/tilelab/main?urlpath=lab/tree/notebooks/{name}.ipynb" in out
+        assert f"https://myschool.example/lite/lab/index.html?path={name}.ipynb" in out
+        assert f"urlpath=lab%2Ftree%2Ftilelab%2Fnotebooks%2F{name}.ipynb&branch=main" in out
+    assert "repo=https%3A%2F%2Fgithub.com%2Fmyschool%2Ftilelab" in out and "replace HUB" in out
+
+
+def test_links_branch_and_hub(capsys) -> None:
+    rows = lite.lesson_links("a-b/c.d", ["00_start_here"], branch="spring-2026", hub="hub.school.example")
+    assert rows[0]["binder"].startswith("https://mybinder.org/v2/gh/a-b/c.d/spring-2026?")
+    assert rows[0]["nbgitpuller"].startswith("https://hub.school.example/hub/user-redirect/git-pull?")
+    assert rows[0]["nbgitpuller"].endswith("&branch=spring-2026") and "lite" not in rows[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["links", "--repo", "tilelab"], "OWNER/NAME"),
+    (["links", "--repo", "https://github.com/a/b"], "OWNER/NAME"),
+    (["links", "--repo", "a/b", "--lite-url", "lite/"], "http"),
+    (["links", "--repo", "a/b", "--branch", "x y"], "branch"),
+])
+def test_links_refuse_bad_input_with_the_fix(capsys, argv: list[str], message: str) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_readme_shows_placeholders_not_dead_links() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "github.com/tilelab/tilelab" not in readme and "gh/tilelab/tilelab" not in readme
+    assert "OWNER/NAME" in readme and "python -m tilelab.teach links --repo OWNER/NAME" in readme
+    assert "No install: the course in the browser" in readme and "make lite" in readme
+
+
+# ---------------------------------------------------------------------------------------- grading
+def test_grade_accepts_a_notebook_saved_from_the_lite_site(tmp_path: Path) -> None:
+    """JupyterLite saves notebooks with its own kernelspec ("python", Pyodide); grading runs them anyway."""
+    import nbformat
+
+    from tilelab.teach.grade import grade_folder
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python", "display_name": "Python (Pyodide)", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python", "version": "3.12.7", "mimetype": "text/x-python"}
+    source = ("from tilelab.exercises import check\n"
+              "def my_inversions(puzzle):\n"
+              "    tiles = [t for t in puzzle.tiles if t]\n"
+              "    return sum(a > b for i, a in enumerate(tiles) for b in tiles[i + 1:])\n"
+              "check('sliding.inversions', my_inversions)")
+    nb.cells = [nbformat.v4.new_code_cell(source, metadata={"tags": ["exercise"]})]
+    folder = tmp_path / "submissions"
+    folder.mkdir()
+    nbformat.write(nb, folder / "ada.ipynb")
+    rows = grade_folder(folder, tmp_path / "results.csv", timeout=180)
+    assert [(r.student_file, r.exercise, r.passed) for r in rows] == [("ada.ipynb", "sliding.inversions", True)], rows
+
+
+# --------------------------------------------------------------------------- Pyodide, in Node.js
+IMPORT_ALL = r"""
+const path = require("path");
+const { loadPyodide } = require(path.join(process.argv[2], "pyodide.js"));
+(async () => {
+  const py = await loadPyodide({ indexURL: process.argv[2] + "/" });
+  await py.loadPackage(["tilelab"], { messageCallback: () => {} });
+  console.log(await py.runPythonAsync(`
+import importlib, pkgutil, sys, tilelab
+failed = []
+names = [m.name for m in pkgutil.walk_packages(tilelab.__path__, "tilelab.")]
+for name in names:
+    try:
+        importlib.import_module(name)
+    except ImportError as exc:
+        if not name.startswith("tilelab.teach") and name != "tilelab.server_nodelay":
+            failed.append(f"{name}: {exc!r}")
+    except Exception as exc:
+        failed.append(f"{name}: {exc!r}")
+from tilelab._jit import HAVE_NUMBA
+from tilelab.results import results_path
+"|".join([sys.platform, str(HAVE_NUMBA), str(len(names)), str(results_path("bench_match3.json") is not None)] + failed)
+`));
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
+
+
+@pytest.mark.slow
+def test_every_module_imports_in_pyodide_without_numba(tmp_path: Path) -> None:
+    """The site's own Pyodide (runtime, checked wheels, lock, tilelab wheel), run by Node.js."""
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        pytest.skip("Node.js/npm not installed (Debian: apt-get install nodejs npm); the browser test covers this")
+    wheel = lite.build_tilelab_wheel(tmp_path / "wheel", extra=lite.results_files(None))
+    lite.assemble_pyodide(tmp_path / "pyodide", lite.cache_dir(), wheel)
+    script = tmp_path / "import_all.js"
+    script.write_text(IMPORT_ALL)
+    done = subprocess.run([node, str(script), str(tmp_path / "pyodide")], capture_output=True, text=True,
+                          timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    fields = done.stdout.strip().splitlines()[-1].split("|")
+    platform, have_numba, count, found_results, failed = fields[0], fields[1], int(fields[2]), fields[3], fields[4:]
+    assert platform == "emscripten" and have_numba == "False"
+    assert count > 30 and not failed, "modules that fail to import in Pyodide:\n" + "\n".join(failed)
+    assert found_results == "True", "the saved results ship beside the package in the browser"
