@@ -96,7 +96,11 @@ def random_walk(
     """
     puzzle = _require_puzzle(puzzle)
     steps = _check_steps(steps)
-    gen = as_generator(rng)
+    return _walk(puzzle, steps, as_generator(rng), balanced)[0]
+
+
+def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) -> tuple[list[int], Puzzle]:
+    """:func:`random_walk`'s path and the board it ends on (built once, not slide by slide)."""
     rows, cols = puzzle.shape
     around = [_adjacent(cell, rows, cols) for cell in range(puzzle.size)]
     tiles = list(puzzle.tiles)
@@ -115,7 +119,7 @@ def random_walk(
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         previous, blank = blank, cell
         visits[blank] += 1
-    return path
+    return path, Puzzle._trusted(tuple(tiles), rows, cols, blank)
 
 
 def puzzle8_walk(puzzle: Puzzle, steps: int, rng: int | np.random.Generator | None) -> list[int]:
@@ -210,4 +214,4 @@ def shuffle(
         raise ValueError(f"the default walk on {rows}x{cols}, (rows*cols)**2 = {default_walk_steps(rows, cols):,} steps, "
                          f"is past MAX_WALK_STEPS={MAX_WALK_STEPS:,}: pass steps=... or use method='uniform'")
     n = default_walk_steps(rows, cols) if steps is None else _check_steps(steps)
-    return goal.play(random_walk(goal, n, gen, balanced=method == "walk-balanced"))
+    return _walk(goal, n, gen, method == "walk-balanced")[1]
