@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import numpy as np
 import pytest
@@ -257,3 +258,27 @@ def test_until_tile_stops_early():
     record = play_game(CornerPlayer(), seed=1, until_tile=64)
     assert record.max_tile >= 64 and not record.final_board.max_tile >= 128
     assert spawn_outcomes(record.final_board)  # stopped while the game was still going
+
+
+@settings(max_examples=20, deadline=None)
+@given(GRIDS, st.integers(1, 3))
+def test_reading_the_clock_changes_no_value(grid, depth):
+    # a deadline far away: the search looks at the clock and must still compute exactly the same tree
+    bits = bb.to_bitboard(board_of(grid))
+    plain = search_bits(bits, depth, SearchTables(table_bits=12))
+    timed = search_bits(bits, depth, SearchTables(table_bits=12), deadline=time.perf_counter() + 600)
+    assert (plain.best, plain.nodes, plain.table_hits, plain.complete) == (
+        timed.best, timed.nodes, timed.table_hits, timed.complete)
+    assert np.array_equal(np.array(plain.values), np.array(timed.values), equal_nan=True)
+
+
+def test_readable_search_is_the_plain_recursion_and_counts_evaluations():
+    board = Board.parse("2 2 .\n. . .\n. . 4")
+    result = ai.readable_search(board, 2)
+    plain = ai.expectimax_values(board, 2)
+    assert result.complete and result.depth == 2 and result.nodes > 0
+    assert {Direction[bb.DIRECTION_NAMES[c]]: v for c, v in enumerate(result.values) if not math.isnan(v)} == plain
+    assert not ai.readable_search(board, 2, node_limit=result.nodes - 1).complete
+    assert ai.readable_search(board, 2, node_limit=result.nodes).complete
+    floor = ai.readable_search(board, 0)  # each move judged by the board it leaves
+    assert floor.depth == 0 and floor.nodes == len(legal_moves(board))

@@ -775,7 +775,7 @@ def _td_root(bits, depth, p_four, cutoff, weights, cells, lens, offs, left, righ
     return best
 
 
-MAX_TD_NODES = 2_000_000  # no single TDExpectimax search goes past this (about a second)
+MAX_TD_NODES = 250_000  # no single TDExpectimax search goes past this (about a second: a node is 4 lookups of V)
 
 
 class TDExpectimax:

@@ -1,0 +1,151 @@
+"""A wall-clock budget that holds: the compiled searches read the clock themselves, and every player ends a move
+in bounded time on every board size it accepts (each refuses the others with a ValueError)."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from tilelab.game2048 import (
+    Board, CornerPlayer, Expectimax, Game, GreedyPlayer, MonteCarloPlayer, RandomPlayer, legal_moves,
+)
+from tilelab.game2048.core import MAX_SIZE
+from tilelab.game2048.expectimax import Budget, SearchResult, deepen
+from tilelab.game2048.ntuple import TDExpectimax, TDPlayer, lesson_network
+
+MIDGAME = Board.parse("4 16 32 256\n2 8 16 128\n. 2 4 64\n. . 2 8")
+SLACK_MS = 150  # a shared test machine may stall a process this long; the searches themselves stop at T
+
+
+def timed(player, board: Board) -> tuple[float, object]:
+    tick = time.perf_counter()
+    thought = player.think(board) if hasattr(player, "think") else player(board)
+    return 1e3 * (time.perf_counter() - tick), thought
+
+
+@pytest.fixture(scope="module")
+def net():
+    return lesson_network()
+
+
+def test_the_clock_stops_a_level_that_was_predicted_to_fit():
+    # nodes_per_ms=1e9 makes every level look free, so only the compiled search's own clock can stop depth 8
+    player = Expectimax(ms_per_move=30, nodes_per_ms=1e9, max_depth=8, cutoff=0.0)
+    player.think(MIDGAME)  # compile
+    spent, thought = timed(player, MIDGAME)
+    assert spent < 30 + SLACK_MS, spent
+    assert thought.direction in legal_moves(MIDGAME) and thought.depth < 8
+
+
+def test_td_search_stops_at_its_deadline_too(net):
+    player = TDExpectimax(net, ms_per_move=30, max_depth=8, cutoff=0.0)
+    player.budget.nodes_per_ms = 1e9  # every level looks free: the clock in the search must stop it
+    player.think(MIDGAME)
+    player.budget.nodes_per_ms = 1e9
+    spent, thought = timed(player, MIDGAME)
+    assert spent < 30 + SLACK_MS, spent
+    assert thought.direction in legal_moves(MIDGAME) and thought.depth < 8
+
+
+def test_a_level_that_cannot_finish_is_not_started():
+    # a machine believed to search 1 node per second: after level 1 nothing more fits in 200 ms
+    player = Expectimax(ms_per_move=200, nodes_per_ms=1e-3)
+    player.think(MIDGAME)
+    player.budget.nodes_per_ms = 1e-3
+    spent, thought = timed(player, MIDGAME)
+    assert thought.depth == 1 and spent < 100, (thought.depth, spent)
+
+
+def fake_search(deepest_complete: int, calls: list):
+    """Levels up to ``deepest_complete`` finish with best move ``depth % 4``; deeper ones are stopped."""
+    def run(depth, limit, deadline=None):
+        calls.append((depth, deadline))
+        done = depth <= deepest_complete
+        values = tuple(float(depth * 10 + c) if done else float("nan") for c in range(4))
+        return SearchResult(depth % 4 if done else -1, values, depth, 100 * depth, 0, done, 1e-4)
+    return run
+
+
+def test_the_move_comes_from_the_deepest_finished_level():
+    calls: list = []
+    budget = Budget(ms_per_move=1000, nodes_per_ms=1e9)
+    result = deepen(fake_search(3, calls), budget)
+    assert (result.depth, result.best, result.complete) == (3, 3, True)
+    assert [d for d, _ in calls] == [1, 2, 3, 4]  # level 4 started, stopped, dropped
+    assert calls[0][1] is None and all(deadline is not None for _, deadline in calls[1:])  # level 1 always finishes
+
+
+def test_the_deadline_counts_from_the_start_of_the_move():
+    calls: list = []
+    start = time.perf_counter() - 10.0  # the move began 10 s ago: no time is left for level 2
+    result = deepen(fake_search(8, calls), Budget(ms_per_move=50, nodes_per_ms=1e9), start=start)
+    assert result.depth == 1 and len(calls) == 1
+
+
+def test_node_budgets_never_read_the_clock():
+    calls: list = []
+    deepen(fake_search(8, calls), Budget(nodes_per_move=10**9, max_depth=5))
+    assert [d for d, _ in calls] == [1, 2, 3, 4, 5] and all(deadline is None for _, deadline in calls)
+
+
+# ---------------------------------------------------------------------------------- bounded time, every player
+def big_board(size: int) -> Board:
+    return Game(size=size, seed=5).board
+
+
+@pytest.mark.parametrize("make, limit_s", [
+    (lambda: Expectimax(), 3.0),  # readable search, READABLE_NODES boards: ~0.1 s on 8x8
+    (lambda: Expectimax(ms_per_move=50), 1.0),
+    (lambda: Expectimax(depth=3), 10.0),  # bounded by READABLE_MAX_NODES evaluated boards
+    (lambda: Expectimax(depth=64, cutoff=0.0), 10.0),
+    (lambda: RandomPlayer(seed=0), 1.0),
+    (lambda: GreedyPlayer(), 1.0),
+    (lambda: CornerPlayer(), 1.0),
+])
+def test_players_end_a_move_in_bounded_time_on_the_largest_board(make, limit_s):
+    board = big_board(MAX_SIZE)
+    player = make()
+    tick = time.perf_counter()
+    direction = player(board)
+    assert time.perf_counter() - tick < limit_s
+    assert direction in legal_moves(board)
+
+
+@pytest.mark.parametrize("make, limit_s", [
+    (lambda net: Expectimax(), 2.0),
+    (lambda net: Expectimax(depth=64, cutoff=0.0), 10.0),  # capped by max_nodes, falls back to what fits
+    (lambda net: TDExpectimax(net), 2.0),
+    (lambda net: TDExpectimax(net, depth=64, cutoff=0.0), 10.0),
+    (lambda net: TDPlayer(net), 1.0),
+    (lambda net: MonteCarloPlayer(seed=0), 5.0),
+])
+def test_bitboard_players_end_a_move_in_bounded_time_on_4x4(net, make, limit_s):
+    player = make(net)
+    player(MIDGAME)  # compile first: the bound is about the search, not numba
+    tick = time.perf_counter()
+    direction = player(MIDGAME)
+    assert time.perf_counter() - tick < limit_s
+    assert direction in legal_moves(MIDGAME)
+
+
+@pytest.mark.parametrize("make", [lambda net: TDExpectimax(net), lambda net: TDPlayer(net),
+                                  lambda net: MonteCarloPlayer(seed=0)])
+def test_bitboard_only_players_refuse_other_sizes_clearly(net, make):
+    with pytest.raises(ValueError, match="4x4"):
+        make(net)(big_board(5))
+
+
+def test_clock_budget_on_a_big_board_stays_near_its_time():
+    board = big_board(6)
+    player = Expectimax(ms_per_move=40)
+    spent = sorted(timed(player, board)[0] for _ in range(3))
+    assert spent[1] < 40 + SLACK_MS, spent
+
+
+def test_integer_settings_take_numpy_integers_and_refuse_floats_and_bools(net):
+    assert TDExpectimax(net, nodes_per_move=np.int64(500), table_bits=np.int32(10)).budget.nodes_per_move == 500
+    for bad in ({"table_bits": 10.0}, {"nodes_per_move": True}, {"cutoff": "x"}, {"max_nodes": 0}):
+        with pytest.raises((TypeError, ValueError), match=next(iter(bad))):
+            TDExpectimax(net, **bad)
