@@ -302,3 +302,15 @@ def test_every_module_imports_in_pyodide_without_numba(tmp_path: Path) -> None:
     assert platform == "emscripten" and have_numba == "False"
     assert count > 30 and not failed, "modules that fail to import in Pyodide:\n" + "\n".join(failed)
     assert found_results == "True", "the saved results ship beside the package in the browser"
+
+
+def test_website_pages_link_to_the_lite_site_when_told_where_it_is() -> None:
+    from tilelab.teach import site
+
+    lessons = [site.Lesson("00_start_here", "Start", "Map.", Path("x")), site.Lesson("01a_x", "X", "Y.", Path("y"))]
+    nav = site._nav(lessons, 1, lite_url="lite")
+    assert 'href="lite/lab/index.html?path=01a_x.ipynb"' in nav and "Run in your browser" in nav
+    index = site._index(lessons, lite_url="https://school.example/tilelab/lite/")
+    assert 'href="https://school.example/tilelab/lite/lab/index.html?path=00_start_here.ipynb"' in index
+    assert "Run in your browser" not in site._nav(lessons, 1) + site._index(lessons)
+    assert "--lite-url" in (ROOT / "Makefile").read_text()

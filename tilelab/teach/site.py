@@ -117,7 +117,20 @@ def site_notebook(nb: Any, name: str) -> Any:
     return nb
 
 
-def _nav(lessons: list[Lesson], i: int) -> str:
+def _lite_link(name: str, lite_url: str | None) -> str:
+    """A "Run in your browser" link to lesson ``name`` on the lite site (``make lite``), or nothing.
+
+    >>> _lite_link("00_start_here", "lite/")
+    '<a href="lite/lab/index.html?path=00_start_here.ipynb" title="JupyterLite: nothing to install">Run in your browser</a> &middot; '
+    """
+    if not lite_url:
+        return ""
+    base = lite_url if lite_url.endswith("/") else lite_url + "/"
+    url = f"{base}lab/index.html?path={quote(name)}.ipynb"
+    return f'<a href="{html.escape(url)}" title="JupyterLite: nothing to install">Run in your browser</a> &middot; '
+
+
+def _nav(lessons: list[Lesson], i: int, lite_url: str | None = None) -> str:
     lesson = lessons[i]
     parts = ['<nav class="tl-nav">', '<a href="index.html">&#9776; Contents</a>']
     if i > 0:
@@ -125,7 +138,8 @@ def _nav(lessons: list[Lesson], i: int) -> str:
     if i + 1 < len(lessons):
         parts.append(f'<a href="{lessons[i + 1].name}.html" rel="next">{html.escape(lessons[i + 1].title)} &rarr;</a>')
     parts.append(
-        f'<span class="tl-launch"><a href="{BINDER.format(name=quote(lesson.name))}">Launch on Binder</a> &middot; '
+        f'<span class="tl-launch">{_lite_link(lesson.name, lite_url)}'
+        f'<a href="{BINDER.format(name=quote(lesson.name))}">Launch on Binder</a> &middot; '
         f'<a href="{LOCAL_LAB.format(name=quote(lesson.name))}" title="after make lab">Open in local JupyterLab</a></span>'
     )
     parts.append("</nav>")
@@ -166,10 +180,10 @@ def _fix_links(page: str, notebook_dir: Path, repo_root: Path, lesson_names: set
     return _LINK.sub(fix, page)
 
 
-def _index(lessons: list[Lesson]) -> str:
+def _index(lessons: list[Lesson], lite_url: str | None = None) -> str:
     items = "".join(
         f'<li><a class="tl-title" href="{l.name}.html">{html.escape(l.title)}</a><br>{html.escape(l.summary)}<br>'
-        f'<span class="tl-launch"><a href="{BINDER.format(name=quote(l.name))}">Launch on Binder</a> &middot; '
+        f'<span class="tl-launch">{_lite_link(l.name, lite_url)}<a href="{BINDER.format(name=quote(l.name))}">Launch on Binder</a> &middot; '
         f'<a href="{LOCAL_LAB.format(name=quote(l.name))}">Open in local JupyterLab</a></span></li>'
         for l in lessons
     )
@@ -206,9 +220,14 @@ def copy_mathjax(out: Path) -> str | None:
 
 
 def build_site(
-    out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False
+    out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False,
+    lite_url: str | None = None,
 ) -> list[Path]:
-    """Render every lesson in ``notebooks`` to ``out/NAME.html`` plus ``out/index.html``; return the pages."""
+    """Render every lesson in ``notebooks`` to ``out/NAME.html`` plus ``out/index.html``; return the pages.
+
+    ``lite_url``: where the lite site (``make lite``) is hosted, relative to the site (``lite/``) or a full
+    URL; each page then links "Run in your browser" to its lesson there.
+    """
     from nbconvert import HTMLExporter
 
     paths = lesson_paths(notebooks)
@@ -231,7 +250,7 @@ def build_site(
         has_math = _has_math(nb)
         resources = {
             "metadata": {"name": lesson.title, "path": str(notebook_dir)},
-            "tilelab": {"nav_top": _nav(lessons, i), "nav_bottom": _nav(lessons, i), "css": CSS, "has_math": has_math,
+            "tilelab": {"nav_top": _nav(lessons, i, lite_url), "nav_bottom": _nav(lessons, i, lite_url), "css": CSS, "has_math": has_math,
                         "local_mathjax": local is not None},
         }
         body, _ = exporter.from_notebook_node(site_notebook(nb, lesson.name), resources=resources)
@@ -241,5 +260,5 @@ def build_site(
         if not quiet:
             print(f"{page} ({time.perf_counter() - start:.1f} s)")
     index = out / "index.html"
-    index.write_text(_index(lessons), encoding="utf-8")
+    index.write_text(_index(lessons, lite_url), encoding="utf-8")
     return [index, *pages]
