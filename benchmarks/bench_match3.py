@@ -72,7 +72,7 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
     for i, (b, m) in enumerate(zip(boards, moves)):
         fast = swap_fast(b, *m, rng=i)
         slow = swap(b, *m, rng=i)
-        assert fast == (slow.valid, slow.board, slow.score, slow.cascades)
+        assert (fast.valid, fast.board, fast.score, fast.cascades) == (slow.valid, slow.board, slow.score, slow.cascades)
         assert valid_moves(b) == valid_moves_reference(b)
     return {
         "swap_ref": median_us([ref_swap(b, m, i) for i, (b, m) in enumerate(zip(boards, moves))], 3),
@@ -81,7 +81,7 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
         "moves_ref": median_us([(lambda b=b: valid_moves_reference(b)) for b in boards], 3),
         "moves_api": median_us([(lambda b=b: valid_moves(b)) for b in boards], 5),
         "moves_kernel": median_us([(lambda g=g: list_moves(g, out)) for g in grids], 5),
-        "cascades": float(np.mean([swap_fast(b, *m, rng=i)[3] for i, (b, m) in enumerate(zip(boards, moves))])),
+        "cascades": float(np.mean([swap_fast(b, *m, rng=i).cascades for i, (b, m) in enumerate(zip(boards, moves))])),
     }
 
 

@@ -463,10 +463,10 @@ def test_same_seed_same_game():
 def test_unchanged_move_spawns_nothing_and_keeps_rng():
     g = Game(board=Board.parse("2 .\n. ."), seed=0)
     state = g.rng.bit_generator.state
-    assert g.play("left") is False and g.play("up") is False
+    assert not g.play("left") and not g.play("up")  # a Turn that counts as False
     assert g.board == Board.parse("2 .\n. .") and g.rng.bit_generator.state == state
     assert not g.can_undo
-    assert g.play("right") is True
+    assert g.play("right")
     assert len(g.board.tiles()) == 2 and g.last_spawn is not None
 
 
@@ -495,7 +495,7 @@ def test_custom_target():
 def test_game_over_is_reported():
     g = Game(board=Board.parse("2 4\n4 2"), seed=0)
     assert g.over and g.legal_moves() == []
-    assert g.play("left") is False
+    assert not g.play("left")
 
 
 def test_explicit_spawn_step():

@@ -416,14 +416,28 @@ def spawn_outcomes_bits(bits: Bitboard, p_four: float = 0.1) -> list[tuple[tuple
 
 
 def spawn_bits(bits: Bitboard, rng: Any = None, p_four: float = 0.1) -> Bitboard:
-    """Place a random tile (2 with p = 1 - p_four, else 4) on a uniformly random empty cell."""
+    """Place a random tile (2 with p = 1 - p_four, else 4) on a uniformly random empty cell.
+
+    One sampler for chance: this draws from :func:`spawn_outcomes_bits` exactly as
+    :func:`tilelab.game2048.core.spawn` draws from ``spawn_outcomes`` (one ``rng.random()``, the
+    outcomes in the same order), so the same seed spawns the same tile whichever engine runs.
+
+    >>> from tilelab.game2048.core import Board, spawn
+    >>> board = Board.parse("2 4 . 8\\n. . . .\\n16 . . .\\n. . . 2")
+    >>> picture(spawn_bits(to_bitboard(board.rows), rng=5)) == str(spawn(board, rng=5)[0])
+    True
+
+    The whole-game kernels (``play_random``, ``play_random_batch``) keep their own xorshift stream
+    for speed: the same distribution (tested), not the same draws.
+    """
+    from tilelab.game2048.core import sample_outcome
+
     p_four = _check_p_four(p_four)
-    gen = as_generator(rng)
-    cells = empty_cells(bits)
-    if not cells:
+    outcomes = [((cell, value), p) for cell, value, p in spawn_outcomes_bits(bits, p_four)]
+    if not outcomes:
         raise ValueError("no empty cell to spawn a tile on")
-    r, c = cells[int(gen.integers(len(cells)))]
-    exponent = SPAWN_FOUR if gen.random() < p_four else SPAWN_TWO
+    (r, c), value = sample_outcome(outcomes, as_generator(rng))
+    exponent = SPAWN_FOUR if value == 4 else SPAWN_TWO
     return _check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
 
 

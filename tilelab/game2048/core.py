@@ -31,6 +31,7 @@ from typing import Any, Iterable, NamedTuple, Sequence, Union
 import numpy as np
 
 from tilelab._checks import _short
+from tilelab._protocol import Turn
 from tilelab._random import as_generator
 from tilelab.game2048.palette import BOARD_COLOR, tile_style
 
@@ -46,6 +47,7 @@ __all__ = [
     "SlideResult",
     "Spawn",
     "TileMove",
+    "Turn",
     "is_over",
     "legal_moves",
     "line_cells",
@@ -848,16 +850,17 @@ class Game:
     . . 2 .
     . . . .
     . . 2 .
-    >>> g.play("up"), g.score
-    (True, 4)
+    >>> turn = g.play("up")
+    >>> bool(turn), turn.score, g.score, turn.chance
+    (True, 4, 4, ((Spawn(cell=(1, 1), value=2), 0.06),))
     >>> print(g.board)
     . . 4 .
     . 2 . .
     . . . .
     . . . .
-    >>> g.undo(); g.play("up"); print(g.board)   # the same spawn again
-    True
-    True
+    >>> g.undo(), bool(g.play("up"))   # the same spawn again
+    (True, True)
+    >>> print(g.board)
     . . 4 .
     . 2 . .
     . . . .
@@ -966,14 +969,17 @@ class Game:
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(self.board, self.score, self.won, self.moves_played, self._rng.bit_generator.state)
 
-    def play(self, direction: DirectionLike, *, spawn: bool = True) -> bool:
-        """Swipe; when the board changed add the score, spawn a tile and return True.
+    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn:
+        """Swipe; when the board changed add the score, spawn a tile; returns the :class:`Turn`.
 
-        A swipe that changes nothing returns False and leaves everything (random state too) as is.
+        The Turn holds the move's events (``turn.events``: every tile's move), the score gained,
+        the spawn with its probability (``turn.chance``) and ``over``/``won``; it counts as True
+        when the board changed. A swipe that changes nothing returns a Turn that counts as False
+        and leaves everything (random state too) as is.
         """
         result = move(self.board, direction)
         if not result.changed:
-            return False
+            return Turn(result.direction, False, result, 0, (), self.over, self.won)
         self._history.append(self._snapshot())
         self.board = result.board
         self.score += result.score
@@ -982,9 +988,24 @@ class Game:
         self.last_spawn = None
         if any(m.merged and m.value >= self.target for m in result.moves):
             self.won = True
+        chance: tuple[tuple[Spawn, float], ...] = ()
         if spawn:
-            self.spawn()
-        return True
+            outcomes = dict(self.spawn_outcomes())
+            chosen = self.spawn()
+            chance = ((chosen, outcomes[chosen]),)
+        return Turn(result.direction, True, result, result.score, chance, self.over, self.won)
+
+    def hint(self, nodes: int | None = None) -> Direction | None:
+        """A good swipe for the current board: expectimax with a node budget (same board, same hint).
+
+        ``nodes`` defaults to the AI's own budget; None when the game is over. Compiles the AI on
+        its first call (a few seconds on a fresh machine).
+        """
+        if self.over:
+            return None
+        from tilelab.game2048.ai import Expectimax
+
+        return Expectimax(nodes_per_move=nodes, p_four=self.p_four)(self.board)
 
     def undo(self) -> bool:
         """Take back the last move (and its spawn, and the random draws); False if none is left."""

@@ -64,7 +64,13 @@ from tilelab.match3.specials import (
     valid_moves_specials,
 )
 
+# The session (play -> Turn, undo, hint, save/load) and its rules objects: the same shape as
+# game2048.Game and sliding.Game.
+from tilelab._protocol import Turn  # noqa: E402
+from tilelab.match3.game import PLAIN, WITH_SPECIALS, Game, PlainRules, Rules, SpecialRules  # noqa: E402
+
 __all__ = [
+    "Game", "Rules", "PlainRules", "SpecialRules", "PLAIN", "WITH_SPECIALS", "Turn",
     "EMPTY", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",

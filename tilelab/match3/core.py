@@ -470,11 +470,36 @@ def kind_from_uniform(u: float, kinds: int) -> int:
     return min(int(u * kinds), kinds - 1)
 
 
-def refill(board: Board, rng: object) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
-    """Fill every EMPTY cell with a random kind; returns the board and each ``(cell, kind)``.
+def sample_refill(outcomes: Sequence[tuple[int, float]], u: float) -> int:
+    """The kind a uniform draw ``u`` in [0, 1) picks from ``[(kind, probability)]`` (the inverse CDF).
 
-    Draws one ``rng.random()`` per hole, holes in reading order, so the fast engine can
-    reproduce the very same candies from the same seed.
+    Equal probabilities (the game's rule) go through :func:`kind_from_uniform`, the very mapping
+    the compiled engines use, so the same seed gives the same candies whichever engine runs;
+    other lists walk the cumulative sum as 2048's spawn sampler does.
+
+    >>> sample_refill([(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)], 0.5), sample_refill([(0, 0.9), (1, 0.1)], 0.95)
+    (1, 1)
+    """
+    if not outcomes:
+        raise ValueError("there is no refill outcome to sample from")
+    first = outcomes[0][1]
+    if all(p == first for _, p in outcomes):
+        return outcomes[kind_from_uniform(u, len(outcomes))][0]
+    total = 0.0
+    for kind, p in outcomes:
+        total += p
+        if u < total:
+            return kind
+    return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
+
+
+def refill(board: Board, rng: object) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
+    """Fill every EMPTY cell with a kind sampled from :func:`refill_outcomes`; returns the board
+    and each ``(cell, kind)``.
+
+    Chance is data, as in 2048: the outcomes and their probabilities come from
+    :func:`refill_outcomes` and :func:`sample_refill` draws from that list. One ``rng.random()``
+    per hole, holes in reading order, so the fast engine reproduces the very same candies.
 
     >>> full, refills = refill(Board.parse("..\\n01"), 0)
     >>> print(full); refills
@@ -484,8 +509,9 @@ def refill(board: Board, rng: object) -> tuple[Board, tuple[tuple[Cell, int], ..
     """
     rng = as_generator(rng)
     holes = [cell for cell in board.cells() if board[cell] == EMPTY]
+    outcomes = refill_outcomes(board)
     draws = rng.random(len(holes))
-    refills = tuple((cell, kind_from_uniform(u, board.kinds)) for cell, u in zip(holes, draws))
+    refills = tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
     return board.with_cells(dict(refills)), refills
 
 
@@ -529,7 +555,29 @@ class SwapResult:
 
 
 def cascade_step(board: Board, index: int, rng: object) -> CascadeStep | None:
-    """Match, clear, fall and refill once; None when the board is stable."""
+    """Match, clear, fall and refill once; None when the board is stable.
+
+    >>> step = cascade_step(Board.parse('''
+    ... 012
+    ... 111
+    ... 201'''), 1, rng=0)
+    >>> [g.shape for g in step.groups], step.score
+    (['line3'], 60)
+    >>> print(step.cleared); print(step.fallen); print(step.board)
+    012
+    ...
+    201
+    ...
+    012
+    201
+    100
+    012
+    201
+    >>> step.refills
+    (((0, 0), 1), ((0, 1), 0), ((0, 2), 0))
+    >>> cascade_step(step.board, 2, rng=0) is None     # stable: nothing to do
+    True
+    """
     groups = tuple(find_matches(board))
     if not groups:
         return None
@@ -540,7 +588,21 @@ def cascade_step(board: Board, index: int, rng: object) -> CascadeStep | None:
 
 
 def resolve(board: Board, rng: object) -> tuple[CascadeStep, ...]:
-    """Run cascade steps until no run is left; the steps in order (empty if already stable)."""
+    """Run cascade steps until no run is left; the steps in order (empty if already stable).
+
+    >>> steps = resolve(Board.parse('''
+    ... 012
+    ... 111
+    ... 201'''), rng=0)
+    >>> len(steps), [s.index for s in steps], sum(s.score for s in steps)
+    (1, [1], 60)
+    >>> print(steps[-1].board)
+    100
+    012
+    201
+    >>> resolve(steps[-1].board, rng=0)
+    ()
+    """
     rng = as_generator(rng)
     steps: list[CascadeStep] = []
     while len(steps) < MAX_CASCADES:

@@ -22,6 +22,7 @@ from tilelab.match3.core import (
     SHAPE_POINTS,
     Board,
     Move,
+    SwapResult,
     check_full,
     check_stable,
     check_swap,
@@ -289,21 +290,24 @@ def swap_array(grid: np.ndarray, a: Move, b: Move, kinds: int, rng: np.random.Ge
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_fast(board: Board, a, b, rng) -> tuple[bool, Board, int, int]:
-    """Same rules and random draws as :func:`tilelab.match3.swap`, without the step data.
+def swap_fast(board: Board, a, b, rng) -> SwapResult:
+    """Same rules, random draws and result type as :func:`tilelab.match3.swap`, compiled.
 
-    Returns ``(valid, board, score, cascades)``.
+    The one difference: ``steps`` is empty (the compiled cascade keeps no step data);
+    ``cascades`` still counts the steps.
 
     >>> from tilelab.match3 import Board, swap
     >>> board = Board.parse("0120\\n1201\\n0012\\n2102")
-    >>> valid, after, score, cascades = swap_fast(board, (2, 2), (3, 2), rng=1)
-    >>> after == swap(board, (2, 2), (3, 2), rng=1).board, score, cascades
-    (True, 60, 1)
+    >>> fast = swap_fast(board, (2, 2), (3, 2), rng=1)
+    >>> fast.board == swap(board, (2, 2), (3, 2), rng=1).board, fast.valid, fast.score, fast.cascades
+    (True, True, 60, 1)
     """
     a, b = check_swap(board, a, b)
     grid = board.to_array()
+    swapped = board.swapped(a, b)
     valid, score, cascades = swap_array(grid, a, b, board.kinds, as_generator(rng))
-    return valid, (Board._trusted(grid, board.kinds) if valid else board), score, cascades
+    after = Board._trusted(grid, board.kinds) if valid else board
+    return SwapResult(bool(valid), after, (), int(score), int(cascades), a, b, swapped)
 
 
 def valid_moves_fast(board: Board) -> list[Move]:

@@ -83,6 +83,7 @@ from tilelab.match3.core import (
     find_matches,
     kind_from_uniform,
     neighbours,
+    sample_refill,
 )
 
 # special codes (the fast path uses the same numbers)
@@ -496,8 +497,24 @@ def is_dead_specials(board: SpecialBoard) -> bool:
     True
     >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 * 0\\n2 0 1"))
     False
+
+    Like :func:`tilelab.match3.core.is_dead`, a board that still holds a run is not settled, so
+    asking whether it is dead is refused (ValueError), never answered False:
+
+    >>> is_dead_specials(SpecialBoard.parse("0 0 0\\n1 2 1\\n2 1 2"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps
     """
-    return not valid_moves_specials(board)
+    moves = valid_moves_specials(board)  # checks the type and that the board is full
+    groups = find_groups(board)
+    if groups:
+        cells = ", ".join(str(cell) for cell in sorted(groups[0].cells))
+        raise ValueError(
+            f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
+            "run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps"
+        )
+    return not moves
 
 
 def find_groups(board: SpecialBoard) -> list[Group]:
@@ -649,6 +666,28 @@ def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
 
     ``move`` (the swap, on step 1) decides where the player's specials appear and which way
     stripes run; ``combo`` is the combination the swap set off (step 1 only).
+
+    A run of four made by a swap down column 1 leaves a striped candy where the swap landed:
+
+    >>> board = SpecialBoard.parse('''
+    ... 0 1 2 0
+    ... 1 1 1 1
+    ... 2 0 2 1
+    ... 0 2 0 2''')
+    >>> step = special_step(board, 1, np.random.default_rng(0), move=((0, 1), (1, 1)))
+    >>> [g.shape for g in step.groups], step.created, step.score
+    (['line4'], (Created(cell=(1, 1), kind=1, special='striped-col'),), 120)
+    >>> print(step.cleared)
+    0 1 2 0
+    . 1| . .
+    2 0 2 1
+    0 2 0 2
+
+    A striped candy in a run goes off and clears its whole row:
+
+    >>> step = special_step(SpecialBoard.parse("0 1 2\\n1- 1 1\\n2 0 2"), 1, np.random.default_rng(0))
+    >>> [(a.special, sorted(a.cells)) for a in step.activations], step.score
+    ([('striped-row', [(1, 0), (1, 1), (1, 2)])], 60)
     """
     groups = tuple(find_groups(board))
     primed = [c for c in board.cells() if board.special_code(c) == PRIMED]
@@ -737,8 +776,9 @@ def special_fall(board: SpecialBoard) -> tuple[SpecialBoard, tuple[tuple[Cell, C
 def special_refill(board: SpecialBoard, rng: np.random.Generator) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
     """Fill holes with plain candies: one ``rng.random()`` per hole in reading order (as core)."""
     holes = [cell for cell in board.cells() if board[cell] == EMPTY]
+    outcomes = [(k, 1.0 / board.kinds) for k in range(board.kinds)]  # as core.refill_outcomes
     draws = rng.random(len(holes))
-    refills = tuple((cell, kind_from_uniform(u, board.kinds)) for cell, u in zip(holes, draws))
+    refills = tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
     return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
 
 

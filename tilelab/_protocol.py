@@ -1,0 +1,170 @@
+"""The session protocol the three games share: ``play(move) -> Turn``, undo, hint, save/load.
+
+``tilelab.game2048.Game``, ``tilelab.sliding.Game`` and ``tilelab.match3.Game`` have one shape
+(:class:`GameProtocol`), as every OpenSpiel game has the same State: a widget or a player written
+against it works with any of them. Standard library and numpy only (engines import this module).
+
+A :class:`Turn` is what one ``play`` did, as data: the engine's events (to animate), the score
+gained, every chance outcome drawn with its probability, and whether the game is now over or won.
+It counts as ``True`` (and as 1) when the move changed the board, so ``if game.play("up"):`` and
+``sum(game.play(k) for k in keys)`` read as they did when ``play`` returned a bool.
+
+>>> t = Turn("up", True, score=4)
+>>> bool(t), t + 0, t.score, Turn("up", False) == False
+(True, 1, 4, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from tilelab._checks import _short
+
+__all__ = ["GameProtocol", "Turn", "check_saved_header", "generator_from_state", "jsonable", "load_json"]
+
+
+class Turn(int):
+    """What one ``Game.play`` did; ``int(turn)`` is 1 when the board changed, else 0.
+
+    Fields: ``move`` (as the game read it), ``changed``, ``events`` (the engine's result: a 2048
+    ``MoveResult``, a sliding ``Slide``, a match-3 ``SwapResult``), ``score`` (points gained),
+    ``chance`` (``((outcome, probability), ...)``: the 2048 spawn, the match-3 refills), ``over``,
+    ``won``, and ``reshuffle`` (match-3: the board dealt again when the swap left it dead).
+    """
+
+    _FIELDS = ("move", "changed", "events", "score", "chance", "over", "won", "reshuffle")
+
+    def __new__(cls, move: Any, changed: bool, events: Any = None, score: int = 0,
+                chance: Sequence[tuple[Any, float]] = (), over: bool = False, won: bool = False,
+                reshuffle: Any = None) -> "Turn":
+        turn = super().__new__(cls, 1 if changed else 0)
+        values = (move, bool(changed), events, int(score), tuple(chance), bool(over), bool(won), reshuffle)
+        object.__setattr__(turn, "_values", values)  # ints have no __dict__ slots: keep one tuple
+        return turn
+
+    def __getattr__(self, name: str) -> Any:
+        fields = type(self)._FIELDS
+        if name in fields:
+            return self.__dict__["_values"][fields.index(name)]
+        raise AttributeError(f"Turn has no field {name!r}; its fields are {', '.join(fields)}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("a Turn is a record of what happened: it cannot be changed")
+
+    def __bool__(self) -> bool:
+        return bool(self.changed)
+
+    def __repr__(self) -> str:
+        chance = ", ".join(f"{o!r} p={p:.3g}" for o, p in self.chance[:3])
+        if len(self.chance) > 3:
+            chance += f", ... ({len(self.chance)} outcomes)"
+        extra = f", reshuffle={self.reshuffle is not None}" if self.reshuffle is not None else ""
+        return (f"Turn(move={self.move!r}, changed={self.changed}, score={self.score}, chance=[{chance}], "
+                f"over={self.over}, won={self.won}{extra})")
+
+    def __reduce__(self) -> tuple:
+        return (Turn, self.__dict__["_values"])
+
+    @property
+    def probability(self) -> float:
+        """The probability of this turn's chance outcomes together (1.0 when nothing was drawn).
+
+        >>> Turn("left", True, chance=[("a", 0.5), ("b", 0.25)]).probability
+        0.125
+        """
+        p = 1.0
+        for _outcome, q in self.chance:
+            p *= q
+        return p
+
+
+@runtime_checkable
+class GameProtocol(Protocol):
+    """The shape every tilelab game session has (2048, sliding, match-3)."""
+
+    seed: int | None
+
+    @property
+    def rng(self) -> np.random.Generator: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def play(self, move: Any) -> Turn: ...
+
+    def legal_moves(self) -> list: ...
+
+    def undo(self) -> bool: ...
+
+    def hint(self) -> Any: ...
+
+    def to_json(self) -> str: ...
+
+
+# ------------------------------------------------------------------ saving and loading
+
+
+def jsonable(state: Any) -> Any:
+    """A numpy bit generator's state (nested dicts, arrays, numpy ints) as plain JSON values."""
+    if isinstance(state, dict):
+        return {k: jsonable(v) for k, v in state.items()}
+    if isinstance(state, np.ndarray):
+        return state.tolist()
+    if isinstance(state, np.integer):
+        return int(state)
+    return state
+
+
+def generator_from_state(state: Any, field: str = "rng") -> np.random.Generator:
+    """A numpy Generator continuing exactly from a saved bit-generator state (ValueError if damaged)."""
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
+    if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
+        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
+    bit_generator = bit_generator_class()
+    try:
+        bit_generator.state = state
+        np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
+        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
+    bit_generator.state = state
+    return np.random.Generator(bit_generator)
+
+
+def load_json(text: Any, what: str) -> Any:
+    """``json.loads(text)`` with a ValueError that says what was expected."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"{what}.from_json expects a JSON string, got {type(text).__name__}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg} at position {exc.pos}); pass the text from game.to_json()") from None
+    except (RecursionError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
+
+
+def check_saved_header(data: Any, fmt: str, version: int) -> dict:
+    """``data`` if it is a saved game of format ``fmt`` and this ``version``; ValueError naming the problem."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise ValueError(f"not a saved game of this kind: expected a JSON object with format={fmt!r}")
+    saved = data.get("version")
+    if type(saved) is not int or saved != version:  # True and 1.0 are not the version 1
+        raise ValueError(f"saved game version {_short(saved)} is not supported (expected {version})")
+    return data
+
+
+def saved_field(data: dict, key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    """``data[key]`` checked to be of ``kind`` (bools are not ints); ValueError naming the field."""
+    if key not in data:
+        raise ValueError(f"saved game is missing the field {where}{key!r}")
+    value = data[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise ValueError(f"saved game field {where}{key!r} must be {names}, not {_short(value)}")
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"saved game field {where}{key!r} must be >= 0, not {value}")
+    return value

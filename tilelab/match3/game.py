@@ -1,0 +1,447 @@
+"""A match-3 session: deal, swap, score, reshuffle a dead board, undo, hints, save/load.
+
+The same shape as :class:`tilelab.game2048.Game` and :class:`tilelab.sliding.Game`: ``play(move)``
+returns a :class:`~tilelab._protocol.Turn` (``events`` is the engine's swap result, ``chance`` the
+refills with their probabilities, ``reshuffle`` the new deal when the swap left the board dead),
+``legal_moves()``, ``undo()`` to any depth (the random state too), ``hint()``, ``seed``/``rng``
+and an exact ``to_json()``/``from_json()``.
+
+The rules are an object passed to the game: :data:`PLAIN` (matches only) or :data:`WITH_SPECIALS`
+(striped, wrapped and colour-bomb candies). Everything that differs between them -- the board
+type, the swap, the legal moves, dead boards, reshuffles, the hint and the score table -- is a
+method of the rules, so no caller ever asks "are specials on?".
+
+>>> game = Game(4, 5, 3, rng=7)
+>>> print(game.board)
+12200
+20220
+00112
+12212
+>>> turn = game.play(((0, 0), (1, 0)))          # 1 2 2 -> 2 2 2 in row 0, then a long cascade
+>>> bool(turn), turn.events.cascades, turn.score, game.score, game.moves
+(True, 6, 2400, 2400, 1)
+>>> len(turn.chance), turn.chance[0]              # each refilled candy, with its probability
+(23, (((0, 0), 0), 0.3333333333333333))
+>>> game.undo(), game.score, Game.from_json(game.to_json()).board == game.board
+(True, 0, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from tilelab._checks import _short
+from tilelab._protocol import (
+    Turn,
+    check_saved_header,
+    generator_from_state,
+    jsonable,
+    load_json,
+    saved_field,
+)
+from tilelab._random import as_generator
+from tilelab.match3 import core
+from tilelab.match3.core import SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
+
+__all__ = ["Game", "PLAIN", "PlainRules", "Rules", "SpecialRules", "WITH_SPECIALS", "as_rules"]
+
+JSON_FORMAT = "tilelab.match3"
+JSON_VERSION = 1
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+class Rules:
+    """What a match-3 game's rules decide. Subclasses: :class:`PlainRules`, :class:`SpecialRules`."""
+
+    name = "rules"
+    specials = False  #: True when boards carry special candies
+
+    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Any:
+        """A fresh board: no run, at least one legal move."""
+        raise NotImplementedError
+
+    def swap(self, board: Any, a: Cell, b: Cell, rng: np.random.Generator) -> Any:
+        """The engine's swap (a ``SwapResult`` or ``SpecialSwapResult``)."""
+        raise NotImplementedError
+
+    def valid_moves(self, board: Any) -> list[Move]:
+        raise NotImplementedError
+
+    def is_dead(self, board: Any) -> bool:
+        raise NotImplementedError
+
+    def reshuffle(self, board: Any, rng: np.random.Generator) -> Reshuffle:
+        """The same candies in new places: no run and a move (a new deal if none exists)."""
+        raise NotImplementedError
+
+    def hint(self, board: Any) -> Move | None:
+        raise NotImplementedError
+
+    def score_table(self) -> tuple[tuple[str, int, bool], ...]:
+        """``(what, points, times the cascade index?)`` for every way to score."""
+        raise NotImplementedError
+
+    def board_to_dict(self, board: Any) -> dict:
+        return {"grid": [list(row) for row in board.grid], "kinds": board.kinds}
+
+    def board_from_dict(self, data: Any) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<match-3 rules: {self.name}>"
+
+
+class PlainRules(Rules):
+    """Matches of three or more clear, cascades follow; no special candies.
+
+    >>> PLAIN.hint(Board.parse("0120\\n1201\\n0012\\n2102"))
+    ((2, 2), (3, 2))
+    """
+
+    name = "plain"
+    specials = False
+
+    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Board:
+        return new_board(rows, cols, kinds, rng)
+
+    def swap(self, board: Board, a: Cell, b: Cell, rng: np.random.Generator) -> core.SwapResult:
+        return core.swap(board, a, b, rng)
+
+    def valid_moves(self, board: Board) -> list[Move]:
+        from tilelab.match3.fast import valid_moves_fast  # the compiled twin of core.valid_moves (tested equal)
+
+        return valid_moves_fast(board)
+
+    def is_dead(self, board: Board) -> bool:
+        from tilelab.match3.fast import is_dead_fast
+
+        return is_dead_fast(board)
+
+    def reshuffle(self, board: Board, rng: np.random.Generator) -> Reshuffle:
+        return reshuffle_report(board, rng)
+
+    def hint(self, board: Board) -> Move | None:
+        """The largest immediate score; ties: the lowest move, then reading order (:func:`core.hint`)."""
+        return core.hint(board)
+
+    def score_table(self) -> tuple[tuple[str, int, bool], ...]:
+        return tuple((f"group shaped {shape}", points, True) for shape, points in SHAPE_POINTS.items())
+
+    def board_from_dict(self, data: Any) -> Board:
+        if not isinstance(data, dict):
+            raise ValueError(f"saved board must be an object with grid and kinds, not {_short(data)}")
+        return Board(tuple(tuple(row) for row in saved_field(data, "grid", list)), saved_field(data, "kinds", int))
+
+
+class SpecialRules(Rules):
+    """Plain rules plus striped, wrapped and colour-bomb candies (:mod:`tilelab.match3.specials`)."""
+
+    name = "specials"
+    specials = True
+
+    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Any:
+        from tilelab.match3.specials import SpecialBoard
+
+        return SpecialBoard.from_board(new_board(rows, cols, kinds, rng))
+
+    def swap(self, board: Any, a: Cell, b: Cell, rng: np.random.Generator) -> Any:
+        from tilelab.match3.specials import swap_specials
+
+        return swap_specials(board, a, b, rng)
+
+    def valid_moves(self, board: Any) -> list[Move]:
+        from tilelab.match3.specials import valid_moves_specials
+
+        return valid_moves_specials(board)
+
+    def is_dead(self, board: Any) -> bool:
+        from tilelab.match3.specials import is_dead_specials
+
+        return is_dead_specials(board)
+
+    def reshuffle(self, board: Any, rng: np.random.Generator) -> Reshuffle:
+        from tilelab.match3.specials import reshuffle_specials
+
+        return Reshuffle(reshuffle_specials(board, rng), True, "no moves left, shuffling")
+
+    def hint(self, board: Any) -> Move | None:
+        """A special combination first, else any legal swap; ties as :func:`core.hint` breaks them
+        (the lowest move on the board, then reading order)."""
+        from tilelab.match3.specials import combo_of
+
+        moves = self.valid_moves(board)
+        combos = [m for m in moves if combo_of(board, *m) != "none"]
+        return min(combos or moves, key=lambda m: (-max(m[0][0], m[1][0]), m), default=None)
+
+    def score_table(self) -> tuple[tuple[str, int, bool], ...]:
+        from tilelab.match3.specials import SCORE_TABLE
+
+        return tuple(SCORE_TABLE)
+
+    def board_to_dict(self, board: Any) -> dict:
+        return {**super().board_to_dict(board), "specials": [list(row) for row in board.specials]}
+
+    def board_from_dict(self, data: Any) -> Any:
+        from tilelab.match3.specials import SpecialBoard
+
+        if not isinstance(data, dict):
+            raise ValueError(f"saved board must be an object with grid, specials and kinds, not {_short(data)}")
+        grid = tuple(tuple(row) for row in saved_field(data, "grid", list))
+        specials = tuple(tuple(row) for row in saved_field(data, "specials", list))
+        return SpecialBoard(grid, specials, saved_field(data, "kinds", int))
+
+
+PLAIN = PlainRules()  #: matches only
+WITH_SPECIALS = SpecialRules()  #: special candies on
+_RULES = {"plain": PLAIN, "specials": WITH_SPECIALS}
+
+
+def as_rules(rules: "Rules | str | bool") -> Rules:
+    """The rules named by ``rules``: a :class:`Rules`, ``"plain"``/``"specials"``, or a bool (specials on?).
+
+    >>> as_rules("specials").name, as_rules(False) is PLAIN
+    ('specials', True)
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, bool):
+        return WITH_SPECIALS if rules else PLAIN
+    if isinstance(rules, str) and rules in _RULES:
+        return _RULES[rules]
+    raise ValueError(f"rules must be PLAIN, WITH_SPECIALS, 'plain' or 'specials', not {_short(rules)}")
+
+
+# ----------------------------------------------------------------------------- the game
+
+
+class _Snapshot(NamedTuple):
+    board: Any
+    score: int
+    moves: int
+    last_cascades: int
+    best_cascades: int
+    rng_state: dict
+
+
+class Game:
+    """A match-3 game in play: the board, score, moves, cascades, reshuffles, undo, hints, save/load.
+
+    ``rng`` (or ``seed``) is a seed or a numpy Generator: deals, refills and reshuffles draw from
+    it, nothing else does, so the same seed and moves give the same game. ``rules`` is
+    :data:`PLAIN` (default) or :data:`WITH_SPECIALS` (or their names). ``board=`` starts from a
+    given board. Match-3 has no end: a dead board is reshuffled, so ``over`` and ``won`` stay False.
+    """
+
+    def __init__(self, rows: int = 8, cols: int = 8, kinds: int = 6, *, rules: "Rules | str | bool" = PLAIN,
+                 rng: int | np.random.Generator | None = None, seed: int | np.random.Generator | None = None,
+                 board: Any = None) -> None:
+        if rng is not None and seed is not None:
+            raise TypeError("pass rng= or seed= (the same thing), not both")
+        source = rng if rng is not None else seed
+        self.rules = as_rules(rules)
+        self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
+        self._rng = as_generator(source)
+        self._history: list[_Snapshot] = []
+        if board is None:
+            board = self.rules.deal(rows, cols, kinds, self._rng)
+        self._start(self._check_board(board))
+
+    def _check_board(self, board: Any) -> Any:
+        from tilelab.match3.specials import SpecialBoard
+
+        if self.rules.specials and isinstance(board, Board):
+            board = SpecialBoard.from_board(board)
+        expected = SpecialBoard if self.rules.specials else Board
+        if not isinstance(board, expected):
+            raise TypeError(f"the {self.rules.name} rules play on a {expected.__name__}, got {type(board).__name__}")
+        return board
+
+    def _start(self, board: Any) -> None:
+        self.board = board
+        self.score = 0
+        self.moves = 0
+        self.last_cascades = 0
+        self.best_cascades = 0
+        self._history.clear()
+
+    def restart(self, rules: "Rules | str | bool | None" = None) -> None:
+        """Deal a new board of the same size (under new ``rules`` if given); the generator carries on."""
+        if rules is not None:
+            self.rules = as_rules(rules)
+        self._start(self.rules.deal(self.rows, self.cols, self.kinds, self._rng))
+
+    # ------------------------------------------------------------------ state
+    @property
+    def rows(self) -> int:
+        return self.board.rows
+
+    @property
+    def cols(self) -> int:
+        return self.board.cols
+
+    @property
+    def kinds(self) -> int:
+        return self.board.kinds
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's random generator (deals, refills and reshuffles draw from it)."""
+        return self._rng
+
+    @property
+    def over(self) -> bool:
+        """Always False: a dead board is reshuffled and play goes on."""
+        return False
+
+    @property
+    def won(self) -> bool:
+        """Always False: match-3 here has no target (play for score)."""
+        return False
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    @property
+    def undo_depth(self) -> int:
+        return len(self._history)
+
+    def legal_moves(self) -> list[Move]:
+        """The swaps that make a match (specials on: also special pairs and colour-bomb swaps)."""
+        return self.rules.valid_moves(self.board)
+
+    def is_dead(self) -> bool:
+        """True when no swap is legal (the game reshuffles such a board itself after a swap)."""
+        return self.rules.is_dead(self.board)
+
+    def hint(self) -> Move | None:
+        """One legal swap chosen by the rules' stated hint rule (None on a dead board)."""
+        return self.rules.hint(self.board)
+
+    def refill_outcomes(self) -> list[tuple[int, float]]:
+        """The chance step behind every refilled hole: each kind with its probability."""
+        return [(k, 1.0 / self.kinds) for k in range(self.kinds)]
+
+    def score_table(self) -> tuple[tuple[str, int, bool], ...]:
+        """How points are scored under this game's rules."""
+        return self.rules.score_table()
+
+    # ------------------------------------------------------------------ actions
+    def play(self, move: Sequence[Cell], b: Cell | None = None) -> Turn:
+        """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
+
+        A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
+        counts as False. A legal one scores, cascades, and, when it leaves the board dead,
+        reshuffles it (``turn.reshuffle``).
+        """
+        if b is None:
+            try:
+                a, b = move  # type: ignore[misc]
+            except (TypeError, ValueError):
+                raise ValueError(f"a move is a pair of neighbouring cells ((r, c), (r2, c2)), not {_short(move)}") from None
+        else:
+            a = move  # type: ignore[assignment]
+        snapshot = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
+                             self._rng.bit_generator.state)
+        result = self.rules.swap(self.board, a, b, self._rng)  # type: ignore[arg-type]
+        pair = (result.a, result.b)
+        if not result.valid:
+            return Turn(pair, False, result)
+        self._history.append(snapshot)
+        self.board = result.board
+        self.score += result.score
+        self.moves += 1
+        self.last_cascades = result.cascades
+        self.best_cascades = max(self.best_cascades, result.cascades)
+        p = 1.0 / self.kinds
+        chance = tuple((refill, p) for step in result.steps for refill in step.refills)
+        reshuffle = None
+        if self.rules.is_dead(self.board):
+            reshuffle = self.rules.reshuffle(self.board, self._rng)
+            self.board = reshuffle.board
+        return Turn(pair, True, result, result.score, chance, reshuffle=reshuffle)
+
+    def undo(self) -> bool:
+        """Take back the last legal swap (score, counters and random state too); False if none."""
+        if not self._history:
+            return False
+        snap = self._history.pop()
+        self.board, self.score, self.moves = snap.board, snap.score, snap.moves
+        self.last_cascades, self.best_cascades = snap.last_cascades, snap.best_cascades
+        self._rng.bit_generator.state = snap.rng_state
+        return True
+
+    # ------------------------------------------------------------------ save / load
+    def _state(self, snap: _Snapshot) -> dict:
+        return {"board": self.rules.board_to_dict(snap.board), "score": snap.score, "moves": snap.moves,
+                "last_cascades": snap.last_cascades, "best_cascades": snap.best_cascades,
+                "rng": jsonable(snap.rng_state)}
+
+    def to_dict(self) -> dict:
+        """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
+        now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
+                        self._rng.bit_generator.state)
+        return {"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.name, "seed": self.seed,
+                **self._state(now), "history": [self._state(s) for s in self._history]}
+
+    def to_json(self) -> str:
+        """The game as JSON; :meth:`from_json` restores it, random state and undo history included."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def _snapshot_from(cls, rules: Rules, data: Any, where: str) -> _Snapshot:
+        if not isinstance(data, dict):
+            raise ValueError(f"saved game field {where or 'game'} must be an object, not {_short(data)}")
+        try:
+            board = rules.board_from_dict(saved_field(data, "board", dict, where))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"saved game field {where}'board' is not a board: {exc}") from None
+        if not board.is_full:
+            raise ValueError(f"saved game field {where}'board' has holes: a saved board is always refilled")
+        counts = [saved_field(data, key, int, where) for key in ("score", "moves", "last_cascades", "best_cascades")]
+        state = generator_from_state(saved_field(data, "rng", dict, where), f"{where}rng").bit_generator.state
+        return _Snapshot(board, *counts, state)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`; every field is checked."""
+        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        rules = as_rules(saved_field(data, "rules", str))
+        now = cls._snapshot_from(rules, data, "")
+        game = cls(rules=rules, rng=0, board=now.board)
+        seed = data.get("seed")
+        game.seed = None if seed is None else saved_field(data, "seed", int)
+        game.score, game.moves, game.last_cascades, game.best_cascades = now[1:5]
+        game._rng = generator_from_state(data["rng"])
+        history = saved_field(data, "history", list)
+        if len(history) > game.moves:
+            raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves} moves played")
+        for i, snap in enumerate(history):
+            game._history.append(cls._snapshot_from(rules, snap, f"history[{i}]."))
+        later = [*game._history[1:], now]
+        for i, (snap, after) in enumerate(zip(game._history, later)):
+            if snap.moves + 1 != after.moves or snap.score > after.score:
+                raise ValueError(f"saved game history[{i}] does not lead to the next position "
+                                 "(one move more, never less score)")
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game saved by :meth:`to_json`; it continues with exactly the same refills."""
+        try:
+            return cls.from_dict(load_json(text, "Game"))
+        except RecursionError:
+            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
+
+    def __repr__(self) -> str:
+        return (f"<match3.Game {self.rows}x{self.cols} kinds={self.kinds} rules={self.rules.name} "
+                f"score={self.score} moves={self.moves}>")
+
+    def __str__(self) -> str:
+        return f"{self.board}\nscore {self.score}, {self.moves} moves"

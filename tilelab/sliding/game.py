@@ -1,0 +1,339 @@
+"""A sliding-puzzle session: deal, play, count, undo, the Hint/Solve plan, save/load.
+
+The same shape as :class:`tilelab.game2048.Game` and :class:`tilelab.match3.Game`: ``play(move)``
+returns a :class:`~tilelab._protocol.Turn` (its ``events`` is the engine's :class:`Slide`),
+``legal_moves()``, ``undo()`` to any depth, ``hint()``, ``over``/``won``, ``seed``/``rng`` and an
+exact ``to_json()``/``from_json()``. Its own extras: the move counter in both metrics (one rule,
+:func:`count_moves`'s) and the solver plan Hint and Solve follow.
+
+>>> game = Game(3, rng=1)
+>>> print(game.puzzle)
+7 . 1
+4 2 5
+8 6 3
+>>> turn = game.play("up")        # the tile below the blank moves up
+>>> bool(turn), turn.events.tiles, game.moves
+(True, (2,), MoveCount(single=1, multi=1))
+>>> game.play(6).events.tiles, game.moves    # 6 slides up the same line: still one multi-tile move
+((6,), MoveCount(single=2, multi=1))
+>>> game.moves == count_moves(game.start, game.played)
+True
+>>> game.undo(), game.moves, Game.from_json(game.to_json()).puzzle == game.puzzle
+(True, MoveCount(single=1, multi=1), True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+from tilelab._checks import _short
+from tilelab._protocol import (
+    Turn,
+    check_saved_header,
+    generator_from_state,
+    jsonable,
+    load_json,
+    saved_field,
+)
+from tilelab._random import as_generator
+from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves
+from tilelab.sliding.shuffle import METHODS, shuffle
+
+__all__ = ["Game", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
+
+JSON_FORMAT = "tilelab.sliding"
+JSON_VERSION = 1
+OPTIMAL_SOLVE_MAX_CELLS = 16  #: Hint/Solve look for an optimal solution up to 4x4 (within the budget)
+PLAN_SECONDS = 3.0  #: the optimal search's budget; past it Hint and Solve use the human strategy
+_WARMED: set[tuple[int, int, str]] = set()
+
+
+class Plan(NamedTuple):
+    """The solution Hint and Solve follow: the tiles to slide and whether it is optimal."""
+
+    moves: list[int]
+    optimal: bool
+
+    def describe(self) -> str:
+        """One short line for a status bar (fits a 300 px board).
+
+        >>> Plan([1, 2], True).describe(), Plan([1] * 158, False).describe()
+        ('optimal: 2 moves', 'human strategy: 158 moves, not the shortest')
+        """
+        if self.optimal:
+            return f"optimal: {len(self.moves)} moves"
+        return f"human strategy: {len(self.moves)} moves, not the shortest"
+
+
+class _Snapshot(NamedTuple):
+    puzzle: Puzzle
+    moves: MoveCount
+    direction: str | None
+
+
+def _solver(name: str) -> Callable[..., Any]:
+    """``tilelab.sliding.solve`` (or ``hint``), looked up when needed (tests may replace it)."""
+    import tilelab.sliding as engine
+
+    found = getattr(engine, name, None)
+    if found is None:
+        raise RuntimeError(f"Hint and Solve need tilelab.sliding.{name} (the solvers module)")
+    return found
+
+
+def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
+    """Solve a one-move board once per shape and heuristic, so compiling (numba, a cold cache on a
+    fresh machine: seconds) never eats the ``PLAN_SECONDS`` search budget of a Hint or Solve."""
+    if (rows, cols, heuristic) in _WARMED:
+        return
+    goal = Puzzle.goal(rows, cols)
+    solve(goal.slide(next(iter(goal.legal_tiles()))), method="idastar", heuristic=heuristic)
+    _WARMED.add((rows, cols, heuristic))
+
+
+class Game:
+    """A sliding puzzle in play: the deal, the tiles slid, both move counts, undo, hints, save/load.
+
+    ``rng`` (or ``seed``) is a seed or a numpy Generator: the deals draw from it, nothing else
+    does (a slide has no chance step). ``method`` is how a deal is shuffled (see
+    :data:`tilelab.sliding.METHODS`); ``puzzle=`` starts from a given board instead.
+    """
+
+    def __init__(self, rows: int = 4, cols: int | None = None, *, rng: int | np.random.Generator | None = None,
+                 seed: int | np.random.Generator | None = None, method: str = "uniform",
+                 puzzle: Puzzle | None = None) -> None:
+        if rng is not None and seed is not None:
+            raise TypeError("pass rng= or seed= (the same thing), not both")
+        source = rng if rng is not None else seed
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+        self.method = method
+        self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
+        self._rng = as_generator(source)
+        self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
+        if puzzle is not None:
+            if not isinstance(puzzle, Puzzle):
+                raise TypeError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
+            self._start(puzzle)
+        else:
+            self._start(self._deal(rows, rows if cols is None else cols))
+
+    # ------------------------------------------------------------------ state
+    def _deal(self, rows: int, cols: int) -> Puzzle:
+        board = shuffle(rows, cols, self._rng, method=self.method)
+        while board.is_goal():  # a new game is never already solved
+            board = shuffle(rows, cols, self._rng, method=self.method)
+        return board
+
+    def _start(self, puzzle: Puzzle) -> None:
+        self.start = puzzle  #: the board the game was dealt
+        self.puzzle = puzzle  #: the board now
+        self.moves = MoveCount(0, 0)  #: tiles moved (single) and multi-tile moves (multi), count_moves's rule
+        self._direction: str | None = None
+        self._played: list[int] = []
+        self._history: list[_Snapshot] = []
+        self._plan = None
+
+    def restart(self, rows: int | None = None, cols: int | None = None, method: str | None = None) -> None:
+        """Deal a new board (same size and shuffle unless given); the generator carries on."""
+        if method is not None:
+            if method not in METHODS:
+                raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+            self.method = method
+        rows = self.puzzle.rows if rows is None else rows
+        cols = (self.puzzle.cols if rows == self.puzzle.rows else rows) if cols is None else cols
+        self._start(self._deal(rows, cols))
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's random generator (deals draw from it)."""
+        return self._rng
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.puzzle.shape
+
+    @property
+    def over(self) -> bool:
+        """True when the puzzle is solved (no more moves)."""
+        return self.puzzle.is_goal()
+
+    @property
+    def won(self) -> bool:
+        """True when the puzzle is solved (the same as :attr:`over`: solving is winning)."""
+        return self.puzzle.is_goal()
+
+    @property
+    def played(self) -> tuple[int, ...]:
+        """The tiles slid since the deal, in order (undone moves left out)."""
+        return tuple(self._played)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._history)
+
+    @property
+    def undo_depth(self) -> int:
+        return len(self._history)
+
+    def legal_moves(self) -> list[int]:
+        """The tiles that may slide now (every tile in the blank's row or column)."""
+        return [] if self.over else list(self.puzzle.legal_tiles())
+
+    # ------------------------------------------------------------------ actions
+    def play(self, move: int | str) -> Turn:
+        """Slide a tile (an int: it and the tiles between it and the blank) or move a direction.
+
+        A direction (``"up"``...) slides the blank's neighbour that way, as an arrow key does; at
+        the edge, or once solved, nothing moves and the Turn counts as False. A tile outside the
+        blank's row and column is refused (ValueError naming the legal tiles).
+        """
+        if isinstance(move, str):
+            if move not in DIRECTIONS:
+                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(move)}")
+            tile = self.puzzle.tile_for(move)
+            if tile is None or self.over:
+                return Turn(move, False, None, over=self.over, won=self.won)
+        elif isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            tile = int(move)
+            if self.over:
+                return Turn(tile, False, None, over=True, won=True)
+        else:
+            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {_short(move)}")
+        event = self.puzzle.slide_segment(tile)
+        self._history.append(_Snapshot(self.puzzle, self.moves, self._direction))
+        self.puzzle = event.after
+        self._played.append(tile)
+        same_line = event.direction == self._direction  # count_moves: a run of one direction is one move
+        self.moves = MoveCount(self.moves.single + event.single_moves, self.moves.multi + (0 if same_line else 1))
+        self._direction = event.direction
+        return Turn(move, True, event, 0, (), self.over, self.won)
+
+    def undo(self) -> bool:
+        """Take back the last slide (the counters too); False when there is nothing to take back."""
+        if not self._history:
+            return False
+        snap = self._history.pop()
+        self.puzzle, self.moves, self._direction = snap.puzzle, snap.moves, snap.direction
+        self._played.pop()
+        return True
+
+    # ------------------------------------------------------------------ hint and solve
+    def heuristic(self) -> str:
+        """The strongest heuristic ready at once: a pattern database if built (3x3 builds in a blink)."""
+        from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
+
+        rows, cols = self.shape
+        if self.shape in DEFAULT_PATTERNS and pattern_database(
+                rows, cols, build=self.shape == (3, 3), progress=False) is not None:
+            return "pdb"
+        return "linear-conflict"
+
+    @property
+    def solver_ready(self) -> bool:
+        """False until the solver for this board size has been compiled (the first plan takes seconds)."""
+        rows, cols = self.shape
+        return self.puzzle.size > OPTIMAL_SOLVE_MAX_CELLS or any(key[:2] == (rows, cols) for key in _WARMED)
+
+    def plan(self, seconds: float | None = None) -> Plan:
+        """The solution Hint and Solve follow from here: ``(moves, optimal)``.
+
+        An optimal one when IDA* finds it within ``seconds`` (default :data:`PLAN_SECONDS`; boards
+        up to 4x4), else the human strategy's. Computed once per game: while the player follows
+        it (or comes back onto it), it is reused.
+        """
+        tiles = tuple(self.puzzle.tiles)
+        if self._plan is not None and tiles in self._plan[2]:
+            moves, optimal, index = self._plan
+            return Plan(moves[index[tiles]:], optimal)
+        if self.over:
+            return Plan([], True)
+        solve = _solver("solve")
+        found: list[int] | None = None
+        optimal = False
+        if self.puzzle.size <= OPTIMAL_SOLVE_MAX_CELLS:
+            from tilelab.sliding.solvers import Budget
+
+            heuristic = self.heuristic()
+            _warm_solver(solve, *self.shape, heuristic)  # compile first: the budget is for searching
+            budget = Budget(seconds=PLAN_SECONDS if seconds is None else seconds)
+            result = solve(self.puzzle, method="idastar", heuristic=heuristic, budget=budget)
+            if getattr(result, "complete", True) and self.puzzle.play(result.moves).is_goal():
+                found, optimal = [int(t) for t in result.moves], bool(getattr(result, "optimal", True))
+        if found is None:
+            found = [int(t) for t in solve(self.puzzle, method="human").moves]
+        index, board = {}, self.puzzle
+        for i, tile in enumerate(found):
+            index.setdefault(tuple(board.tiles), i)
+            board = board.slide(tile)
+        index.setdefault(tuple(board.tiles), len(found))
+        if not board.is_goal():
+            raise RuntimeError("the solver's moves do not reach the goal")
+        self._plan = (found, optimal, index)
+        return Plan(list(found), optimal)
+
+    def hint(self) -> int | None:
+        """The tile to slide next: the first move of :meth:`plan` (None once solved)."""
+        moves = self.plan().moves
+        return moves[0] if moves else None
+
+    # ------------------------------------------------------------------ save / load
+    def to_dict(self) -> dict:
+        """Everything needed to continue exactly: settings, the deal, the tiles slid, the random state."""
+        return {
+            "format": JSON_FORMAT, "version": JSON_VERSION,
+            "rows": self.puzzle.rows, "cols": self.puzzle.cols, "method": self.method, "seed": self.seed,
+            "start": list(self.start.tiles), "played": list(self._played),
+            "rng": jsonable(self._rng.bit_generator.state),
+        }
+
+    def to_json(self) -> str:
+        """The game as JSON; :meth:`from_json` restores it with its undo history and random state."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict` (the slides are replayed, so each is checked)."""
+        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
+        start = saved_field(data, "start", list)
+        try:
+            puzzle = Puzzle(start, rows, cols)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"saved game field 'start' is not a {rows}x{cols} puzzle: {exc}") from None
+        seed = data.get("seed")
+        if seed is not None:
+            seed = saved_field(data, "seed", int)
+        method = saved_field(data, "method", str)
+        if method not in METHODS:
+            raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {_short(method)}")
+        game = cls(puzzle=puzzle, method=method, rng=0)
+        game.seed = seed
+        game._rng = generator_from_state(saved_field(data, "rng", dict))
+        for i, tile in enumerate(saved_field(data, "played", list)):
+            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in game.puzzle.legal_tiles():
+                raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there")
+            if game.over:
+                raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
+            game.play(tile)
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game saved by :meth:`to_json`."""
+        try:
+            return cls.from_dict(load_json(text, "Game"))
+        except RecursionError:
+            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
+
+    def __repr__(self) -> str:
+        state = "solved" if self.over else "playing"
+        return (f"<sliding.Game {self.puzzle.rows}x{self.puzzle.cols} moves={self.moves.single} "
+                f"(multi {self.moves.multi}) {state}>")
+
+    def __str__(self) -> str:
+        return f"{self.puzzle}\n{self.moves.single} moves ({self.moves.multi} multi-tile)" + ("  (solved)" if self.over else "")
+
