@@ -1,4 +1,7 @@
-"""The sliding-tile puzzle: an immutable board, moves in both metrics, inversions and parity.
+"""The sliding-tile puzzle: an immutable board and its moves in both metrics.
+
+Parity and solvability live in :mod:`tilelab.sliding.parity` (re-exported here); the SVG
+picture in :mod:`tilelab.sliding.svg`, imported only when a board is drawn.
 
 Glossary (the code uses these words):
 
@@ -68,7 +71,6 @@ MAX_SIDE = 250  #: longest side a Puzzle accepts
 MAX_CELLS = 250 * 250  #: most cells a Puzzle accepts: building, moving, shuffling and parity stay well under a second
 BLANK_SYMBOLS = (".", "_", "0")
 SVG_CELL_PX = 40
-PAIRWISE_MAX_TILES = 48  # inversions: count pair by pair up to 7x7, with a Fenwick tree above
 SVG_BOARD = "#e9edf0"
 SVG_TILE = "#4ac2fb"
 
@@ -506,27 +508,9 @@ class Puzzle:
         >>> Puzzle.goal(2, 2).to_svg().count("<text")
         3
         """
-        width, height = self._cols * cell, self._rows * cell
-        inset, font = max(1, cell // 20), int(cell * 0.45)
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">',
-            f'<rect width="{width}" height="{height}" fill="{SVG_BOARD}"/>',
-        ]
-        for index, tile in enumerate(self._tiles):
-            if tile == BLANK:
-                continue
-            r, c = divmod(index, self._cols)
-            x, y = c * cell + inset, r * cell + inset
-            parts.append(
-                f'<rect x="{x}" y="{y}" width="{cell - 2 * inset}" height="{cell - 2 * inset}" '
-                f'rx="{2 * inset}" fill="{SVG_TILE}"/>'
-                f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2}" font-size="{font}" '
-                f'font-family="sans-serif" font-weight="bold" fill="white" text-anchor="middle" '
-                f'dominant-baseline="central">{tile}</text>'
-            )
-        parts.append("</svg>")
-        return "".join(parts)
+        from tilelab.sliding.svg import puzzle_svg  # rendering is loaded only when a board is drawn
+
+        return puzzle_svg(self, cell)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -603,166 +587,23 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     return MoveCount(single, multi)
 
 
-# --------------------------------------------------------------------- parity
-
-
-def inversion_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
-    """Pairs ``(a, b)`` of tiles with ``a > b`` but ``a`` read first; the blank is ignored.
-
-    >>> inversion_pairs(Puzzle.parse('2 3\\n1 .'))
-    [(2, 1), (3, 1)]
-    """
-    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
-    return [(a, b) for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b]
-
-
-def inversions(puzzle: Puzzle) -> int:
-    """Number of inversions among the tiles (reading order, blank ignored).
-
-    >>> inversions(Puzzle.goal(3, 3))
-    0
-    >>> inversions(Puzzle.parse('2 4 3\\n1 . 5'))  # the reading 2 4 3 1 5 has 2-1 4-3 4-1 3-1
-    4
-    """
-    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
-    if len(seq) <= PAIRWISE_MAX_TILES:  # the definition itself: compare every pair
-        count = 0
-        for i, a in enumerate(seq):
-            for b in seq[i + 1 :]:
-                if b < a:
-                    count += 1
-        return count
-    # The same count in O(N log N), so huge boards never stall: a Fenwick tree over tile values
-    # counts how many earlier tiles are smaller; the rest of the earlier ones are larger.
-    tree = [0] * (len(seq) + 1)
-    count = 0
-    for seen, tile in enumerate(seq):
-        i, smaller = tile, 0
-        while i > 0:
-            smaller += tree[i]
-            i -= i & -i
-        count += seen - smaller
-        i = tile
-        while i < len(tree):
-            tree[i] += 1
-            i += i & -i
-    return count
-
-
 def _require_puzzle(puzzle: object) -> Puzzle:
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
     return puzzle
 
 
-def _check_goal(puzzle: Puzzle, goal: Puzzle | None) -> Puzzle:
-    _require_puzzle(puzzle)
-    if goal is None:
-        return Puzzle.goal(puzzle.rows, puzzle.cols)
-    if not isinstance(goal, Puzzle):
-        raise TypeError(f"goal must be a Puzzle, got {type(goal).__name__}")
-    if goal.shape != puzzle.shape:
-        raise ValueError(f"goal is {goal.rows}x{goal.cols} but the puzzle is {puzzle.rows}x{puzzle.cols}")
-    return goal
-
-
-def permutation_parity(puzzle: Puzzle, goal: Puzzle | None = None) -> int:
-    """Parity (0 even, 1 odd) of the permutation taking ``goal`` to ``puzzle``, blank included.
-
-    Computed from the cycles: a cycle of length k is k-1 swaps.
-
-    >>> permutation_parity(Puzzle.goal(2, 2).slide(3))
-    1
-    """
-    goal = _check_goal(puzzle, goal)
-    where = {t: i for i, t in enumerate(goal.tiles)}
-    target = [where[t] for t in puzzle.tiles]  # cell i holds the tile whose goal cell is target[i]
-    seen = [False] * len(target)
-    swaps = 0
-    for start in range(len(target)):
-        length = 0
-        i = start
-        while not seen[i]:
-            seen[i] = True
-            i = target[i]
-            length += 1
-        swaps += max(length - 1, 0)
-    return swaps % 2
-
-
-def blank_distance(puzzle: Puzzle, goal: Puzzle | None = None) -> int:
-    """Taxicab distance from the blank to its cell in ``goal`` (default bottom-right)."""
-    goal = _check_goal(puzzle, goal)
-    (r, c), (gr, gc) = puzzle.blank, goal.blank
-    return abs(r - gr) + abs(c - gc)
-
-
-def solvable_by_invariant(puzzle: Puzzle, goal: Puzzle | None = None) -> bool:
-    """The goal-independent rule: permutation parity (blank included) equals the blank's distance parity.
-
-    Every single-tile move is one swap (flips the permutation parity) and moves the blank one
-    cell (flips the distance parity), so the sum of the two parities never changes; it is 0 at
-    the goal. The converse (every such board is reachable) is the classical theorem, checked
-    by breadth-first search in the tests.
-
-    >>> g = Puzzle.parse('. 1\\n2 3')
-    >>> solvable_by_invariant(Puzzle.parse('1 3\\n2 .'), goal=g)
-    True
-    """
-    return (permutation_parity(puzzle, goal) + blank_distance(puzzle, goal)) % 2 == 0
-
-
-def solvable_by_width_rule(puzzle: Puzzle) -> bool:
-    """The textbook rule for the standard goal.
-
-    Odd width: the inversion count is even. Even width: inversions plus the blank's row counted
-    from the bottom (1-based) is odd.
-
-    >>> solvable_by_width_rule(Puzzle.parse('1 2 3\\n4 5 6\\n8 7 .'))
-    False
-    >>> solvable_by_width_rule(Puzzle.parse('1 2\\n. 3'))
-    True
-    """
-    count = inversions(puzzle)
-    if puzzle.cols % 2 == 1:
-        return count % 2 == 0
-    row_from_bottom = puzzle.rows - puzzle.blank[0]
-    return (count + row_from_bottom) % 2 == 1
-
-
-def corner_formula(puzzle: Puzzle) -> int:
-    """The iOS Puzzle8 count: inversions with the blank read as the largest tile, plus its distance to the corner.
-
-    The board is solvable exactly when this is even. It is :func:`solvable_by_invariant` for the
-    standard goal: with the blank counted as ``N`` the goal reads ``1, 2, ..., N`` (no inversions),
-    so the inversion count including the blank has the parity of the whole permutation.
-
-    >>> corner_formula(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))  # 6 inversions (blank as 9) + 2 cells
-    8
-    """
-    n = _require_puzzle(puzzle).size
-    seq = [n if t == BLANK else t for t in puzzle.tiles]
-    count = sum(1 for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b)
-    r, c = puzzle.blank
-    return count + (puzzle.rows - 1 - r) + (puzzle.cols - 1 - c)
-
-
-def is_solvable(puzzle: Puzzle, goal: Puzzle | None = None) -> bool:
-    """Can ``puzzle`` slide to ``goal`` (default: the standard goal)? Works for every shape.
-
-    >>> is_solvable(Puzzle.goal(4, 4))
-    True
-    >>> fifteen_fourteen = Puzzle.goal(4, 4).swap_tiles(14, 15)   # Sam Loyd's puzzle
-    >>> print(fifteen_fourteen)
-     1  2  3  4
-     5  6  7  8
-     9 10 11 12
-    13 15 14  .
-    >>> is_solvable(fifteen_fourteen)
-    False
-    """
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
-    if goal is None:
-        return solvable_by_width_rule(puzzle)
-    return solvable_by_invariant(puzzle, goal)
+# Parity and solvability (their own module) are re-exported, so every old import path names the same function.
+# Imported last: parity needs Puzzle, defined above.
+from tilelab.sliding.parity import (  # noqa: E402
+    PAIRWISE_MAX_TILES,
+    _check_goal,
+    blank_distance,
+    corner_formula,
+    inversion_pairs,
+    inversions,
+    is_solvable,
+    permutation_parity,
+    solvable_by_invariant,
+    solvable_by_width_rule,
+)

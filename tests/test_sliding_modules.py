@@ -1,0 +1,39 @@
+"""The sliding engine's module layout: parity in its own file under every old name, SVG loaded only to draw."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import tilelab.sliding as sliding
+import tilelab.sliding.core as core
+import tilelab.sliding.parity as parity
+
+
+def test_parity_names_are_the_same_objects_on_every_import_path():
+    for name in parity.__all__:
+        assert getattr(core, name) is getattr(parity, name), name
+        assert getattr(sliding, name) is getattr(parity, name), name
+        assert name in core.__all__, name
+
+
+def test_exercises_forbid_lists_resolve_to_the_parity_functions():
+    from tilelab.exercises import _resolve
+
+    assert _resolve(["tilelab.sliding.core:inversions", "tilelab.sliding:is_solvable"]) == (
+        parity.inversions, parity.is_solvable)
+
+
+def test_svg_is_imported_only_when_a_board_is_drawn():
+    code = (
+        "import sys, tilelab.sliding as s\n"
+        "b = s.shuffle(3, 3, rng=1); s.is_solvable(b); str(b)\n"
+        "assert 'tilelab.sliding.svg' not in sys.modules, 'svg loaded without drawing'\n"
+        "svg = b._repr_svg_()\n"
+        "assert 'tilelab.sliding.svg' in sys.modules and svg.startswith('<svg')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_parity_imports_on_its_own():
+    subprocess.run([sys.executable, "-c", "from tilelab.sliding.parity import is_solvable"], check=True, timeout=120)

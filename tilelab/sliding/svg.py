@@ -1,0 +1,40 @@
+"""A sliding board as an SVG picture (what a bare :class:`~tilelab.sliding.Puzzle` in a notebook cell shows).
+
+Imported only when a board is drawn (:meth:`Puzzle.to_svg`, ``_repr_svg_``), as python-chess
+imports ``chess.svg``: the engine itself never loads rendering code.
+
+>>> from tilelab.sliding.core import Puzzle
+>>> puzzle_svg(Puzzle.goal(2, 2), 30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60"')
+True
+"""
+
+from __future__ import annotations
+
+from tilelab.sliding.core import BLANK, SVG_BOARD, SVG_CELL_PX, SVG_TILE, Puzzle
+
+__all__ = ["puzzle_svg"]
+
+
+def puzzle_svg(puzzle: Puzzle, cell: int = SVG_CELL_PX) -> str:
+    """The board drawn with ``cell`` pixels per cell: a light board, blue numbered tiles, no blank."""
+    width, height = puzzle.cols * cell, puzzle.rows * cell
+    inset, font = max(1, cell // 20), int(cell * 0.45)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">',
+        f'<rect width="{width}" height="{height}" fill="{SVG_BOARD}"/>',
+    ]
+    for index, tile in enumerate(puzzle.tiles):
+        if tile == BLANK:
+            continue
+        r, c = divmod(index, puzzle.cols)
+        x, y = c * cell + inset, r * cell + inset
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{cell - 2 * inset}" height="{cell - 2 * inset}" '
+            f'rx="{2 * inset}" fill="{SVG_TILE}"/>'
+            f'<text x="{c * cell + cell / 2}" y="{r * cell + cell / 2}" font-size="{font}" '
+            f'font-family="sans-serif" font-weight="bold" fill="white" text-anchor="middle" '
+            f'dominant-baseline="central">{tile}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
