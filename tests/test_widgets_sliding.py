@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import tilelab.sliding
 from tilelab.sliding import MoveCount, Puzzle, bfs_distances, is_solvable
+from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
 from tilelab.widgets.sliding import (
     SESSION_BEST,
@@ -273,7 +274,7 @@ def test_a_worse_game_does_not_replace_the_record():
         board.slide(tile)
     best = SESSION_BEST[(2, 3)]
     # the same deal again, played with a detour: two moves more
-    board.puzzle, board.moves, board.started, board.finished = start, MoveCount(0, 0), None, None
+    board.set_game(tilelab.sliding.Game(puzzle=start))
     detour = start.neighbour_tiles()[0]
     board.slide(detour)
     board.slide(detour)
@@ -350,7 +351,7 @@ def test_hint_outlines_the_next_tile(monkeypatch):
     tile = board.show_hint()
     assert tile == _optimal_path(board.puzzle)[0]
     assert board.canvas[2].count("stroke_rect") == 1 and f"slide {tile}" in board.status.value
-    assert "optimal solution" in board.status.value
+    assert "optimal: " in board.status.value
     board.slide(tile)
     assert board.hint_tile is None
 
@@ -365,7 +366,7 @@ def test_messages_stay_until_the_next_move(monkeypatch):
     assert "Hint" not in board.status.value
     from tilelab.widgets.base import STATUS_HEIGHT
 
-    assert board.status.layout.height == STATUS_HEIGHT  # a fixed-height area: the board never moves
+    assert board.status.layout.min_height == STATUS_HEIGHT  # two lines at least: short messages never move the board
 
 
 def test_hint_and_solve_follow_one_plan(monkeypatch):
@@ -387,7 +388,7 @@ def test_solve_plays_one_move_per_tick_and_sets_no_record(monkeypatch):
     expected = len(_optimal_path(board.puzzle))
     click_button(board, "Stop" if board.solving else "Solve")
     assert board.solving and board.solve_ticker.playing and calls == ["idastar"]
-    assert "optimal solution" in board.status.value and f"{expected} moves" in board.status.value
+    assert "optimal: " in board.status.value and f"{expected} moves" in board.status.value
     assert board.moves.single == 0  # nothing moved yet: the browser clock plays the moves
     tick(board.solve_ticker)
     assert board.moves.single == 1  # the counter counts as the tiles move
@@ -435,7 +436,7 @@ def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
         return SimpleNamespace(moves=(), optimal=False, complete=False)  # budget used up
 
     monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
-    monkeypatch.setattr(ws, "_warm_solver", lambda *args: None)  # the warm-up has its own test
+    monkeypatch.setattr(session, "_warm_solver", lambda *args: None)  # the warm-up has its own test
     board, _ = make(4, seed=5)
     tile = board.show_hint()
     moves = board.auto_solve()
@@ -447,7 +448,7 @@ def test_broken_solver_is_caught(monkeypatch):
     monkeypatch.setattr(tilelab.sliding, "solve",
                         lambda puzzle, method="idastar", **kw: SimpleNamespace(moves=(1,), optimal=False,
                                                                                complete=True), raising=False)
-    monkeypatch.setattr(ws, "_warm_solver", lambda *args: None)
+    monkeypatch.setattr(session, "_warm_solver", lambda *args: None)
     board, _ = make(4, seed=5)
     with pytest.raises(RuntimeError, match="do not reach the goal"):
         board.auto_solve()  # a broken solver is caught, not animated
@@ -532,10 +533,139 @@ def test_compiling_the_solver_never_eats_the_hint_budget(monkeypatch):
                 return SimpleNamespace(moves=[], complete=False, optimal=False)
         return real_solve(puzzle, **kwargs)
 
-    monkeypatch.setattr(ws, "PLAN_SECONDS", 0.5)
-    monkeypatch.setattr(ws, "_WARMED", set())
-    monkeypatch.setattr(board, "_solver", lambda name: slow_first_call)
+    monkeypatch.setattr(session, "PLAN_SECONDS", 0.5)
+    monkeypatch.setattr(session, "_WARMED", set())
+    monkeypatch.setattr(session, "_solver", lambda name: slow_first_call)
     moves, optimal = board.plan()
     assert optimal and board.puzzle.play(moves).is_goal()
     assert calls[0] is None and calls[1] is not None  # warmed without a budget, then searched within it
     board.close()
+
+
+# ------------------------------------------------------------------ one game protocol (issue 20)
+
+
+def test_the_board_counts_as_count_moves_does_after_random_play():
+    from tilelab.sliding import count_moves
+
+    rng = np.random.default_rng(0)
+    for seed in range(12):
+        board, _ = make(3, seed=seed)
+        start = board.puzzle
+        for _ in range(30):
+            if board.finished is not None:
+                break
+            if rng.random() < 0.5:
+                press_key(board, ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"][int(rng.integers(4))])
+            else:
+                tile = board.puzzle.legal_tiles()[int(rng.integers(len(board.puzzle.legal_tiles())))]
+                click(board, *centre(board, *board.puzzle.position(tile)))
+        assert board.moves == board.game.moves == count_moves(start, board.game.played)
+        assert f"<b>{board.moves.multi}</b> multi-tile moves" in board.status.value
+
+
+def test_two_slides_along_one_line_count_one_multi_tile_move_on_the_board():
+    board, _ = make(3, seed=1)  # 7 . 1 / 4 2 5 / 8 6 3
+    press_key(board, "ArrowUp")
+    press_key(board, "ArrowUp")  # the same line, the same way: the engine's count_moves says one move
+    assert board.moves == MoveCount(2, 1)
+
+
+def test_undo_by_key_and_button_reaches_the_sliding_board():
+    board, _ = make(3, seed=1)
+    start = board.puzzle
+    press_key(board, "ArrowUp")
+    press_key(board, "ArrowLeft")
+    press_key(board, "u")
+    assert board.moves == MoveCount(1, 1) and board.puzzle == start.move("up")
+    press_key(board, "Backspace")
+    assert board.puzzle == start and board.moves == MoveCount(0, 0)
+    click_button(board, "Undo")
+    assert "Nothing to undo" in board.status.value
+
+
+def test_undo_after_solving_makes_the_board_playable_again():
+    board, clock = make(2, 3, seed=5)
+    for tile in _optimal_path(board.puzzle):
+        board.slide(tile)
+    assert board.finished is not None
+    clock.now += 5
+    assert board.undo() and board.finished is None and board.timer.playing
+    assert not board.puzzle.is_goal() and board.canvas[2].texts() == []
+
+
+def test_save_and_load_reach_the_sliding_board():
+    board, _ = make(3, seed=2)
+    press_key(board, "ArrowUp")
+    press_key(board, "ArrowLeft")
+    saved = board.game.to_json()
+    other, _ = make(3, seed=9)
+    other.set_game(tilelab.sliding.Game.from_json(saved))
+    assert other.puzzle == board.puzzle and other.moves == board.moves and other.game.undo()
+
+
+def test_shuffle_on_a_long_game_asks_once():
+    board, _ = make(3, seed=1)
+    keys = ["ArrowUp", "ArrowDown"] * 6
+    for key in keys:
+        press_key(board, key)
+    dealt = board.puzzle
+    click_button(board, "Shuffle")
+    assert board.puzzle == dealt and "press Shuffle again" in board.status.value
+    press_key(board, "ArrowUp")  # playing on cancels the question
+    click_button(board, "Shuffle")
+    assert board.moves.single == 13
+    click_button(board, "Shuffle")
+    assert board.moves == MoveCount(0, 0)
+
+
+def test_preparing_the_solver_is_said_before_the_plan_is_computed(monkeypatch):
+    board, _ = make(3, seed=1)
+    seen = []
+
+    def plan(seconds=None):
+        seen.append(board.status.value)
+        return session.Plan(_optimal_path(board.puzzle), True)
+
+    monkeypatch.setattr(session, "_WARMED", set())
+    monkeypatch.setattr(board.game, "plan", plan)
+    board.show_hint()
+    assert "Preparing the solver" in seen[0] and "Hint: slide" in board.status.value
+    monkeypatch.setattr(session, "_WARMED", {(3, 3, "pdb")})
+    seen.clear()
+    board.show_hint()
+    assert "Preparing" not in seen[0]
+
+
+def test_hint_messages_are_short_and_the_status_line_grows():
+    plan = session.Plan([1] * 158, False)
+    assert len(f"Hint: slide 12 ({plan.describe()}).") < 60
+    board, _ = make(5, seed=1)
+    assert board.status.layout.overflow == "visible" and board.status.layout.height == "auto"
+
+
+def test_the_darker_tiles_have_a_legend_in_number_mode():
+    board, _ = make(3, seed=1)
+    assert "darker tile: already in its home cell" in board.legend.value
+    assert ws.TILE_DONE_COLOUR in board.legend.value and board.legend in board.widget.children
+    assert board.legend.layout.display == ""
+    board.mode_picker.value = "picture"
+    assert board.legend.layout.display == "none"
+
+
+def test_px_is_the_pixel_size_keyword_and_size_stays_an_alias():
+    a = SlidingWidget(3, seed=1, px=300, canvas=FakeMultiCanvas(3, 300, 300))
+    b = SlidingWidget(3, seed=1, size=300, canvas=FakeMultiCanvas(3, 300, 300))
+    assert a.width == b.width == 300 and a.puzzle == b.puzzle
+    with pytest.raises(ValueError, match="px only"):
+        SlidingWidget(3, px=300, size=200, canvas=FakeMultiCanvas(3, 300, 300))
+
+
+def test_the_board_holds_no_rules_of_its_own():
+    """Counting, hints and solving live in tilelab.sliding.Game: the widget module has no solver."""
+    import inspect
+    import re
+
+    source = inspect.getsource(ws.SlidingWidget)
+    for rule in ("count_moves", "shuffle", "solve", "slide_segment", "MoveCount"):
+        assert not re.search(rf"(?<![\w.]){rule}\(", source), rule

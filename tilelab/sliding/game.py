@@ -61,11 +61,11 @@ class Plan(NamedTuple):
         """One short line for a status bar (fits a 300 px board).
 
         >>> Plan([1, 2], True).describe(), Plan([1] * 158, False).describe()
-        ('optimal: 2 moves', 'human strategy: 158 moves, not the shortest')
+        ('optimal: 2 moves', 'human strategy: 158 moves, not shortest')
         """
         if self.optimal:
             return f"optimal: {len(self.moves)} moves"
-        return f"human strategy: {len(self.moves)} moves, not the shortest"
+        return f"human strategy: {len(self.moves)} moves, not shortest"
 
 
 class _Snapshot(NamedTuple):

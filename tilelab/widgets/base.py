@@ -24,7 +24,8 @@ from typing import Any, Callable, ContextManager, Iterator, Sequence
 import ipywidgets as widgets
 from ipycanvas import MultiCanvas, hold_canvas
 
-__all__ = ["BoardWidget", "fit_font_size", "ARROW_KEYS", "board_key", "current_cell_id", "LIVE_BOARDS"]
+__all__ = ["BoardWidget", "fit_font_size", "ARROW_KEYS", "board_key", "current_cell_id", "LIVE_BOARDS", "UNDO_KEYS",
+           "CONFIRM_MOVES", "page_helper"]
 
 #: Keys that mean a direction, as the browser names them (``KeyboardEvent.key``).
 ARROW_KEYS = {
@@ -34,9 +35,13 @@ ARROW_KEYS = {
     "k": "up", "j": "down", "h": "left", "l": "right",
 }
 
+#: Keys that take back a move on every board.
+UNDO_KEYS = ("u", "U", "Backspace")
+
 BACKGROUND, PIECES, OVERLAY = 0, 1, 2
 
-#: Pixels the status line always takes (two lines), so a message never pushes the board down.
+#: The least height the status line takes (two lines): a short message never moves the board; a long
+#: one (narrow screens) makes the line grow rather than be cut.
 STATUS_HEIGHT = "2.9em"
 #: Narrowest width (px) a board shrinks to before the output area scrolls sideways.
 MIN_BOARD_PX = 300
@@ -112,6 +117,55 @@ def fit_font_size(text: str, box_width: float, box_height: float, *, max_size: f
     return max(6, int(size))
 
 
+#: A clear focus ring on a board that has the keyboard (the browser's own is a faint 1 px line).
+FOCUS_RING = "3px solid #1f70a8"
+BOARD_STYLE = (
+    "<style>.tilelab-board canvas:focus, .tilelab-board canvas:focus-visible"
+    f"{{outline:{FOCUS_RING} !important;outline-offset:-3px}}</style>"
+)
+#: Run once per page by the first board shown. ipycanvas cancels every wheel event over its canvas
+#: (the notebook would stop scrolling under the pointer) and keeps every key, Escape included: a
+#: capturing listener lets the wheel scroll the page over a board, and turns Escape on a board into
+#: "focus the cell" (command mode, where Enter edits the cell again). Without JavaScript (a viewer
+#: that does not run it) the kernel still answers Escape by parking the keyboard (release_keyboard).
+BOARD_SCRIPT = """
+(function () {
+  if (window.__tilelabBoards) { return; }
+  window.__tilelabBoards = true;
+  var onBoard = function (e) {
+    var t = e.target;
+    return t && t.closest ? t.closest('.tilelab-board') : null;
+  };
+  window.addEventListener('wheel', function (e) {
+    if (onBoard(e)) { e.stopPropagation(); }
+  }, {capture: true, passive: true});
+  window.addEventListener('keydown', function (e) {
+    var board = e.key === 'Escape' && !e.ctrlKey && !e.metaKey ? onBoard(e) : null;
+    if (!board) { return; }
+    var cell = board.closest('.jp-Cell, .cell');
+    if (!cell) { return; }
+    e.stopPropagation();
+    e.preventDefault();
+    if (!cell.hasAttribute('tabindex')) { cell.setAttribute('tabindex', '-1'); }
+    cell.focus();
+  }, {capture: true});
+})();
+"""
+
+
+def page_helper() -> widgets.Widget:
+    """An invisible widget carrying :data:`BOARD_STYLE` and :data:`BOARD_SCRIPT` to the page."""
+    style = widgets.HTML(value=BOARD_STYLE, layout=widgets.Layout(height="0px", margin="0", overflow="hidden"))
+    script = widgets.Output(layout=widgets.Layout(height="0px", margin="0", overflow="hidden"))
+    script.outputs = ({"output_type": "display_data", "metadata": {},
+                       "data": {"application/javascript": BOARD_SCRIPT, "text/plain": ""}},)
+    return widgets.Box([style, script], layout=widgets.Layout(height="0px", margin="0", overflow="hidden"))
+
+
+#: Moves after which New game asks once before dropping the game (a short game just goes).
+CONFIRM_MOVES = 10
+
+
 class BoardWidget:
     """A playable board: canvas layers, status line, toolbar, error output; input routed to hooks.
 
@@ -130,9 +184,10 @@ class BoardWidget:
         self.n_layers = layers
         #: Re-raise callback errors instead of showing them (the headless tests set this).
         self.raise_errors = raise_errors
-        # the status line keeps a fixed height: messages come and go without moving the board
+        # the status line is two lines high at least (short messages come and go without moving the
+        # board) and grows to fit a longer one at narrow widths instead of cutting it off
         self.status = widgets.HTML(value="", layout=widgets.Layout(
-            height=STATUS_HEIGHT, overflow="hidden", width="100%", margin="0"))
+            min_height=STATUS_HEIGHT, height="auto", overflow="visible", width="100%", margin="0"))
         #: Where Escape parks the keyboard (see :meth:`release_keyboard`): focusable, invisible, inert.
         self.keyboard_park = widgets.Button(description="", tooltip="the notebook has the keyboard: click the board to play",
                                             layout=widgets.Layout(width="1px", height="1px", padding="0", margin="0",
@@ -151,12 +206,15 @@ class BoardWidget:
             self.canvas.layout.min_width = f"{min(self.width, MIN_BOARD_PX)}px"
             self.canvas.layout.height = "auto"
             self.canvas.tabbable = True  # lets the canvas take keyboard focus
-        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.keyboard_park, self.output],
-                                   layout=widgets.Layout(
+        #: The page-side helpers every board needs (see :data:`BOARD_STYLE` and :data:`BOARD_SCRIPT`).
+        self.page_helper = page_helper()
+        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.keyboard_park, self.output,
+                                    self.page_helper], layout=widgets.Layout(
             width="100%", max_width=f"{max(self.width, MIN_BOARD_PX) + 4}px"))
         self.widget.add_class("tilelab-board")
         self.key: tuple | None = None  # set by :meth:`register`
         self._press: tuple[float, float] | None = None
+        self._confirming: tuple[str, int] | None = None
         self._animation_end = 0.0
         self._tickers: list[widgets.Play] = []
         self._connect()
@@ -376,7 +434,7 @@ class BoardWidget:
         return ticker
 
     def set_status(self, html: str) -> None:
-        """Replace the status line (score, moves, messages) above the board: two lines at most, fixed height."""
+        """Replace the status line (score, moves, messages) above the board: two lines high, more if needed."""
         # ipywidgets' HTML content is one 28 px line high; this div lets a second line show in the area
         self.status.value = f'<div style="line-height:1.35;white-space:normal">{html}</div>'
 
@@ -389,6 +447,23 @@ class BoardWidget:
             if self.raise_errors:
                 raise
             self._show_error()
+
+    def confirm_drop(self, moves: int, action: str = "New game") -> bool:
+        """True when a game of ``moves`` moves may be dropped now; a long one asks once first.
+
+        The first click on ``action`` in a game past :data:`CONFIRM_MOVES` moves only says what it
+        would drop (in the status line) and returns False; a second click goes ahead. Any move in
+        between cancels the question.
+        """
+        if moves < CONFIRM_MOVES or getattr(self, "_confirming", None) == (action, moves):
+            self._confirming = None
+            return True
+        self._confirming = (action, moves)
+        return False
+
+    def cancel_confirm(self) -> None:
+        """Forget a pending "press again" question (the player went on playing)."""
+        self._confirming = None
 
     # ------------------------------------------------------------------- resume
     @staticmethod
