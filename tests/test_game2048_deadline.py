@@ -50,21 +50,24 @@ def test_td_search_stops_at_its_deadline_too(net):
 
 
 def test_a_level_that_cannot_finish_is_not_started():
-    # a machine believed to search 1 node per second: after level 1 nothing more fits in 200 ms
-    player = Expectimax(ms_per_move=200, nodes_per_ms=1e-3)
-    player.think(MIDGAME)
-    player.budget.nodes_per_ms = 1e-3
-    spent, thought = timed(player, MIDGAME)
-    assert thought.depth == 1 and spent < 100, (thought.depth, spent)
+    # both predictions say level 2 needs far more than the 200 ms: the rate (1 node a second) and the
+    # time level 1 took (0.15 s, and a level costs at least twice the one before)
+    calls: list = []
+    result = deepen(fake_search(8, calls, seconds=0.15), Budget(ms_per_move=200, nodes_per_ms=1e-3))
+    assert result.depth == 1 and len(calls) == 1
+    # if only one prediction says it fits, the level is started (the clock in the search is the guard)
+    calls.clear()
+    result = deepen(fake_search(8, calls, seconds=1e-6), Budget(ms_per_move=200, nodes_per_ms=1e-3, max_depth=3))
+    assert result.depth == 3 and len(calls) == 3
 
 
-def fake_search(deepest_complete: int, calls: list):
+def fake_search(deepest_complete: int, calls: list, seconds: float = 1e-4):
     """Levels up to ``deepest_complete`` finish with best move ``depth % 4``; deeper ones are stopped."""
     def run(depth, limit, deadline=None):
         calls.append((depth, deadline))
         done = depth <= deepest_complete
         values = tuple(float(depth * 10 + c) if done else float("nan") for c in range(4))
-        return SearchResult(depth % 4 if done else -1, values, depth, 100 * depth, 0, done, 1e-4)
+        return SearchResult(depth % 4 if done else -1, values, depth, 100 * depth, 0, done, seconds)
     return run
 
 
@@ -149,3 +152,22 @@ def test_integer_settings_take_numpy_integers_and_refuse_floats_and_bools(net):
     for bad in ({"table_bits": 10.0}, {"nodes_per_move": True}, {"cutoff": "x"}, {"max_nodes": 0}):
         with pytest.raises((TypeError, ValueError), match=next(iter(bad))):
             TDExpectimax(net, **bad)
+
+
+def test_a_search_that_comes_back_late_moves_the_next_deadline_up():
+    # a machine where the process only sees the deadline 20 ms after it passed (waiting for a core)
+    def run(depth, limit, deadline=None):
+        if deadline is None:
+            return SearchResult(0, (1.0, 0.0, 0.0, 0.0), depth, 10, 0, True, 1e-5)
+        time.sleep(max(0.0, deadline - time.perf_counter()) + 0.02)
+        return SearchResult(-1, (float("nan"),) * 4, depth, 10**6, 0, False, 0.05)
+
+    budget = Budget(ms_per_move=60, nodes_per_ms=1e9)
+    spent = []
+    for _ in range(6):
+        tick = time.perf_counter()
+        deepen(run, budget, start=tick)
+        spent.append(1e3 * (time.perf_counter() - tick))
+    assert budget.late_ms > 5, budget.late_ms
+    assert spent[-1] < spent[0] - 5, spent  # first ~80 ms, then closer to 60
+    assert budget.late_ms <= 60  # never more than the budget

@@ -446,7 +446,9 @@ class Budget:
 
     Exactly one must be given. ``nodes_per_move`` is deterministic; ``ms_per_move`` reads the clock.
     ``nodes_per_ms`` is the wall-clock mode's running estimate of the machine's speed (updated after
-    every search), used to predict whether the next level can finish before the deadline.
+    every search), used to predict whether the next level can finish before the deadline; ``late_ms``
+    is how late recent moves came back past their deadline (a busy machine), and later deadlines move
+    up by that much.
     ``max_nodes`` bounds every single search, also a fixed ``depth``: a depth that needs more nodes
     falls back to the deepest level that fits (so every call ends in bounded time).
 
@@ -460,6 +462,7 @@ class Budget:
     max_depth: int = 8
     nodes_per_ms: float = float(NODES_PER_MS)
     max_nodes: int = MAX_NODES
+    late_ms: float = 0.0  # how late recent clock-budget moves came back (learned; the deadline moves up by it)
 
     def __post_init__(self) -> None:
         given = [k for k in ("depth", "nodes_per_move", "ms_per_move") if getattr(self, k) is not None]
@@ -569,13 +572,16 @@ def _deepen_nodes(run: Callable, node_budget: int, max_depth: int, max_nodes: in
     return result
 
 
-_MIN_RATE_NODES = 2000  # searches smaller than this say more about call overhead than about speed
+_MIN_RATE_NODES = 500  # searches smaller than this say more about call overhead than about speed
 
 
 def _deepen_clock(run: Callable, budget: Budget, start: float, strict: bool) -> SearchResult:
     """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops."""
     total_ms = budget.ms_per_move
-    deadline = start + (total_ms - min(CLOCK_MARGIN_MS, 0.05 * total_ms)) / 1e3
+    # stop early by the fixed margin plus how late recent moves came back (on a busy machine the process
+    # waits for a core before it can see the deadline; that wait is learned, up to half the budget)
+    early_ms = min(CLOCK_MARGIN_MS, 0.05 * total_ms) + min(budget.late_ms, 0.5 * total_ms)
+    deadline = start + (total_ms - early_ms) / 1e3
     takes_deadline = getattr(run, "takes_deadline", True)
     result, previous_nodes = None, 0
     for depth in range(1, budget.max_depth + 1):
@@ -584,7 +590,10 @@ def _deepen_clock(run: Callable, budget: Budget, start: float, strict: bool) -> 
         if result is not None:
             remaining_ms = 1e3 * (deadline - time.perf_counter())
             growth = max(2.0, result.nodes / max(previous_nodes, 1))
-            if remaining_ms <= 0 or result.nodes * growth / budget.nodes_per_ms > remaining_ms:
+            # two predictions of the next level's time: from the running node rate, and from this move's
+            # own last level (a stall that slowed earlier moves must not keep every later move shallow)
+            predicted_ms = min(result.nodes * growth / budget.nodes_per_ms, 1e3 * result.seconds * growth)
+            if remaining_ms <= 0 or predicted_ms > remaining_ms:
                 break  # this level would not finish in time: do not start it
             if not takes_deadline:
                 limit = min(limit, max(1, int(remaining_ms * budget.nodes_per_ms)))
@@ -599,4 +608,6 @@ def _deepen_clock(run: Callable, budget: Budget, start: float, strict: bool) -> 
         result = attempt
         if result.best == NO_MOVE or done_before:  # game over, or the cutoff stops every branch already
             break
+    late_ms = max(0.0, 1e3 * (time.perf_counter() - deadline))
+    budget.late_ms = 0.8 * budget.late_ms + 0.2 * late_ms if late_ms > 0 else 0.95 * budget.late_ms
     return result
