@@ -151,8 +151,8 @@ def test_on_screen_arrow_buttons():
 
 def test_play_is_public_and_reports_change():
     board = make(game=Game(board=Board.parse("2 .\n. ."), seed=0), animate=False)
-    assert board.play("left") is False
-    assert board.play(Direction.RIGHT) is True
+    assert not board.play("left")  # the game's Turn: counts as False when nothing moved
+    assert board.play(Direction.RIGHT) == True  # noqa: E712 (a Turn counts as True/1)
     with pytest.raises(ValueError, match="unknown direction"):
         board.play("sideways")
 
@@ -376,3 +376,20 @@ def test_drawn_numbers_use_the_readable_text_colour():
     assert values and {str(v) for v in values} <= set(drawn)
     for value in values:
         assert drawn[str(value)] == tile_style(value)[1]
+
+
+def test_play_returns_the_games_turn_and_new_game_on_a_long_game_asks_once():
+    from tilelab.widgets.base import CONFIRM_MOVES
+
+    board = Game2048Widget(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, animate=False)
+    turn = board.play("left") or board.play("right")
+    assert turn and turn.events is board.game.last_move and turn.chance[0][0] == board.game.last_spawn
+    keys = ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"]
+    while board.game.moves_played < CONFIRM_MOVES and not board.game.over:
+        for key in keys:
+            press_key(board, key)
+    moves = board.game.moves_played
+    click_button(board, "New game")
+    assert board.game.moves_played == moves and "press New game again" in board.status.value
+    click_button(board, "New game")
+    assert board.game.moves_played == 0

@@ -10,7 +10,7 @@ from tilelab.match3 import Board, find_matches, hint, is_dead, valid_moves
 from tilelab.match3.candies import candy_style
 from tilelab.widgets import match3 as wm
 from tilelab.widgets.match3 import Match3Widget, cell_at, drag_target
-from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, tick
+from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, press_key, tick
 from tilelab.widgets.testing import fresh_kernel
 
 @pytest.fixture(autouse=True)
@@ -237,7 +237,7 @@ def test_dead_board_is_reshuffled_with_a_message(monkeypatch):
         calls["n"] += 1
         return calls["n"] == 1
 
-    monkeypatch.setattr(wm, "is_dead", dead_once)
+    monkeypatch.setattr(w.game.rules, "is_dead", dead_once)  # the game's rules decide, not the widget
     result = w.play(*valid_moves(w.board)[0])
     assert "no moves left, shuffling" in w.status.value
     assert w.board.counts() == result.board.counts() and not find_matches(w.board)
@@ -279,3 +279,98 @@ def test_pressing_a_candy_rings_it_before_the_release():
     w.layer(2).reset()
     w.canvas.fire("on_mouse_out", 300, 125)  # left the board: the preview ring goes, the selection stays
     assert w.layer(2).count("clear") == 1 and w.layer(2).count("stroke_rect") == 1 and w.selected == (0, 0)
+
+
+# ----------------------------------------------------------------------------- one game protocol (issue 20)
+
+
+def test_undo_by_key_and_button_reaches_the_match3_board():
+    w = make()
+    start = w.board
+    w.play(*valid_moves(w.board)[0])
+    w.play(*invalid_move(w.board))  # swapped back: nothing to undo for it
+    assert w.moves == 1 and w.score > 0
+    press_key(w, "u")
+    assert (w.board, w.score, w.moves) == (start, 0, 0)
+    w.play(*valid_moves(w.board)[0])
+    click_button(w, "Undo")
+    assert w.board == start and w.game.undo_depth == 0
+    press_key(w, "Backspace")
+    assert "nothing to undo" in w.status.value
+
+
+def test_undo_replays_the_same_refills():
+    w = make()
+    move = valid_moves(w.board)[0]
+    w.play(*move)
+    after = w.board
+    press_key(w, "u")
+    w.play(*move)
+    assert w.board == after  # the random state came back with the board
+
+
+def test_save_and_load_reach_the_match3_board():
+    from tilelab.match3 import Game
+
+    w = make(seed=4)
+    w.play(*valid_moves(w.board)[0])
+    other = make(seed=8)
+    other.set_game(Game.from_json(w.game.to_json()))
+    assert (other.board, other.score, other.moves) == (w.board, w.score, w.moves) and other.game.can_undo
+    with pytest.raises(ValueError, match="6x6"):
+        other.set_game(Game(4, 4, 3, rng=0))
+
+
+def test_a_hint_clicked_during_a_cascade_is_queued_then_shown():
+    w = make(frame_ms=40)
+    w.play(*valid_moves(w.board)[0])
+    assert w.busy()
+    assert w.show_hint() is None and "hint coming" in w.status.value and w.hint_move is None
+    w._animation_end = 0.0  # the browser finished the cascade
+    tick(w.ticker)
+    assert w.hint_move == hint(w.board) and "try the outlined swap" in w.status.value
+
+
+def test_a_hint_clicked_during_step_mode_is_shown_after_the_last_step():
+    w = make()
+    w.step_mode = True
+    w.play(*valid_moves(w.board)[0])
+    click_button(w, "Hint")
+    assert w.hint_move is None
+    while w.stages:
+        click_button(w, "Next step")
+    assert w.hint_move == hint(w.board)
+
+
+def test_new_game_on_a_long_game_asks_once():
+    from tilelab.widgets.base import CONFIRM_MOVES
+
+    w = make()
+    for _ in range(CONFIRM_MOVES):
+        w.play(*valid_moves(w.board)[0])
+    board = w.board
+    click_button(w, "New game")
+    assert w.board == board and "press New game again" in w.status.value
+    click_button(w, "New game")
+    assert w.moves == 0 and w.board != board
+
+
+def test_px_gives_the_board_width_and_cell_px_stays():
+    a = Match3Widget(4, 5, 3, seed=1, px=250, canvas=FakeMultiCanvas(3, 250, 200))
+    b = Match3Widget(4, 5, 3, seed=1, cell_px=50, canvas=FakeMultiCanvas(3, 250, 200))
+    assert a.cell_px == b.cell_px == 50 and a.width == b.width == 250
+    with pytest.raises(ValueError, match="disagree"):
+        Match3Widget(4, 5, 3, px=250, cell_px=40, canvas=FakeMultiCanvas(3, 250, 200))
+
+
+def test_the_rules_object_replaces_the_specials_branches():
+    import inspect
+    import re
+
+    from tilelab.match3 import PLAIN, WITH_SPECIALS
+
+    source = inspect.getsource(Match3Widget)
+    assert not re.search(r"if (not )?self\.specials\b(?!_)", source)
+    for rule in ("swap", "swap_specials", "is_dead", "reshuffle_report", "reshuffle_specials", "hint"):
+        assert not re.search(rf"(?<![\w.]){rule}\(", source), rule
+    assert make().game.rules is PLAIN and make(rules=WITH_SPECIALS).specials

@@ -279,7 +279,7 @@ class Game2048Widget(BoardWidget):
         for label, direction in (("←", Direction.LEFT), ("↑", Direction.UP), ("↓", Direction.DOWN), ("→", Direction.RIGHT)):
             self.add_button(label, lambda d=direction: self.play(d), tooltip=f"swipe {direction.value}", width="40px")
         self.undo_button = self.add_button("Undo", self.undo, tooltip="take back the last move (u)", icon="undo")
-        self.add_button("New game", self.new_game, tooltip="start again", icon="refresh")
+        self.add_button("New game", self.ask_new_game, tooltip="start again (a long game asks once)", icon="refresh")
         self.keep_button = self.add_button("Keep playing", self.keep_playing, tooltip="go on after winning (Enter)")
         self.keep_button.layout.display = "none"
         if self.words is not None:
@@ -288,18 +288,22 @@ class Game2048Widget(BoardWidget):
             self.words_toggle = self.add_control(toggle)
 
     # ----------------------------------------------------------------- actions
-    def play(self, direction: Direction | str) -> bool:
-        """Swipe once: apply the move to the game and animate it; returns True if the board changed.
+    def play(self, direction: Direction | str) -> Any:
+        """Swipe once: :meth:`Game.play`, then animate the Turn (its tile moves, then its spawn).
 
-        While the win banner shows, moves wait for :meth:`keep_playing` (as in the original game).
+        Returns the game's Turn (True when the board changed). While the win banner shows, moves
+        wait for :meth:`keep_playing` (as in the original game) and False is returned.
         """
         direction = Direction.parse(direction)
         if self.banner is not None:  # a banner covers the board until it is answered
             return False
-        if not self.game.play(direction):
-            return False
+        turn = self.game.play(direction)
+        if not turn:
+            return turn
+        self.cancel_confirm()
         self._note_best()
-        result, spawn = self.game.last_move, self.game.last_spawn
+        result = turn.events
+        spawn = turn.chance[0][0] if turn.chance else None
         frames = move_frames(self.layer(PIECES), self.geometry, result.moves, self.game.board, spawn,
                              words=self._words())
         if self.animate_moves:
@@ -307,8 +311,8 @@ class Game2048Widget(BoardWidget):
         else:
             with self.hold():
                 frames[-1]()
-        self._after_move(gained=result.score)
-        return True
+        self._after_move(gained=turn.score)
+        return turn
 
     def undo(self) -> bool:
         """Take back the last move (the random state too: replaying it spawns the same tile)."""
@@ -319,8 +323,16 @@ class Game2048Widget(BoardWidget):
         self.redraw()
         return True
 
+    def ask_new_game(self) -> None:
+        """The New game button: a new game, after asking once when this one has many moves."""
+        if not self.game.over and not self.confirm_drop(self.game.moves_played):
+            self._show_status(note=f"this game has {self.game.moves_played} moves: press New game again to drop it")
+            return
+        self.new_game()
+
     def new_game(self) -> None:
         """Start a new game with the same settings (the best score stays)."""
+        self.cancel_confirm()
         self.game.restart()
         self.banner = None
         self._win_seen = self.game.won
@@ -412,7 +424,7 @@ class Game2048Widget(BoardWidget):
             self.clear_banner()
         self.keep_button.layout.display = "" if self.banner == "won" else "none"
 
-    def _show_status(self, gained: int = 0) -> None:
+    def _show_status(self, gained: int = 0, note: str = "") -> None:
         plus = f' <span style="color:#8f7a66">+{gained}</span>' if gained else ""
         state = ""
         if self.banner == "won":
@@ -422,6 +434,7 @@ class Game2048Widget(BoardWidget):
         self.set_status(
             f'<span style="font-family:sans-serif;font-size:15px">score <b>{self.game.score}</b>{plus}'
             f" &nbsp; best <b>{self.best}</b> &nbsp; moves {self.game.moves_played}{state}</span>"
+            + (f'<br><i style="font-family:sans-serif;font-size:13px">{note}</i>' if note else "")
         )
 
 

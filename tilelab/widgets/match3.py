@@ -1,10 +1,13 @@
 """A playable match-3 board: click a candy then a neighbour (or drag it), watch the cascade.
 
-The widget turns clicks and drags into :func:`tilelab.match3.swap` calls and animates the cascade
-steps the engine returns (flash the matched groups, clear, fall, refill); it holds no rules of
-its own. Candies have a colour *and* a shape each (:mod:`tilelab.match3.candies`).
+Input in (click, drag, touch, keys) -> :meth:`tilelab.match3.Game.play` -> animate the Turn: the
+swap, each cascade step (flash the matched groups, clear, fall, refill) and the reshuffle the
+game made if the board was left dead. Score, moves, dead boards, reshuffles, hints, undo and
+save/load are the :class:`~tilelab.match3.Game`'s (``board.game``), under the rules object it
+was given (plain or with specials); the board holds no rules of its own. Candies have a colour
+*and* a shape each (:mod:`tilelab.match3.candies`).
 
->>> from tilelab.widgets.testing import FakeMultiCanvas, click
+>>> from tilelab.widgets.testing import FakeMultiCanvas, click, press_key
 >>> board = Match3Widget(4, 5, 3, seed=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
 >>> print(board.board)
 12200
@@ -14,8 +17,10 @@ its own. Candies have a colour *and* a shape each (:mod:`tilelab.match3.candies`
 >>> board.valid_moves()[:2]
 [((0, 0), (1, 0)), ((0, 1), (1, 1))]
 >>> click(board, 25, 25); click(board, 25, 75)    # (0, 0) then (1, 0): 1 2 2 -> 2 2 2
->>> board.moves, board.score > 0
-(1, True)
+>>> board.moves, board.score > 0, board.score == board.game.score
+(1, True, True)
+>>> press_key(board, "u"); board.moves, board.score    # u or Backspace takes the swap back
+(0, 0)
 """
 
 from __future__ import annotations
@@ -26,24 +31,12 @@ from typing import Any, Callable, Sequence
 import ipywidgets as widgets
 
 from tilelab._random import as_generator
-from tilelab.match3 import (
-    EMPTY,
-    Board,
-    Cell,
-    CascadeStep,
-    SwapResult,
-    hint,
-    is_dead,
-    neighbours,
-    new_board,
-    reshuffle_report,
-    swap,
-    valid_moves,
-)
+from tilelab.match3 import EMPTY, Board, Cell, CascadeStep, SwapResult, neighbours
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
 from tilelab.match3 import specials as sp
 from tilelab.match3 import specials_style as look
-from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
+from tilelab.match3.game import Game, Rules, as_rules
+from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, UNDO_KEYS, BoardWidget, board_key
 
 __all__ = ["Match3Widget", "cell_at", "drag_target"]
 
@@ -122,7 +115,8 @@ class Match3Widget(BoardWidget):
         kinds: int = 6,
         *,
         seed: int | None = None,
-        cell_px: int = CELL_PX,
+        cell_px: int | None = None,
+        px: int | None = None,
         frame_ms: float = MS_PER_FRAME,
         idle_hint_s: float = IDLE_HINT_S,
         canvas: Any = None,
@@ -131,22 +125,21 @@ class Match3Widget(BoardWidget):
         resume: bool = True,
         key: Any = None,
         specials: bool = False,
+        rules: Rules | str | None = None,
     ) -> None:
         where = board_key("match3", rows, cols, kinds, seed, key=key)
         previous = self.previous(where, resume and not new_game)
         self.rows, self.cols, self.kinds = rows, cols, kinds
-        self.cell_px = cell_px
+        if px is not None and cell_px is not None and cell_px != px // cols:
+            raise ValueError(f"px={px} (the board's width) and cell_px={cell_px} disagree; pass one of them")
+        #: Pixels per cell (``px=`` gives the whole board's width instead).
+        self.cell_px = int(cell_px if cell_px is not None else (px // cols if px is not None else CELL_PX))
         #: Milliseconds per animation frame; 0 draws results at once (no animation).
         self.frame_ms = float(frame_ms)
         self.idle_hint_s = float(idle_hint_s)
-        self.rng = as_generator(seed)
-        #: Special candies on (striped, wrapped, colour bombs: :mod:`tilelab.match3.specials`).
-        self.specials = bool(specials)
-        self.board = self._deal()
-        self.score = 0
-        self.moves = 0
-        self.last_cascades = 0
-        self.best_cascades = 0
+        #: The session: board, score, moves, rules (plain or with specials), undo, hints, save/load.
+        self.game = Game(rows, cols, kinds, rules=as_rules(specials if rules is None else rules),
+                         rng=as_generator(seed))
         self.selected: Cell | None = None
         self.hint_move: tuple[Cell, Cell] | None = None
         self.last_result: SwapResult | None = None
@@ -154,17 +147,16 @@ class Match3Widget(BoardWidget):
         self.idle_s = 0.0
         #: Stages still to show in step mode: (title, board, marks) each.
         self.stages: list[tuple[str, Board, dict]] = []
-        #: Points of the shown cascade not yet added (step mode adds them as each match is shown).
+        #: Points of the shown cascade not yet shown (step mode shows them as each match is shown).
         self.pending_score = 0
+        self._hint_queued = False
         self.best = BEST_SCORES.get((rows, cols, kinds), 0)
         self.resumed = previous is not None
-        if previous is not None:  # re-run cell: the game in progress goes on
+        if previous is not None:  # re-run cell: the game in progress goes on (its rules too)
             previous._flush_pending()
-            self.rng, self.board, self.score, self.moves = previous.rng, previous.board, previous.score, previous.moves
-            self.specials = getattr(previous, "specials", False)  # the resumed game keeps its rules
-            self.last_cascades, self.best_cascades = previous.last_cascades, previous.best_cascades
+            self.game = previous.game
             self.message = "your game goes on (New game starts over)"
-        super().__init__(cols * cell_px, rows * cell_px, canvas=canvas, raise_errors=raise_errors)
+        super().__init__(cols * self.cell_px, rows * self.cell_px, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar()
         self.register(where)
         self.redraw()
@@ -172,7 +164,8 @@ class Match3Widget(BoardWidget):
 
     # ------------------------------------------------------------------ toolbar
     def _build_toolbar(self) -> None:
-        self.add_button("New game", self.new_game, icon="refresh", tooltip="deal a new board")
+        self.add_button("New game", self.ask_new_game, icon="refresh", tooltip="deal a new board (a long game asks once)")
+        self.undo_button = self.add_button("Undo", self.undo, icon="undo", tooltip="take back the last swap (u)")
         self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="show a move (plain rules: the largest immediate score; specials: a combination first, else the lowest move)")
         self.step_toggle = widgets.ToggleButton(value=False, description="Step mode", icon="pause",
                                                 tooltip="walk each cascade one stage at a time")
@@ -188,15 +181,60 @@ class Match3Widget(BoardWidget):
         self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
 
     def _on_specials(self, on: bool) -> None:
-        """Turn special candies on or off: a new game under the new rules."""
-        self.specials = bool(on)
-        self.new_game()
+        """Turn special candies on or off: a new game under the other rules object."""
+        if bool(on) != self.specials:
+            self.game.restart(rules=bool(on))
+        self.new_game(deal=False)
         self.message = f"new game, specials {'on' if on else 'off'}"
         self._update_status()
 
-    def _deal(self) -> Any:
-        board = new_board(self.rows, self.cols, self.kinds, self.rng)
-        return sp.SpecialBoard.from_board(board) if self.specials else board
+    # ------------------------------------------------------------------ the game's state, shown
+    @property
+    def board(self) -> Any:
+        """The board now (``board.game.board``)."""
+        return self.game.board
+
+    @board.setter
+    def board(self, board: Any) -> None:
+        self.game.board = board
+
+    @property
+    def specials(self) -> bool:
+        """True when the game's rules have special candies (striped, wrapped, colour bombs)."""
+        return self.game.rules.specials
+
+    @property
+    def rng(self) -> Any:
+        return self.game.rng
+
+    @property
+    def score(self) -> int:
+        """The score shown: the game's, less the points of cascade steps step mode has not shown yet."""
+        return self.game.score - self.pending_score
+
+    @property
+    def moves(self) -> int:
+        return self.game.moves
+
+    @property
+    def last_cascades(self) -> int:
+        return self.game.last_cascades
+
+    @property
+    def best_cascades(self) -> int:
+        return self.game.best_cascades
+
+    def set_game(self, game: Game) -> None:
+        """Show and play another :class:`tilelab.match3.Game` of this size (e.g. ``Game.from_json(text)``)."""
+        if (game.rows, game.cols) != (self.rows, self.cols):
+            raise ValueError(f"this board shows {self.rows}x{self.cols} games; the game is {game.rows}x{game.cols}")
+        self.game = game
+        self.kinds = game.kinds
+        if self.specials_toggle.value != game.rules.specials:
+            self.specials_toggle.value = game.rules.specials  # the toggle follows, no new deal (same rules)
+        self.new_game(deal=False)
+        self.message = "game loaded"
+        self._update_status()
 
     @property
     def step_mode(self) -> bool:
@@ -215,10 +253,21 @@ class Match3Widget(BoardWidget):
         self._update_status()
 
     # ------------------------------------------------------------------ game actions
-    def new_game(self) -> None:
+    def ask_new_game(self) -> None:
+        """The New game button: a new deal, after asking once when the game has many moves."""
+        if not self.confirm_drop(self.moves):
+            self.message = f"this game has {self.moves} moves: press New game again to drop it"
+            self._update_status()
+            return
+        self.new_game()
+
+    def new_game(self, deal: bool = True) -> None:
         """Deal a new board; score, moves and cascade counters start again."""
-        self.board = self._deal()
-        self.score = self.moves = self.last_cascades = self.best_cascades = self.pending_score = 0
+        if deal:
+            self.game.restart()
+        self.cancel_confirm()
+        self.pending_score = 0
+        self._hint_queued = False
         self.selected = self.hint_move = self.last_result = None
         self.stages.clear()
         self.message = "new game"
@@ -228,8 +277,23 @@ class Match3Widget(BoardWidget):
         self._update_status()
 
     def valid_moves(self) -> list[tuple[Cell, Cell]]:
-        """The legal swaps on the current board."""
-        return sp.valid_moves_specials(self.board) if self.specials else valid_moves(self.board)
+        """The legal swaps on the current board (``board.game.legal_moves()``)."""
+        return self.game.legal_moves()
+
+    def undo(self) -> bool:
+        """Take back the last swap (``u`` or Backspace): board, score and random state."""
+        if self.busy():
+            self.stages.clear()  # an undo during a shown cascade skips the rest of it
+            self.next_button.disabled = True
+            self._animation_end = 0.0
+        self.pending_score = 0
+        undone = self.game.undo()
+        self.message = "swap taken back" if undone else "nothing to undo"
+        if undone:
+            self.selected = self.hint_move = None
+        self.redraw()
+        self._update_status()
+        return undone
 
     def busy(self) -> bool:
         """True while a cascade is still being shown (animation playing or step-mode stages left)."""
@@ -248,25 +312,25 @@ class Match3Widget(BoardWidget):
         self.idle_s = 0.0
         self.selected = None
         self.hint_move = None
+        self.cancel_confirm()
         before = self.board
-        result = (sp.swap_specials if self.specials else swap)(before, a, b, self.rng)
+        turn = self.game.play(a, b)
+        result = turn.events
         self.last_result = result
-        if not result.valid:
+        if not turn:
             self.message = "no match: swapped back"
             self._show_invalid(before, result)
             self._update_status()
             return result
-        self.moves += 1
-        if self.step_mode:  # each match's points are added when Next step shows it
-            self.pending_score += result.score
+        if self.step_mode:  # each match's points are shown when Next step shows it
+            self.pending_score += turn.score
         else:
-            self.score += result.score
             self._note_best()
-        self.last_cascades = result.cascades
-        self.best_cascades = max(self.best_cascades, result.cascades)
-        self.board = result.board
-        self.message = f"+{result.score}" + (f" (cascade x{result.cascades})" if result.cascades > 1 else "")
-        shuffled = self._reshuffle_if_dead()
+        self.message = f"+{turn.score}" + (f" (cascade x{result.cascades})" if result.cascades > 1 else "")
+        shuffled = None
+        if turn.reshuffle is not None:
+            shuffled = turn.reshuffle.board
+            self.message += f" -- {turn.reshuffle.message}"
         if self.step_mode:
             self._queue_stages(before, result, shuffled)
         else:
@@ -274,37 +338,23 @@ class Match3Widget(BoardWidget):
         self._update_status()
         return result
 
-    def _reshuffle_if_dead(self) -> Board | None:
-        if self.specials:
-            if not sp.is_dead_specials(self.board):
-                return None
-            self.board = sp.reshuffle_specials(self.board, self.rng)
-            self.message += " -- no moves left, shuffling"
-            return self.board
-        if not is_dead(self.board):
-            return None
-        report = reshuffle_report(self.board, self.rng)
-        self.board = report.board
-        self.message += f" -- {report.message}"
-        return report.board
-
     def show_hint(self) -> tuple[Cell, Cell] | None:
-        """Outline one legal move: the largest immediate score (plain rules) or, with specials on, a
-        special combination first, else the move lowest on the board (most likely to start a cascade)."""
+        """Outline the game's hint (:meth:`tilelab.match3.Game.hint`: the rules' stated rule).
+
+        Asked while a cascade is still shown, the hint is queued and outlined as soon as the
+        cascade ends (the next clock tick, or the last Next step), never dropped.
+        """
         if self.busy():
+            self._hint_queued = True
+            self.message = "hint coming when the cascade ends"
+            self._update_status()
             return None
-        self.hint_move = self._hint()
+        self._hint_queued = False
+        self.hint_move = self.game.hint()
         self._draw_overlay()
         self.message = "try the outlined swap" if self.hint_move else "no moves left"
         self._update_status()
         return self.hint_move
-
-    def _hint(self) -> tuple[Cell, Cell] | None:
-        if not self.specials:
-            return hint(self.board)
-        moves = self.valid_moves()  # specials on: a combination first, else the lowest move
-        combos = [m for m in moves if sp.combo_of(self.board, *m) != "none"]
-        return max(combos or moves, key=lambda m: (max(m[0][0], m[1][0]), m), default=None)
 
     def next_step(self) -> None:
         """Step mode: show the next stage of the cascade (match, clear, fall, refill)."""
@@ -315,7 +365,6 @@ class Match3Widget(BoardWidget):
         gained = int(marks.pop("score", 0))
         if gained:
             self.pending_score -= gained
-            self.score += gained
             self._note_best()
         self._paint_board(board, **marks)
         self.message = title
@@ -323,10 +372,17 @@ class Match3Widget(BoardWidget):
             self.next_button.disabled = True
             self.layer(OVERLAY).clear()
             self.redraw()
+            if self._hint_queued:
+                self.show_hint()
+                return
         self._update_status()
 
     def _tick(self) -> None:
-        """Once a second (browser clock): after a few idle seconds, show a hint."""
+        """Once a second (browser clock): a queued hint once the cascade is over; after a few idle
+        seconds, a hint."""
+        if self._hint_queued and not self.busy():
+            self.show_hint()
+            return
         if self.busy() or self.hint_move is not None:
             return
         self.idle_s += TICK_MS / 1000.0
@@ -336,6 +392,10 @@ class Match3Widget(BoardWidget):
     # ------------------------------------------------------------------ input
     def cell_at(self, x: float, y: float) -> Cell | None:
         return cell_at(x, y, self.rows, self.cols, self.cell_px)
+
+    def on_key(self, key: str) -> None:
+        if key in UNDO_KEYS:
+            self.undo()
 
     def on_click(self, x: float, y: float) -> None:
         cell = self.cell_at(x, y)
@@ -592,9 +652,8 @@ class Match3Widget(BoardWidget):
 
     # ------------------------------------------------------------------ status
     def _flush_pending(self) -> None:
-        """Add points still waiting for their step (step mode left, or the board resumed elsewhere)."""
+        """Show points still waiting for their step (step mode left, or the board resumed elsewhere)."""
         if self.pending_score:
-            self.score += self.pending_score
             self.pending_score = 0
             self._note_best()
 
