@@ -77,7 +77,7 @@ def assert_pixels_match(view: BoardView, st: dict) -> None:
 
 def status_counts(view: BoardView) -> tuple[int, int]:
     text = view.status_text()
-    match = re.search(r"(\d+)\s*moves.*?(\d+)\s*slides", text, re.S)
+    match = re.search(r"(\d+)\s*moves.*?(\d+)\s*multi-tile moves", text, re.S)
     assert match, f"status line has no move counter: {text!r}"
     return int(match.group(1)), int(match.group(2))
 
@@ -141,19 +141,22 @@ def test_arrow_keys_and_wasd_each_applied_exactly_once(sliding: BoardView) -> No
     replay = lab.kernel_json(
         f"""_replay(board_start, {json.dumps(keys)})""",
         setup=f"""
-from tilelab.sliding import Puzzle
+from tilelab.sliding import Puzzle, count_moves
 from tilelab.widgets.base import ARROW_KEYS
 board_start = Puzzle({st['tiles']!r}, {st['rows']}, {st['cols']})
 def _replay(p, keys):
-    moved = 0
+    start, played = p, []
     for k in keys:
         t = p.tile_for(ARROW_KEYS[k])
         if t is not None:
-            p, moved = p.slide(t), moved + 1
-    return [list(p.tiles), moved]
+            p = p.slide(t)
+            played.append(t)
+    counted = count_moves(start, played)
+    return [list(p.tiles), len(played), counted.single, counted.multi]
 """)
     assert final["tiles"] == replay[0]
-    assert final["multi"] == replay[1] == final["single"], "every legal press is one single-tile slide"
+    assert final["single"] == replay[1] == replay[2], "every legal press is one single-tile slide"
+    assert final["multi"] == replay[3] < replay[1], "presses along one line count one multi-tile move (count_moves)"
     assert replay[1] > 100, "the key sequence should mostly move"
     assert_pixels_match(sliding, final)
     assert status_counts(sliding) == (final["single"], final["multi"])
@@ -210,3 +213,77 @@ def test_hint_outlines_a_tile_and_solve_reaches_the_goal(board_lab: dict, notebo
     # the goal board under the translucent "Solved" banner: no tile keeps its plain colour
     goal_spot = pixel(view.pixels(), st["x0"] + st["gap"] / 2 + 6, st["y0"] + st["gap"] / 2 + 6)
     assert not colour_close(goal_spot[:3], parse_colour(st["colours"]["home"])), "no banner over the solved board"
+
+
+def test_the_wheel_over_a_board_scrolls_the_page(board_lab: dict, notebook_dir) -> None:
+    """ipycanvas cancels wheel events on its canvas; over a board the page must scroll all the same."""
+    view = board_on_tab(board_lab, notebook_dir, "sliding_scroll.ipynb",
+                        [SETUP, "board", "print('\\n'.join(f'line {i}' for i in range(150)))"])
+    box = view.canvas.bounding_box(timeout=15_000)
+    assert box is not None
+    view.page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    view.page.mouse.wheel(0, 300)
+    view.lab.wait_for(lambda: view.canvas.bounding_box(timeout=15_000)["y"] < box["y"] - 100, 10,
+                      "the page to scroll under the pointer (the board moved up)")
+
+
+def test_escape_gives_the_cell_the_keyboard_so_enter_edits_it(sliding: BoardView) -> None:
+    lab = sliding.lab
+    sliding.focus()
+    ring = sliding.canvas.evaluate("c => [getComputedStyle(c).outlineStyle, getComputedStyle(c).outlineWidth]")
+    assert ring == ["solid", "3px"], f"no clear focus ring on the board that has the keyboard: {ring}"
+    sliding.press("Escape")
+    lab.wait_for(lambda: sliding.canvas.evaluate(
+        "c => document.activeElement !== c && document.activeElement.classList.contains('jp-Cell')"
+        " && document.activeElement.contains(c)"), 10, "Escape to focus the board's cell")
+    sliding.press("Enter")
+    lab.wait_for(lambda: lab.page.evaluate(
+        "() => !!document.querySelector('.jp-Notebook.jp-mod-editMode')"), 10, "Enter to edit the cell")
+    sliding.press("Escape")  # back to command mode for the next test
+
+
+_DIRTY_JS = r"""
+() => {
+  const panel = window.__tilelabPanel;
+  const model = panel.context.model;
+  return {dirty: model.dirty, metadata: model.toJSON().metadata};
+}
+"""
+
+
+def _open_and_read_dirty(lab, notebook_dir, kernel_name: str | None) -> tuple[bool, dict]:
+    """Open a copy of lesson 3a (its kernelspec display name replaced if given) and read the dirty flag."""
+    import time
+    from pathlib import Path
+
+    lesson = json.loads((Path(__file__).resolve().parents[2] / "notebooks" / "03a_sliding_parity.ipynb")
+                        .read_text(encoding="utf-8"))
+    if kernel_name is not None:
+        lesson["metadata"]["kernelspec"]["display_name"] = kernel_name
+    name = f"opened_lesson_{'fixed' if kernel_name else 'as_is'}.ipynb"
+    (notebook_dir / name).write_text(json.dumps(lesson), encoding="utf-8")
+    lab.open_notebook(f"{notebook_dir.name}/{name}")
+    time.sleep(3)  # widget state restored, kernel info in
+    now = lab.page.evaluate(_DIRTY_JS)
+    saved = lesson["metadata"]
+    changed = {k: (saved.get(k), now["metadata"].get(k)) for k in set(saved) | set(now["metadata"])
+               if k != "widgets" and saved.get(k) != now["metadata"].get(k)}
+    return now["dirty"], changed
+
+
+@pytest.mark.xfail(strict=True, reason="the lessons' kernelspec says display_name 'Python 3' but ipykernel's kernel is "
+                   "'Python 3 (ipykernel)': JupyterLab rewrites the metadata on open and marks the notebook modified. "
+                   "Fix: the lessons' kernelspec display_name (notebooks are the lessons' helpers' files); then drop "
+                   "this xfail")
+def test_opening_a_lesson_does_not_mark_it_modified(board_lab: dict, notebook_dir) -> None:
+    """Opening a notebook must not make closing it ask to save (nothing was done yet)."""
+    board_lab["opened"] = None  # the next board test opens its notebook again
+    dirty, changed = _open_and_read_dirty(board_lab["lab"], notebook_dir, None)
+    assert not dirty, f"opening marked the notebook modified; metadata changed on open: {changed}"
+
+
+def test_the_kernel_name_is_the_only_reason_opening_marks_a_lesson_modified(board_lab: dict, notebook_dir) -> None:
+    """With ipykernel's display name in its kernelspec the same lesson opens clean (widget state included)."""
+    board_lab["opened"] = None
+    dirty, changed = _open_and_read_dirty(board_lab["lab"], notebook_dir, "Python 3 (ipykernel)")
+    assert not dirty and not changed, f"still modified on open: {changed}"
