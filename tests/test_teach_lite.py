@@ -172,7 +172,44 @@ def _site(tmp_path: Path, settings: dict) -> Path:
     config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN].update(settings)
     (out / "jupyter-lite.json").write_text(json.dumps(config))
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps({"packages": {}}))
+    (out / "lab").mkdir()
+    (out / "lab" / "index.html").write_text(_APP_PAGE)
+    lite.add_board_keys(out)
     return out
+
+
+_APP_PAGE = '<!DOCTYPE html><html><head><link id="jupyter-lite-main" rel="preload"></head><body></body></html>'
+
+
+def test_board_keys_script_goes_into_every_app_page_once(tmp_path: Path) -> None:
+    """JupyterLite's shortcuts run in the capture phase: each app page gets the script that hands a
+    focused board its keys; the site's own index page (no JupyterLite) is left alone."""
+    for folder in ("lab", "lab/tree", "doc"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "index.html").write_text(_APP_PAGE)
+    (tmp_path / "index.html").write_text("<html><head></head><body>lessons</body></html>")
+    pages = lite.add_board_keys(tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in pages) == ["doc/index.html", "lab/index.html",
+                                                                         "lab/tree/index.html"]
+    lite.add_board_keys(tmp_path)  # a second pass adds nothing
+    text = (tmp_path / "lab" / "index.html").read_text()
+    assert text.count(lite.BOARD_KEYS_SCRIPT) == 1 and text.index(lite.BOARD_KEYS_SCRIPT) < text.index("</head>")
+    assert "data-lm-suppress-shortcuts" in lite.BOARD_KEYS_SCRIPT and "'keydown'" in lite.BOARD_KEYS_SCRIPT
+    assert "script" not in (tmp_path / "index.html").read_text()
+
+
+def test_board_keys_refused_without_a_lab_page(tmp_path: Path) -> None:
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "index.html").write_text(_APP_PAGE)
+    with pytest.raises(lite.LiteBuildError, match="lab/index.html"):
+        lite.add_board_keys(tmp_path)
+
+
+def test_check_site_refuses_a_lab_page_without_the_board_keys_script(tmp_path: Path) -> None:
+    out = _site(tmp_path, {"pyodideUrl": "./static/pyodide/pyodide.js"})
+    (out / "lab" / "index.html").write_text(_APP_PAGE)
+    with pytest.raises(lite.LiteBuildError, match="board keys"):
+        lite.check_site(out)
 
 
 def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path) -> None:

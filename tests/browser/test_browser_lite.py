@@ -345,8 +345,6 @@ KEY_2048 = ("(lambda legal: {'down': 'ArrowDown', 'left': 'ArrowLeft', 'right': 
             "({d.value for d in board.game.legal_moves()})")
 
 
-@pytest.mark.xfail(strict=False, reason="open: in the lite build a key press on a focused board never reached the "
-                   "kernel's on_key within 30 s (board drew and matched the engine); not yet diagnosed")
 def test_2048_board_plays_by_key_and_click(lite: Lite, on_failure: LitePage) -> None:
     page = on_failure
     view = _board(page, "lite_2048.ipynb", [SETUP_2048, "board"])
@@ -381,8 +379,6 @@ def test_2048_board_plays_by_key_and_click(lite: Lite, on_failure: LitePage) -> 
     assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
 
 
-@pytest.mark.xfail(strict=False, reason="open: in the lite build a key press on a focused board never reached the "
-                   "kernel's on_key within 30 s (board drew and matched the engine); not yet diagnosed")
 def test_sliding_board_plays_by_click_and_key(lite: Lite, on_failure: LitePage) -> None:
     page = on_failure
     view = _board(page, "lite_sliding.ipynb", [SETUP_SLIDING, "board"])

@@ -470,6 +470,41 @@ def lite_config() -> dict[str, Any]:
     }
 
 
+#: Put into every JupyterLite page (see :func:`add_board_keys`). JupyterLite starts JupyterLab's keyboard
+#: shortcuts in the capture phase (JupyterLab itself: bubbling), so a notebook shortcut bound to an arrow
+#: key (move-cursor-up/down, heading above/below) took the key before a focused board saw it and the
+#: board never moved. A focused canvas in an output marks itself ``data-lm-suppress-shortcuts`` on its
+#: first key (the window's capture listener runs before the shortcuts'): the board gets every key, as
+#: in JupyterLab; Escape still gives the keyboard back to the notebook (the board's own answer to it).
+BOARD_KEYS_SCRIPT = (
+    "<script>/* tilelab: keys typed on a focused board go to the board, as in JupyterLab */"
+    "window.addEventListener('keydown',function(e){var t=e.target;"
+    "if(t&&t.tagName==='CANVAS'&&t.closest&&t.closest('.tilelab-board, .jp-OutputArea-output')"
+    "&&!t.hasAttribute('data-lm-suppress-shortcuts')){t.setAttribute('data-lm-suppress-shortcuts','')}"
+    "},true);</script>")
+
+
+def add_board_keys(out: Path) -> list[Path]:
+    """Put :data:`BOARD_KEYS_SCRIPT` into the head of every JupyterLite app page under ``out``; the pages.
+
+    An app page is an ``index.html`` that loads JupyterLite (``id="jupyter-lite-main"``); the script goes
+    in once (building again does not add a second copy).
+    """
+    pages = []
+    for page in sorted(out.rglob("index.html")):
+        text = page.read_text(encoding="utf-8")
+        if 'id="jupyter-lite-main"' not in text:
+            continue
+        if BOARD_KEYS_SCRIPT not in text:
+            if "</head>" not in text:
+                raise LiteBuildError(f"{page} has no </head>: cannot add the board keys script")
+            page.write_text(text.replace("</head>", BOARD_KEYS_SCRIPT + "</head>", 1), encoding="utf-8")
+        pages.append(page)
+    if not any(p.parent.name == "lab" for p in pages):
+        raise LiteBuildError(f"no JupyterLab page (lab/index.html) found in {out}: the boards would not get keys")
+    return pages
+
+
 def lesson_url(name: str) -> str:
     """URL (relative to the site's root) that opens lesson ``name`` in JupyterLite.
 
@@ -584,6 +619,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
               f"--FederatedExtensionAddon.extra_labextensions_path={work / 'labextensions'}"],
              "jupyter lite build", cwd=work, env=env)
     described = [describe(p, nbformat.read(p, as_version=4)) for p in lesson_paths(nb_dir)]
+    add_board_keys(out)
     (out / "index.html").write_text(index_page(described, student), encoding="utf-8")
     (out / ".nojekyll").write_text("")  # GitHub Pages: serve folders that start with "_"
     check_site(out)
@@ -603,6 +639,8 @@ def check_site(out: Path) -> None:
     url = settings.get("pyodideUrl", "")
     if not url.startswith("./"):
         raise LiteBuildError(f"the kernel's pyodideUrl is {url!r}, not the site's own copy")
+    if BOARD_KEYS_SCRIPT not in (out / "lab" / "index.html").read_text(encoding="utf-8"):
+        raise LiteBuildError("lab/index.html lacks the board keys script: arrow keys would not reach a board")
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
     for entry in lock["packages"].values():
         path = out / "static" / "pyodide" / entry["file_name"]
