@@ -321,14 +321,16 @@ def test_save_and_load_reach_the_match3_board():
         other.set_game(Game(4, 4, 3, rng=0))
 
 
-def test_a_hint_clicked_during_a_cascade_is_queued_then_shown():
+def test_a_hint_clicked_during_a_cascade_is_answered_after_its_last_frame():
     w = make(frame_ms=40)
     w.play(*valid_moves(w.board)[0])
     assert w.busy()
-    assert w.show_hint() is None and "hint coming" in w.status.value and w.hint_move is None
-    w._animation_end = 0.0  # the browser finished the cascade
-    tick(w.ticker)
-    assert w.hint_move == hint(w.board) and "try the outlined swap" in w.status.value
+    w.canvas.reset()
+    assert w.show_hint() == hint(w.board) == w.hint_move and "hint coming" in w.status.value
+    # one batch: wait out the cascade still playing in the browser, then the outline
+    sleeps = w.canvas.sleeps()
+    assert len(sleeps) == 1 and 0 < sleeps[0] <= (w._animation_end - __import__("time").monotonic()) * 1000 + w.frame_ms + 50
+    assert w.layer(2).count("stroke_rect") == 2
 
 
 def test_a_hint_clicked_during_step_mode_is_shown_after_the_last_step():

@@ -164,3 +164,30 @@ def test_hint_and_new_game_buttons(match3: BoardView) -> None:
     match3.settle()
     assert_pixels_match(match3, fresh)
     assert status_numbers(match3) == (0, 0)
+
+
+def test_a_hint_clicked_during_a_cascade_is_answered_when_it_ends(match3: BoardView) -> None:
+    lab = match3.lab
+    st = idle_state(match3)
+    lab.kernel_eval("board.frame_ms = 150")  # a cascade of 15+ frames: seconds on screen
+    try:
+        a, b = lab.kernel_json("[list(c) for c in board.valid_moves()[0]]")
+        match3.click(*centre(st, a))
+        lab.wait_for(lambda: state(match3)["selected"] == [a], 15, "the first candy selected")
+        match3.click(*centre(st, b))
+        lab.wait_for(lambda: state(match3)["busy"], 10, "the cascade to start")
+        match3.click_button("Hint")
+        lab.wait_for(lambda: "hint coming" in match3.status_text(), 10, "the hint queued, not dropped")
+        hinted = lab.wait_for(lambda: (lambda s: s if s["hint"] and not s["busy"] else None)(state(match3)), 30,
+                              "the queued hint shown when the cascade ended")
+        legal = lab.kernel_json("[sorted(list(c) for c in m) for m in board.valid_moves()]")
+        assert sorted(hinted["hint"]) in legal
+        want = parse_colour(st["hint_colour"])
+        # the outline comes after the cascade's last frame (the canvas may be still for a moment before)
+        lab.wait_for(lambda: all(colour_close(ring_colour_at(match3, hinted, cell), want, 40)
+                                 for cell in hinted["hint"]), 15, "the hint ring drawn after the cascade")
+        match3.settle()
+        for cell in hinted["hint"]:
+            assert colour_close(ring_colour_at(match3, hinted, cell), want, 40), f"the hint ring on {cell} went away"
+    finally:
+        lab.kernel_eval("board.frame_ms = 40")

@@ -26,6 +26,7 @@ was given (plain or with specials); the board holds no rules of its own. Candies
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, Callable, Sequence
 
 import ipywidgets as widgets
@@ -341,14 +342,23 @@ class Match3Widget(BoardWidget):
     def show_hint(self) -> tuple[Cell, Cell] | None:
         """Outline the game's hint (:meth:`tilelab.match3.Game.hint`: the rules' stated rule).
 
-        Asked while a cascade is still shown, the hint is queued and outlined as soon as the
-        cascade ends (the next clock tick, or the last Next step), never dropped.
+        Asked while a cascade is still shown it is answered, never dropped: the game's board is
+        already final, so the hint is chosen at once and its outline sent to play right after the
+        cascade's last frame. In step mode it waits for the last Next step.
         """
-        if self.busy():
+        if self.stages:
             self._hint_queued = True
             self.message = "hint coming when the cascade ends"
             self._update_status()
             return None
+        if self.animating():
+            self.hint_move = self.game.hint()
+            with self.hold():  # the browser plays this batch after the cascade: wait out its frames
+                self.pause(max(0.0, (self._animation_end - time.monotonic()) * 1000.0) + self.frame_ms)
+                self._draw_overlay()
+            self.message = "hint coming when the cascade ends: try the outlined swap" if self.hint_move else "no moves left"
+            self._update_status()
+            return self.hint_move
         self._hint_queued = False
         self.hint_move = self.game.hint()
         self._draw_overlay()
