@@ -47,8 +47,9 @@ bench: $(STAMP)
 
 # Teacher's kit (README: "Teaching with tilelab").
 #   make student [OUT=folder]            lessons without solution cells (default: student/)
-#   make site    [OUT=folder] [LITE_URL=lite/]  the course as a static website (default: site/);
-#                                        LITE_URL links each page to the lite site ("Run in your browser")
+#   make site    [OUT=folder] [LITE_URL=lite/] [REPO=OWNER/NAME]  the course as a static website (default: site/);
+#                                        LITE_URL links each page to the lite site ("Run in your browser");
+#                                        REPO=OWNER/NAME (your GitHub copy) adds Binder and GitHub links
 #   make lite    [OUT=folder] [STUDENT=1] the course as a JupyterLite site: every lesson runs in the
 #                                        browser, no server (default: lite/; STUDENT=1: student editions)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
@@ -57,7 +58,7 @@ student: $(STAMP)
 	$(PY) -m tilelab.teach student $(or $(OUT),student)
 
 site: $(STAMP)
-	$(PY) -m tilelab.teach site $(or $(OUT),site) $(if $(LITE_URL),--lite-url "$(LITE_URL)")
+	$(PY) -m tilelab.teach site $(or $(OUT),site) $(if $(LITE_URL),--lite-url "$(LITE_URL)") $(if $(REPO),--repo "$(REPO)")
 
 lite: $(STAMP)
 	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student)

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 
 from tilelab.teach import lesson_paths
-from tilelab.teach.site import BINDER, build_site
+from tilelab.teach.site import binder_url, build_site, github_url
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = lesson_paths(ROOT / "notebooks")
@@ -23,9 +23,13 @@ REQUIRE_BROWSER = os.environ.get("TILELAB_REQUIRE_BROWSER", "") not in ("", "0")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     start = time.perf_counter()
-    build_site(out, ROOT / "notebooks", quiet=True)
+    build_site(out, ROOT / "notebooks", quiet=True, repo=REPO)
     print(f"site built in {time.perf_counter() - start:.1f} s")
     return out
+
+
+#: A teacher's copy of the course (the site's Binder and GitHub links are configuration, never fixed).
+REPO = "myschool/tilelab-copy"
 
 
 def test_every_lesson_has_a_page_and_an_index_entry(site: Path) -> None:
@@ -34,9 +38,44 @@ def test_every_lesson_has_a_page_and_an_index_entry(site: Path) -> None:
         page = site / f"{path.stem}.html"
         assert page.is_file()
         assert f'href="{path.stem}.html"' in index
-        assert BINDER.format(name=path.stem) in index
+        assert binder_url(path.stem, REPO) in index
         text = page.read_text()
-        assert BINDER.format(name=path.stem) in text and 'href="index.html"' in text
+        assert binder_url(path.stem, REPO) in text and 'href="index.html"' in text
+        assert "tilelab/tilelab" not in text
+
+
+def test_launch_links_follow_the_repo_given_and_none_without(tmp_path: Path) -> None:
+    """No repository named: no Binder/GitHub link (not a dead one); --repo OWNER/NAME --branch B: its links."""
+    from tilelab.teach.__main__ import main
+
+    one = tmp_path / "notebooks"
+    one.mkdir()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A lesson\n\nSee [the code](../tool.py)."),
+                                         nbformat.v4.new_code_cell("1")])
+    nbformat.write(nb, str(one / "00_start_here.ipynb"))
+    (tmp_path / "tool.py").write_text("x = 1\n")
+    build_site(tmp_path / "plain", one, quiet=True)
+    for page in (tmp_path / "plain").glob("*.html"):
+        text = page.read_text()
+        links = re.findall(r'href="(https?://[^"]+)"', text)
+        assert not [u for u in links if re.match(r"https://(mybinder\.org|github\.com)/", u)], (page.name, links)
+        assert "tilelab/tilelab" not in text, page.name
+        assert "localhost:8888/lab/tree/00_start_here.ipynb" in text
+    assert main(["site", str(tmp_path / "mine"), "--notebooks", str(one), "--repo", "school/course",
+                 "--branch", "spring"]) == 0
+    text = (tmp_path / "mine" / "00_start_here.html").read_text()
+    assert "https://mybinder.org/v2/gh/school/course/spring?urlpath=lab/tree/notebooks/00_start_here.ipynb" in text
+    assert 'href="https://github.com/school/course/blob/spring/tool.py"' in text
+    assert github_url("tool.py", "school/course", "spring") == "https://github.com/school/course/blob/spring/tool.py"
+
+
+@pytest.mark.parametrize("repo, branch, message", [
+    ("https://github.com/a/b", "main", "OWNER/NAME"), ("tilelab", "main", "OWNER/NAME"),
+    ("a/b", "no spaces", "branch name"), ("a/b", "../x", "branch name")])
+def test_site_refuses_a_repo_or_branch_it_cannot_link(tmp_path: Path, repo: str, branch: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        build_site(tmp_path / "out", ROOT / "notebooks", quiet=True, repo=repo, branch=branch)
+    assert not (tmp_path / "out" / "index.html").exists()
 
 
 def test_prev_next_navigation(site: Path) -> None:
@@ -67,7 +106,7 @@ def test_pages_load_nothing_from_the_internet(site: Path) -> None:
         with_math += bool(local)
         for src in local:
             assert (site / src.split("?")[0]).is_file()
-    assert with_math >= 3  # lessons 02, 05a, 05b and 06 write math
+    assert with_math >= 2  # lessons 02 and 06 write math
 
 
 def _browser():

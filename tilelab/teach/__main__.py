@@ -22,6 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
     p.add_argument("--lite-url", default=None,
                    help="the lite site (make lite), relative to this one (e.g. lite/) or a URL: adds 'Run in your browser'")
+    p.add_argument("--repo", default=None,
+                   help="the course's GitHub repository, OWNER/NAME: adds 'Launch on Binder' and GitHub links")
+    p.add_argument("--branch", default="main", help="its branch (default: main)")
 
     p = sub.add_parser("lite", help="build the course as a JupyterLite site: every lesson runs in the browser")
     p.add_argument("out", nargs="?", default="lite", help="output folder (default: lite)")
@@ -53,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "site":
             from tilelab.teach.site import build_site
 
-            pages = build_site(args.out, args.notebooks, lite_url=args.lite_url)
+            pages = build_site(args.out, args.notebooks, lite_url=args.lite_url, repo=args.repo, branch=args.branch)
             print(f"{len(pages)} pages in {args.out}/ ({time.perf_counter() - start:.1f} s); open {args.out}/index.html")
         elif args.command == "lite":
             from tilelab.teach.lite import LiteBuildError, build_lite

@@ -669,6 +669,17 @@ def check_repo(repo: str) -> str:
     return repo
 
 
+def check_branch(branch: str) -> str:
+    """``branch`` if it reads as a git branch name, else a ValueError saying what to give.
+
+    >>> check_branch("main")
+    'main'
+    """
+    if not isinstance(branch, str) or not re.match(r"^[A-Za-z0-9._/-]+$", branch) or ".." in branch:
+        raise ValueError(f"--branch takes a branch name such as main, got {branch!r}")
+    return branch
+
+
 def lite_base(url: str) -> str:
     """The lite site's root URL with one trailing slash (an ``index.html`` at its end is dropped).
 
@@ -695,8 +706,7 @@ def lesson_links(repo: str, names: Sequence[str], *, branch: str = "main", lite_
     'https://x.example/lite/lab/index.html?path=00_start_here.ipynb'
     """
     check_repo(repo)
-    if not isinstance(branch, str) or not re.match(r"^[A-Za-z0-9._/-]+$", branch):
-        raise ValueError(f"--branch takes a branch name such as main, got {branch!r}")
+    check_branch(branch)
     if not isinstance(hub, str) or not re.match(r"^[A-Za-z0-9.:-]+$", hub):
         raise ValueError(f"--hub takes the hub's host name such as hub.school.example, got {hub!r}")
     base = lite_base(lite_url) if lite_url else None

@@ -2,9 +2,14 @@
 
 Each lesson becomes ``NAME.html`` (nbconvert's JupyterLab template with its stored outputs:
 figures, board pictures, printed results) with a navigation bar (contents, previous, next) and
-launch links (Binder, a local JupyterLab). ``index.html`` is the table of contents. Links between
-lessons point at their pages; links to other files of the repository point at GitHub. Widgets cannot
-run without a kernel: a board shows its stored picture, or a note with the launch link.
+launch links (a local JupyterLab; Binder with ``repo``; the lite site with ``lite_url``). ``index.html``
+is the table of contents. Links between lessons point at their pages; links to other files of the
+repository point at GitHub (with ``repo``). Widgets cannot run without a kernel: a board shows its stored
+picture, or a note with the launch links.
+
+The course's GitHub repository is the teacher's own copy, so it is configuration, never a fixed name:
+``python -m tilelab.teach site --repo OWNER/NAME`` (``make site REPO=OWNER/NAME``). Without it the
+pages have no Binder or GitHub links rather than links to a repository that may not exist.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ import nbformat
 
 from tilelab.teach.lessons import lesson_paths
 
-BINDER = "https://mybinder.org/v2/gh/tilelab/tilelab/HEAD?urlpath=lab/tree/notebooks/{name}.ipynb"
+#: Binder and GitHub addresses; ``{repo}`` is ``OWNER/NAME`` (see :func:`binder_url`, :func:`github_url`).
+BINDER = "https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/notebooks/{name}.ipynb"
 LOCAL_LAB = "http://localhost:8888/lab/tree/{name}.ipynb"
-GITHUB = "https://github.com/tilelab/tilelab/blob/main/{path}"
+GITHUB = "https://github.com/{repo}/blob/{branch}/{path}"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -89,7 +95,39 @@ def describe(path: Path, nb: Any) -> Lesson:
     return Lesson(path.stem, title, summary, path)
 
 
-def site_notebook(nb: Any, name: str) -> Any:
+def binder_url(name: str, repo: str, branch: str = "main") -> str:
+    """Binder's address for lesson ``name`` of the course in GitHub repository ``repo`` (``OWNER/NAME``).
+
+    >>> binder_url("00_start_here", "myschool/tilelab")
+    'https://mybinder.org/v2/gh/myschool/tilelab/main?urlpath=lab/tree/notebooks/00_start_here.ipynb'
+    """
+    from tilelab.teach.lite import check_branch, check_repo
+
+    return BINDER.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe=""), name=quote(name))
+
+
+def github_url(path: str, repo: str, branch: str = "main") -> str:
+    """GitHub's page for the repository file ``path`` (relative to the repository's root).
+
+    >>> github_url("benchmarks/bench_2048.py", "myschool/tilelab", "spring")
+    'https://github.com/myschool/tilelab/blob/spring/benchmarks/bench_2048.py'
+    """
+    from tilelab.teach.lite import check_branch, check_repo
+
+    return GITHUB.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe="/"),
+                         path=quote(path, safe="/"))
+
+
+def _launch_links(name: str, lite_url: str | None, repo: str | None, branch: str) -> str:
+    """The launch links of lesson ``name``: the lite site, Binder (with ``repo``), a local JupyterLab."""
+    binder = (f'<a href="{html.escape(binder_url(name, repo, branch))}">Launch on Binder</a> &middot; '
+              if repo else "")
+    return (f"{_lite_link(name, lite_url)}{binder}"
+            f'<a href="{LOCAL_LAB.format(name=quote(name))}" title="after make lab">Open in local JupyterLab</a>')
+
+
+def site_notebook(nb: Any, name: str, repo: str | None = None, branch: str = "main",
+                  lite_url: str | None = None) -> Any:
     """A copy of ``nb`` for the static site: widget views replaced by their stored picture or a note.
 
     >>> import nbformat
@@ -109,12 +147,22 @@ def site_notebook(nb: Any, name: str) -> Any:
             del data[WIDGET_VIEW]
             if "text/html" not in data and "image/png" not in data:
                 data.clear()
-                data["text/html"] = (
-                    '<div class="tl-board-note">&#9654; An interactive board is here: '
-                    f'<a href="{BINDER.format(name=name)}">launch this lesson on Binder</a> '
-                    "or open it in JupyterLab (<code>make lab</code>) to play.</div>"
-                )
+                data["text/html"] = _board_note(name, repo, branch, lite_url)
     return nb
+
+
+def _board_note(name: str, repo: str | None, branch: str, lite_url: str | None) -> str:
+    """What a page shows where a lesson has a board and no stored picture of it: where to play it."""
+    ways = []
+    if lite_url:
+        base = lite_url if lite_url.endswith("/") else lite_url + "/"
+        ways.append(f'<a href="{html.escape(base)}lab/index.html?path={quote(name)}.ipynb">run this lesson in '
+                    "your browser</a>")
+    if repo:
+        ways.append(f'<a href="{html.escape(binder_url(name, repo, branch))}">launch it on Binder</a>')
+    ways.append("open it in JupyterLab (<code>make lab</code>)")
+    return ('<div class="tl-board-note">&#9654; An interactive board is here: ' + ", or ".join(ways)
+            + " to play.</div>")
 
 
 def _lite_link(name: str, lite_url: str | None) -> str:
@@ -130,18 +178,15 @@ def _lite_link(name: str, lite_url: str | None) -> str:
     return f'<a href="{html.escape(url)}" title="JupyterLite: nothing to install">Run in your browser</a> &middot; '
 
 
-def _nav(lessons: list[Lesson], i: int, lite_url: str | None = None) -> str:
+def _nav(lessons: list[Lesson], i: int, lite_url: str | None = None, repo: str | None = None,
+         branch: str = "main") -> str:
     lesson = lessons[i]
     parts = ['<nav class="tl-nav">', '<a href="index.html">&#9776; Contents</a>']
     if i > 0:
         parts.append(f'<a href="{lessons[i - 1].name}.html" rel="prev">&larr; {html.escape(lessons[i - 1].title)}</a>')
     if i + 1 < len(lessons):
         parts.append(f'<a href="{lessons[i + 1].name}.html" rel="next">{html.escape(lessons[i + 1].title)} &rarr;</a>')
-    parts.append(
-        f'<span class="tl-launch">{_lite_link(lesson.name, lite_url)}'
-        f'<a href="{BINDER.format(name=quote(lesson.name))}">Launch on Binder</a> &middot; '
-        f'<a href="{LOCAL_LAB.format(name=quote(lesson.name))}" title="after make lab">Open in local JupyterLab</a></span>'
-    )
+    parts.append(f'<span class="tl-launch">{_launch_links(lesson.name, lite_url, repo, branch)}</span>')
     parts.append("</nav>")
     return "".join(parts)
 
@@ -149,10 +194,12 @@ def _nav(lessons: list[Lesson], i: int, lite_url: str | None = None) -> str:
 _LINK = re.compile(r'(?P<attr>href|src)="(?P<url>[^"]*)"')
 
 
-def _fix_links(page: str, notebook_dir: Path, repo_root: Path, lesson_names: set[str], out: Path) -> str:
-    """Lesson links -> their pages; other repository files -> GitHub; local images copied.
+def _fix_links(page: str, notebook_dir: Path, repo_root: Path, lesson_names: set[str], out: Path,
+               repo: str | None = None, branch: str = "main") -> str:
+    """Lesson links -> their pages; other repository files -> GitHub (with ``repo``); local images copied.
 
-    A link to a file that does not exist is left as it is (the site test reports it as broken).
+    A link to a file that does not exist, or to a repository file when no ``repo`` is given, is left as
+    it is (the site test reports it as broken).
     """
 
     def fix(match: re.Match) -> str:
@@ -172,19 +219,19 @@ def _fix_links(page: str, notebook_dir: Path, repo_root: Path, lesson_names: set
             copied.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(target, copied)
             return match.group(0)
-        if target.exists() and target.is_relative_to(repo_root.resolve()):
-            new = GITHUB.format(path=target.relative_to(repo_root.resolve()).as_posix())
+        if repo and target.exists() and target.is_relative_to(repo_root.resolve()):
+            new = github_url(target.relative_to(repo_root.resolve()).as_posix(), repo, branch)
             return f'{attr}="{html.escape(new + ("#" + fragment if fragment else ""))}"'
         return match.group(0)
 
     return _LINK.sub(fix, page)
 
 
-def _index(lessons: list[Lesson], lite_url: str | None = None) -> str:
+def _index(lessons: list[Lesson], lite_url: str | None = None, repo: str | None = None,
+           branch: str = "main") -> str:
     items = "".join(
         f'<li><a class="tl-title" href="{l.name}.html">{html.escape(l.title)}</a><br>{html.escape(l.summary)}<br>'
-        f'<span class="tl-launch">{_lite_link(l.name, lite_url)}<a href="{BINDER.format(name=quote(l.name))}">Launch on Binder</a> &middot; '
-        f'<a href="{LOCAL_LAB.format(name=quote(l.name))}">Open in local JupyterLab</a></span></li>'
+        f'<span class="tl-launch">{_launch_links(l.name, lite_url, repo, branch)}</span></li>'
         for l in lessons
     )
     return (
@@ -193,7 +240,10 @@ def _index(lessons: list[Lesson], lite_url: str | None = None) -> str:
         f"<title>tilelab: the course</title><style>{INDEX_CSS}</style></head><body>"
         "<h1>tilelab</h1><p>A course, in Jupyter notebooks, on the algorithms inside 2048, the sliding-tile "
         "puzzle and match-3 games. These pages show each lesson with its stored results; launch a lesson to "
-        "run it and play its boards (Binder needs nothing installed; locally, <code>make lab</code> first).</p>"
+        "run it and play its boards (" + ("in your browser or on Binder: nothing to install"
+                                          if lite_url and repo else "in your browser: nothing to install"
+                                          if lite_url else "on Binder: nothing to install" if repo else
+                                          "JupyterLab") + "; locally, <code>make lab</code> first).</p>"
         f"<h2>Lessons</h2><ol>{items}</ol>"
         f'<p class="tl-launch">Built {time.strftime("%Y-%m-%d")} with nbconvert.</p></body></html>\n'
     )
@@ -221,13 +271,20 @@ def copy_mathjax(out: Path) -> str | None:
 
 def build_site(
     out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False,
-    lite_url: str | None = None,
+    lite_url: str | None = None, repo: str | None = None, branch: str = "main",
 ) -> list[Path]:
     """Render every lesson in ``notebooks`` to ``out/NAME.html`` plus ``out/index.html``; return the pages.
 
     ``lite_url``: where the lite site (``make lite``) is hosted, relative to the site (``lite/``) or a full
-    URL; each page then links "Run in your browser" to its lesson there.
+    URL; each page then links "Run in your browser" to its lesson there. ``repo``: the course's GitHub
+    repository as ``OWNER/NAME`` (and its ``branch``): pages link "Launch on Binder" and repository files
+    to it; without it they have neither.
     """
+    if repo is not None:
+        from tilelab.teach.lite import check_branch, check_repo
+
+        check_repo(repo)
+        check_branch(branch)
     from nbconvert import HTMLExporter
 
     paths = lesson_paths(notebooks)
@@ -250,15 +307,17 @@ def build_site(
         has_math = _has_math(nb)
         resources = {
             "metadata": {"name": lesson.title, "path": str(notebook_dir)},
-            "tilelab": {"nav_top": _nav(lessons, i, lite_url), "nav_bottom": _nav(lessons, i, lite_url), "css": CSS, "has_math": has_math,
+            "tilelab": {"nav_top": _nav(lessons, i, lite_url, repo, branch),
+                        "nav_bottom": _nav(lessons, i, lite_url, repo, branch), "css": CSS, "has_math": has_math,
                         "local_mathjax": local is not None},
         }
-        body, _ = exporter.from_notebook_node(site_notebook(nb, lesson.name), resources=resources)
+        body, _ = exporter.from_notebook_node(site_notebook(nb, lesson.name, repo, branch, lite_url),
+                                              resources=resources)
         page = out / f"{lesson.name}.html"
-        page.write_text(_fix_links(body, notebook_dir, repo_root, names, out), encoding="utf-8")
+        page.write_text(_fix_links(body, notebook_dir, repo_root, names, out, repo, branch), encoding="utf-8")
         pages.append(page)
         if not quiet:
             print(f"{page} ({time.perf_counter() - start:.1f} s)")
     index = out / "index.html"
-    index.write_text(_index(lessons, lite_url), encoding="utf-8")
+    index.write_text(_index(lessons, lite_url, repo, branch), encoding="utf-8")
     return [index, *pages]
