@@ -52,10 +52,10 @@ def board_state():
 def set_board(picture, seed):
     # a hand-made position, repainted the way New game does it (board, clean slate, redraw, status)
     assert board.specials, "specials are off"
-    board.board = _sp.SpecialBoard.parse(picture, kinds=board.kinds)
-    board.rng = _as_generator(seed)  # the refills after the swap are known in advance
-    board.selected = board.hint_move = board.last_result = None
-    board.score = board.moves = board.last_cascades = board.best_cascades = 0
+    from tilelab.match3 import Game as _Game
+    # a game of its own from this position; its refills after the swap are known in advance (seed)
+    board.set_game(_Game(rules=board.game.rules, rng=_as_generator(seed),
+                         board=_sp.SpecialBoard.parse(picture, kinds=board.kinds)))
     board.message = "hand-made position"
     board.clear_banner()
     board.redraw()
