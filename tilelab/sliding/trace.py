@@ -1,7 +1,7 @@
 """Search traces: BFS, A* and IDA* step by step, as data (what a step-through picture draws).
 
-Each search here is the same algorithm as its reference in :mod:`tilelab.sliding.search`
-(same order of children, same tie-breaking, same node counts, same moves -- tested), but it
+Each trace here *is* its reference search in :mod:`tilelab.sliding.search`, run with an
+observer (same order of children, same tie-breaking, same node counts, same moves), that
 records one :class:`TraceStep` per expanded board: the board, its ``g``, ``h`` and ``f = g + h``,
 the *open set* (boards generated and waiting to be expanded), the *closed set* (boards already
 expanded), the path from the start to the board, and, for IDA*, the current ``bound``.
@@ -20,33 +20,23 @@ still waiting on its depth-first stack (within the bound).
 
 from __future__ import annotations
 
-import heapq
-import itertools
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
 from tilelab.sliding.core import Puzzle
-from tilelab.sliding.search import children
+from tilelab.sliding.search import (
+    SearchOutcome,
+    SearchStep,
+    Waiting,
+    astar_reference,
+    bfs_reference,
+    idastar_reference,
+)
 
 __all__ = ["DEFAULT_MAX_STEPS", "SearchTrace", "TraceStep", "astar_trace", "bfs_trace", "idastar_trace", "trace"]
 
 Heuristic = Callable[[Puzzle], int]
 DEFAULT_MAX_STEPS = 3000  # a trace keeps every step's sets: enough for 8-puzzles a dozen moves deep
-
-
-@dataclass(frozen=True)
-class Waiting:
-    """A board in the open set, with its moves so far ``g`` and heuristic ``h``."""
-
-    board: Puzzle
-    g: int
-    h: int
-
-    @property
-    def f(self) -> int:
-        """``g + h``: the estimated length of a solution through this board."""
-        return self.g + self.h
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,63 +100,64 @@ class SearchTrace:
         return len(self.steps)
 
 
-def _check(start: object, max_steps: int) -> None:
+def _check(start: object, max_steps: object) -> int:
     if not isinstance(start, Puzzle):
         raise TypeError(f"expected a tilelab.sliding.Puzzle, got {type(start).__name__}; build one with Puzzle.parse(text)")
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive whole number, got {max_steps!r}")
+    return int(max_steps)
 
 
-def _path_to(parent: dict, board: Puzzle) -> tuple[tuple[Puzzle, ...], tuple[int, ...]]:
-    boards, moves = [board], []
-    while parent[board] is not None:
-        board, tile = parent[board]
-        boards.append(board)
-        moves.append(tile)
-    return tuple(reversed(boards)), tuple(reversed(moves))
+class _Recorder:
+    """The observer a trace hands to a reference search: one :class:`TraceStep` per step, at most ``max_steps``."""
+
+    def __init__(self, max_steps: int, keeps_closed: bool) -> None:
+        self.max_steps = max_steps
+        self.keeps_closed = keeps_closed  # BFS and A* keep a closed set; IDA* none
+        self.steps: list[TraceStep] = []
+        self.order: list[Puzzle] = []  # the closed set in the order boards were expanded, shared by the steps
+
+    def __call__(self, step: SearchStep) -> bool:
+        """Record ``step``; True (stop the search) once the trace is full."""
+        if len(self.steps) >= self.max_steps:
+            return True
+        index = len(self.steps)
+        if self.keeps_closed:
+            self.steps.append(TraceStep(index, step.board, step.g, step.h, step.frontier, step.path,
+                                        expanded_order=self.order))
+            if not step.board.is_goal():  # A* stops when it takes the goal: never expanded
+                self.order.append(step.board)
+        else:
+            self.steps.append(TraceStep(index, step.board, step.g, step.h, step.frontier, step.path,
+                                        step.bound, step.round))
+        return False
+
+    def trace(self, method: str, start: Puzzle, out: SearchOutcome) -> SearchTrace:
+        """The finished trace, from the search's outcome."""
+        return SearchTrace(method, start, tuple(self.steps), out.moves, out.found, truncated=out.stopped_early)
 
 
 def bfs_trace(start: Puzzle, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """Breadth-first search, one step per expanded board (``h`` is 0: BFS has no guess).
 
-    Like :func:`~tilelab.sliding.search.bfs_reference` it stops as soon as it *generates* the
-    goal, so the goal itself is never expanded.
+    Like :func:`~tilelab.sliding.search.bfs_reference` (which it runs) it stops as soon as it
+    *generates* the goal, so the goal itself is never expanded.
 
     >>> from tilelab.sliding import Puzzle
     >>> t = bfs_trace(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))
     >>> t.moves, t.nodes, [len(s.open) for s in t.steps][:3]
     ((5, 8), 3, [1, 4, 5])
     """
-    _check(start, max_steps)
-    parent: dict[Puzzle, tuple[Puzzle, int] | None] = {start: None}
-    queue: deque[Waiting] = deque([Waiting(start, 0, 0)])  # one Waiting per board, shared by snapshots
-    order: list[Puzzle] = []  # the closed set, in the order boards were expanded
-    steps: list[TraceStep] = []
-    if start.is_goal():
-        return SearchTrace("bfs", start, (), (), True)
-    while queue:
-        if len(steps) >= max_steps:
-            return SearchTrace("bfs", start, tuple(steps), (), False, truncated=True)
-        waiting = tuple(queue)
-        item = queue.popleft()
-        board = item.board
-        steps.append(TraceStep(len(steps), board, item.g, 0, waiting, _path_to(parent, board)[0],
-                               expanded_order=order))
-        order.append(board)
-        for tile, child in children(board):
-            if child not in parent:
-                parent[child] = (board, tile)
-                if child.is_goal():
-                    return SearchTrace("bfs", start, tuple(steps), _path_to(parent, child)[1], True)
-                queue.append(Waiting(child, item.g + 1, 0))
-    return SearchTrace("bfs", start, tuple(steps), (), False)
+    max_steps = _check(start, max_steps)
+    recorder = _Recorder(max_steps, keeps_closed=True)
+    return recorder.trace("bfs", start, bfs_reference(start, max_nodes=max_steps, observer=recorder))
 
 
 def astar_trace(start: Puzzle, h: Heuristic, weight: float = 1.0, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """A* (or weighted A*, ``weight > 1``), one step per expanded board, the goal's step last.
 
-    Same queue order as :func:`~tilelab.sliding.search.astar_reference`: smallest
-    ``g + weight * h`` first, ties to the deeper board, then first pushed.
+    It runs :func:`~tilelab.sliding.search.astar_reference`: smallest ``g + weight * h``
+    first, ties to the deeper board, then first pushed.
 
     >>> from tilelab.sliding import Puzzle
     >>> from tilelab.sliding.heuristics import manhattan
@@ -174,47 +165,18 @@ def astar_trace(start: Puzzle, h: Heuristic, weight: float = 1.0, max_steps: int
     >>> t.moves, t.steps[-1].board.is_goal()
     ((5, 4, 1, 2, 3), True)
     """
-    _check(start, max_steps)
-    best_g = {start: 0}
-    hs = {start: h(start)}
-    parent: dict[Puzzle, tuple[Puzzle, int] | None] = {start: None}
-    tie = itertools.count()
-    frontier = [(weight * hs[start], 0, next(tie), Waiting(start, 0, hs[start]))]
-    closed: set[Puzzle] = set()
-    order: list[Puzzle] = []
-    steps: list[TraceStep] = []
-    method = "astar" if weight == 1 else "weighted-astar"
-    while frontier:
-        _, _, _, item = heapq.heappop(frontier)
-        board, g = item.board, item.g
-        if board in closed:
-            continue  # a stale entry
-        if len(steps) >= max_steps:
-            return SearchTrace(method, start, tuple(steps), (), False, truncated=True)
-        # the open set in the order A* will take it (stale entries, reached more cheaply later, left out)
-        waiting = (item, *(w for *_, w in sorted(frontier) if w.g == best_g[w.board] and w.board not in closed))
-        steps.append(TraceStep(len(steps), board, g, item.h, waiting, _path_to(parent, board)[0],
-                               expanded_order=order))
-        if board.is_goal():
-            return SearchTrace(method, start, tuple(steps), _path_to(parent, board)[1], True)
-        closed.add(board)
-        order.append(board)
-        for tile, child in children(board):
-            if child in closed or best_g.get(child, g + 2) <= g + 1:
-                continue
-            best_g[child] = g + 1
-            parent[child] = (board, tile)
-            hs.setdefault(child, h(child))
-            heapq.heappush(frontier, (g + 1 + weight * hs[child], -(g + 1), next(tie), Waiting(child, g + 1, hs[child])))
-    return SearchTrace(method, start, tuple(steps), (), False)
+    max_steps = _check(start, max_steps)
+    recorder = _Recorder(max_steps, keeps_closed=True)
+    out = astar_reference(start, h, weight, max_nodes=max_steps, observer=recorder)
+    return recorder.trace("astar" if weight == 1 else "weighted-astar", start, out)
 
 
 def idastar_trace(start: Puzzle, h: Heuristic, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """IDA*, one step per expanded board, over every round (``bound`` and ``round`` say which).
 
-    The same depth-first search as :func:`~tilelab.sliding.search.idastar_reference`, written
-    with an explicit stack so that each step can list what waits on it. A child whose
-    ``f > bound`` is never entered; the smallest such ``f`` is the next round's bound.
+    It runs :func:`~tilelab.sliding.search.idastar_reference`; each step's open set is what
+    waits on its depth-first stack within the bound. A child whose ``f > bound`` is never
+    entered; the smallest such ``f`` is the next round's bound.
 
     >>> from tilelab.sliding import Puzzle
     >>> from tilelab.sliding.heuristics import manhattan
@@ -222,38 +184,9 @@ def idastar_trace(start: Puzzle, h: Heuristic, max_steps: int = DEFAULT_MAX_STEP
     >>> t.moves, sorted({s.bound for s in t.steps}), t.steps[-1].closed
     ((5, 4, 1, 2, 3), [5], frozenset())
     """
-    _check(start, max_steps)
-    steps: list[TraceStep] = []
-    bound = h(start)
-    round_ = 0
-    while True:
-        # a stack frame: (the board with g and h, the blank's previous cell, path to it, moves to it)
-        stack = [(Waiting(start, 0, h(start)), None, (start,), ())]
-        smallest = float("inf")
-        while stack:
-            if len(steps) >= max_steps:
-                return SearchTrace("idastar", start, tuple(steps), (), False, truncated=True)
-            waiting = tuple(frame[0] for frame in reversed(stack))
-            item, previous_blank, path, moves = stack.pop()
-            board, g, h_board = item.board, item.g, item.h
-            steps.append(TraceStep(len(steps), board, g, h_board, waiting, path, bound, round_))
-            if h_board == 0:  # an admissible h is 0 only at the goal
-                return SearchTrace("idastar", start, tuple(steps), moves, True)
-            entered = []
-            for tile, child in children(board):
-                if child.blank == previous_blank:
-                    continue  # never slide the same tile straight back
-                h_child = h(child)
-                f = g + 1 + h_child
-                if f > bound:
-                    smallest = min(smallest, f)
-                    continue
-                entered.append((Waiting(child, g + 1, h_child), board.blank, path + (child,), moves + (tile,)))
-            stack.extend(reversed(entered))  # the first child is expanded first
-        if smallest == float("inf"):
-            return SearchTrace("idastar", start, tuple(steps), (), False)
-        bound = int(smallest)
-        round_ += 1
+    max_steps = _check(start, max_steps)
+    recorder = _Recorder(max_steps, keeps_closed=False)
+    return recorder.trace("idastar", start, idastar_reference(start, h, max_nodes=max_steps, observer=recorder))
 
 
 def trace(start: Puzzle, method: str = "astar", h: Heuristic | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
