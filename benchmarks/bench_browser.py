@@ -12,9 +12,13 @@ Side by side in the same run:
   * each board on the stock JupyterLab server (tilelab's extension switched off with
     TILELAB_NODELAY=0), and on the server a student gets with tilelab installed: its server
     extension ``tilelab.server_nodelay`` sends kernel websocket frames at once (TCP_NODELAY; stock
-    jupyter_server leaves Nagle's algorithm on, which on loopback costs ~40 ms per round trip).
+    jupyter_server leaves Nagle's algorithm on, which on loopback costs ~40 ms per round trip);
+  * with ``--lite``, each board in the JupyterLite site (``make lite``): the kernel is Pyodide in a
+    web worker of the same tab, no server and no socket (the site is built once, or taken from
+    ``--lite-site DIR``, and served on 127.0.0.1; requests to any other host are blocked).
 
 Usage: .venv/bin/python benchmarks/bench_browser.py [--presses 100] [--boards echo,2048,...] [--stock-only]
+       [--lite [--lite-site lite/]]
 Needs Debian's Chromium (/usr/bin/chromium); never downloads a browser.
 """
 
@@ -123,8 +127,18 @@ def available(spec: Spec) -> bool:
     return importlib.util.find_spec(spec.module) is not None
 
 
-def measure(lab: bl.LabPage, notebook_dir: Path, key: str, spec: Spec, presses: int) -> list[float]:
-    view = bl.open_board(lab, notebook_dir, f"bench_{key}.ipynb", spec.cells)
+def measure(lab: bl.LabPage, notebook_dir: Path | None, key: str, spec: Spec, presses: int) -> list[float]:
+    """Latencies (ms) of ``presses`` inputs on board ``key``; ``notebook_dir`` None: a JupyterLite tab."""
+    if notebook_dir is None:  # JupyterLite: the notebook lives in the browser's own storage
+        lab.write_notebook(f"bench_{key}.ipynb", spec.cells)
+        lab.open_notebook(f"bench_{key}.ipynb")
+        lab.run_all()
+        errors = lab.error_outputs()
+        if errors:
+            raise AssertionError("the board notebook raised:\n" + "\n".join(errors))
+        view = bl.BoardView(lab).wait_drawn()
+    else:
+        view = bl.open_board(lab, notebook_dir, f"bench_{key}.ipynb", spec.cells)
     view.focus()
     view.settle()
     latencies: list[float] = []
@@ -182,12 +196,67 @@ def run(nodelay: bool, keys: list[str], presses: int, chromium: str) -> dict[str
     return results
 
 
+def run_lite(keys: list[str], presses: int, chromium: str, site: Path | None) -> dict[str, list[float]]:
+    """Every board in a JupyterLite tab (Pyodide kernel): ``site`` served on 127.0.0.1, or built first."""
+    from urllib.parse import urlsplit
+
+    from playwright.sync_api import sync_playwright
+    from test_browser_lite import LitePage, StaticServer, _patch_config
+
+    tmp = None
+    if site is None:
+        from tilelab.teach.lite import build_lite
+
+        tmp = Path(tempfile.mkdtemp(prefix="tilelab-bench-lite-"))
+        t0 = time.monotonic()
+        build_lite(tmp / "lite", quiet=True)
+        site = tmp / "lite"
+        print(f"   lite site built in {time.monotonic() - t0:.0f} s", flush=True)
+    server = StaticServer(site)
+    foreign: list[str] = []
+
+    def route(r) -> None:
+        parts = urlsplit(r.request.url)
+        if parts.scheme in ("data", "blob") or (parts.hostname == "127.0.0.1" and parts.port == server.port):
+            return _patch_config(r) if parts.path == "/jupyter-lite.json" else r.continue_()
+        foreign.append(r.request.url)
+        return r.abort()
+
+    results: dict[str, list[float]] = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = bl.launch_chromium(playwright, chromium)
+            try:
+                for key in keys:
+                    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+                    context.route("**/*", route)
+                    lab = LitePage(context.new_page(), server, name=key)
+                    try:
+                        results[key] = measure(lab, None, key, SPECS[key], presses)
+                    finally:
+                        context.close()
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if foreign:
+        print(f"   WARNING: {len(foreign)} requests to other hosts were blocked, e.g. {foreign[0]}")
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=100)
     parser.add_argument("--boards", default=",".join(SPECS), help=f"comma-separated from {list(SPECS)}")
     parser.add_argument("--stock-only", action="store_true", help="skip the TCP_NODELAY comparison run")
+    parser.add_argument("--lite", action="store_true", help="also measure every board in the JupyterLite site")
+    parser.add_argument("--lite-site", type=Path, default=None,
+                        help="an already built lite site (make lite) instead of building one")
     args = parser.parse_args()
+    if args.lite_site is not None and not (args.lite_site / "jupyter-lite.json").is_file():
+        parser.error(f"--lite-site {args.lite_site} has no jupyter-lite.json: build it with make lite OUT=...")
     chromium = bl.find_chromium()
     if chromium is None:
         print("SKIPPED: Chromium not found (apt-get install chromium); no browser latency measured")
@@ -200,12 +269,17 @@ def main() -> int:
             keys.append(key)
         else:
             print(f"skipping {key}: {SPECS[key].module} is not in the package yet")
-    runs = [("stock server", False)] + ([] if args.stock_only else [("TCP_NODELAY", True)])  # TCP_NODELAY = tilelab's
+    runs: list[tuple[str, bool | None]] = [("stock server", False)]
+    runs += [] if args.stock_only else [("TCP_NODELAY", True)]  # TCP_NODELAY = tilelab's
+    runs += [("JupyterLite", None)] if args.lite or args.lite_site else []  # None: no server at all
     table: dict[str, dict[str, list[float]]] = {}
     for label, nodelay in runs:
         t0 = time.monotonic()
         print(f"== {label}: {args.presses} inputs per board ...", flush=True)
-        table[label] = run(nodelay, keys, args.presses, chromium)
+        if nodelay is None:
+            table[label] = run_lite(keys, args.presses, chromium, args.lite_site)
+        else:
+            table[label] = run(nodelay, keys, args.presses, chromium)
         print(f"   ({time.monotonic() - t0:.0f} s)")
     print()
     print(f"input -> first redraw latency in Chromium, ms ({args.presses} inputs each; Chromium {chromium})")
@@ -223,11 +297,13 @@ def main() -> int:
     if "echo" in keys:
         print()
         for label, _ in runs:
+            if not table[label].get("echo"):
+                continue
             floor = bl.percentile(table[label]["echo"], 50)
             ratios = ", ".join(f"{SPECS[k].name} x{bl.percentile(table[label][k], 50) / floor:.2f}"
                                for k in keys if k != "echo" and table[label].get(k))
             print(f"p50 relative to bare ipycanvas ({label}): {ratios}")
-    label = runs[-1][0]
+    label = [name for name, nodelay in runs if nodelay is not None][-1]
     print()
     for key in keys:
         if key == "echo" or not table[label].get(key):
@@ -235,6 +311,11 @@ def main() -> int:
         p95 = bl.percentile(table[label][key], 95)
         verdict = "meets" if p95 < TARGET_P95_MS else "MISSES"
         print(f"{SPECS[key].name} p95 ({label}): {p95:.1f} ms -- {verdict} the {TARGET_P95_MS:.0f} ms goal")
+        if table.get("JupyterLite", {}).get(key):
+            lite = table["JupyterLite"][key]
+            print(f"{'':{len(SPECS[key].name)}s} in JupyterLite: p50 {bl.percentile(lite, 50):.1f} ms, p95 "
+                  f"{bl.percentile(lite, 95):.1f} ms (x{bl.percentile(lite, 50) / bl.percentile(table[label][key], 50):.2f} "
+                  f"the p50 on {label})")
     return 0
 
 

@@ -167,14 +167,29 @@ def test_fall_checker():
 
 # ----------------------------------------------------------------------------- is_dead: every move pattern matters
 
-def test_is_dead_cases_cover_every_move_pattern_with_dead_and_live_boards():
-    boards = dead_and_live_boards()
+@pytest.mark.parametrize("tries, mix, live", [(1500, 120, 150), (500, 60, 80)])  # CPython; the browser's
+def test_is_dead_cases_cover_every_move_pattern_with_dead_and_live_boards(tries, mix, live):
+    boards = dead_and_live_boards(tries, mix)
     dead = [b for b in boards if is_dead(b)]
     only = {template_index(m[0]) for b in boards if (m := template_matches(b))
             and len({template_index(x) for x in m}) == 1}
-    assert len(dead) >= 40 and len(boards) - len(dead) >= 150
+    assert len(dead) >= 40 and len(boards) - len(dead) >= live
     assert only == set(range(len(TEMPLATES))) == set(range(16))
     assert [b.rows * b.cols for b in boards] == sorted(b.rows * b.cols for b in boards)  # smallest first
+
+
+def test_is_dead_checker_takes_the_browser_sizes_there():
+    """In the browser kernel (sys.platform 'emscripten') the checker sorts 500 boards, not 1500."""
+    import subprocess
+    import sys
+
+    code = ("import numpy, sys; sys.platform = 'emscripten'\n"
+            "import tilelab.exercises.match3 as m; print(m.DEAD_TRIES, m.DEAD_MIX)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.split() == ["500", "60"]
+    from tilelab.exercises import match3
+
+    assert (match3.DEAD_TRIES, match3.DEAD_MIX) == (1500, 120)
 
 
 def test_is_dead_checker_passes_the_lessons_answer_and_the_rule():

@@ -36,6 +36,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.match3 import EMPTY, Board, fall, find_runs, is_dead, stable_board
 from tilelab.match3.dispel import TEMPLATES, template_matches
@@ -43,6 +44,11 @@ from tilelab.match3.generate import exclude_probability
 
 SEED = 2025
 SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1), (7, 9)]
+#: Random stable boards the is_dead checker draws its cases from, and its seeded mix (see
+#: :func:`dead_and_live_boards`). Sorting them by move pattern costs about 5 s in CPython and a minute
+#: in the browser (Python 5-30x slower); there a third as many still has every one of the 16 patterns
+#: alone on a board (tested), at fewer board edges.
+DEAD_TRIES, DEAD_MIX = (500, 60) if IN_BROWSER else (1500, 120)
 
 # What each exercise may not call: the function it asks for, its fast twin, and any package
 # function that does the same job ("module:name", resolved when first needed).
@@ -152,19 +158,20 @@ def _edges(board: Board, cells: tuple) -> frozenset[str]:
                                             ("left", min(cols) == 0), ("right", max(cols) == board.cols - 1)) if hit)
 
 
-@functools.lru_cache(maxsize=1)
-def dead_and_live_boards() -> tuple[Board, ...]:
+@functools.lru_cache(maxsize=2)
+def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[Board, ...]:
     """Stable boards for the is_dead checker, smallest first (about a third of them dead).
 
     For every one of the 16 move patterns, live boards whose moves ALL follow that pattern, the
     pattern touching different edges; dead boards of many shapes (long thin ones too); and a
-    seeded mix of random stable boards.
+    seeded mix of random stable boards. ``tries`` random boards are sorted into these, ``mix`` more
+    are added as they come.
     """
     rng = np.random.default_rng(SEED)
     single: dict[tuple[int, frozenset], Board] = {}
     dead: dict[tuple[int, int], list[Board]] = {(1, 4): [Board.parse("0101", kinds=3)],
                                                   (4, 1): [Board.parse("0\n1\n0\n1", kinds=3)]}
-    for _ in range(1500):
+    for _ in range(tries):
         rows, cols = 2 + int(rng.integers(5)), 2 + int(rng.integers(5))
         board = stable_board(rows, cols, 4 + int(rng.integers(4)), rng)
         if is_dead(board):
@@ -178,8 +185,8 @@ def dead_and_live_boards() -> tuple[Board, ...]:
             key = (patterns.pop(), _edges(board, moves[0]))
             if key not in single or board.rows * board.cols < single[key].rows * single[key].cols:
                 single[key] = board
-    mix = [stable_board(4 + i % 4, 4 + i % 5, 5 + i % 3, rng) for i in range(120)]
-    cases = list(single.values()) + [b for pile in dead.values() for b in pile] + mix
+    mixed = [stable_board(4 + i % 4, 4 + i % 5, 5 + i % 3, rng) for i in range(mix)]
+    cases = list(single.values()) + [b for pile in dead.values() for b in pile] + mixed
     return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
 
