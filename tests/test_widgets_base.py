@@ -120,3 +120,32 @@ def test_banner_draws_title_and_subtitle_on_the_overlay():
 def test_fit_font_size_shrinks_with_longer_text_and_never_vanishes():
     sizes = [fit_font_size("8" * n, 80, 80) for n in range(1, 12)]
     assert sizes == sorted(sizes, reverse=True) and min(sizes) >= 6
+
+
+# ------------------------------------------------------------------ page helpers and asking once (issue 20)
+
+
+def test_every_board_carries_the_page_script_and_the_focus_ring():
+    from tilelab.widgets import base
+
+    board = base.BoardWidget(40, 40, canvas=FakeMultiCanvas(3, 40, 40))
+    style, script = board.page_helper.children
+    assert "canvas:focus" in style.value and base.FOCUS_RING in style.value
+    (output,) = script.outputs
+    js = output["data"]["application/javascript"]
+    # the wheel: a capturing listener that stops the event before ipycanvas cancels it, never cancelling it itself
+    assert "addEventListener('wheel'" in js and "capture: true, passive: true" in js and "preventDefault" not in js.split("keydown")[0]
+    assert "'Escape'" in js and "cell.focus()" in js and ".jp-Cell" in js
+    assert board.page_helper in board.widget.children
+    assert board.status.layout.min_height == base.STATUS_HEIGHT and board.status.layout.overflow == "visible"
+
+
+def test_confirm_drop_asks_once_for_a_long_game_only():
+    from tilelab.widgets import base
+
+    board = base.BoardWidget(40, 40, canvas=FakeMultiCanvas(3, 40, 40))
+    assert board.confirm_drop(base.CONFIRM_MOVES - 1)  # a short game just goes
+    assert not board.confirm_drop(base.CONFIRM_MOVES) and board.confirm_drop(base.CONFIRM_MOVES)
+    assert not board.confirm_drop(30)
+    board.cancel_confirm()  # a move in between: ask again
+    assert not board.confirm_drop(30) and not board.confirm_drop(31) and board.confirm_drop(31)

@@ -301,8 +301,11 @@ class BoardWidget:
             self.canvas.focus()
 
     def release_keyboard(self) -> None:
-        """Hand the keyboard back to the notebook (the board's answer to Escape).
+        """Hand the keyboard back to the notebook (the board's answer to Escape, when no page script ran).
 
+        Normally :data:`BOARD_SCRIPT` answers Escape in the browser by focusing the board's cell, so
+        Enter edits it and the kernel never sees the key. Without it (a viewer that runs no
+        JavaScript) the kernel gets Escape and this fallback runs.
         A focused ipycanvas canvas swallows every key, Tab and Shift-Enter included. The focus moves
         to a tiny button with no action at the board's bottom edge: still inside the cell, so the
         notebook's own keys (Shift-Enter...) work again, and unlike a toolbar button, Enter presses nothing.
