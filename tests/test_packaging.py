@@ -19,6 +19,8 @@ ENGINE_PACKAGES = ("game2048", "sliding", "match3")
 UI_LIBRARIES = {"ipywidgets", "ipycanvas", "matplotlib", "IPython", "PIL"}
 # Engines may import the standard library, numpy and tilelab itself; numba only via tilelab._jit.
 ALLOWED_THIRD_PARTY = {"numpy", "tilelab"}
+# ... but not tilelab's tooling: the tooling imports the engines, never the other way round.
+TOOLING = ("tilelab.warm", "tilelab.teach", "tilelab.widgets", "tilelab.plots", "tilelab.exercises", "tilelab.results")
 
 
 def _engine_files() -> list[Path]:
@@ -42,6 +44,26 @@ def _imported_roots(path: Path) -> set[str]:
     return roots
 
 
+def _imported_modules(path: Path) -> set[str]:
+    """Every module an engine file names: its imports (``from a import b`` also names ``a.b``) and
+    the dotted names in strings that spell a tilelab module (what ``importlib.import_module`` would load)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(
+                r"tilelab(\.\w+)+(:\w+)?", node.value):
+            names.add(node.value.split(":")[0])
+    return names
+
+
+def _tooling(names: set[str]) -> list[str]:
+    return sorted(n for n in names if any(n == t or n.startswith(t + ".") for t in TOOLING))
+
+
 def test_engine_modules_exist():
     assert _engine_files(), "no engine modules found under tilelab/"
 
@@ -51,14 +73,19 @@ def test_engine_imports_only_stdlib_and_numpy(path: Path):
     roots = _imported_roots(path)
     foreign = {r for r in roots if r not in sys.stdlib_module_names and r not in ALLOWED_THIRD_PARTY}
     assert not foreign, f"{path.name} imports {sorted(foreign)}: engines import only stdlib + numpy"
+    tooling = _tooling(_imported_modules(path))
+    assert not tooling, f"{path.name} imports tilelab tooling {tooling}: engines never import {', '.join(TOOLING)}"
 
 
 def test_importing_engines_loads_no_ui_library():
-    present = [n for n in ENGINE_PACKAGES if (ROOT / "tilelab" / n).exists()]
+    # every engine module, not just the packages: a module the package does not import is checked too
+    modules = [".".join(p.relative_to(ROOT).with_suffix("").parts) for p in _engine_files()]
+    modules = [m.removesuffix(".__init__") for m in modules]
     code = (
         "import sys\n"
-        + "".join(f"import tilelab.{n}\n" for n in present)
-        + f"print(sorted(m for m in {sorted(UI_LIBRARIES)!r} if m in sys.modules))"
+        + "".join(f"import {m}\n" for m in modules)
+        + f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(UI_LIBRARIES)!r}"
+        + f" or m.startswith({TOOLING!r})))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", f"importing the engines loaded {out.stdout.strip()}"
@@ -68,6 +95,21 @@ def test_the_import_rule_catches_a_ui_import(tmp_path: Path):
     bad = tmp_path / "bad.py"
     bad.write_text("import numpy\nfrom matplotlib import pyplot\n")
     assert "matplotlib" in _imported_roots(bad)
+
+
+def test_the_import_rule_catches_tooling_imports(tmp_path: Path):
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "import numpy\nfrom tilelab import warm\nimport tilelab.teach.site\n"
+        "def later():\n    from tilelab.plots.solvers import plot_search_step\n"
+        "TASKS = ('tilelab.exercises.sliding', 'tilelab.results:record')\n"
+        "from tilelab.sliding.core import Puzzle\nfrom tilelab import _checks\n"
+        "HELP = 'see tilelab.widgets for the boards'\n"  # prose, not a module name
+    )
+    found = _tooling(_imported_modules(bad))
+    assert {"tilelab.exercises.sliding", "tilelab.plots.solvers", "tilelab.results", "tilelab.teach.site",
+            "tilelab.warm"} <= set(found)
+    assert not [n for n in found if "widgets" in n or "sliding.core" in n or "_checks" in n]
 
 
 def _name(requirement: str) -> str:

@@ -9,8 +9,10 @@ What is cached, and where:
   own cache: ``__pycache__`` next to the package's sources when writable, else ``$NUMBA_CACHE_DIR``
   (set it before Python starts), else numba's per-user cache.
 
-Warm tasks live in a registry: a module adds its own with :func:`warm_task` and one line in
-``_TASK_MODULES``. Each task returns a one-line description of what it built or found.
+Warm tasks live in a registry (:data:`TASKS`): this module registers every task of the package
+with :func:`warm_task`; the engines never import it (they import only the standard library and
+numpy), so the tasks that build engine caches live here, on the tooling side. Each task returns
+a one-line description of what it built or found.
 
 >>> @warm_task("doctest-example", "a task that builds nothing")
 ... def _example() -> str:
@@ -57,10 +59,6 @@ class WarmResult:
 
 TASKS: dict[str, WarmTask] = {}
 
-# Modules that register more warm tasks when imported (one line each; a missing module is skipped),
-# e.g. a learned 2048 player that trains or downloads nothing but builds its tables once.
-_TASK_MODULES: tuple[str, ...] = ("tilelab.game2048.ntuple_warm",)
-
 
 def warm_task(name: str, description: str, *, slow: bool = False) -> Callable[[Callable[[], str]], Callable[[], str]]:
     """Register ``build`` as the warm task ``name`` (``slow=True``: skipped by ``--quick``)."""
@@ -74,18 +72,8 @@ def warm_task(name: str, description: str, *, slow: bool = False) -> Callable[[C
     return register
 
 
-def _load_all() -> None:
-    for module in _TASK_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-
-
 def list_tasks() -> list[WarmTask]:
     """Every registered warm task, in the order they run (slow ones last)."""
-    _load_all()
     return sorted(TASKS.values(), key=lambda task: task.slow)
 
 
@@ -205,6 +193,20 @@ def _warm_2048() -> str:
     return _numba_task(run, ["tilelab.game2048.bitboard", "tilelab.game2048.ai", "tilelab.game2048.expectimax"])
 
 
+@warm_task("2048-td", "lesson 6: check the shipped classroom n-tuple net, compile TD training and search")
+def _warm_td() -> str:
+    """Load (and checksum) the lesson's net, then run each numba kernel once so it is cached."""
+    from tilelab.game2048 import Board
+    from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network
+
+    net = lesson_network()
+    board = Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
+    TDPlayer(net)(board)
+    TDExpectimax(net, depth=2, table_bits=10)(board)
+    NTupleNetwork([(0, 1, 2, 3)]).train(2, seed=0)
+    return f"{net.name} net OK ({net.memory_bytes / 2**20:.2f} MiB, {net.training['games']:,} training games)"
+
+
 @warm_task("numba-match3", "compile the match-3 fast paths (moves, dead boards, cascades)")
 def _warm_match3() -> str:
     def run() -> list:
@@ -252,8 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run the imported module's main, not this __main__ copy's: task modules register into
-    # ``tilelab.warm.TASKS``, which is a different dict from ``__main__.TASKS``.
+    # Run the imported module's main, not this __main__ copy's: code that registers more tasks with
+    # ``tilelab.warm.warm_task`` registers into ``tilelab.warm.TASKS``, a different dict from ``__main__.TASKS``.
     from tilelab.warm import main as _main
 
     sys.exit(_main())

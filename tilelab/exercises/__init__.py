@@ -128,11 +128,7 @@ def checker(
 
 def _load_all() -> None:
     for module in _LESSON_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:  # a lesson module that does not exist yet
-            if exc.name != module:
-                raise
+        importlib.import_module(module)
 
 
 def list_exercises() -> list[str]:
