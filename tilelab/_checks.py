@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any, TypeGuard
 
 import numpy as np
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[int | np.integer[Any]]:
     """True for a Python or numpy integer, False for bool, float, str and everything else.
 
     >>> [is_int(v) for v in (3, np.int64(3), True, 3.0, "3")]
@@ -35,7 +36,7 @@ def as_int(value: object, name: str, *, minimum: int | None = None, maximum: int
     """
     if not is_int(value):
         raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({_short(value)})")
-    result = int(value)  # type: ignore[arg-type]
+    result = int(value)
     if minimum is not None and result < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {result}")
     if maximum is not None and result > maximum:
@@ -61,7 +62,7 @@ def as_float(
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name} must be a number, not {type(value).__name__} ({_short(value)})")
-    result = float(value)  # type: ignore[arg-type]
+    result = float(value)
     if math.isnan(result) or (finite and math.isinf(result)):
         raise ValueError(f"{name} must be a finite number, not {result}")
     if minimum is not None and result < minimum:

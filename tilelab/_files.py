@@ -48,12 +48,12 @@ def _member_name(name: str) -> str:
 
 
 def read_npz(
-    path: str | os.PathLike,
+    path: str | os.PathLike[str],
     what: str,
-    sizes: Callable[[dict], Mapping[str, int]],
+    sizes: Callable[[dict[str, Any]], Mapping[str, int]],
     *,
     optional: tuple[str, ...] = (),
-) -> tuple[dict, dict[str, np.ndarray]]:
+) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     """Read ``path``'s JSON ``header`` and the arrays ``sizes(header)`` names (name -> most bytes allowed).
 
     Raises :class:`DamagedFileError` naming ``what`` and ``path`` for anything wrong with the file;
@@ -92,7 +92,7 @@ def read_npz(
     return header, arrays
 
 
-def _read_header(archive: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo]) -> dict:
+def _read_header(archive: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo]) -> dict[str, Any]:
     info = members.get("header.npy")
     if info is None:
         raise DamagedFileError("it has no header")

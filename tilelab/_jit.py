@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar, overload
 
 try:  # pragma: no cover - exercised by whichever way the environment is set up
     if os.environ.get("TILELAB_NO_JIT", "") not in ("", "0"):
@@ -24,7 +24,14 @@ except ImportError:  # pragma: no cover
     HAVE_NUMBA = False
 
 
-def njit(*args: Any, **kwargs: Any) -> Callable:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@overload
+def njit(func: F, /) -> F: ...
+@overload
+def njit(**options: Any) -> Callable[[F], F]: ...
+def njit(*args: Any, **kwargs: Any) -> Any:  # the type checker sees the function's own signature, kept
     """``numba.njit(cache=True)`` when numba is available, else the function unchanged.
 
     Use bare (``@njit``) or with options (``@njit(inline="always")``). The original Python
@@ -49,6 +56,19 @@ def njit(*args: Any, **kwargs: Any) -> Callable:
         return func
 
     return decorate
+
+
+def py_func(func: F) -> F:
+    """The plain Python function behind a compiled one (the function itself when numba is off).
+
+    >>> @njit
+    ... def twice(x):
+    ...     return 2 * x
+    >>> py_func(twice)(4), py_func(py_func(twice)) is py_func(twice)
+    (8, True)
+    """
+    plain: F = getattr(func, "py_func", func)
+    return plain
 
 
 def _monotonic_py(buffer: Any = None) -> float:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import numbers
+from typing import Any, TypeAlias, Union
 
 import numpy as np
 
-SeedLike = "int | np.random.Generator | None"
+#: What every ``rng`` argument takes: a seed (a Python or numpy integer), a Generator, or None (fresh entropy).
+RngLike: TypeAlias = Union[int, np.integer[Any], np.random.Generator, None]
+SeedLike = RngLike  # the older name
 
 
-def as_generator(rng: int | np.random.Generator | None) -> np.random.Generator:
+def as_generator(rng: RngLike) -> np.random.Generator:
     """Return ``rng`` if it is a Generator, else ``numpy.random.default_rng(rng)``.
 
     There is no hidden global randomness in tilelab: every random step takes a Generator

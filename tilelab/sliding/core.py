@@ -151,6 +151,11 @@ class Puzzle:
     """
 
     __slots__ = ("_tiles", "_rows", "_cols", "_blank_index", "_hash")
+    _tiles: tuple[int, ...]
+    _rows: int
+    _cols: int
+    _blank_index: int
+    _hash: int
 
     def __init__(self, tiles: Iterable[int], rows: int, cols: int) -> None:
         rows, cols = _check_shape(rows, cols)
@@ -515,7 +520,7 @@ class Puzzle:
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Puzzle], tuple[tuple[int, ...], int, int]]:
         return (Puzzle, (self._tiles, self._rows, self._cols))
 
 

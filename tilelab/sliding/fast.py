@@ -23,11 +23,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tilelab._jit import njit
+from tilelab._jit import njit, py_func
 from tilelab.sliding.core import Puzzle
+
+if TYPE_CHECKING:
+    from tilelab.sliding.pdb import PatternDatabase
 
 __all__ = ["FastIDAStar", "HEURISTIC_CODES", "IDARun", "board_heuristic", "heuristic_values"]
 
@@ -68,7 +72,7 @@ class Tables:
     reflect: int
 
 
-def make_tables(rows: int, cols: int, heuristic: str, db=None) -> Tables:
+def make_tables(rows: int, cols: int, heuristic: str, db: PatternDatabase | None = None) -> Tables:
     n = rows * cols
     goal_row = np.zeros(n, np.int64)
     goal_col = np.zeros(n, np.int64)
@@ -89,6 +93,8 @@ def make_tables(rows: int, cols: int, heuristic: str, db=None) -> Tables:
     offset = np.zeros(1, np.int64)
     reflect = 0
     if heuristic == "pdb":
+        if db is None:
+            raise ValueError("the 'pdb' heuristic needs a PatternDatabase (db=...)")
         pdb = np.concatenate(db.tables)
         offset = np.cumsum([0] + [t.shape[0] for t in db.tables[:-1]]).astype(np.int64)
         for g, pattern in enumerate(db.patterns):
@@ -100,6 +106,8 @@ def make_tables(rows: int, cols: int, heuristic: str, db=None) -> Tables:
             from tilelab.sliding.pdb import transpose_tiles
 
             mirror = transpose_tiles(rows, cols)
+            if mirror is None:  # only square boards have the mirror symmetry
+                raise ValueError(f"a reflected pattern database needs a square board, not {rows}x{cols}")
             for t in range(1, n):
                 rgroup[t] = group[mirror[t]]
                 rweight[t] = weight[mirror[t]]
@@ -127,7 +135,8 @@ def _lis(seq: np.ndarray, m: int, best: np.ndarray) -> int:
 
 
 @njit
-def _row_conflicts(board, r, cols, goal_row, goal_col, scratch) -> int:
+def _row_conflicts(board: np.ndarray, r: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
+                   scratch: np.ndarray) -> int:
     """Tiles that must leave row ``r`` (``scratch``: spare space, 2 x the longer side)."""
     half = scratch.shape[0] // 2
     seq = scratch[:half]
@@ -141,7 +150,8 @@ def _row_conflicts(board, r, cols, goal_row, goal_col, scratch) -> int:
 
 
 @njit
-def _col_conflicts(board, c, rows, cols, goal_row, goal_col, scratch) -> int:
+def _col_conflicts(board: np.ndarray, c: int, rows: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
+                   scratch: np.ndarray) -> int:
     """Tiles that must leave column ``c``."""
     half = scratch.shape[0] // 2
     seq = scratch[:half]
@@ -161,8 +171,10 @@ def _scratch(lines: np.ndarray, rows: int, cols: int) -> np.ndarray:
 
 
 @njit
-def _init_heuristic(board, rows, cols, code, goal_row, goal_col, pdb, offset, group, weight,
-                    rgroup, rweight, tcell, reflect, idx, ridx, lines) -> int:
+def _init_heuristic(board: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
+                    pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
+                    rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
+                    lines: np.ndarray) -> int:
     """Full heuristic of ``board``; fills what the incremental updates keep: the pattern indices
     ``idx``/``ridx`` and, in ``lines``, either the linear conflicts of each row then column or
     (pattern databases) each pattern's plain and mirrored value and their two sums."""
@@ -212,8 +224,10 @@ def _init_heuristic(board, rows, cols, code, goal_row, goal_col, pdb, offset, gr
 
 
 @njit
-def _after_move(board, tile, frm, to, h, rows, cols, code, goal_row, goal_col, pdb, offset,
-                group, weight, rgroup, rweight, tcell, reflect, idx, ridx, lines) -> int:
+def _after_move(board: np.ndarray, tile: int, frm: int, to: int, h: int, rows: int, cols: int, code: int,
+                goal_row: np.ndarray, goal_col: np.ndarray, pdb: np.ndarray, offset: np.ndarray, group: np.ndarray,
+                weight: np.ndarray, rgroup: np.ndarray, rweight: np.ndarray, tcell: np.ndarray, reflect: int,
+                idx: np.ndarray, ridx: np.ndarray, lines: np.ndarray) -> int:
     """Heuristic after ``tile`` slid from cell ``frm`` to cell ``to`` (board already updated)."""
     if code == 0:
         was = 1 if (frm // cols != goal_row[tile] or frm % cols != goal_col[tile]) else 0
@@ -253,14 +267,16 @@ def _after_move(board, tile, frm, to, h, rows, cols, code, goal_row, goal_col, p
         lines[2 * groups + 1] += v - lines[groups + rg]
         lines[groups + rg] = v
         if lines[2 * groups + 1] > plain:
-            return lines[2 * groups + 1]
-    return plain
+            return int(lines[2 * groups + 1])
+    return int(plain)
 
 
 @njit
-def _ida_kernel(board, regs, path_tile, path_blank, next_dir, h_stack, max_nodes,
-                rows, cols, code, goal_row, goal_col, nb, pdb, offset, group, weight,
-                rgroup, rweight, tcell, reflect, idx, ridx, lines):
+def _ida_kernel(board: np.ndarray, regs: np.ndarray, path_tile: np.ndarray, path_blank: np.ndarray,
+                next_dir: np.ndarray, h_stack: np.ndarray, max_nodes: int, rows: int, cols: int, code: int,
+                goal_row: np.ndarray, goal_col: np.ndarray, nb: np.ndarray, pdb: np.ndarray, offset: np.ndarray,
+                group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray, rweight: np.ndarray, tcell: np.ndarray,
+                reflect: int, idx: np.ndarray, ridx: np.ndarray, lines: np.ndarray) -> tuple[int, int]:
     """Run one IDA* iteration (bound ``regs[R_BOUND]``) for at most ``max_nodes`` node entries.
 
     Returns ``(status, nodes)``: FOUND (``path_tile[:regs[R_DEPTH]]`` is the solution),
@@ -350,7 +366,8 @@ class FastIDAStar:
     check numba and Python agree.
     """
 
-    def __init__(self, puzzle: Puzzle, heuristic: str = "manhattan", db=None, jit: bool = True) -> None:
+    def __init__(self, puzzle: Puzzle, heuristic: str = "manhattan", db: PatternDatabase | None = None,
+                 jit: bool = True) -> None:
         if heuristic not in HEURISTIC_CODES:
             raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {list(HEURISTIC_CODES)}")
         if heuristic == "pdb" and db is None:
@@ -359,7 +376,8 @@ class FastIDAStar:
         self.tables = make_tables(puzzle.rows, puzzle.cols, heuristic, db)
         self.jit = jit
 
-    def _args(self):
+    def _args(self) -> tuple[int, int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                             np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         t = self.tables
         return (t.rows, t.cols, t.code, t.goal_row, t.goal_col, t.nb, t.pdb, t.offset, t.group,
                 t.weight, t.rgroup, t.rweight, t.tcell, t.reflect)
@@ -370,7 +388,7 @@ class FastIDAStar:
         idx = np.zeros(groups, np.int64)
         ridx = np.zeros(groups, np.int64)
         lines = _line_array(self.puzzle.rows, self.puzzle.cols, groups)
-        init = _init_heuristic if self.jit else _init_heuristic.py_func
+        init = _init_heuristic if self.jit else py_func(_init_heuristic)
         t = self.tables
         return int(init(board, t.rows, t.cols, t.code, t.goal_row, t.goal_col, t.pdb, t.offset,
                         t.group, t.weight, t.rgroup, t.rweight, t.tcell, t.reflect, idx, ridx, lines))
@@ -379,8 +397,8 @@ class FastIDAStar:
         """Iterative deepening until solved or a budget (nodes, seconds) runs out."""
         start = time.perf_counter()
         t = self.tables
-        kernel = _ida_kernel if self.jit else _ida_kernel.py_func
-        init = _init_heuristic if self.jit else _init_heuristic.py_func
+        kernel = _ida_kernel if self.jit else py_func(_ida_kernel)
+        init = _init_heuristic if self.jit else py_func(_init_heuristic)
         board = np.array(self.puzzle.tiles, np.int8)
         groups = max(len(t.offset), 1)
         idx = np.zeros(groups, np.int64)
@@ -429,14 +447,17 @@ class FastIDAStar:
 
 
 @njit
-def _many_values(boards, rows, cols, code, goal_row, goal_col, pdb, offset, group, weight,
-                 rgroup, rweight, tcell, reflect, idx, ridx, lines, out) -> None:
+def _many_values(boards: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
+                 pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
+                 rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
+                 lines: np.ndarray, out: np.ndarray) -> None:
     for k in range(boards.shape[0]):
         out[k] = _init_heuristic(boards[k], rows, cols, code, goal_row, goal_col, pdb, offset, group,
                                  weight, rgroup, rweight, tcell, reflect, idx, ridx, lines)
 
 
-def heuristic_values(boards: np.ndarray, rows: int, cols: int, heuristic: str, db=None) -> np.ndarray:
+def heuristic_values(boards: np.ndarray, rows: int, cols: int, heuristic: str,
+                     db: PatternDatabase | None = None) -> np.ndarray:
     """The heuristic of every board in ``boards`` (one row of tiles per board), compiled.
 
     >>> heuristic_values(np.array([[1, 2, 3, 0], [0, 3, 2, 1]], np.int8), 2, 2, "manhattan").tolist()
@@ -451,7 +472,7 @@ def heuristic_values(boards: np.ndarray, rows: int, cols: int, heuristic: str, d
     return out
 
 
-def board_heuristic(puzzle: Puzzle, heuristic: str, db=None, jit: bool = True) -> int:
+def board_heuristic(puzzle: Puzzle, heuristic: str, db: PatternDatabase | None = None, jit: bool = True) -> int:
     """The kernel's full heuristic value of ``puzzle`` (for tests against the reference).
 
     >>> from tilelab.sliding import Puzzle

@@ -163,9 +163,11 @@ def _window_search(board: _Board, window: Sequence[int], wanted: dict[int, int])
         state = queue.popleft()
         if done(state):
             slots = []
-            while parent[state] is not None:
-                state, k = parent[state]
+            link = parent[state]
+            while link is not None:
+                state, k = link
                 slots.append(k)
+                link = parent[state]
             for k in reversed(slots):
                 board.slide_from(window[k])
             return

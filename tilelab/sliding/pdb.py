@@ -34,7 +34,7 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence, overload
 
 import numpy as np
 
@@ -281,16 +281,16 @@ def _check_patterns(rows: int, cols: int, patterns: Iterable[Iterable[int]]) -> 
         groups.append(tuple(as_int(t, "a pattern's tile") for t in g))
         if len(groups) > n:
             break
-    groups = tuple(groups)
-    flat = [t for g in groups for t in g]
+    split = tuple(groups)
+    flat = [t for g in split for t in g]
     if sorted(flat) != list(range(1, n)):
         raise ValueError(
             f"the patterns must split the tiles 1..{n - 1} into disjoint groups, each tile once; "
-            f"got {groups}"
+            f"got {split}"
         )
-    if any(len(g) > MAX_PATTERN for g in groups) or any(not g for g in groups):
-        raise ValueError(f"each pattern needs 1..{MAX_PATTERN} tiles, got sizes {[len(g) for g in groups]}")
-    return groups
+    if any(len(g) > MAX_PATTERN for g in split) or any(not g for g in split):
+        raise ValueError(f"each pattern needs 1..{MAX_PATTERN} tiles, got sizes {[len(g) for g in split]}")
+    return split
 
 
 @dataclass(frozen=True, eq=False)
@@ -383,7 +383,7 @@ class PatternDatabase:
         return np.bincount(table[table != NO_ENTRY].astype(np.intp))  # intp: 32-bit in Pyodide
 
     # -------------------------------------------------------------- disk cache
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> Path:
         """Write the tables with a JSON header (version, shape, patterns, SHA-256 per table)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -395,7 +395,7 @@ class PatternDatabase:
             "sha256": [hashlib.sha256(t.tobytes()).hexdigest() for t in self.tables],
             "build_seconds": self.build_seconds,
         }
-        arrays = {f"table{i}": t for i, t in enumerate(self.tables)}
+        arrays: dict[str, Any] = {f"table{i}": t for i, t in enumerate(self.tables)}  # Any: savez's **kwds stub
         arrays["header"] = np.frombuffer(json.dumps(header).encode(), np.uint8)
         tmp = path.with_name(path.name + f".tmp{os.getpid()}")
         with open(tmp, "wb") as handle:
@@ -406,7 +406,7 @@ class PatternDatabase:
     @classmethod
     def load(
         cls,
-        path: str | os.PathLike,
+        path: str | os.PathLike[str],
         reflect: bool = False,
         *,
         rows: int | None = None,
@@ -454,7 +454,7 @@ class PatternDatabase:
         return cls(file_rows, file_cols, groups, tuple(tables), reflect and file_rows == file_cols, seconds)
 
 
-def _table_sizes(header: dict) -> dict[str, int]:
+def _table_sizes(header: dict[str, Any]) -> dict[str, int]:
     """The arrays a database file must hold (``table0`` ...) and the most bytes each may take."""
     rows, cols = header_field(header, "rows", int), header_field(header, "cols", int)
     patterns = header_field(header, "patterns", list)
@@ -487,7 +487,7 @@ def cache_path(rows: int, cols: int, patterns: Iterable[Iterable[int]]) -> Path:
     return cache_dir() / f"pdb-{rows}x{cols}-{key}-v{FORMAT_VERSION}.npz"
 
 
-_MEMORY: dict[tuple, PatternDatabase] = {}
+_MEMORY: dict[tuple[int, int, tuple[tuple[int, ...], ...], bool], PatternDatabase] = {}
 
 
 def _text_progress(done: int, total: int, message: str) -> None:
@@ -502,6 +502,16 @@ def _text_progress(done: int, total: int, message: str) -> None:
     sys.stderr.flush()
 
 
+@overload
+def pattern_database(
+    rows: int = ..., cols: int = ..., patterns: Iterable[Iterable[int]] | None = ..., *, reflect: bool = ...,
+    progress: ProgressCallback | None | bool = ..., build: Literal[True] = ...,
+) -> PatternDatabase: ...
+@overload
+def pattern_database(
+    rows: int = ..., cols: int = ..., patterns: Iterable[Iterable[int]] | None = ..., *, reflect: bool = ...,
+    progress: ProgressCallback | None | bool = ..., build: bool,
+) -> PatternDatabase | None: ...
 def pattern_database(
     rows: int = 4,
     cols: int = 4,

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab._checks import as_int
 from tilelab.sliding.core import BLANK, Puzzle, _check_shape, _require_puzzle, is_solvable
 
@@ -48,7 +48,7 @@ MAX_WALK_STEPS = 1024**2
 PUZZLE8_ORDER: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
 
-def random_board(rows: int, cols: int, rng: int | np.random.Generator | None) -> Puzzle:
+def random_board(rows: int, cols: int, rng: RngLike) -> Puzzle:
     """A uniformly random arrangement of the tiles, solvable or not (the naive shuffle).
 
     >>> from tilelab.sliding import is_solvable
@@ -76,7 +76,7 @@ def default_walk_steps(rows: int, cols: int) -> int:
 def random_walk(
     puzzle: Puzzle,
     steps: int,
-    rng: int | np.random.Generator | None,
+    rng: RngLike,
     *,
     balanced: bool = False,
 ) -> list[int]:
@@ -122,7 +122,7 @@ def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) 
     return path, Puzzle._trusted(tuple(tiles), rows, cols, blank)
 
 
-def puzzle8_walk(puzzle: Puzzle, steps: int, rng: int | np.random.Generator | None) -> list[int]:
+def puzzle8_walk(puzzle: Puzzle, steps: int, rng: RngLike) -> list[int]:
     """The tiles slid by the iOS Puzzle8 walk: a random blank direction, turned to the next one while blocked.
 
     Each step draws ``d = rng.integers(4)`` (blank up, down, left, right); while the blank cannot
@@ -179,7 +179,7 @@ def _adjacent(cell: int, rows: int, cols: int) -> list[int]:
 def shuffle(
     rows: int,
     cols: int,
-    rng: int | np.random.Generator | None,
+    rng: RngLike,
     method: str = "uniform",
     steps: int | None = None,
 ) -> Puzzle:

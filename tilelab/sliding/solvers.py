@@ -33,12 +33,16 @@ from __future__ import annotations
 import numbers
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable
 
 from tilelab._checks import _short, as_float, as_int, is_int
 from tilelab.sliding.core import Puzzle, inversions, is_solvable
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.human import human_moves
 from tilelab.sliding.search import astar_reference, bfs_reference, idastar_reference
+
+if TYPE_CHECKING:
+    from tilelab.sliding.pdb import PatternDatabase
 
 __all__ = ["Budget", "METHODS", "SOLVER_HEURISTICS", "SolveResult", "hint", "solve"]
 
@@ -164,7 +168,7 @@ def _as_budget(budget: object) -> Budget | None:
     if isinstance(budget, bool):
         raise TypeError("budget must be a number of nodes, a Budget(nodes=, seconds=) or None")
     if is_int(budget):
-        return Budget(nodes=int(budget))  # type: ignore[call-overload]
+        return Budget(nodes=int(budget))
     if isinstance(budget, dict):
         unknown = set(budget) - {"nodes", "seconds"}
         if unknown:
@@ -217,10 +221,10 @@ def solve(
     method: str = "idastar",
     heuristic: str = _DEFAULT_HEURISTIC,
     weight: float = 1.0,
-    budget: int | Budget | dict | None = None,
+    budget: int | Budget | dict[str, float] | None = None,
     *,
     engine: str = "fast",
-    pdb=None,
+    pdb: PatternDatabase | None = None,
 ) -> SolveResult:
     """Solve ``puzzle`` with ``method`` and ``heuristic``; see the module doc for the choices.
 
@@ -288,8 +292,8 @@ def _human_fallback(stopped: SolveResult) -> SolveResult:
                        complete=True, stopped_early=True, lower_bound=stopped.lower_bound, message=message)
 
 
-def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, engine: str, pdb,
-            start: float) -> SolveResult:
+def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, engine: str,
+            pdb: PatternDatabase | None, start: float) -> SolveResult:
     """Run the optimal (or weighted) search ``solve`` asked for, within ``budget``."""
     max_nodes = budget.nodes if budget else None
     max_seconds = budget.seconds if budget else None
@@ -305,7 +309,7 @@ def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: 
 
         run = FastIDAStar(puzzle, heuristic, pdb).run(max_nodes, max_seconds)
         return _result(puzzle, run.moves, run.nodes, start, method, heuristic, run.found, run.bound, True)
-    h = pdb.value if heuristic == "pdb" else HEURISTICS[heuristic]
+    h = pdb.value if heuristic == "pdb" and pdb is not None else HEURISTICS[heuristic]
     if method == "idastar":
         out = idastar_reference(puzzle, h, max_nodes, max_seconds)
     else:
@@ -315,7 +319,8 @@ def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: 
     return _result(puzzle, out.moves, out.nodes, start, method, heuristic, out.found, out.bound, optimal_method)
 
 
-def _result(puzzle, moves, nodes, start, method, heuristic, found, bound, optimal_method) -> SolveResult:
+def _result(puzzle: Puzzle, moves: Iterable[int], nodes: int, start: float, method: str, heuristic: str | None,
+            found: bool, bound: int, optimal_method: bool) -> SolveResult:
     seconds = time.perf_counter() - start
     if found:
         return SolveResult(puzzle, tuple(moves), int(nodes), seconds, optimal_method, method, heuristic)

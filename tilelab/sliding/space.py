@@ -317,7 +317,7 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
         weight = np.concatenate([weight, 1 - weights.sum(axis=1)])
     keep = weight > 0
     src, dst, weight = src[keep], dst[keep], weight[keep]
-    prob = np.zeros(size)
+    prob: np.ndarray = np.zeros(size)
     prob[start] = 1.0
     for _ in range(int(steps)):  # one step: every board passes its probability along its moves
         prob = np.bincount(dst, weights=prob[src] * weight, minlength=size)
@@ -339,7 +339,8 @@ def _no_return_walk(succ: np.ndarray, start: int, steps: int) -> np.ndarray:
             came = prob[4] / degree + total - onward[_OPPOSITE[d]]  # never step straight back
             nxt[d, succ[d, src[d]]] = came[src[d]]
         prob = nxt
-    return prob.sum(axis=0)
+    by_board: np.ndarray = prob.sum(axis=0)
+    return by_board
 
 
 def total_variation(p: np.ndarray, q: np.ndarray | None = None) -> float:

@@ -196,12 +196,13 @@ def trace(start: Puzzle, method: str = "astar", h: Heuristic | None = None, max_
     >>> trace(Puzzle.parse('1 2\\n. 3'), "idastar").moves
     (3,)
     """
-    if h is None:
-        from tilelab.sliding.heuristics import manhattan as h
+    from tilelab.sliding.heuristics import manhattan
+
+    heuristic = manhattan if h is None else h
     if method == "bfs":
         return bfs_trace(start, max_steps)
     if method == "astar":
-        return astar_trace(start, h, max_steps=max_steps)
+        return astar_trace(start, heuristic, max_steps=max_steps)
     if method == "idastar":
-        return idastar_trace(start, h, max_steps)
+        return idastar_trace(start, heuristic, max_steps)
     raise ValueError(f"unknown method {method!r}; choose 'bfs', 'astar' or 'idastar'")
