@@ -78,7 +78,7 @@ def _solver(name: str) -> Callable[..., Any]:
     """``tilelab.sliding.solve`` (or ``hint``), looked up when needed (tests may replace it)."""
     import tilelab.sliding as engine
 
-    found = getattr(engine, name, None)
+    found: Callable[..., Any] | None = getattr(engine, name, None)
     if found is None:
         raise RuntimeError(f"Hint and Solve need tilelab.sliding.{name} (the solvers module)")
     return found
@@ -281,7 +281,7 @@ class Game:
         return moves[0] if moves else None
 
     # ------------------------------------------------------------------ save / load
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: settings, the deal, the tiles slid, the random state."""
         return {
             "format": JSON_FORMAT, "version": JSON_VERSION,
