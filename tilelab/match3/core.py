@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Sequence
 import numpy as np
 
 from tilelab._checks import _short, is_int
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 
 Cell = tuple[int, int]
 Move = tuple[Cell, Cell]
@@ -493,7 +493,7 @@ def sample_refill(outcomes: Sequence[tuple[int, float]], u: float) -> int:
     return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
 
 
-def refill(board: Board, rng: object) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
+def refill(board: Board, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
     """Fill every EMPTY cell with a kind sampled from :func:`refill_outcomes`; returns the board
     and each ``(cell, kind)``.
 
@@ -554,7 +554,7 @@ class SwapResult:
     swapped: Board  # the board right after exchanging the two candies
 
 
-def cascade_step(board: Board, index: int, rng: object) -> CascadeStep | None:
+def cascade_step(board: Board, index: int, rng: RngLike) -> CascadeStep | None:
     """Match, clear, fall and refill once; None when the board is stable.
 
     >>> step = cascade_step(Board.parse('''
@@ -587,7 +587,7 @@ def cascade_step(board: Board, index: int, rng: object) -> CascadeStep | None:
     return CascadeStep(index, board, groups, cleared, falls, fallen, refills, refilled)
 
 
-def resolve(board: Board, rng: object) -> tuple[CascadeStep, ...]:
+def resolve(board: Board, rng: RngLike) -> tuple[CascadeStep, ...]:
     """Run cascade steps until no run is left; the steps in order (empty if already stable).
 
     >>> steps = resolve(Board.parse('''
@@ -631,7 +631,7 @@ def creates_run(board: Board, a: Cell, b: Cell) -> bool:
     return runs_through(after, a) or runs_through(after, b)
 
 
-def swap(board: Board, a: Cell, b: Cell, rng: object) -> SwapResult:
+def swap(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
     """Swap two neighbours; if a run appears, clear and cascade until stable, else swap back.
 
     >>> board = Board.parse('''

@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import (
     DIRECTIONS,
     EMPTY,
@@ -175,7 +175,7 @@ def apply_group(grid: list[list[int]], cells: list[Cell], kinds: int, rng: np.ra
         grid[r][:] = row
 
 
-def article_cascade(board: Board, a: Cell, b: Cell, rng: object, limit: int = 1000) -> tuple[Board, list[list[Cell]]]:
+def article_cascade(board: Board, a: Cell, b: Cell, rng: RngLike, limit: int = 1000) -> tuple[Board, list[list[Cell]]]:
     """Use the recursive check correctly: swap, then clear each group before asking for more."""
     rng = as_generator(rng)
     grid = [list(row) for row in board.swapped(a, b).grid]
@@ -263,7 +263,7 @@ def remove_candys_article(board: Board, cells: Sequence[Cell]) -> Board:
 # ----------------------------------------------------------------------------- the article's deal
 
 
-def redraw_deal(rows: int, cols: int, kinds: int, rng: object, max_draws: int = 1_000_000) -> tuple[Board | None, int]:
+def redraw_deal(rows: int, cols: int, kinds: int, rng: RngLike, max_draws: int = 1_000_000) -> tuple[Board | None, int]:
     """The article's deal: draw a kind, redraw while it is banned. Returns (board, draws used).
 
     With ``kinds >= 3`` it always finishes (a draw fails with probability at most 2/kinds);

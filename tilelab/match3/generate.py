@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tilelab._checks import as_int
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import (
     EMPTY,
     RUN,
@@ -88,7 +88,7 @@ def can_have_move(rows: int, cols: int) -> bool:
     return (rows >= 2 and cols >= 3) or (rows >= 3 and cols >= 2) or max(rows, cols) >= RUN + 1
 
 
-def stable_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+def stable_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
     """A random board with no ready run (it may have no move either: see :func:`new_board`).
 
     >>> print(stable_board(3, 5, 3, rng=4))
@@ -128,7 +128,7 @@ def exclude_probability(board: Board) -> float:
     return p
 
 
-def planted_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+def planted_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
     """A no-run board with a legal move built in (the bounded fallback of :func:`new_board`).
 
     The pattern ``k k j / . j k`` in the top-left corner (transposed on narrow boards, or
@@ -165,7 +165,7 @@ def planted_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
     return Board(tuple(map(tuple, grid)), kinds)
 
 
-def new_board(rows: int, cols: int, kinds: int, rng: object) -> Board:
+def new_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
     """A fresh board: no ready run, at least one legal move; bounded work for any kinds >= 3.
 
     >>> b = new_board(4, 5, 3, rng=7)
@@ -252,7 +252,7 @@ def _search(counts: list[int], rows: int, cols: int, rng: np.random.Generator) -
             return None, True
 
 
-def reshuffle_report(board: Board, rng: object) -> Reshuffle:
+def reshuffle_report(board: Board, rng: RngLike) -> Reshuffle:
     """Rearrange the candies (same count of each kind) into a no-run board with a move.
 
     Tries random permutations first, then a systematic search. If no arrangement exists,
@@ -277,7 +277,7 @@ def reshuffle_report(board: Board, rng: object) -> Reshuffle:
     return Reshuffle(new_board(board.rows, board.cols, board.kinds, rng), False, message)
 
 
-def reshuffle(board: Board, rng: object) -> Board:
+def reshuffle(board: Board, rng: RngLike) -> Board:
     """Shuffle a (dead) board: same candies, no ready run, at least one move.
 
     >>> b = Board.parse('''

@@ -64,7 +64,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 from tilelab._checks import _short, as_int, is_int
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import (
     EMPTY,
     EMPTY_SYMBOL,
@@ -314,7 +314,7 @@ def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def new_special_board(rows: int, cols: int, kinds: int, rng: object) -> SpecialBoard:
+def new_special_board(rows: int, cols: int, kinds: int, rng: RngLike) -> SpecialBoard:
     """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
 
     >>> new_special_board(3, 4, 3, rng=0).special_cells()
@@ -782,7 +782,7 @@ def special_refill(board: SpecialBoard, rng: np.random.Generator) -> tuple[Speci
     return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
 
 
-def resolve_specials(board: SpecialBoard, rng: object, move: Move | None = None,
+def resolve_specials(board: SpecialBoard, rng: RngLike, move: Move | None = None,
                      combo: str = "none") -> tuple[SpecialStep, ...]:
     """Run steps until nothing matches and no primed candy is left; the steps in order."""
     rng = as_generator(rng)
@@ -797,7 +797,7 @@ def resolve_specials(board: SpecialBoard, rng: object, move: Move | None = None,
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: object) -> SpecialSwapResult:
+def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> SpecialSwapResult:
     """Swap with specials on: combos and bombs go off, runs clear, specials form, cascades run.
 
     >>> board = SpecialBoard.parse('''
@@ -826,7 +826,7 @@ def _has_run(board: SpecialBoard) -> bool:
     return bool(find_groups(board))
 
 
-def reshuffle_specials(board: SpecialBoard, rng: object, tries: int = 200) -> SpecialBoard:
+def reshuffle_specials(board: SpecialBoard, rng: RngLike, tries: int = 200) -> SpecialBoard:
     """Rearrange the candies, specials included (each keeps its colour and special): no run, a move.
 
     Random permutations of the (colour, special) pieces, up to ``tries``. If none works it falls back

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from tilelab._jit import njit
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board
 from tilelab.match3.specials import (
     ACTIVATION_BONUS,
@@ -472,7 +472,7 @@ def is_dead_specials_fast(board: SpecialBoard) -> bool:
     return not valid_moves_specials_fast(board)
 
 
-def play_random(rows: int, cols: int, kinds: int, moves: int, rng: object, specials: bool = True,
+def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, specials: bool = True,
                 seek: bool = False):
     """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
 

@@ -21,7 +21,7 @@ from typing import Sequence
 import numpy as np
 
 from tilelab._jit import njit
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import Board, _check_kinds
 from tilelab.match3.fast import any_move, count_dead, has_run, list_moves, swap_array
 from tilelab.match3.generate import _check_size, new_board, reshuffle_report
@@ -83,7 +83,7 @@ def _dead_count(rows: int, cols: int, kinds: int, samples: int, rng: np.random.G
     return dead
 
 
-def dead_fraction(rows: int, cols: int, kinds: int, samples: int, rng: object, method: str = "exclude") -> float:
+def dead_fraction(rows: int, cols: int, kinds: int, samples: int, rng: RngLike, method: str = "exclude") -> float:
     """Share of random stable boards with no legal move, dealt by ``method`` ("exclude" or "reject").
 
     >>> dead_fraction(5, 5, 7, 2000, rng=0) > dead_fraction(9, 9, 4, 2000, rng=0)
@@ -102,7 +102,7 @@ def dead_fraction(rows: int, cols: int, kinds: int, samples: int, rng: object, m
     return _dead_count(rows, cols, kinds, int(samples), as_generator(rng), method) / samples
 
 
-def dead_table(sizes: Sequence[int], kinds: Sequence[int], samples: int, rng: object,
+def dead_table(sizes: Sequence[int], kinds: Sequence[int], samples: int, rng: RngLike,
                method: str = "exclude") -> np.ndarray:
     """``table[i, j]`` = dead fraction of ``sizes[i] x sizes[i]`` boards with ``kinds[j]`` kinds."""
     rng = as_generator(rng)
@@ -202,7 +202,7 @@ def exact_dead_rates(rows: int, cols: int, kinds: int) -> ExactDeadRates:
 # ----------------------------------------------------------------------------- playing
 
 
-def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, rng: object) -> np.ndarray:
+def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, rng: RngLike) -> np.ndarray:
     """Play ``moves`` random legal swaps (reshuffling dead boards); cascade steps of each.
 
     >>> lengths = cascade_lengths(8, 8, 6, 200, rng=0)
@@ -223,7 +223,7 @@ def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, rng: object) -
     return lengths
 
 
-def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, rng: object) -> np.ndarray:
+def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, rng: RngLike) -> np.ndarray:
     """Play ``games`` games of random legal swaps; for each, the moves made before the board died.
 
     A game that is still alive after ``max_moves`` moves gets ``max_moves + 1``. This is how long
