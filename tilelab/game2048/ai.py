@@ -27,17 +27,15 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
 from tilelab._checks import as_float
 from tilelab._jit import njit
 from tilelab._random import as_generator
-from tilelab.game2048.bitboard import (
-    DIRECTION_NAMES, OVERFLOW, SIZE, _move, _random_playout, _seed_state, _spawn_random, _U, row_tables,
-    to_bitboard,
-)
+from tilelab.game2048.bitboard import DIRECTION_NAMES, OVERFLOW, SIZE, row_tables, to_bitboard
+from tilelab.game2048.kernels import U64, apply_move, random_playout, seed_state, spawn_xorshift
 from tilelab.game2048.core import Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, LOST, MAX_NODES, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
@@ -47,7 +45,7 @@ from tilelab.game2048.expectimax import (
 __all__ = [
     "Player", "RandomPlayer", "GreedyPlayer", "CornerPlayer", "MonteCarloPlayer", "Expectimax", "Thought",
     "play_game", "GameRecord", "replay", "evaluate", "chance_value", "best_value", "expectimax_values",
-    "readable_search", "NODES_PER_MS",
+    "readable_search", "NODES_PER_MS", "SearchObserver",
 ]
 
 Player = Callable[[Board], Direction]
@@ -135,17 +133,17 @@ class CornerPlayer:
 @njit
 def _rollout_means(bits, rollouts, max_moves, state, p_four, left, right, score_table, means):
     """For each move: its score plus the mean score of random playouts after it (NaN if illegal)."""
-    bits = _U(bits)
-    state = _U(state)
+    bits = U64(bits)
+    state = U64(state)
     for code in range(4):
-        moved, gained = _move(bits, code, left, right, score_table)
+        moved, gained = apply_move(bits, code, left, right, score_table)
         if gained == OVERFLOW or moved == bits:
             means[code] = np.nan
             continue
         total = 0.0
         for _ in range(rollouts):
-            child, state = _spawn_random(moved, state, p_four)
-            final, score, played, state = _random_playout(child, state, p_four, max_moves, left, right, score_table)
+            child, state = spawn_xorshift(moved, state, p_four)
+            final, score, played, state = random_playout(child, state, p_four, max_moves, left, right, score_table)
             total += score
         means[code] = gained + total / rollouts
     return state
@@ -178,7 +176,7 @@ class MonteCarloPlayer:
         bits = to_bitboard(board)
         t = row_tables()
         means = np.full(4, np.nan)
-        _rollout_means(_U(bits), self.rollouts, self.max_rollout_moves, _seed_state(self.rng), self.p_four,
+        _rollout_means(U64(bits), self.rollouts, self.max_rollout_moves, seed_state(self.rng), self.p_four,
                        t.left, t.right, t.score, means)
         self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(means) if not math.isnan(v)}
         return max(self.last_values, key=self.last_values.__getitem__)
@@ -218,10 +216,27 @@ def _line_value(exponents: tuple[int, ...], weights: HeuristicWeights) -> float:
 Evaluate = Callable[[Board], float]
 
 
-def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1) -> float:
+class SearchObserver(Protocol):
+    """Watches the readable expectimax: each node as the search enters it, and its value as it leaves it.
+
+    ``kind`` is ``"chance"`` (the board after one of our moves; ``label`` the direction, probability 1),
+    ``"max"`` (a spawned board where we move next) or ``"leaf"`` (a spawned board the evaluation scores);
+    a spawn's ``label`` reads ``"2 at (0, 1)"``. Calls nest: every ``enter`` is closed by one ``leave``,
+    children before their parent. :func:`tilelab.game2048.tree.expectimax_tree` records the whole tree
+    this way. Observing changes no value.
+    """
+
+    def enter(self, kind: str, board: Board, label: str, probability: float) -> None: ...
+
+    def leave(self, value: float) -> None: ...
+
+
+def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+                 observer: SearchObserver | None = None) -> float:
     """Expected value of the board right after our move: average over every spawn, by its probability.
 
     With ``depth == 1`` each spawned board is scored by ``evaluate``; deeper, by :func:`best_value`.
+    An ``observer`` (:class:`SearchObserver`) is told every node entered and every value found.
 
     >>> after = Board.parse("2 .\\n4 8")          # one empty cell: a 2 (p 0.9) or a 4 (p 0.1)
     >>> chance_value(after, 1, evaluate=lambda b: b[0, 1], p_four=0.1)   # 0.9 * 2 + 0.1 * 4
@@ -230,20 +245,38 @@ def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p
     total = 0.0
     for spawned, p in spawn_outcomes(afterstate, p_four):
         child = afterstate.with_tile(spawned.cell, spawned.value)
-        total += p * (evaluate(child) if depth <= 1 else best_value(child, depth - 1, evaluate, p_four))
+        if observer is not None:
+            observer.enter("leaf" if depth <= 1 else "max", child, f"{spawned.value} at {spawned.cell}", p)
+        value = evaluate(child) if depth <= 1 else best_value(child, depth - 1, evaluate, p_four, observer=observer)
+        if observer is not None:
+            observer.leave(value)
+        total += p * value
     return total
 
 
-def best_value(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1) -> float:
+def _move_value(board: Board, direction: Direction, depth: int, evaluate: Evaluate, p_four: float,
+                observer: SearchObserver | None) -> float:
+    """:func:`chance_value` of the board one move leaves, the observer told of that chance node."""
+    after = move(board, direction).board
+    if observer is None:
+        return chance_value(after, depth, evaluate, p_four)
+    observer.enter("chance", after, direction.value, 1.0)
+    value = chance_value(after, depth, evaluate, p_four, observer=observer)
+    observer.leave(value)
+    return value
+
+
+def best_value(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+               observer: SearchObserver | None = None) -> float:
     """Value of a board where we move next: the best move's chance value (0 if the game is over)."""
-    values = [chance_value(move(board, d).board, depth, evaluate, p_four) for d in legal_moves(board)]
+    values = [_move_value(board, d, depth, evaluate, p_four, observer) for d in legal_moves(board)]
     return max(values, default=LOST)
 
 
-def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate,
-                      p_four: float = 0.1) -> dict[Direction, float]:
+def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+                      observer: SearchObserver | None = None) -> dict[Direction, float]:
     """Each legal move's expected value, looking ``depth`` of our moves ahead (plain recursion)."""
-    return {d: chance_value(move(board, d).board, depth, evaluate, p_four) for d in legal_moves(board)}
+    return {d: _move_value(board, d, depth, evaluate, p_four, observer) for d in legal_moves(board)}
 
 
 # ---------------------------------------------------------------------------------- fast expectimax player

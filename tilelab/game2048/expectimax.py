@@ -22,7 +22,7 @@ score below zero, dying then *looks better* than living, and depth-2 games stall
 seeded runs (see the lesson and ``benchmarks/bench_2048_ai.py``); they are in the spirit of the
 published nneonneo/ovolve heuristics but not tuned as far.
 
-The search (``_chance_value``) works on *afterstates* (the board right after our move, before the
+The search (:func:`tilelab.game2048.kernels.chance_value`, shared with the learned-value player) works on *afterstates* (the board right after our move, before the
 spawn). A chance node averages over every spawn (each empty cell with 1/empty, a 2 with 1 - p_four,
 a 4 with p_four); under each spawn a max node picks our best next move. ``depth`` counts our moves.
 A branch whose cumulative probability falls below ``cutoff`` is not expanded (its board is
@@ -58,20 +58,21 @@ from typing import Callable
 import numpy as np
 
 from tilelab._checks import as_float, as_int
-from tilelab._jit import monotonic, njit
-from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, SPAWN_FOUR, SPAWN_TWO,
-    _count_empty, _move, _transpose, row_tables,
+from tilelab._jit import njit
+from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, row_tables
+from tilelab.game2048.kernels import (
+    CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, count_node,
+    make_search, table_slot, transpose_bits, transposition_table,
 )
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
-           "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS"]
+           "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings", "check_node_limit",
+           "check_deadline"]
 
-_U = np.uint64
+_U = U64
 _ROW_MASK = _U(ROW_MASK)
-_CELL_MASK = _U(CELL_MASK)
-NO_MOVE = -1
-LOST = 0.0  # value of a board where the game is over
+_slot, _count_node = table_slot, count_node  # their old names here (the kernels live in kernels.py)
+_FREE_TAG = FREE_TAG
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
 def _evaluate(bits, htable):
     """Sum of the line table over the four rows and the four columns."""
     bits = _U(bits)
-    flipped = _transpose(bits)
+    flipped = transpose_bits(bits)
     total = 0.0
     for r in range(SIZE):
         shift = _U(ROW_BITS * r)
@@ -205,111 +206,8 @@ def _evaluate(bits, htable):
     return total
 
 
-@njit(inline="always")
-def _slot(after, depth, mask):
-    """Transposition-table slot of (afterstate, depth): xor-folding only (same in numba and Python)."""
-    h = _U(after) ^ (_U(depth) << _U(58))
-    h ^= h >> _U(29)
-    h ^= h >> _U(17)
-    h ^= h >> _U(37)
-    return int(h & _U(mask))
-
-
-CHECK_EVERY = 4096  # searched nodes between two looks at the clock (about 0.1-0.3 ms of search)
-STOPPED_BY_LIMIT, STOPPED_BY_CLOCK = 1, 2  # counters[2] after a search that did not finish
-COUNTERS = 5  # nodes, table hits, stopped, and two words for the clock to write into
-
-
-@njit(inline="always")
-def _count_node(counters, limit, deadline):
-    """Count one searched node; True (and ``counters[2]`` set) once the node limit or the deadline is passed.
-
-    The clock (libc's clock_gettime, about 40 ns) is read every :data:`CHECK_EVERY` nodes only.
-    """
-    if counters[2]:  # stopped already: every caller up the recursion returns at its next node
-        return True
-    n = counters[0] + 1
-    counters[0] = n
-    if limit > 0 and n > limit:
-        counters[2] = STOPPED_BY_LIMIT
-        return True
-    if deadline > 0.0 and (n & (CHECK_EVERY - 1)) == 0 and monotonic(counters[3:]) > deadline:
-        counters[2] = STOPPED_BY_CLOCK
-        return True
-    return False
-
-
-@njit
-def _chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, htable, tt, tt_f, tag_base,
-                  counters, limit, deadline):
-    """Expected value of an afterstate: average over spawns of the best continuation (depth = our moves left).
-
-    ``tt`` holds one 32-byte slot per entry (board, tag, value bits; ``tt_f`` is the same memory read
-    as float64), so a probe touches one cache line, not three. ``counters`` = [nodes, table hits,
-    stopped, clock, clock]: the search stops once ``nodes`` passes ``limit`` (``limit > 0``) or the
-    clock passes ``deadline`` (``deadline > 0``); then every value from there on is meaningless.
-    """
-    after = _U(after)
-    tag = _U(tag_base + depth)  # generation and depth in one number
-    slot = _slot(after, depth, tt.shape[0] - 1)
-    if tt[slot, 1] == tag and tt[slot, 0] == after:
-        counters[1] += 1
-        return tt_f[slot, 2]
-    empty = _count_empty(after)
-    cell_p = 1.0 / empty
-    total = 0.0
-    for index in range(CELLS):
-        shift = _U(CELL_BITS * index)
-        if ((after >> shift) & _CELL_MASK) != 0:
-            continue
-        for kind in range(2):
-            tile_p = 1.0 - p_four if kind == 0 else p_four
-            if tile_p <= 0.0:
-                continue
-            exponent = _U(SPAWN_TWO) if kind == 0 else _U(SPAWN_FOUR)
-            child = after | (exponent << shift)
-            branch_p = prob * cell_p * tile_p
-            if _count_node(counters, limit, deadline):
-                return 0.0
-            if depth <= 1 or branch_p < cutoff:
-                value = _evaluate(child, htable)
-            else:
-                value = -np.inf
-                for code in range(4):
-                    moved, gained = _move(child, code, left, right, score_table)
-                    if gained == OVERFLOW or moved == child:
-                        continue
-                    v = _chance_value(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table, htable,
-                                      tt, tt_f, tag_base, counters, limit, deadline)
-                    if v > value:
-                        value = v
-                if value == -np.inf:  # no move changes the board: the game is lost
-                    value = LOST
-            total += cell_p * tile_p * value
-    tt[slot, 0] = after
-    tt[slot, 1] = tag
-    tt_f[slot, 2] = total
-    return total
-
-
-@njit
-def _root(bits, depth, p_four, cutoff, left, right, score_table, htable, tt, tt_f, tag_base, counters, values,
-          limit, deadline):
-    """Fill ``values[code]`` with each move's expected value (NaN if illegal); return the best code."""
-    bits = _U(bits)
-    best = NO_MOVE
-    for code in range(4):
-        moved, gained = _move(bits, code, left, right, score_table)
-        if gained == OVERFLOW or moved == bits:
-            values[code] = np.nan
-            continue
-        values[code] = _chance_value(moved, depth, 1.0, p_four, cutoff, left, right, score_table, htable, tt, tt_f,
-                                     tag_base, counters, limit, deadline)
-        if counters[2]:
-            return NO_MOVE
-        if best == NO_MOVE or values[code] > values[best]:
-            best = code
-    return best
+_HEURISTIC_SEARCH = make_search("heuristic", _evaluate, with_points=False)  # the one kernel, the line table at the leaves
+_search = _HEURISTIC_SEARCH.root_values
 
 
 # ---------------------------------------------------------------------------------- Python side
@@ -326,17 +224,6 @@ class SearchResult:
     seconds: float = 0.0  # wall-clock time this search took
 
 
-_SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
-_FREE_TAG = np.iinfo(np.uint64).max
-
-
-def _aligned_slots(size: int) -> np.ndarray:
-    """A ``(size, 4)`` uint64 array whose rows start on 32-byte boundaries (a slot never spans two lines)."""
-    raw = np.zeros(size * _SLOT_WORDS * 8 + 64, dtype=np.uint8)
-    offset = (-raw.ctypes.data) % 64
-    return raw[offset: offset + size * _SLOT_WORDS * 8].view(np.uint64).reshape(size, _SLOT_WORDS)
-
-
 class SearchTables:
     """The tables one searcher needs: row moves, heuristic, and a reusable transposition table.
 
@@ -350,9 +237,7 @@ class SearchTables:
         self.weights = weights
         self.rows = row_tables()
         self.htable = heuristic_table(weights)
-        self.tt = _aligned_slots(1 << table_bits)
-        self.tt[:, 1] = _FREE_TAG
-        self.tt_f = self.tt.view(np.float64)  # the same memory, read as float64 (column 2 holds the values)
+        self.tt, self.tt_f = transposition_table(1 << table_bits)  # tt_f: the same memory read as float64
         self._generation = 0
 
     @property
@@ -411,27 +296,31 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     (True, True, False)
     """
     depth, cutoff, p_four = check_search_settings(depth, cutoff, p_four)
-    node_limit = _check_limit(node_limit)
-    deadline = _check_deadline(deadline)
+    node_limit = check_node_limit(node_limit)
+    deadline = check_deadline(deadline)
     tick = time.perf_counter()
     counters = np.zeros(COUNTERS, dtype=np.int64)
     values = np.full(4, np.nan)
     r = tables.rows
-    best = _root(_U(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
-                 tables.next_tag_base(), counters, values, node_limit, deadline)
+    best = _search(_U(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
+                   tables.next_tag_base(), counters, values, node_limit, deadline)
     return SearchResult(int(best), tuple(values.tolist()), depth, int(counters[0]), int(counters[1]),
                         not counters[2], time.perf_counter() - tick)
 
 
-def _check_limit(node_limit: int) -> int:
+def check_node_limit(node_limit: int) -> int:
+    """A node limit, a whole number >= 0 (0 = no limit), or a TypeError/ValueError naming it."""
     return as_int(node_limit, "node_limit (0 = no limit)", minimum=0)
 
 
-def _check_deadline(deadline: float | None) -> float:
+def check_deadline(deadline: float | None) -> float:
     """A perf_counter time, or 0.0 for none (the kernels read 0 as "no deadline")."""
     if deadline is None:
         return 0.0
     return max(as_float(deadline, "deadline (a time.perf_counter() time)"), 1e-9)
+
+
+_check_limit, _check_deadline = check_node_limit, check_deadline  # their old names
 
 
 # ---------------------------------------------------------------------------------- budgets

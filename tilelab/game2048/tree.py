@@ -1,5 +1,6 @@
 """The expectimax tree as data: every max, chance and leaf node of a small search, and the order the
-search visits them, so a lesson can step through it (pure: no drawing here).
+search visits them, so a lesson can step through it (pure: no drawing here). The search is the
+readable one of :mod:`tilelab.game2048.ai`, watched through its ``observer`` hook: one recursion, traced.
 
 A **max node** is a board where we move (its value is the best child's); a **chance node** is the
 board right after our move, before the spawn (its value is the probability-weighted average of its
@@ -20,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tilelab.game2048.core import Board, Direction, legal_moves, move, spawn_outcomes
+from tilelab.game2048.core import Board, Direction
 
 __all__ = ["TreeNode", "TreeStep", "ExpectimaxTree", "expectimax_tree", "MAX_TREE_NODES"]
 
@@ -113,7 +114,7 @@ def _check_depth(depth: object) -> int:
 
 def expectimax_tree(board: Board, depth: int = 1, evaluate: Callable[[Board], float] | None = None,
                     p_four: float = 0.1, *, max_nodes: int = MAX_TREE_NODES) -> ExpectimaxTree:
-    """Search ``board`` like :func:`tilelab.game2048.ai.expectimax_values` and keep every node as data.
+    """Search ``board`` with :func:`tilelab.game2048.ai.best_value` and keep every node as data (its observer).
 
     ``depth`` counts our moves; the leaves (boards after the last spawn) are scored by ``evaluate``
     (default: the lesson's heuristic, :func:`tilelab.game2048.ai.evaluate`). The root's children's
@@ -126,58 +127,47 @@ def expectimax_tree(board: Board, depth: int = 1, evaluate: Callable[[Board], fl
     if not isinstance(board, Board):
         raise TypeError(f"board must be a tilelab.game2048.Board, got {type(board).__name__}; use Board.parse(...)")
     depth = _check_depth(depth)
-    if evaluate is None:
-        from tilelab.game2048.ai import evaluate as heuristic  # loads the fast engine only when needed
-        evaluate = heuristic
-    records: list[dict] = []
-    steps: list[TreeStep] = []
+    from tilelab.game2048 import ai  # loads the fast engine only when a tree is asked for
 
-    def new(parent: int | None, kind: str, b: Board, label: str, p: float, level: int) -> int:
-        if len(records) >= max_nodes:
-            raise ValueError(f"the tree has more than {max_nodes} nodes; use a smaller board, fewer tiles "
-                             f"to place, or a smaller depth (or raise max_nodes)")
-        records.append({"parent": parent, "kind": kind, "board": b, "label": label, "p": p, "level": level,
-                        "value": LOST, "children": []})
-        node = len(records) - 1
-        if parent is not None:
-            records[parent]["children"].append(node)
-        steps.append(TreeStep(node, "visit"))
-        return node
-
-    def done(node: int, value: float) -> float:
-        records[node]["value"] = value
-        steps.append(TreeStep(node, "value"))
-        return value
-
-    def max_node(node: int, b: Board, left: int) -> float:
-        values = []
-        for d in legal_moves(b):
-            after = move(b, d).board
-            child = new(node, "chance", after, d.value, 1.0, records[node]["level"] + 1)
-            values.append(chance_node(child, after, left))
-        return done(node, max(values, default=LOST))
-
-    def chance_node(node: int, after: Board, left: int) -> float:
-        total = 0.0
-        for spawn, p in spawn_outcomes(after, p_four):
-            child_board = after.with_tile(spawn.cell, spawn.value)
-            label = f"{spawn.value} at {spawn.cell}"
-            level = records[node]["level"] + 1
-            if left <= 1:
-                child = new(node, "leaf", child_board, label, p, level)
-                value = done(child, float(evaluate(child_board)))
-            else:
-                child = new(node, "max", child_board, label, p, level)
-                value = max_node(child, child_board, left - 1)
-            total += p * value
-        return done(node, total)
-
-    root = new(None, "max", board, "root", 1.0, 0)
-    max_node(root, board, depth)
+    recorder = _TreeRecorder(max_nodes)
+    recorder.enter("max", board, "root", 1.0)
+    recorder.leave(ai.best_value(board, depth, ai.evaluate if evaluate is None else evaluate, p_four,
+                                 observer=recorder))
     nodes = tuple(
         TreeNode(i, r["parent"], r["kind"], r["board"], r["label"], r["p"], r["level"], r["value"], tuple(r["children"]))
-        for i, r in enumerate(records)
+        for i, r in enumerate(recorder.records)
     )
     kids = [nodes[c] for c in nodes[0].children]
     best = Direction(max(kids, key=lambda n: n.value).label) if kids else None
-    return ExpectimaxTree(nodes, tuple(steps), best, depth)
+    return ExpectimaxTree(nodes, tuple(recorder.steps), best, depth)
+
+
+class _TreeRecorder:
+    """A :class:`tilelab.game2048.ai.SearchObserver` that keeps every node and event of the search."""
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+        self.records: list[dict] = []
+        self.steps: list[TreeStep] = []
+        self.path: list[int] = []  # the nodes entered and not yet left, root first
+
+    def enter(self, kind: str, board: Board, label: str, probability: float) -> None:
+        """A new node under the one entered last: a ``"visit"`` event."""
+        if len(self.records) >= self.max_nodes:
+            raise ValueError(f"the tree has more than {self.max_nodes} nodes; use a smaller board, fewer tiles "
+                             f"to place, or a smaller depth (or raise max_nodes)")
+        parent = self.path[-1] if self.path else None
+        level = 0 if parent is None else self.records[parent]["level"] + 1
+        self.records.append({"parent": parent, "kind": kind, "board": board, "label": label, "p": probability,
+                             "level": level, "value": LOST, "children": []})
+        node = len(self.records) - 1
+        if parent is not None:
+            self.records[parent]["children"].append(node)
+        self.steps.append(TreeStep(node, "visit"))
+        self.path.append(node)
+
+    def leave(self, value: float) -> None:
+        """The node entered last has its value: a ``"value"`` event."""
+        node = self.path.pop()
+        self.records[node]["value"] = float(value)
+        self.steps.append(TreeStep(node, "value"))

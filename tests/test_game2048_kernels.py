@@ -1,0 +1,205 @@
+"""The one expectimax kernel, the public kernels module, the n-tuple modules behind one name, traced search.
+
+``tests/data/game2048_search_values.json`` was recorded from the code before the two chance-node kernels
+(``expectimax._chance_value`` and ``ntuple._td_chance``) became one: both players must still find the
+same values (bit for bit), the same moves and the same node and table-hit counts.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tilelab.game2048 import Board, ai, bitboard, kernels, ntuple
+from tilelab.game2048.bitboard import from_bitboard
+from tilelab.game2048.expectimax import SearchTables, search_bits
+from tilelab.game2048.tree import expectimax_tree
+
+DATA = json.loads((Path(__file__).parent / "data" / "game2048_search_values.json").read_text())
+PACKAGE = Path(ai.__file__).parent
+
+
+def _values(values) -> list:
+    return [None if math.isnan(v) else float(v).hex() for v in values]
+
+
+@pytest.fixture(scope="module")
+def td_net():
+    net = ntuple.NTupleNetwork(ntuple.CLASSROOM_TUPLES)
+    net.train(DATA["td_net"]["games"], seed=DATA["td_net"]["seed"])
+    return net
+
+
+def test_heuristic_search_finds_the_recorded_values_moves_and_node_counts():
+    tables = SearchTables(table_bits=16)
+    for want in DATA["heuristic"]:
+        got = search_bits(int(want["bits"], 16), want["depth"], tables, p_four=want["p_four"], cutoff=want["cutoff"],
+                          node_limit=want["limit"])
+        assert (got.best, _values(got.values), got.nodes, got.table_hits, got.complete) == (
+            want["best"], want["values"], want["nodes"], want["hits"], want["complete"]), want
+
+
+def test_td_search_finds_the_recorded_values_moves_and_node_counts(td_net):
+    for want in DATA["td"]:
+        player = ntuple.TDExpectimax(td_net, depth=want["depth"], cutoff=want["cutoff"], p_four=want["p_four"],
+                                     table_bits=16)
+        got = player.search(int(want["bits"], 16), want["depth"], want["limit"])
+        assert (got.best, _values(got.values), got.nodes, got.table_hits, got.complete) == (
+            want["best"], want["values"], want["nodes"], want["hits"], want["complete"]), want
+
+
+@pytest.mark.parametrize("which", ["heuristic_think", "td_think"])
+def test_both_players_think_as_recorded_under_a_node_budget(which, td_net):
+    player = (ai.Expectimax(nodes_per_move=20_000) if which == "heuristic_think"
+              else ntuple.TDExpectimax(td_net, nodes_per_move=20_000))
+    for want in DATA[which]:
+        thought = player.think(from_bitboard(int(want["bits"], 16)))
+        assert thought.direction.value == want["direction"] and thought.depth == want["depth"]
+        assert thought.nodes == want["nodes"]
+        assert {d.value: float(v).hex() for d, v in thought.values.items()} == want["values"]
+
+
+def test_one_kernel_source_two_compiled_copies():
+    from tilelab.game2048 import expectimax, ntuple_kernels
+
+    heuristic, td = expectimax._HEURISTIC_SEARCH, ntuple_kernels.TD_SEARCH
+    for copy in (*heuristic, *td):
+        template = kernels.chance_value if "chance" in copy.__name__ else kernels.root_values
+        assert getattr(copy, "py_func", copy).__code__.co_code == template.__code__.co_code
+    assert heuristic.chance_value is not td.chance_value
+
+
+def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net):
+    """TDExpectimax depth d = our move + the kernel at depth d - 1 whose leaves take one more move and V."""
+    bits = int(DATA["positions"][3], 16)
+    player = ntuple.TDExpectimax(td_net, depth=2, cutoff=0.0)
+    got = player.search(bits, 2)
+    board = from_bitboard(bits)
+
+    def leaf(b):  # the best move's points plus V of its afterstate, 0 when no move is left
+        return max((r.score + td_net.value(r.board) for r in (ai.move(b, d) for d in ai.legal_moves(b))), default=0.0)
+
+    for d in ai.legal_moves(board):
+        result = ai.move(board, d)
+        want = result.score + ai.chance_value(result.board, 1, leaf)
+        assert got.values[ai._CODE_TO_DIRECTION.index(d)] == pytest.approx(want, rel=1e-9)
+
+
+# ---------------------------------------------------------------------------------- the kernels module
+def test_kernels_name_the_bitboard_primitives_publicly():
+    assert kernels.apply_move is bitboard._move and kernels.spawn_xorshift is bitboard._spawn_random
+    assert kernels.count_empty is bitboard._count_empty and kernels.transpose_bits is bitboard._transpose
+    assert set(kernels.__all__) <= set(vars(kernels))
+    for name in kernels.__all__:
+        obj = getattr(kernels, name)
+        if callable(obj) and not isinstance(obj, type):
+            assert (getattr(obj, "__doc__", None) or "").strip() or name in kernels.__doc__, name
+
+
+def _private_imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text())
+    return [f"{path.name}:{node.lineno} {node.module}.{alias.name}" for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tilelab.game2048")
+            for alias in node.names if alias.name.startswith("_") and alias.name != "__all__"]
+
+
+def test_no_game2048_module_imports_another_ones_private_names():
+    found = [hit for path in sorted(PACKAGE.glob("*.py")) if path.name != "kernels.py" for hit in _private_imports(path)]
+    assert found == []
+
+
+# ---------------------------------------------------------------------------------- ntuple behind one name
+OLD_NTUPLE_NAMES = (
+    "CLASSROOM_TUPLES", "CurvePoint", "Evaluation", "FORMAT", "FORMAT_VERSION", "LESSON_NET", "MAX_TD_NODES",
+    "MAX_TUPLE", "NTupleNetwork", "SYMMETRIES", "TDExpectimax", "TDPlayer", "WU_YEH_TUPLES", "cache_dir",
+    "cached_network", "feature_indices_ref", "learn_game_ref", "lesson_network", "symmetric_tuples", "td_update_ref",
+    "value_ref", "_CODE_TO_DIRECTION", "_batch_values", "_check_tuples", "_greedy_values", "_grid", "_index", "_learn",
+    "_seed_state", "_train_games", "_update", "_update_tc", "_value", "Board", "Direction", "Thought", "SearchResult",
+    "Budget", "deepen", "check_search_settings", "COUNTERS", "NO_MOVE", "CELL_BITS", "row_tables", "to_bitboard",
+)
+
+
+def test_ntuple_still_exports_every_name_and_the_same_objects():
+    from tilelab.game2048 import ntuple_kernels, ntuple_net, ntuple_players, ntuple_ref
+
+    assert all(hasattr(ntuple, name) for name in OLD_NTUPLE_NAMES)
+    for module in (ntuple_net, ntuple_ref, ntuple_kernels, ntuple_players):
+        for name in module.__all__:
+            assert getattr(ntuple, name, getattr(module, name)) is getattr(module, name), name
+    assert ntuple._update is ntuple_kernels.update_weights and ntuple._seed_state is bitboard._seed_state
+    assert set(ntuple.__all__) <= set(vars(ntuple))
+
+
+def test_exercise_forbid_lists_resolve_to_the_functions_that_run():
+    from tilelab.exercises import _FORBIDDEN, _load_all, _resolve_one
+    from tilelab.game2048 import ntuple_kernels, ntuple_ref
+
+    _load_all()
+    specs = {s for specs in _FORBIDDEN.values() for s in specs if isinstance(s, str) and "game2048" in s}
+    assert "tilelab.game2048.ntuple:td_update_ref" in specs
+    for spec in specs:
+        assert _resolve_one(spec)[0] is not None, spec
+    assert _resolve_one("tilelab.game2048.ntuple:td_update_ref")[0] is ntuple_ref.td_update_ref
+    assert _resolve_one("tilelab.game2048.ntuple:_learn")[0] is ntuple_kernels.learn_step
+
+
+@pytest.mark.parametrize("name", ["ntuple", "ntuple_net", "ntuple_ref", "ntuple_kernels", "ntuple_players",
+                                  "kernels", "expectimax", "ai", "tree"])
+def test_no_game2048_module_is_over_about_600_lines(name):
+    module = importlib.import_module(f"tilelab.game2048.{name}")
+    assert len(Path(module.__file__).read_text().splitlines()) <= 640  # "about 600"
+
+
+# ---------------------------------------------------------------------------------- traced search
+class Recorder:
+    """An observer keeping (event, kind, board, label, probability or value) in order."""
+
+    def __init__(self):
+        self.events, self.depth = [], 0
+
+    def enter(self, kind, board, label, probability):
+        self.events.append(("enter", kind, str(board), label, probability))
+        self.depth += 1
+
+    def leave(self, value):
+        self.events.append(("leave", value))
+        self.depth -= 1
+        assert self.depth >= 0
+
+
+cells = st.sampled_from([0, 0, 0, 2, 2, 4, 8, 16])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda n: st.lists(st.lists(cells, min_size=n, max_size=n), min_size=n, max_size=n)),
+       st.integers(1, 2), st.sampled_from([0.1, 0.0, 0.5]))
+def test_traced_search_equals_the_untraced_one(rows, depth, p_four):
+    board = Board(rows)
+    if depth == 2 and len(board.empty_cells()) > 4:
+        depth = 1  # keep the tree small
+    evaluate = ai.evaluate if board.size == 4 else (lambda b: float(sum(v * v for row in b.rows for v in row)))
+    plain = ai.expectimax_values(board, depth, evaluate, p_four)
+    recorder = Recorder()
+    traced = ai.expectimax_values(board, depth, evaluate, p_four, observer=recorder)
+    assert traced == plain and recorder.depth == 0
+    top, level, label = {}, 0, None  # the values the observer saw leaving the root's chance nodes
+    for event in recorder.events:
+        if event[0] == "enter":
+            label = event[3] if level == 0 else label
+            level += 1
+        else:
+            level -= 1
+            if level == 0:
+                top[label] = event[1]
+    assert top == {d.value: v for d, v in plain.items()}
+    tree = expectimax_tree(board, depth, evaluate=evaluate, p_four=p_four, max_nodes=10**6)
+    assert {tree.nodes[c].label: tree.nodes[c].value for c in tree.root.children} == {d.value: v for d, v in
+                                                                                     plain.items()}
+    assert tree.root.value == ai.best_value(board, depth, evaluate, p_four)
+    assert len(tree.nodes) == 1 + sum(e[0] == "enter" for e in recorder.events)

@@ -1,0 +1,148 @@
+"""The n-tuple network's compiled kernels: ``V`` lookups, TD(0) and temporal-coherence updates, seeded
+self-play training, greedy values, and the learned-value leaf of the one expectimax search.
+
+Part of :mod:`tilelab.game2048.ntuple` (which re-exports every name, under its old name too). Every
+kernel works on a bitboard and the network's flattened tables: ``weights`` (float32), ``cells`` (one row
+of cells per tuple placement), ``lens`` (each placement's length) and ``offs`` (where its table starts).
+The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.ntuple_ref`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tilelab._jit import njit
+from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK
+from tilelab.game2048.kernels import OVERFLOW, U64, apply_move, make_search, max_exponent, spawn_xorshift
+
+__all__ = ["tuple_index", "net_value", "update_weights", "update_weights_tc", "learn_step", "train_games",
+           "greedy_values", "batch_values", "td_leaf", "TD_SEARCH"]
+
+
+@njit
+def tuple_index(bits, cells, lens, f):
+    bits = U64(bits)
+    index = 0
+    for k in range(lens[f]):
+        exponent = int((bits >> U64(CELL_BITS * cells[f, k])) & U64(CELL_MASK))
+        index |= exponent << (CELL_BITS * k)
+    return index
+
+
+@njit
+def net_value(bits, weights, cells, lens, offs):
+    total = 0.0
+    for f in range(cells.shape[0]):
+        total += weights[offs[f] + tuple_index(bits, cells, lens, f)]
+    return total
+
+
+@njit
+def update_weights(bits, step, weights, cells, lens, offs):
+    for f in range(cells.shape[0]):
+        i = offs[f] + tuple_index(bits, cells, lens, f)
+        weights[i] = weights[i] + step
+
+
+@njit
+def update_weights_tc(bits, error, alpha, weights, e_sum, a_sum, cells, lens, offs):
+    n = cells.shape[0]
+    for f in range(n):
+        i = offs[f] + tuple_index(bits, cells, lens, f)
+        rate = 1.0 if a_sum[i] == 0.0 else abs(e_sum[i]) / a_sum[i]
+        weights[i] = weights[i] + alpha * rate * error / n
+        e_sum[i] = e_sum[i] + error
+        a_sum[i] = a_sum[i] + abs(error)
+
+
+@njit
+def learn_step(previous, target, alpha, tc, weights, e_sum, a_sum, cells, lens, offs):
+    error = target - net_value(previous, weights, cells, lens, offs)
+    if tc:
+        update_weights_tc(previous, error, alpha, weights, e_sum, a_sum, cells, lens, offs)
+    else:
+        update_weights(previous, alpha * error / cells.shape[0], weights, cells, lens, offs)
+
+
+@njit
+def train_games(games, state, alpha, tc, p_four, weights, e_sum, a_sum, cells, lens, offs, left, right,
+                 score_table, scores, max_exps, moves):
+    """TD(0) (or TC) self-play for ``games`` games; per-game results into the arrays; returns the state."""
+    state = U64(state)
+    for g in range(games):
+        bits, state = spawn_xorshift(U64(0), state, p_four)
+        bits, state = spawn_xorshift(bits, state, p_four)
+        previous = U64(0)
+        have_previous = False
+        score = 0
+        played = 0
+        while True:
+            best = U64(0)
+            best_value = -np.inf
+            best_reward = 0
+            for code in range(4):
+                moved, reward = apply_move(bits, code, left, right, score_table)
+                if reward == OVERFLOW or moved == bits:
+                    continue
+                v = reward + net_value(moved, weights, cells, lens, offs)
+                if v > best_value:
+                    best, best_value, best_reward = moved, v, reward
+            if best_value == -np.inf:
+                if have_previous:
+                    learn_step(previous, 0.0, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
+                break
+            if have_previous:
+                learn_step(previous, best_value, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
+            previous = best
+            have_previous = True
+            score += best_reward
+            played += 1
+            bits, state = spawn_xorshift(best, state, p_four)
+        scores[g] = score
+        max_exps[g] = max_exponent(bits)
+        moves[g] = played
+    return state
+
+
+@njit
+def greedy_values(bits, weights, cells, lens, offs, left, right, score_table, values):
+    bits = U64(bits)
+    best = -1
+    for code in range(4):
+        moved, reward = apply_move(bits, code, left, right, score_table)
+        if reward == OVERFLOW or moved == bits:
+            values[code] = np.nan
+            continue
+        values[code] = reward + net_value(moved, weights, cells, lens, offs)
+        if best == -1 or values[code] > values[best]:
+            best = code
+    return best
+
+
+@njit
+def batch_values(boards, weights, cells, lens, offs, out):
+    for i in range(boards.size):
+        out[i] = net_value(boards[i], weights, cells, lens, offs)
+
+
+
+@njit(inline="always")
+def td_leaf(board, leaf_data):
+    """A spawned board where the search stops, scored by a learned ``V`` of afterstates: the best move's points plus
+    ``V`` of its afterstate (0 when no move is left). ``leaf_data`` = (weights, cells, lens, offs, left, right, score).
+    """
+    weights, cells, lens, offs, left, right, score_table = leaf_data
+    best = -np.inf
+    for code in range(4):
+        moved, reward = apply_move(board, code, left, right, score_table)
+        if reward == OVERFLOW or moved == board:
+            continue
+        v = reward + net_value(moved, weights, cells, lens, offs)
+        if v > best:
+            best = v
+    if best == -np.inf:
+        return 0.0  # game over: no more points
+    return best
+
+
+TD_SEARCH = make_search("td", td_leaf, with_points=True)  # the one expectimax kernel, V at the leaves

@@ -1,0 +1,185 @@
+"""Players on a learned value: :class:`TDPlayer` (1-ply greedy) and :class:`TDExpectimax` (the one expectimax
+kernel of :mod:`tilelab.game2048.kernels` with ``V`` at its leaves), and the classroom net shipped with
+tilelab (:func:`lesson_network`). Part of :mod:`tilelab.game2048.ntuple`, which exports every name here.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tilelab._checks import as_int
+from tilelab._files import one_line
+from tilelab.game2048.ai import Thought
+from tilelab.game2048.bitboard import DIRECTION_NAMES, row_tables, to_bitboard
+from tilelab.game2048.core import Board, Direction
+from tilelab.game2048.expectimax import (
+    Budget, SearchResult, check_deadline, check_node_limit, check_search_settings, deepen,
+)
+from tilelab.game2048.kernels import COUNTERS, NO_MOVE, U64, transposition_table
+from tilelab.game2048.ntuple_kernels import TD_SEARCH, greedy_values
+from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
+
+__all__ = ["TDPlayer", "TDExpectimax", "MAX_TD_NODES", "LESSON_NET", "lesson_network"]
+
+_CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)
+
+
+class TDPlayer:
+    """1-ply greedy player on a learned value: the move with the best ``reward + V(afterstate)``.
+
+    ``last_values`` holds each legal move's ``reward + V(afterstate)`` (points expected from here).
+
+    >>> player = TDPlayer(NTupleNetwork([(0, 1, 2, 3)]))
+    >>> player(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4")) in (Direction.LEFT, Direction.RIGHT)
+    True
+    """
+
+    name = "td-1ply"
+
+    def __init__(self, net: NTupleNetwork) -> None:
+        if not isinstance(net, NTupleNetwork):
+            raise TypeError(f"TDPlayer needs an NTupleNetwork, got {type(net).__name__}")
+        self.net = net
+        self.last_values: dict[Direction, float] = {}
+
+    def think(self, board: Board) -> Thought:
+        """Every legal move's ``reward + V(afterstate)`` and the choice, as a :class:`Thought` (depth 1)."""
+        start = time.perf_counter()
+        t = row_tables()
+        values = np.full(4, np.nan)
+        best = greedy_values(U64(to_bitboard(board)), self.net.weights, self.net._cells, self.net._lens,
+                              self.net._offs, t.left, t.right, t.score, values)
+        self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(values) if not math.isnan(v)}
+        direction = None if best < 0 else _CODE_TO_DIRECTION[best]
+        return Thought(direction, dict(self.last_values), 1, len(self.last_values), 0,
+                       1e3 * (time.perf_counter() - start))
+
+    def __call__(self, board: Board) -> Direction:
+        thought = self.think(board)
+        if thought.direction is None:
+            raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
+        return thought.direction
+
+
+MAX_TD_NODES = 250_000  # no single TDExpectimax search goes past this (about a second: a node is 4 lookups of V)
+
+
+class TDExpectimax:
+    """Expectimax whose evaluation is a learned n-tuple value: search ``depth`` of our moves, then ``V``.
+
+    Depth 1 is exactly :class:`TDPlayer`. Budgets as in :class:`tilelab.game2048.Expectimax`:
+    ``nodes_per_move`` (deterministic, default), ``ms_per_move`` (wall clock: the compiled search
+    reads the clock and drops a level the deadline stops, so a move takes about ``T`` also on a busy
+    machine) or ``depth`` (bounded by ``max_nodes`` like every search). 4x4 boards only.
+
+    >>> ai = TDExpectimax(NTupleNetwork([(0, 1, 2, 3)]), depth=2)
+    >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4")) in (Direction.LEFT, Direction.RIGHT)
+    True
+    """
+
+    name = "td-expectimax"
+
+    def __init__(self, net: NTupleNetwork, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
+                 depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-3, p_four: float = 0.1,
+                 table_bits: int = 20, max_nodes: int = MAX_TD_NODES) -> None:
+        if not isinstance(net, NTupleNetwork):
+            raise TypeError(f"TDExpectimax needs an NTupleNetwork, got {type(net).__name__}")
+        if ms_per_move is None and nodes_per_move is None and depth is None:
+            nodes_per_move = 20_000
+        _, cutoff, p_four = check_search_settings(1, cutoff, p_four)
+        table_bits = as_int(table_bits, "table_bits (the table has 2**table_bits entries)", minimum=4, maximum=26)
+        self.net = net
+        self.budget = Budget(depth=depth, nodes_per_move=nodes_per_move, ms_per_move=ms_per_move,
+                             max_depth=max_depth, nodes_per_ms=500.0, max_nodes=max_nodes)
+        self.cutoff, self.p_four = cutoff, p_four
+        self.tt, self.tt_f = transposition_table(1 << table_bits)  # one 32-byte slot per entry, as Expectimax's
+        self._generation = 0
+        self.last: Any = None
+        self.last_values: dict[Direction, float] = {}
+
+    @property
+    def tt_board(self) -> np.ndarray:
+        """The board stored in each transposition-table slot (a view)."""
+        return self.tt[:, 0]
+
+    @property
+    def tt_tag(self) -> np.ndarray:
+        """Each slot's tag, generation * 256 + depth (-1: never written; a view)."""
+        return self.tt[:, 1].view(np.int64)
+
+    @property
+    def tt_value(self) -> np.ndarray:
+        """Each slot's value (a view)."""
+        return self.tt_f[:, 2]
+
+    def __repr__(self) -> str:
+        return f"TDExpectimax({self.net.name!r}, {self.budget.describe()}, cutoff={self.cutoff:g})"
+
+    def search(self, bits: int, depth: int, node_limit: int = 0, deadline: float | None = None) -> SearchResult:
+        """One fixed-depth search from a bitboard (``depth`` = our moves, 1 = greedy on ``V``).
+
+        Stops (``complete=False``) past ``node_limit`` nodes or the ``deadline`` (a perf_counter time).
+        """
+        node_limit = check_node_limit(node_limit)
+        deadline = check_deadline(deadline)
+        tick = time.perf_counter()
+        t = row_tables()
+        self._generation += 1
+        counters = np.zeros(COUNTERS, dtype=np.int64)
+        values = np.full(4, np.nan)
+        n = self.net
+        if depth <= 1:  # our move, then V of its afterstate: no chance node
+            best = greedy_values(U64(bits), n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score, values)
+        else:  # our move, then the one expectimax kernel from its afterstate, one of our moves fewer
+            leaf_data = (n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score)
+            best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, t.left, t.right, t.score,
+                                         leaf_data, self.tt, self.tt_f, self._generation << 8, counters, values,
+                                         node_limit, deadline)
+        return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
+                            not counters[2], time.perf_counter() - tick)
+
+    def think(self, board: Board) -> Thought:
+        """Search ``board`` under the budget: the choice and each legal move's value, as a :class:`Thought`."""
+        start = time.perf_counter()
+        bits = to_bitboard(board)
+        result = deepen(lambda depth, limit, deadline=None: self.search(bits, depth, limit, deadline), self.budget,
+                        start=start)
+        self.last_values = {_CODE_TO_DIRECTION[c]: v for c, v in enumerate(result.values) if not math.isnan(v)}
+        direction = None if result.best == NO_MOVE else _CODE_TO_DIRECTION[result.best]
+        self.last = Thought(direction, dict(self.last_values), result.depth, result.nodes, result.table_hits,
+                            1e3 * (time.perf_counter() - start))
+        return self.last
+
+    def __call__(self, board: Board) -> Direction:
+        thought = self.think(board)
+        if thought.direction is None:
+            raise ValueError("the game is over: no move changes this board, so there is nothing to choose")
+        return thought.direction
+
+
+# ---------------------------------------------------------------------------------- the lesson's net
+LESSON_NET = Path(__file__).resolve().parents[1] / "data" / "ntuple-classroom.npz"
+
+
+def lesson_network() -> NTupleNetwork:
+    """The classroom net shipped with tilelab (trained by ``benchmarks/train_2048_td.py``; checked on load).
+
+    >>> net = lesson_network()
+    >>> net.tuples == CLASSROOM_TUPLES and net.training["games"] > 0
+    True
+    """
+    try:
+        return NTupleNetwork.load(LESSON_NET)
+    except FileNotFoundError:
+        raise ValueError(f"the shipped net {LESSON_NET} is missing: reinstall tilelab (pip install --force-reinstall "
+                         "tilelab) or rebuild it with benchmarks/train_2048_td.py --net classroom --ship "
+                         f"{LESSON_NET}") from None
+    except ValueError as exc:
+        raise ValueError(f"the shipped net is damaged ({one_line(exc)}): reinstall tilelab (pip install "
+                         "--force-reinstall tilelab, or git checkout tilelab/data/ntuple-classroom.npz in a clone) "
+                         f"or rebuild it with benchmarks/train_2048_td.py --net classroom --ship {LESSON_NET}") from None
