@@ -1,0 +1,410 @@
+"""2048 boards: directions, input checks and the immutable :class:`Board` (pure engine).
+
+Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here. The tile
+palette is imported only when a board draws itself (``_repr_html_``).
+"""
+
+from __future__ import annotations
+
+import enum
+import numbers
+from typing import Any, Iterable, Sequence, Union
+
+import numpy as np
+
+from tilelab._checks import _short
+
+__all__ = [
+    "BLANK",
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "DEFAULT_SIZE",
+    "DEFAULT_TARGET",
+    "DEFAULT_P_FOUR",
+    "SMALL_TILE",
+    "BIG_TILE",
+    "MAX_TILE",
+    "START_TILES",
+    "JSON_FORMAT",
+    "JSON_VERSION",
+    "Cell",
+    "Direction",
+    "DirectionLike",
+    "Board",
+    "BoardLike",
+]
+
+
+BLANK = 0  #: the value of an empty cell
+MIN_SIZE = 2  #: smallest board side
+MAX_SIZE = 8  #: largest board side
+DEFAULT_SIZE = 4
+DEFAULT_TARGET = 2048
+DEFAULT_P_FOUR = 0.1  #: the original game spawns a 4 one time in ten
+SMALL_TILE, BIG_TILE = 2, 4  #: the two tiles a spawn can place
+MAX_TILE = 2**62  #: the largest tile a board accepts (to_array and the bitboard engines work in 64-bit integers)
+START_TILES = 2  #: tiles spawned when a game starts
+JSON_FORMAT = "tilelab.game2048"
+JSON_VERSION = 1
+
+Cell = tuple[int, int]  #: (row, col), row 0 at the top, col 0 at the left
+
+
+# --------------------------------------------------------------------------------------------
+# Directions
+# --------------------------------------------------------------------------------------------
+_DIRECTION_WORDS = {
+    "up": "UP", "u": "UP", "↑": "UP", "north": "UP",
+    "down": "DOWN", "d": "DOWN", "↓": "DOWN", "south": "DOWN",
+    "left": "LEFT", "l": "LEFT", "←": "LEFT", "west": "LEFT",
+    "right": "RIGHT", "r": "RIGHT", "→": "RIGHT", "east": "RIGHT",
+}
+
+
+class Direction(enum.Enum):
+    """The four swipes. ``Direction("L")``, ``Direction("left")`` and ``Direction.LEFT`` agree.
+
+    >>> Direction("l"), Direction("Up"), Direction.parse("→")
+    (Direction.LEFT, Direction.UP, Direction.RIGHT)
+    >>> Direction.LEFT.delta, Direction.UP.opposite
+    ((0, -1), Direction.DOWN)
+    """
+
+    UP = "up"
+    DOWN = "down"
+    LEFT = "left"
+    RIGHT = "right"
+
+    def __repr__(self) -> str:
+        return f"Direction.{self.name}"
+
+    @classmethod
+    def _missing_(cls, value: object) -> "Direction | None":
+        if isinstance(value, str):
+            name = _DIRECTION_WORDS.get(value.strip().lower())
+            if name is not None:
+                return cls[name]
+        return None
+
+    @classmethod
+    def parse(cls, value: "Direction | str") -> "Direction":
+        """Return the direction named by ``value`` (a Direction, or a word such as "left" or "L")."""
+        if isinstance(value, cls):
+            return value
+        if not isinstance(value, str):
+            raise TypeError(
+                f"a direction must be a Direction or a string, got {type(value).__name__}; "
+                "use e.g. Direction.LEFT or 'left'"
+            )
+        try:
+            return cls(value)
+        except ValueError:
+            raise ValueError(
+                f"unknown direction {value!r}; use one of up/down/left/right "
+                "(or u/d/l/r, arrows ↑↓←→, north/south/west/east, or Direction.UP ...); "
+                "single compass letters are refused because WASD keys read them differently"
+            ) from None
+
+    @property
+    def delta(self) -> Cell:
+        """The (row, col) step a tile takes in this direction."""
+        return _DELTAS[self]
+
+    @property
+    def opposite(self) -> "Direction":
+        """The direction pointing the other way."""
+        return _OPPOSITES[self]
+
+
+_DELTAS = {Direction.UP: (-1, 0), Direction.DOWN: (1, 0), Direction.LEFT: (0, -1), Direction.RIGHT: (0, 1)}
+_OPPOSITES = {
+    Direction.UP: Direction.DOWN, Direction.DOWN: Direction.UP,
+    Direction.LEFT: Direction.RIGHT, Direction.RIGHT: Direction.LEFT,
+}
+
+DirectionLike = Union[Direction, str]
+
+
+# --------------------------------------------------------------------------------------------
+# Validation helpers
+# --------------------------------------------------------------------------------------------
+def _is_int(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _check_tile(value: object, where: str) -> int:
+    if not _is_int(value):
+        raise TypeError(
+            f"tile {value!r} at {where} is a {type(value).__name__}, not an int; "
+            "tiles are 0 (blank) or powers of two such as 2, 4, 8"
+        )
+    tile = int(value)  # type: ignore[call-overload]
+    if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
+        raise ValueError(
+            f"tile {_short(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
+        )
+    if tile > MAX_TILE:
+        raise ValueError(f"tile 2**{tile.bit_length() - 1} at {where} is past MAX_TILE = 2**62, the largest tile a board holds")
+    return tile
+
+
+def _check_p_four(p_four: object) -> float:
+    if not isinstance(p_four, numbers.Real) or isinstance(p_four, bool):
+        raise TypeError(f"p_four must be a number between 0 and 1, got {type(p_four).__name__}")
+    p = float(p_four)
+    if not 0.0 <= p <= 1.0:  # also rejects NaN
+        raise ValueError(f"p_four={p_four!r} is not a probability; pass a number in [0, 1], e.g. 0.1")
+    return p
+
+
+def _check_size(size: object) -> int:
+    if not _is_int(size):
+        raise TypeError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {type(size).__name__}")
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:  # type: ignore[call-overload]
+        raise ValueError(f"size={size} is out of range; pick a board side from {MIN_SIZE} to {MAX_SIZE}")
+    return int(size)  # type: ignore[call-overload]
+
+
+# --------------------------------------------------------------------------------------------
+# Board
+# --------------------------------------------------------------------------------------------
+class Board:
+    """An immutable, hashable square 2048 board; ``rows`` is a tuple of tuples, 0 = blank.
+
+    ``str(board)`` draws it as text and :meth:`Board.parse` reads that text back.
+
+    >>> b = Board([[0, 2, 0, 0], [0, 0, 0, 0], [4, 0, 0, 2], [0, 0, 0, 0]])
+    >>> print(b)
+    . 2 . .
+    . . . .
+    4 . . 2
+    . . . .
+    >>> Board.parse(str(b)) == b, b.size, b[2, 0], len(b.empty_cells())
+    (True, 4, 4, 13)
+    """
+
+    __slots__ = ("_rows", "_hash")
+
+    def __init__(self, rows: "Board | Iterable[Iterable[int]]") -> None:
+        if isinstance(rows, Board):
+            self._rows: tuple[tuple[int, ...], ...] = rows._rows
+            self._hash: int | None = rows._hash
+            return
+        if isinstance(rows, np.ndarray):
+            rows = rows.tolist()
+        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+            raise TypeError(
+                f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
+                "to read a text picture use Board.parse(text)"
+            )
+        checked = []
+        for r, row in enumerate(rows):
+            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+                raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
+            checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(row)))
+        size = len(checked)
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(
+                f"a board needs {MIN_SIZE} to {MAX_SIZE} rows, got {size}; pass a square grid such as 4 rows of 4"
+            )
+        for r, row in enumerate(checked):
+            if len(row) != size:
+                raise ValueError(
+                    f"row {r} has {len(row)} cells but the board has {size} rows; "
+                    "boards are square: give every row exactly as many cells as there are rows"
+                )
+        self._rows = tuple(checked)
+        self._hash = None
+
+    @classmethod
+    def _trusted(cls, rows: tuple[tuple[int, ...], ...]) -> "Board":
+        board = object.__new__(cls)
+        board._rows = rows
+        board._hash = None
+        return board
+
+    # -- constructors ----------------------------------------------------------------------
+    @classmethod
+    def empty(cls, size: int = DEFAULT_SIZE) -> "Board":
+        """A board of blanks.
+
+        >>> print(Board.empty(2))
+        . .
+        . .
+        """
+        size = _check_size(size)
+        return cls._trusted(((BLANK,) * size,) * size)
+
+    @classmethod
+    def parse(cls, text: str) -> "Board":
+        """Read a text picture: one line per row, tiles separated by spaces, ``.`` (or 0, _) blank.
+
+        Bars (``|2| |4|``-style) are ignored as separators, blank lines are skipped.
+
+        >>> Board.parse('''
+        ...     . 2
+        ...     4 .
+        ... ''').rows
+        ((0, 2), (4, 0))
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"Board.parse expects a str picture, got {type(text).__name__}")
+        rows = []
+        for line in text.splitlines():
+            tokens = line.replace("|", " ").split()
+            if not tokens:
+                continue
+            row = []
+            for token in tokens:
+                if token in (".", "_", "-", "0"):
+                    row.append(BLANK)
+                elif token.isascii() and token.isdigit() and len(token) <= 20:
+                    row.append(int(token))
+                else:
+                    raise ValueError(
+                        f"cannot read {_short(token)} in line {_short(line.strip())}; write tiles as numbers with the "
+                        "digits 0-9 and blanks as '.'"
+                    )
+            rows.append(row)
+            if len(rows) > MAX_SIZE:
+                raise ValueError(f"the picture has more than {MAX_SIZE} rows; boards are {MIN_SIZE}x{MIN_SIZE} to "
+                                 f"{MAX_SIZE}x{MAX_SIZE}")
+        return cls(rows)
+
+    @classmethod
+    def from_array(cls, array: Any) -> "Board":
+        """A board from a 2-D numpy array (or anything ``numpy.asarray`` accepts)."""
+        a = np.asarray(array)
+        if a.ndim != 2:
+            raise ValueError(f"expected a 2-D array, got {a.ndim} dimensions with shape {a.shape}")
+        if a.dtype.kind not in "iu":
+            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
+                a = a.astype(np.int64)
+            else:
+                raise TypeError(f"expected an integer array, got dtype {a.dtype}")
+        return cls(a.tolist())
+
+    # -- views -----------------------------------------------------------------------------
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The tiles, row by row (0 = blank)."""
+        return self._rows
+
+    @property
+    def size(self) -> int:
+        """The side of the square board."""
+        return len(self._rows)
+
+    def __getitem__(self, cell: Cell) -> int:
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise TypeError(f"index a board with a cell (row, col), e.g. board[0, 1], not {_short(cell)}") from None
+        n = len(self._rows)
+        if not (_is_int(r) and _is_int(c)):
+            raise TypeError(f"a cell is two ints (row, col), got {_short(cell)}")
+        if not (0 <= r < n and 0 <= c < n):  # no wrapping: board[-1, 0] is off the board like board[n, 0]
+            raise IndexError(f"cell {(int(r), int(c))} is off the {n}x{n} board: rows and columns are 0..{n - 1}")
+        return self._rows[r][c]
+
+    def to_array(self) -> np.ndarray:
+        """The tiles as a fresh ``int64`` numpy array (a copy: the board stays immutable)."""
+        return np.array(self._rows, dtype=np.int64)
+
+    def cells(self) -> list[Cell]:
+        """Every cell, row by row."""
+        n = self.size
+        return [(r, c) for r in range(n) for c in range(n)]
+
+    def empty_cells(self) -> list[Cell]:
+        """The blank cells, row by row (where a spawn may land)."""
+        return [(r, c) for r, row in enumerate(self._rows) for c, v in enumerate(row) if v == BLANK]
+
+    def tiles(self) -> dict[Cell, int]:
+        """``{cell: value}`` for every non-blank cell."""
+        return {(r, c): v for r, row in enumerate(self._rows) for c, v in enumerate(row) if v != BLANK}
+
+    @property
+    def max_tile(self) -> int:
+        """The largest tile (0 on an empty board)."""
+        return max(max(row) for row in self._rows)
+
+    @property
+    def tile_sum(self) -> int:
+        """The sum of all tiles: a slide keeps it, a spawn adds 2 or 4."""
+        return sum(sum(row) for row in self._rows)
+
+    def with_tile(self, cell: Cell, value: int) -> "Board":
+        """A copy with ``value`` placed at ``cell``.
+
+        >>> print(Board.empty(2).with_tile((1, 0), 4))
+        . .
+        4 .
+        """
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise TypeError(f"cell must be a (row, col) pair, got {_short(cell)}") from None
+        if not (_is_int(r) and _is_int(c)):
+            raise TypeError(f"cell must be a (row, col) pair of ints, got {_short(cell)}")
+        if not (0 <= r < self.size and 0 <= c < self.size):
+            raise ValueError(f"cell {cell} is off the {self.size}x{self.size} board")
+        value = _check_tile(value, f"cell {cell}")
+        rows = list(self._rows)
+        row = list(rows[r])
+        row[c] = value
+        rows[r] = tuple(row)
+        return Board._trusted(tuple(rows))
+
+    def transpose(self) -> "Board":
+        """Rows become columns (swaps UP with LEFT and DOWN with RIGHT)."""
+        return Board._trusted(tuple(zip(*self._rows)))
+
+    def mirror(self) -> "Board":
+        """Left and right swapped (swaps LEFT with RIGHT)."""
+        return Board._trusted(tuple(row[::-1] for row in self._rows))
+
+    # -- value semantics -------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self._rows == other._rows
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._rows)
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Board({[list(row) for row in self._rows]!r})"
+
+    def __str__(self) -> str:
+        width = max(len(str(v)) for row in self._rows for v in row)
+        return "\n".join(
+            " ".join(("." if v == BLANK else str(v)).rjust(width) for v in row) for row in self._rows
+        )
+
+    def __reduce__(self) -> tuple:
+        return (Board, (self._rows,))
+
+    def _repr_html_(self) -> str:
+        """A notebook shows a bare ``board`` as a small grid in the classic colours."""
+        from tilelab.game2048.palette import BOARD_COLOR, tile_style  # only when a board is drawn
+
+        cells = []
+        for row in self._rows:
+            tds = []
+            for v in row:
+                background, colour = tile_style(v)
+                tds.append(
+                    f'<td style="background:{background};color:{colour};width:2.6em;height:2.6em;'
+                    f'text-align:center;font:bold 1em sans-serif;border-radius:4px">{v or ""}</td>'
+                )
+            cells.append("<tr>" + "".join(tds) + "</tr>")
+        return (f'<table style="background:{BOARD_COLOR};border-spacing:4px;border-radius:6px">'
+                + "".join(cells) + "</table>")
+
+
+BoardLike = Union[Board, Sequence[Sequence[int]], np.ndarray]
+
+
+def _as_board(board: BoardLike) -> Board:
+    return board if isinstance(board, Board) else Board(board)

@@ -1,0 +1,97 @@
+"""2048 chance as data: :func:`spawn_outcomes` lists every spawn with its probability and
+:func:`spawn` samples from that very list (one draw through :func:`sample_outcome`).
+
+Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from tilelab._random import as_generator
+from tilelab.game2048.board import (
+    BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, _as_board, _check_p_four,
+)
+
+__all__ = [
+    "Spawn",
+    "spawn_outcomes",
+    "sample_outcome",
+    "spawn",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Spawns: chance as data
+# --------------------------------------------------------------------------------------------
+class Spawn(NamedTuple):
+    """A new tile: ``value`` (2 or 4) appearing at ``cell`` (row, col)."""
+
+    cell: Cell
+    value: int
+
+
+def spawn_outcomes(board: BoardLike, p_four: float = DEFAULT_P_FOUR) -> list[tuple[Spawn, float]]:
+    """Every possible spawn with its probability: a uniform empty cell, then 2 (1 - p_four) or 4.
+
+    Outcomes with probability 0 are left out; a full board has no outcomes.
+
+    >>> for s, p in spawn_outcomes(Board.parse('''
+    ...     2 .
+    ...     4 .
+    ... ''')): print(s, round(p, 3))
+    Spawn(cell=(0, 1), value=2) 0.45
+    Spawn(cell=(0, 1), value=4) 0.05
+    Spawn(cell=(1, 1), value=2) 0.45
+    Spawn(cell=(1, 1), value=4) 0.05
+    """
+    board = _as_board(board)
+    p_four = _check_p_four(p_four)
+    empty = board.empty_cells()
+    if not empty:
+        return []
+    share = 1.0 / len(empty)
+    outcomes = []
+    for cell in empty:
+        for value, p in ((SMALL_TILE, 1.0 - p_four), (BIG_TILE, p_four)):
+            if p > 0:
+                outcomes.append((Spawn(cell, value), p * share))
+    return outcomes
+
+
+def sample_outcome(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:
+    """Pick one outcome from ``[(outcome, p)]`` with one uniform draw (walk the cumulative sum)."""
+    if not outcomes:
+        raise ValueError("there is no outcome to sample from (is the board full?)")
+    u = rng.random()
+    total = 0.0
+    for outcome, p in outcomes:
+        total += p
+        if u < total:
+            return outcome
+    return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
+
+
+def spawn(
+    board: BoardLike, rng: "int | np.random.Generator | None" = None, p_four: float = DEFAULT_P_FOUR
+) -> tuple[Board, Spawn]:
+    """Sample one spawn from :func:`spawn_outcomes` and place it; returns (new board, spawn).
+
+    >>> b, s = spawn(Board.parse('''
+    ...     2 4
+    ...     8 .
+    ... '''), rng=0, p_four=0.0)
+    >>> s
+    Spawn(cell=(1, 1), value=2)
+    >>> print(b)
+    2 4
+    8 2
+    """
+    board = _as_board(board)
+    outcomes = spawn_outcomes(board, p_four)
+    if not outcomes:
+        raise ValueError("the board is full: a spawn needs an empty cell (spawn only after a move that changed it)")
+    chosen: Spawn = sample_outcome(outcomes, as_generator(rng))
+    return board.with_tile(chosen.cell, chosen.value), chosen

@@ -1,0 +1,401 @@
+"""The 2048 session: :class:`Game` with score, win, undo to any depth and exact JSON save/load.
+
+Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tilelab._checks import _short
+from tilelab._protocol import Turn
+from tilelab._random import as_generator
+from tilelab.game2048.board import (
+    BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
+    JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, _as_board, _check_p_four, _check_size,
+    _is_int,
+)
+from tilelab.game2048.rules import MoveResult, is_over, legal_moves, move
+from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
+
+__all__ = [
+    "Game",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Game: a session with score, win, undo and save/load
+# --------------------------------------------------------------------------------------------
+class _Snapshot(NamedTuple):
+    board: Board
+    score: int
+    won: bool
+    moves_played: int
+    rng_state: dict
+
+
+def _check_target(target: object) -> int:
+    if not _is_int(target):
+        raise TypeError(f"target must be an int power of two such as 2048, got {type(target).__name__}")
+    t = int(target)  # type: ignore[call-overload]
+    if t < BIG_TILE or t & (t - 1):
+        raise ValueError(f"target={target} is not reachable; pick a power of two >= 4, e.g. 2048")
+    return t
+
+
+def _as_spawn(outcome: object) -> Spawn:
+    """``outcome`` as a Spawn, from a Spawn or a pair ``((row, col), value)``; TypeError naming it otherwise."""
+    try:
+        cell, value = outcome  # type: ignore[misc]
+        r, c = cell
+    except (TypeError, ValueError):
+        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {_short(outcome)}") from None
+    if not all(_is_int(v) for v in (r, c, value)):
+        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {_short(outcome)}")
+    return Spawn((int(r), int(c)), int(value))
+
+
+def _jsonable(state: Any) -> Any:
+    if isinstance(state, dict):
+        return {k: _jsonable(v) for k, v in state.items()}
+    if isinstance(state, np.ndarray):
+        return state.tolist()
+    if isinstance(state, np.integer):
+        return int(state)
+    return state
+
+
+def _generator_from_state(state: dict, field: str = "rng") -> np.random.Generator:
+    name = state.get("bit_generator") if isinstance(state, dict) else None
+    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
+    if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
+        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
+    bit_generator = bit_generator_class()
+    try:
+        bit_generator.state = state
+        np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here, not later
+    except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
+        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
+    bit_generator.state = state
+    return np.random.Generator(bit_generator)
+
+
+def _saved(data: dict, key: str, where: str = "") -> Any:
+    if key not in data:
+        raise ValueError(f"saved game is missing the field {where}{key!r}")
+    return data[key]
+
+
+def _saved_count(data: dict, key: str, where: str = "") -> int:
+    """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
+    value = _saved(data, key, where)
+    if not _is_int(value) or value < 0:
+        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {_short(value)}")
+    return int(value)
+
+
+def _saved_bool(data: dict, key: str, where: str = "") -> bool:
+    value = _saved(data, key, where)
+    if not isinstance(value, bool):  # "false" is a non-empty string: bool("false") would be True
+        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {_short(value)}")
+    return value
+
+
+def _saved_board(data: dict, key: str, size: int, where: str = "") -> Board:
+    try:
+        board = Board(_saved(data, key, where))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"saved game field {where}{key!r} is not a board: {exc}") from None
+    if board.size != size:
+        raise ValueError(f"saved game field {where}{key!r} is {board.size}x{board.size} but the game's size is {size}")
+    return board
+
+
+class Game:
+    """A game of 2048: board, score, win, game over, undo and JSON save/load.
+
+    Randomness comes only from the game's own numpy Generator (``seed``): same seed, same game.
+    :meth:`undo` restores the random state too, so replaying the same swipe brings the same
+    spawn -- undo cannot be used to fish for a better tile.
+
+    >>> g = Game(size=4, seed=19)
+    >>> print(g.board)
+    . . . .
+    . . 2 .
+    . . . .
+    . . 2 .
+    >>> turn = g.play("up")
+    >>> bool(turn), turn.score, g.score, turn.chance
+    (True, 4, 4, ((Spawn(cell=(1, 1), value=2), 0.06),))
+    >>> print(g.board)
+    . . 4 .
+    . 2 . .
+    . . . .
+    . . . .
+    >>> g.undo(), bool(g.play("up"))   # the same spawn again
+    (True, True)
+    >>> print(g.board)
+    . . 4 .
+    . 2 . .
+    . . . .
+    . . . .
+    >>> Game.from_json(g.to_json()).board == g.board
+    True
+    """
+
+    def __init__(
+        self,
+        size: int = DEFAULT_SIZE,
+        target: int = DEFAULT_TARGET,
+        p_four: float = DEFAULT_P_FOUR,
+        seed: "int | np.random.Generator | None" = None,
+        *,
+        board: BoardLike | None = None,
+    ) -> None:
+        self.target = _check_target(target)
+        self.p_four = _check_p_four(p_four)
+        self.seed = int(seed) if _is_int(seed) else None  # type: ignore[call-overload]
+        self._rng = as_generator(seed)
+        if board is not None:
+            start = _as_board(board)
+            if size != DEFAULT_SIZE and size != start.size:
+                raise ValueError(f"size={size} but the given board is {start.size}x{start.size}; drop size or match it")
+            self.size = start.size
+        else:
+            self.size = _check_size(size)
+        self._history: list[_Snapshot] = []
+        self.last_move: MoveResult | None = None  #: what the last play() did (for animation)
+        self.last_spawn: Spawn | None = None  #: the tile the last play() spawned
+        self._start(None if board is None else _as_board(board))
+
+    def _start(self, board: Board | None) -> None:
+        self.score = 0
+        self.moves_played = 0
+        self._history.clear()
+        self.last_move = None
+        self.last_spawn = None
+        if board is None:
+            self.board = Board.empty(self.size)
+            for _ in range(START_TILES):
+                self.spawn()
+            self.last_spawn = None
+        else:
+            self.board = board
+        self.won = self.board.max_tile >= self.target
+
+    def restart(self) -> None:
+        """A new game with the same settings; the random generator carries on (no re-seeding)."""
+        self._start(None)
+
+    # -- state -----------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True when no swipe changes the board."""
+        return is_over(self.board)
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The game's random generator (spawns draw from it)."""
+        return self._rng
+
+    def legal_moves(self) -> list[Direction]:
+        """Directions that would change the board now."""
+        return legal_moves(self.board)
+
+    def spawn_outcomes(self) -> list[tuple[Spawn, float]]:
+        """Every spawn that may follow, with its probability, for the current board."""
+        return spawn_outcomes(self.board, self.p_four)
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is a move to take back."""
+        return bool(self._history)
+
+    @property
+    def undo_depth(self) -> int:
+        """How many moves :meth:`undo` can take back."""
+        return len(self._history)
+
+    # -- actions ---------------------------------------------------------------------------
+    def spawn(self, outcome: Spawn | None = None) -> Spawn:
+        """The chance step: place ``outcome`` or, by default, sample one from :meth:`spawn_outcomes`.
+
+        :meth:`play` calls this after every move that changed the board; call it yourself after
+        ``play(direction, spawn=False)`` to choose the spawn (e.g. to replay a recorded game).
+        """
+        if outcome is not None:
+            outcome = _as_spawn(outcome)
+        outcomes = self.spawn_outcomes()
+        if not outcomes:
+            raise ValueError("the board is full: nothing can spawn")
+        if outcome is None:
+            chosen: Spawn = sample_outcome(outcomes, self._rng)
+        else:
+            chosen = outcome
+            if chosen not in {s for s, _ in outcomes}:
+                raise ValueError(
+                    f"{outcome!r} cannot happen here; pick one of game.spawn_outcomes() (an empty cell, value 2 or 4)"
+                )
+        self.board = self.board.with_tile(chosen.cell, chosen.value)
+        self.last_spawn = chosen
+        return chosen
+
+    def _snapshot(self) -> _Snapshot:
+        return _Snapshot(self.board, self.score, self.won, self.moves_played, self._rng.bit_generator.state)
+
+    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn:
+        """Swipe; when the board changed add the score, spawn a tile; returns the :class:`Turn`.
+
+        The Turn holds the move's events (``turn.events``: every tile's move), the score gained,
+        the spawn with its probability (``turn.chance``) and ``over``/``won``; it counts as True
+        when the board changed. A swipe that changes nothing returns a Turn that counts as False
+        and leaves everything (random state too) as is.
+        """
+        result = move(self.board, direction)
+        if not result.changed:
+            return Turn(result.direction, False, result, 0, (), self.over, self.won)
+        self._history.append(self._snapshot())
+        self.board = result.board
+        self.score += result.score
+        self.moves_played += 1
+        self.last_move = result
+        self.last_spawn = None
+        if any(m.merged and m.value >= self.target for m in result.moves):
+            self.won = True
+        chance: tuple[tuple[Spawn, float], ...] = ()
+        if spawn:
+            outcomes = dict(self.spawn_outcomes())
+            chosen = self.spawn()
+            chance = ((chosen, outcomes[chosen]),)
+        return Turn(result.direction, True, result, result.score, chance, self.over, self.won)
+
+    def hint(self, nodes: int | None = None) -> Direction | None:
+        """A good swipe for the current board: expectimax with a node budget (same board, same hint).
+
+        ``nodes`` defaults to the AI's own budget; None when the game is over. Compiles the AI on
+        its first call (a few seconds on a fresh machine).
+        """
+        if self.over:
+            return None
+        from tilelab.game2048.ai import Expectimax
+
+        return Expectimax(nodes_per_move=nodes, p_four=self.p_four)(self.board)
+
+    def undo(self) -> bool:
+        """Take back the last move (and its spawn, and the random draws); False if none is left."""
+        if not self._history:
+            return False
+        snap = self._history.pop()
+        self.board, self.score, self.won, self.moves_played = snap.board, snap.score, snap.won, snap.moves_played
+        self._rng.bit_generator.state = snap.rng_state
+        self.last_move = None
+        self.last_spawn = None
+        return True
+
+    # -- save / load -----------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Everything needed to continue exactly: settings, board, score, random state, undo history."""
+        return {
+            "format": JSON_FORMAT,
+            "version": JSON_VERSION,
+            "size": self.size,
+            "target": self.target,
+            "p_four": self.p_four,
+            "seed": self.seed,
+            "board": [list(row) for row in self.board.rows],
+            "score": self.score,
+            "won": self.won,
+            "moves_played": self.moves_played,
+            "rng": _jsonable(self._rng.bit_generator.state),
+            "history": [
+                {
+                    "board": [list(row) for row in s.board.rows],
+                    "score": s.score,
+                    "won": s.won,
+                    "moves_played": s.moves_played,
+                    "rng": _jsonable(s.rng_state),
+                }
+                for s in self._history
+            ],
+        }
+
+    def to_json(self) -> str:
+        """The game as a JSON string; :meth:`from_json` restores it, random state included."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Rebuild a game saved by :meth:`to_dict`; every field is checked, alone and against the others."""
+        if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
+            raise ValueError(f"not a saved 2048 game: expected a JSON object with format={JSON_FORMAT!r}")
+        version = data.get("version")
+        if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
+            raise ValueError(f"saved game version {_short(version)} is not supported (expected {JSON_VERSION})")
+        size = _saved(data, "size")
+        if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
+            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {_short(size)}")
+        board = _saved_board(data, "board", size)
+        try:
+            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), seed=0, board=board)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"saved game settings are invalid: {exc}") from None
+        seed = _saved(data, "seed")
+        if seed is not None and (not _is_int(seed) or seed < 0):
+            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+        game.seed = seed
+        game._rng = _generator_from_state(_saved(data, "rng"))
+        game.score = _saved_count(data, "score")
+        game.won = _saved_bool(data, "won")
+        game.moves_played = _saved_count(data, "moves_played")
+        if game.won and board.max_tile < game.target:
+            raise ValueError(f"saved game says won but no tile reaches the target {game.target}")
+        history = _saved(data, "history")
+        if not isinstance(history, list):
+            raise ValueError(f"saved game field 'history' must be a list, not {type(history).__name__}")
+        if len(history) > game.moves_played:
+            raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
+        for i, snap in enumerate(history):
+            where = f"history[{i}]."
+            if not isinstance(snap, dict):
+                raise ValueError(f"saved game field 'history[{i}]' must be an object, not {type(snap).__name__}")
+            moves = _saved_count(snap, "moves_played", where)
+            if moves != game.moves_played - len(history) + i:
+                raise ValueError(f"saved game field {where}'moves_played' is {moves}, expected "
+                                 f"{game.moves_played - len(history) + i} (one move per undo step)")
+            game._history.append(_Snapshot(
+                _saved_board(snap, "board", size, where), _saved_count(snap, "score", where),
+                _saved_bool(snap, "won", where), moves,
+                _generator_from_state(_saved(snap, "rng", where), f"{where}rng").bit_generator.state,
+            ))
+        later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
+        for i, (snap, after) in enumerate(zip(game._history, later)):
+            if snap.score > after.score or (snap.won and not after.won):
+                raise ValueError(f"saved game history[{i}] has score {snap.score} (won {snap.won}) but the next "
+                                 f"position has {after.score} (won {after.won}): score and won never go back")
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> "Game":
+        """Rebuild a game saved by :meth:`to_json`; it continues with exactly the same spawns."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise TypeError(f"Game.from_json expects a JSON string, got {type(text).__name__}")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not valid JSON ({exc.msg} at position {exc.pos}); pass the text from game.to_json()") from None
+        except (RecursionError, UnicodeDecodeError) as exc:
+            raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else ("won" if self.won else "playing")
+        return f"<Game {self.size}x{self.size} score={self.score} moves={self.moves_played} {state}>"
+
+    def __str__(self) -> str:
+        return f"{self.board}\nscore {self.score}" + ("  (won)" if self.won else "") + ("  (game over)" if self.over else "")
