@@ -65,6 +65,7 @@ def b05():
     return run_lesson("05b", fetch=[
         "round(exact[3, 4, 3].p_max / exact[3, 4, 3].p_min, 1)", "rates", "stuck", "disagree", "float(np.mean(tries))",
         "per_move[8, 6]", "per_move[6, 7]", "GAMES", "SAMPLES", "float(table[0, 3])", "min(draws)",
+        "[SAVED[k] == exact[k] for k in exact]",
     ])
 
 
@@ -76,6 +77,7 @@ def test_05b_states_what_it_measures(b05):
     assert (round(100 * ex, 1), round(100 * rej, 1)) == (2.6, 2.9) and "about 2.6% against 2.9%" in text
     assert abs(b05["float(table[0, 3])"] - 1 / 3) < 0.05 and "about a third of 4×4 boards" in text
     assert b05["disagree"] == 0
+    assert b05["[SAVED[k] == exact[k] for k in exact]"] == [True] * 3  # the browser prints what a laptop computes
     assert round(b05["float(np.mean(tries))"]) == 2 and "About two tries" in text
     fresh, deaths, played = b05["per_move[8, 6]"]
     assert fresh == 0 and b05["SAMPLES"] == 20_000 and "not one of 20,000 fresh deals" in text
