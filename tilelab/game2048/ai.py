@@ -36,7 +36,7 @@ from tilelab._jit import njit
 from tilelab._random import as_generator
 from tilelab.game2048.bitboard import DIRECTION_NAMES, OVERFLOW, SIZE, row_tables, to_bitboard
 from tilelab.game2048.kernels import U64, apply_move, random_playout, seed_state, spawn_xorshift
-from tilelab.game2048.core import Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, LOST, MAX_NODES, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
@@ -161,7 +161,7 @@ class MonteCarloPlayer:
 
     name = "monte-carlo"
 
-    def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = 0.1,
+    def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = DEFAULT_P_FOUR,
                  seed: int | np.random.Generator | None = None) -> None:
         from tilelab._checks import as_float, as_int
 
@@ -231,7 +231,7 @@ class SearchObserver(Protocol):
     def leave(self, value: float) -> None: ...
 
 
-def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = DEFAULT_P_FOUR, *,
                  observer: SearchObserver | None = None) -> float:
     """Expected value of the board right after our move: average over every spawn, by its probability.
 
@@ -266,14 +266,14 @@ def _move_value(board: Board, direction: Direction, depth: int, evaluate: Evalua
     return value
 
 
-def best_value(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+def best_value(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = DEFAULT_P_FOUR, *,
                observer: SearchObserver | None = None) -> float:
     """Value of a board where we move next: the best move's chance value (0 if the game is over)."""
     values = [_move_value(board, d, depth, evaluate, p_four, observer) for d in legal_moves(board)]
     return max(values, default=LOST)
 
 
-def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = 0.1, *,
+def expectimax_values(board: Board, depth: int, evaluate: Evaluate = evaluate, p_four: float = DEFAULT_P_FOUR, *,
                       observer: SearchObserver | None = None) -> dict[Direction, float]:
     """Each legal move's expected value, looking ``depth`` of our moves ahead (plain recursion)."""
     return {d: _move_value(board, d, depth, evaluate, p_four, observer) for d in legal_moves(board)}
@@ -339,7 +339,7 @@ class Expectimax:
 
     def __init__(self, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
                  depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-4,
-                 weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1,
+                 weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = DEFAULT_P_FOUR,
                  nodes_per_ms: float = NODES_PER_MS, table_bits: int = 20, max_nodes: int | None = None) -> None:
         no_budget = ms_per_move is None and nodes_per_move is None and depth is None
         if no_budget:
@@ -404,7 +404,7 @@ class _OutOfBudget(Exception):
     """Raised inside the readable search when its node limit or deadline is passed."""
 
 
-def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = 0.1, *,
+def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAULT_WEIGHTS, p_four: float = DEFAULT_P_FOUR, *,
                     node_limit: int = 0, deadline: float | None = None) -> SearchResult:
     """:func:`expectimax_values` as a :class:`SearchResult`, stopped by a node limit or a deadline.
 
@@ -588,7 +588,7 @@ def _player_name(player: Any) -> str:
     return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
 
 
-def play_game(player: Player, seed: int | None = None, *, size: int = 4, p_four: float = 0.1,
+def play_game(player: Player, seed: int | None = None, *, size: int = 4, p_four: float = DEFAULT_P_FOUR,
               max_moves: int | None = None, until_tile: int | None = None) -> GameRecord:
     """Play one game with ``player`` (any ``board -> Direction`` callable); same seed, same spawns.
 

@@ -31,7 +31,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from tilelab._jit import njit
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
+from tilelab.game2048.board import DEFAULT_P_FOUR
 
 __all__ = [
     "Bitboard", "SIZE", "MAX_EXPONENT", "MAX_TILE", "UP", "DOWN", "LEFT", "RIGHT", "DIRECTION_CODES",
@@ -399,7 +400,7 @@ def _check_p_four(p_four: float) -> float:
     return float(p_four)
 
 
-def spawn_outcomes_bits(bits: Bitboard, p_four: float = 0.1) -> list[tuple[tuple[int, int], int, float]]:
+def spawn_outcomes_bits(bits: Bitboard, p_four: float = DEFAULT_P_FOUR) -> list[tuple[tuple[int, int], int, float]]:
     """Every spawn as data: ``[((row, col), tile value, probability)]`` (cells row by row, 2 before 4).
 
     >>> spawn_outcomes_bits(parse_bits("2 4 8 16\\n2 4 8 16\\n2 4 8 16\\n2 4 8 ."))
@@ -415,7 +416,7 @@ def spawn_outcomes_bits(bits: Bitboard, p_four: float = 0.1) -> list[tuple[tuple
     return out
 
 
-def spawn_bits(bits: Bitboard, rng: Any = None, p_four: float = 0.1) -> Bitboard:
+def spawn_bits(bits: Bitboard, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> Bitboard:
     """Place a random tile (2 with p = 1 - p_four, else 4) on a uniformly random empty cell.
 
     One sampler for chance: this draws from :func:`spawn_outcomes_bits` exactly as
@@ -505,7 +506,7 @@ def _seed_state(gen: np.random.Generator) -> np.uint64:
     return _U(int(gen.integers(1, 1 << 63)) | 1)
 
 
-def random_game_bits(seed: Any = None, p_four: float = 0.1, max_moves: int = 1 << 30) -> tuple[int, int, int]:
+def random_game_bits(seed: Any = None, p_four: float = DEFAULT_P_FOUR, max_moves: int = 1 << 30) -> tuple[int, int, int]:
     """One whole random game run inside the fast engine: ``(final bits, score, moves)``.
 
     >>> random_game_bits(1) == random_game_bits(1)
@@ -600,7 +601,7 @@ def _max_tiles(boards: np.ndarray) -> np.ndarray:
 ENGINES = ("numpy", "numba")
 
 
-def play_random_batch(n_games: int, seed: Any = None, *, p_four: float = 0.1, max_moves: int | None = None,
+def play_random_batch(n_games: int, seed: Any = None, *, p_four: float = DEFAULT_P_FOUR, max_moves: int | None = None,
                       engine: str = "numpy") -> BatchResult:
     """Play ``n_games`` uniformly random games at once.
 

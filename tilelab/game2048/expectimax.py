@@ -60,6 +60,7 @@ import numpy as np
 from tilelab._checks import as_float, as_int
 from tilelab._jit import njit
 from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, row_tables
+from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.kernels import (
     CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, count_node,
     make_search, table_slot, transpose_bits, transposition_table,
@@ -281,7 +282,7 @@ def check_search_settings(depth: int, cutoff: float, p_four: float) -> tuple[int
     return depth, cutoff, as_float(p_four, "p_four (a probability)", minimum=0.0, maximum=1.0)
 
 
-def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 0.1, cutoff: float = 1e-4,
+def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = DEFAULT_P_FOUR, cutoff: float = 1e-4,
                 node_limit: int = 0, deadline: float | None = None) -> SearchResult:
     """Run one fixed-depth expectimax from ``bits``; returns the best move code and every move's value.
 

@@ -22,7 +22,7 @@ from tilelab._checks import _short, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._random import as_generator
 from tilelab.game2048.bitboard import CELLS, SIZE, row_tables, to_bitboard
-from tilelab.game2048.core import Board
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board
 from tilelab.game2048.kernels import U64, seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
 
@@ -189,7 +189,7 @@ class NTupleNetwork:
 
     # -------------------------------------------------------------- training
     def train(self, games: int, *, seed: int | np.random.Generator | None = None, alpha: float = 0.1,
-              method: str = "td0", p_four: float = 0.1, block: int = 1000, progress: bool = False,
+              method: str = "td0", p_four: float = DEFAULT_P_FOUR, block: int = 1000, progress: bool = False,
               on_block: Callable[[CurvePoint], None] | None = None,
               restart_coherence: bool = False) -> list[CurvePoint]:
         """Learn from ``games`` self-play games (TD(0) or ``method="tc"``); returns the new curve points.
@@ -261,7 +261,7 @@ class NTupleNetwork:
             bar.close()
         return points
 
-    def evaluate(self, games: int, *, seed: int | np.random.Generator | None, p_four: float = 0.1) -> "Evaluation":
+    def evaluate(self, games: int, *, seed: int | np.random.Generator | None, p_four: float = DEFAULT_P_FOUR) -> "Evaluation":
         """Play ``games`` seeded 1-ply greedy games with the weights frozen (nothing is learned).
 
         The same compiled loop as :meth:`train` with a learning rate of zero, so it is fast enough for

@@ -16,7 +16,7 @@ from tilelab._checks import as_int
 from tilelab._files import one_line
 from tilelab.game2048.ai import Thought
 from tilelab.game2048.bitboard import DIRECTION_NAMES, row_tables, to_bitboard
-from tilelab.game2048.core import Board, Direction
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.expectimax import (
     Budget, SearchResult, check_deadline, check_node_limit, check_search_settings, deepen,
 )
@@ -85,7 +85,7 @@ class TDExpectimax:
     name = "td-expectimax"
 
     def __init__(self, net: NTupleNetwork, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
-                 depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-3, p_four: float = 0.1,
+                 depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-3, p_four: float = DEFAULT_P_FOUR,
                  table_bits: int = 20, max_nodes: int = MAX_TD_NODES) -> None:
         if not isinstance(net, NTupleNetwork):
             raise TypeError(f"TDExpectimax needs an NTupleNetwork, got {type(net).__name__}")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from tilelab.game2048.core import Board, Direction
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
 
 __all__ = ["TreeNode", "TreeStep", "ExpectimaxTree", "expectimax_tree", "MAX_TREE_NODES"]
 
@@ -113,7 +113,7 @@ def _check_depth(depth: object) -> int:
 
 
 def expectimax_tree(board: Board, depth: int = 1, evaluate: Callable[[Board], float] | None = None,
-                    p_four: float = 0.1, *, max_nodes: int = MAX_TREE_NODES) -> ExpectimaxTree:
+                    p_four: float = DEFAULT_P_FOUR, *, max_nodes: int = MAX_TREE_NODES) -> ExpectimaxTree:
     """Search ``board`` with :func:`tilelab.game2048.ai.best_value` and keep every node as data (its observer).
 
     ``depth`` counts our moves; the leaves (boards after the last spawn) are scored by ``evaluate``

@@ -26,6 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
 
 from tilelab.game2048 import Board, Direction, move, slide_row, spawn_outcomes
+from tilelab.game2048.core import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BOARD_COLOR, BLANK_COLOR, font_fraction, tile_style
 
 __all__ = [
@@ -240,7 +241,7 @@ def plot_move(board: Board, direction: Direction | str, *, words: Mapping[int, s
 
 
 # ------------------------------------------------------------------ chance
-def plot_spawn_map(board: Board, p_four: float = 0.1) -> Figure:
+def plot_spawn_map(board: Board, p_four: float = DEFAULT_P_FOUR) -> Figure:
     """Where the next tile may appear: P(a 2 here) and P(a 4 here) for every empty cell."""
     board = Board(board)
     n = board.size

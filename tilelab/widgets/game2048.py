@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
+from tilelab.game2048.core import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
@@ -244,7 +245,7 @@ class Game2048Widget(BoardWidget):
 
     def __init__(
         self, size: int = 4, seed: int | None = None, game: Game | None = None,
-        words: bool | Mapping[int, str] | None = None, *, target: int = 2048, p_four: float = 0.1,
+        words: bool | Mapping[int, str] | None = None, *, target: int = 2048, p_four: float = DEFAULT_P_FOUR,
         px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
         new_game: bool = False, resume: bool = True, key: Any = None,
     ) -> None:
