@@ -14,6 +14,7 @@ Two parts, each printed as ratios side by side plus absolute figures:
 
     python benchmarks/bench_2048_search.py                  # everything (about 6 minutes)
     python benchmarks/bench_2048_search.py --skip-deadline  # speed only (about 30 s)
+    python benchmarks/bench_2048_search.py --skip-deadline --baseline 952645a  # the one kernel against the two before
     python benchmarks/bench_2048_search.py --moves 200 --ms 50 --json benchmarks/results/bench_2048_search.json
 """
 
@@ -148,6 +149,65 @@ def reference_agreement(depth: int = 2, count: int = 4) -> dict:
             "compiled_nodes_per_s": fast_nodes / fast_secs, "max_relative_difference": worst}
 
 
+def load_old_ntuple(rev: str):
+    """That revision's ntuple.py (the TD search before the one kernel), imported under another name, or None."""
+    try:
+        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:tilelab/game2048/ntuple.py"],
+                              check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"TD baseline {rev!r} not available ({exc})", flush=True)
+        return None
+    path = Path(tempfile.mkdtemp(prefix="tilelab-baseline-")) / "ntuple_baseline.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("ntuple_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def time_td(module, net, depth: int, reps: int) -> tuple[int, float, list]:
+    """TDExpectimax.search at one depth on the 20 positions: nodes, summed best-of-``reps`` CPU seconds, values."""
+    player = module.TDExpectimax(module.NTupleNetwork(net.tuples, net.weights), depth=depth)
+    player.search(POSITIONS[0], 2)  # compile / load the cache
+    nodes, seconds, values = 0, 0.0, []
+    for bits in POSITIONS:
+        best = math.inf
+        for _ in range(reps):
+            tick = time.process_time()
+            result = player.search(bits, depth)
+            best = min(best, time.process_time() - tick)
+        nodes += result.nodes
+        seconds += best
+        values.append(result.values)
+    return nodes, seconds, values
+
+
+def td_speed(depths: list[int], reps: int, rev: str) -> dict:
+    """TDExpectimax nodes/s now (the one kernel, V at its leaves) against ``rev``'s own TD kernel, side by side."""
+    from tilelab.game2048 import ntuple
+
+    old = load_old_ntuple(rev)
+    if old is None:
+        return {}
+    net = ntuple.lesson_network()
+    out: dict = {"baseline": rev, "depths": {}}
+    print(f"\n== TD speed: TDExpectimax(lesson net).search, 20 positions, cutoff 1e-3, best of {reps} (CPU time)")
+    print(f"{'depth':>5} {'nodes':>9} {'new M/s':>8} {'old M/s':>8} {'new/old':>8} same")
+    for depth in depths:
+        nodes, secs, values = time_td(ntuple, net, depth, reps)
+        old_nodes, old_secs, old_values = time_td(old, net, depth, reps)
+        nodes2, secs2, _ = time_td(ntuple, net, depth, reps)
+        secs = min(secs, secs2)
+        same = old_nodes == nodes and all(np.array_equal(np.array(a), np.array(b), equal_nan=True)
+                                          for a, b in zip(values, old_values))
+        print(f"{depth:>5} {nodes:>9} {nodes / secs / 1e6:>8.2f} {old_nodes / old_secs / 1e6:>8.2f} "
+              f"{old_secs / secs:>8.2f} {'yes' if same else 'NO'}", flush=True)
+        out["depths"][depth] = {"nodes": nodes, "seconds": secs, "old_nodes": old_nodes, "old_seconds": old_secs,
+                                "speedup": old_secs / secs, "same_tree_and_values": bool(same)}
+    return out
+
+
 # ---------------------------------------------------------------------------------- part 2: deadline
 def _spin(seconds: float) -> None:
     """A busy process: burn one core until ``seconds`` have passed, then stop by itself."""
@@ -272,11 +332,16 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-deadline", action="store_true")
     parser.add_argument("--json", default="", help="write the figures here")
+    parser.add_argument("--td-baseline", default="952645a", help="git revision of the TD search before the one "
+                        "kernel ('' to skip the TD speed part)")
+    parser.add_argument("--td-depths", default="2,3,4")
     args = parser.parse_args()
     baseline = load_baseline(args.baseline) if args.baseline else None
     results: dict = {"machine": {"cores": os.cpu_count(), "loadavg_start": os.getloadavg()}}
     if not args.skip_speed:
         results["speed"] = speed([int(d) for d in args.depths.split(",")], args.reps, baseline)
+        if args.td_baseline:
+            results["td_speed"] = td_speed([int(d) for d in args.td_depths.split(",")], args.reps, args.td_baseline)
     if not args.skip_deadline:
         results["deadline"] = deadline(args.ms, args.moves, args.busy_seconds, baseline)
     if args.json:
