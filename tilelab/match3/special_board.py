@@ -1,0 +1,293 @@
+"""Special candies: their codes, names, score table and the immutable :class:`SpecialBoard`.
+
+Part of the readable special-candy engine; :mod:`tilelab.match3.specials` re-exports everything
+here (its docstring states the rules).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from tilelab._checks import _short, is_int
+from tilelab._random import RngLike
+from tilelab.match3.core import (
+    _check_kinds, _check_limits, Board, Cell, check_cell, EMPTY, EMPTY_SYMBOL, MAX_SIDE, Move, neighbours,
+    SHAPE_POINTS, SYMBOLS,
+)
+
+__all__ = [
+    "NONE",
+    "ROW",
+    "COL",
+    "WRAPPED",
+    "PRIMED",
+    "BOMB",
+    "SPECIAL_NAMES",
+    "NO_COLOUR",
+    "SUFFIX",
+    "BOMB_SYMBOL",
+    "BLAST_POINTS",
+    "COMBOS",
+    "ACTIVATION_BONUS",
+    "SCORE_TABLE",
+    "SpecialBoard",
+    "new_special_board",
+    "specials_count",
+]
+
+
+# special codes (the fast path uses the same numbers)
+NONE, ROW, COL, WRAPPED, PRIMED, BOMB = range(6)
+SPECIAL_NAMES = {NONE: "plain", ROW: "striped-row", COL: "striped-col", WRAPPED: "wrapped",
+                 PRIMED: "wrapped-primed", BOMB: "colour-bomb"}
+NO_COLOUR = -2  # the kind stored under a colour bomb: it never matches
+SUFFIX = {ROW: "-", COL: "|", WRAPPED: "+", PRIMED: "@"}
+BOMB_SYMBOL = "*"
+BLAST_POINTS = 60  # per candy a blast clears that no group cleared
+
+# combination codes (index 1 only): what swapping two specials does
+COMBOS = ("none", "striped+striped", "striped+wrapped", "wrapped+wrapped",
+          "bomb+plain", "bomb+striped", "bomb+wrapped", "bomb+bomb")
+ACTIVATION_BONUS = {
+    "striped-row": 0, "striped-col": 0, "wrapped": 540, "wrapped-again": 0, "colour-bomb": 1200,
+    "striped+striped": 0, "striped+wrapped": 540, "wrapped+wrapped": 1080,
+    "bomb+plain": 1200, "bomb+striped": 1200, "bomb+wrapped": 1200, "bomb+bomb": 2400,
+}
+#: The whole scoring in one table: (what, points, multiplied by the cascade number?).
+SCORE_TABLE = (
+    ("match of three (line3)", SHAPE_POINTS["line3"], True),
+    ("match of four (line4): makes a striped candy", SHAPE_POINTS["line4"], True),
+    ("L, T or cross of five: makes a wrapped candy", SHAPE_POINTS["L"], True),
+    ("line of five: makes a colour bomb", SHAPE_POINTS["line5"], True),
+    ("each candy a blast clears (not already in a match)", BLAST_POINTS, False),
+    ("wrapped candy goes off (first blast)", ACTIVATION_BONUS["wrapped"], False),
+    ("colour bomb goes off (alone or with a plain candy)", ACTIVATION_BONUS["colour-bomb"], False),
+    ("striped + wrapped swapped", ACTIVATION_BONUS["striped+wrapped"], False),
+    ("wrapped + wrapped swapped", ACTIVATION_BONUS["wrapped+wrapped"], False),
+    ("colour bomb + striped or wrapped swapped", ACTIVATION_BONUS["bomb+striped"], False),
+    ("colour bomb + colour bomb swapped", ACTIVATION_BONUS["bomb+bomb"], False),
+)
+
+
+# ----------------------------------------------------------------------------- board
+
+
+@dataclass(frozen=True)
+class SpecialBoard:
+    """A match-3 board whose candies may be special: ``grid`` of kinds, ``specials`` of codes.
+
+    Picture: one token per cell, a kind (0-9 a-z) with an optional mark: ``-`` striped that
+    clears its row, ``|`` striped that clears its column, ``+`` wrapped, ``@`` wrapped that went
+    off once (primed); ``*`` is a colour bomb, ``.`` a hole. Spaces are ignored.
+
+    >>> b = SpecialBoard.parse('''
+    ... 0 1- 2
+    ... 1| * 0+''')
+    >>> b.special((0, 1)), b.special((1, 1)), b[1, 1], b[1, 2]
+    ('striped-row', 'colour-bomb', -2, 0)
+    >>> print(b)
+    0 1- 2
+    1| * 0+
+    """
+
+    grid: tuple[tuple[int, ...], ...]
+    specials: tuple[tuple[int, ...], ...]
+    kinds: int
+
+    def __post_init__(self) -> None:
+        kinds = _check_kinds(self.kinds)
+        object.__setattr__(self, "kinds", kinds)
+        grid = _int_rows(self.grid, "grid")
+        specials = _int_rows(self.specials, "specials")
+        if not grid or not grid[0]:
+            raise ValueError("grid is empty: a board needs at least one row and one column")
+        _check_limits(len(grid), len(grid[0]))
+        if [len(r) for r in grid] != [len(grid[0])] * len(grid) or [len(r) for r in specials] != [len(r) for r in grid]:
+            raise ValueError("grid and specials must be rectangles of the same size")
+        for r, (krow, srow) in enumerate(zip(grid, specials)):
+            for c, (k, s) in enumerate(zip(krow, srow)):
+                if s not in SPECIAL_NAMES:
+                    raise ValueError(f"cell {(r, c)} has special code {s}: use 0..5 (NONE..BOMB)")
+                if (s == BOMB) != (k == NO_COLOUR):
+                    raise ValueError(f"cell {(r, c)}: a colour bomb (special {BOMB}) and only it has kind {NO_COLOUR}")
+                if k != NO_COLOUR and not (0 <= k < kinds or k == EMPTY):
+                    raise ValueError(f"cell {(r, c)} holds kind {k}, outside 0..{kinds - 1}")
+                if k == EMPTY and s != NONE:
+                    raise ValueError(f"cell {(r, c)} is a hole but has a special")
+        object.__setattr__(self, "grid", grid)
+        object.__setattr__(self, "specials", specials)
+
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def __getitem__(self, cell: Cell) -> int:
+        return self.grid[cell[0]][cell[1]]
+
+    def special_code(self, cell: Cell) -> int:
+        return self.specials[cell[0]][cell[1]]
+
+    def special(self, cell: Cell) -> str:
+        """The special at ``cell`` by name ("plain" for none)."""
+        return SPECIAL_NAMES[self.special_code(cell)]
+
+    def cells(self) -> Iterator[Cell]:
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def on_board(self, cell: Cell) -> bool:
+        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+
+    @property
+    def is_full(self) -> bool:
+        return all(k != EMPTY for row in self.grid for k in row)
+
+    def special_cells(self) -> dict[Cell, str]:
+        """Every special on the board: ``{cell: name}``."""
+        return {cell: self.special(cell) for cell in self.cells() if self.special_code(cell) != NONE}
+
+    def colours(self) -> Board:
+        """The colours alone as a plain :class:`Board`; bombs and primed candies become holes."""
+        grid = tuple(tuple(k if s not in (BOMB, PRIMED) else EMPTY for k, s in zip(kr, sr))
+                     for kr, sr in zip(self.grid, self.specials))
+        return Board(grid, self.kinds)
+
+    def with_cells(self, changes: dict[Cell, tuple[int, int]]) -> "SpecialBoard":
+        """A new board with some cells set to ``(kind, special)``."""
+        grid = [list(row) for row in self.grid]
+        spec = [list(row) for row in self.specials]
+        for (r, c), (k, s) in changes.items():
+            grid[r][c], spec[r][c] = k, s
+        return SpecialBoard._trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
+
+    @classmethod
+    def _trusted(cls, grid: tuple, specials: tuple, kinds: int) -> "SpecialBoard":
+        """Engine-internal: wrap tuples the engine itself built, skipping validation."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "grid", grid)
+        object.__setattr__(board, "specials", specials)
+        object.__setattr__(board, "kinds", kinds)
+        return board
+
+    def swapped(self, a: Cell, b: Cell) -> "SpecialBoard":
+        return self.with_cells({a: (self[b], self.special_code(b)), b: (self[a], self.special_code(a))})
+
+    def picture(self) -> str:
+        def token(k: int, s: int) -> str:
+            if s == BOMB:
+                return BOMB_SYMBOL
+            if k == EMPTY:
+                return EMPTY_SYMBOL
+            return SYMBOLS[k] + SUFFIX.get(s, "")
+
+        return "\n".join(" ".join(token(k, s) for k, s in zip(kr, sr)) for kr, sr in zip(self.grid, self.specials))
+
+    __str__ = picture
+
+    def __repr__(self) -> str:
+        return f"SpecialBoard.parse({self.picture()!r}, kinds={self.kinds})"
+
+    @classmethod
+    def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
+        """Read a picture (see the class docstring); ``kinds`` defaults to max(3, largest + 1)."""
+        if not isinstance(picture, str):
+            raise TypeError(f"SpecialBoard.parse expects a str picture, got {type(picture).__name__}")
+        grid, spec = [], []
+        for line in picture.strip().splitlines():
+            kr: list[int] = []
+            sr: list[int] = []
+            for ch in line.replace(" ", "").replace("\t", ""):
+                marks = {v: k for k, v in SUFFIX.items()}
+                if ch in marks:
+                    if not kr or kr[-1] < 0 or sr[-1] != NONE:
+                        raise ValueError(f"mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
+                    sr[-1] = marks[ch]
+                elif ch == BOMB_SYMBOL:
+                    kr.append(NO_COLOUR)
+                    sr.append(BOMB)
+                elif ch == EMPTY_SYMBOL:
+                    kr.append(EMPTY)
+                    sr.append(NONE)
+                elif ch.isascii() and ch.lower() in SYMBOLS:
+                    kr.append(SYMBOLS.index(ch.lower()))
+                    sr.append(NONE)
+                else:
+                    raise ValueError(f"unknown symbol {ch!r}: use 0-9 a-z, marks - | + @, '*' or '.'")
+            if kr:
+                grid.append(tuple(kr))
+                spec.append(tuple(sr))
+        if not grid:
+            raise ValueError("empty picture: give one line of candies per row, e.g. '0 1- 2'")
+        if kinds is None:
+            kinds = max(3, max(max(row) for row in grid) + 1)
+        return cls(tuple(grid), tuple(spec), kinds)
+
+    @classmethod
+    def from_board(cls, board: Board) -> "SpecialBoard":
+        """A plain board with no specials yet."""
+        if not isinstance(board, Board):
+            raise TypeError(f"expected a match3 Board, got {type(board).__name__}")
+        return cls(board.grid, tuple((NONE,) * board.cols for _ in range(board.rows)), board.kinds)
+
+    def to_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(kinds, specials)`` as two ``int8`` arrays (the fast path's representation)."""
+        return np.array(self.grid, np.int8), np.array(self.specials, np.int8)
+
+    @classmethod
+    def from_arrays(cls, grid: np.ndarray, specials: np.ndarray, kinds: int) -> "SpecialBoard":
+        return cls(tuple(map(tuple, np.asarray(grid).tolist())), tuple(map(tuple, np.asarray(specials).tolist())), kinds)
+
+
+
+def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
+    """``rows`` as a tuple of tuples of ints; 0.7, "1", True and inf are refused (TypeError naming ``name``)."""
+    if isinstance(rows, np.ndarray):
+        rows = rows.tolist()
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        raise TypeError(f"{name} must be a sequence of rows of ints, got {type(rows).__name__}")
+    out = []
+    for r, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            raise TypeError(f"{name} row {r} must be a sequence of ints, got {type(row).__name__}")
+        values = tuple(row)
+        for c, v in enumerate(values):
+            if not is_int(v):
+                raise TypeError(f"{name} cell {(r, c)} holds {_short(v)} ({type(v).__name__}): use ints")
+        out.append(tuple(int(v) for v in values))
+        if len(out) > MAX_SIDE:
+            break  # the size check names the limit
+    return tuple(out)
+
+
+def new_special_board(rows: int, cols: int, kinds: int, rng: RngLike) -> SpecialBoard:
+    """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
+
+    >>> new_special_board(3, 4, 3, rng=0).special_cells()
+    {}
+    """
+    from tilelab.match3.generate import new_board
+
+    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng))
+
+
+def _check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
+    if not isinstance(board, SpecialBoard):
+        raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}; wrap a Board with SpecialBoard.from_board")
+    if not board.is_full:
+        raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
+    a, b = check_cell(board, a, "cell a"), check_cell(board, b, "cell b")  # type: ignore[arg-type]
+    if not neighbours(a, b):
+        raise ValueError(f"cells {a} and {b} are not neighbours: swap two cells that share a side")
+    return a, b
+
+
+
+def specials_count(board: SpecialBoard) -> int:
+    """How many special candies are on the board."""
+    return sum(1 for row in board.specials for s in row if s != NONE)

@@ -1,0 +1,534 @@
+"""Special candies' rules (readable reference): legal swaps, dead boards, which special a group
+makes and where, blasts, combinations, chain reactions, one cascade step, fall, refill, resolve
+and swap.
+
+Part of the readable special-candy engine; :mod:`tilelab.match3.specials` re-exports everything
+here (its docstring states the rules).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+import numpy as np
+
+from tilelab._random import as_generator, RngLike
+from tilelab.match3.core import Cell, EMPTY, find_matches, Group, MAX_CASCADES, Move, RUN, sample_refill
+from tilelab.match3.special_board import (
+    _check_special_swap, ACTIVATION_BONUS, BLAST_POINTS, BOMB, COL, NO_COLOUR, NONE, PRIMED, ROW,
+    SPECIAL_NAMES, SpecialBoard, WRAPPED,
+)
+
+__all__ = [
+    "Activation",
+    "Created",
+    "SpecialStep",
+    "SpecialSwapResult",
+    "combo_of",
+    "is_valid_special_swap",
+    "valid_moves_specials",
+    "is_dead_specials",
+    "find_groups",
+    "special_for",
+    "creation_cell",
+    "most_common_colour",
+    "blast_cells",
+    "combo_cells",
+    "special_step",
+    "special_fall",
+    "special_refill",
+    "resolve_specials",
+    "swap_specials",
+    "all_cells",
+]
+
+
+# ----------------------------------------------------------------------------- step data
+
+
+@dataclass(frozen=True)
+class Activation:
+    """One special going off: where, what, the cells its blast covers, and why it went off.
+
+    ``cells`` is the whole blast; ``cleared`` the cells it was first to clear (60 points each
+    unless a group cleared them). ``cause`` is the cell whose blast caught it (None when it was
+    matched, swapped, or primed); ``wave`` counts the links of the chain (0 = first).
+    """
+
+    cell: Cell
+    special: str
+    kind: int
+    cells: frozenset[Cell]
+    cleared: frozenset[Cell]
+    cause: Cell | None
+    wave: int
+    bonus: int
+
+
+@dataclass(frozen=True)
+class Created:
+    """A special candy made by a group: where, its colour (NO_COLOUR for a bomb) and what."""
+
+    cell: Cell
+    kind: int
+    special: str
+
+
+@dataclass(frozen=True)
+class SpecialStep:
+    """One cascade step with specials: primed candies and combos go off, groups match, blasts
+    chain, the cleared cells empty, new specials appear, candies fall, holes refill.
+
+    Same field names as :class:`tilelab.match3.core.CascadeStep` (``index, before, groups,
+    cleared, falls, fallen, refills, board, score``), plus ``activations`` (in firing order),
+    ``created``, ``survivors`` (wrapped candies primed this step) and ``combo``.
+    """
+
+    index: int
+    before: SpecialBoard
+    groups: tuple[Group, ...]
+    activations: tuple[Activation, ...]
+    created: tuple[Created, ...]
+    survivors: frozenset[Cell]
+    cleared: SpecialBoard
+    falls: tuple[tuple[Cell, Cell], ...]
+    fallen: SpecialBoard
+    refills: tuple[tuple[Cell, int], ...]
+    board: SpecialBoard
+    group_points: int
+    blast_points: int
+    combo: str = "none"
+    turned: frozenset[Cell] = frozenset()  # candies a bomb combination turned special first
+
+    @property
+    def score(self) -> int:
+        """``index * group points + blast points`` (see :data:`SCORE_TABLE`)."""
+        return self.index * self.group_points + self.blast_points
+
+    @property
+    def cleared_cells(self) -> frozenset[Cell]:
+        """Cells emptied in this step (groups and blasts, minus survivors and new specials)."""
+        return frozenset(c for c in self.cleared.cells() if self.cleared[c] == EMPTY)
+
+
+@dataclass(frozen=True)
+class SpecialSwapResult:
+    """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged."""
+
+    valid: bool
+    board: SpecialBoard
+    steps: tuple[SpecialStep, ...]
+    score: int
+    cascades: int
+    a: Cell
+    b: Cell
+    swapped: SpecialBoard
+    combo: str = "none"
+
+
+# ----------------------------------------------------------------------------- rules
+
+
+def combo_of(board: SpecialBoard, a: Cell, b: Cell) -> str:
+    """Which combination swapping ``a`` and ``b`` sets off ("none" for an ordinary swap).
+
+    >>> combo_of(SpecialBoard.parse("0- 1+ *\\n1 2 0"), (0, 0), (0, 1))
+    'striped+wrapped'
+    >>> combo_of(SpecialBoard.parse("0- 1+ *\\n1 2 0"), (0, 2), (1, 2))
+    'bomb+plain'
+    """
+    sa, sb = board.special_code(a), board.special_code(b)
+    kinds = sorted(("bomb" if s == BOMB else "striped" if s in (ROW, COL) else "wrapped" if s in (WRAPPED, PRIMED)
+                    else "plain") for s in (sa, sb))
+    order = {"bomb": 0, "striped": 1, "wrapped": 2, "plain": 3}
+    first, second = sorted(kinds, key=order.__getitem__)
+    if first == "bomb":
+        return f"bomb+{second}"
+    if second == "plain":
+        return "none"
+    return f"{first}+{second}"
+
+
+def _run_through(board: SpecialBoard, cell: Cell) -> bool:
+    kind = board[cell]
+    if kind < 0 or board.special_code(cell) == PRIMED:
+        return False
+
+    def count(dr: int, dc: int) -> int:
+        r, c, n = cell[0] + dr, cell[1] + dc, 0
+        while board.on_board((r, c)) and board[r, c] == kind and board.special_code((r, c)) != PRIMED:
+            r, c, n = r + dr, c + dc, n + 1
+        return n
+
+    return count(0, -1) + count(0, 1) + 1 >= RUN or count(-1, 0) + count(1, 0) + 1 >= RUN
+
+
+def is_valid_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
+    """A swap is legal when it sets off a combination or makes a run through ``a`` or ``b``.
+
+    >>> is_valid_special_swap(SpecialBoard.parse("* 1 2\\n2 0 1"), (0, 0), (0, 1))  # a bomb always
+    True
+    >>> is_valid_special_swap(SpecialBoard.parse("0- 1 2\\n2 0 1"), (0, 0), (0, 1))  # striped+plain: needs a run
+    False
+    """
+    if combo_of(board, a, b) != "none":
+        return True
+    if board[a] == board[b]:
+        return False
+    after = board.swapped(a, b)
+    return _run_through(after, a) or _run_through(after, b)
+
+
+def valid_moves_specials(board: SpecialBoard) -> list[Move]:
+    """Every legal swap with specials on: runs, special+special swaps and any colour-bomb swap.
+
+    >>> valid_moves_specials(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
+    [((1, 0), (1, 1))]
+    """
+    if not isinstance(board, SpecialBoard):
+        raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}")
+    if not board.is_full:
+        raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
+    moves = []
+    for a in board.cells():
+        for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
+            if board.on_board(b) and is_valid_special_swap(board, a, b):
+                moves.append((a, b))
+    return moves
+
+
+def is_dead_specials(board: SpecialBoard) -> bool:
+    """True when no swap is legal, counting special swaps (a board with a bomb is never dead).
+
+    >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 2 0\\n2 0 1"))
+    True
+    >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 * 0\\n2 0 1"))
+    False
+
+    Like :func:`tilelab.match3.core.is_dead`, a board that still holds a run is not settled, so
+    asking whether it is dead is refused (ValueError), never answered False:
+
+    >>> is_dead_specials(SpecialBoard.parse("0 0 0\\n1 2 1\\n2 1 2"))
+    Traceback (most recent call last):
+    ...
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps
+    """
+    moves = valid_moves_specials(board)  # checks the type and that the board is full
+    groups = find_groups(board)
+    if groups:
+        cells = ", ".join(str(cell) for cell in sorted(groups[0].cells))
+        raise ValueError(
+            f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
+            "run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps"
+        )
+    return not moves
+
+
+def find_groups(board: SpecialBoard) -> list[Group]:
+    """Groups that would clear now (bombs and primed candies never match).
+
+    >>> [(g.shape, sorted(g.cells)) for g in find_groups(SpecialBoard.parse("0 0 0+\\n1 2 1"))]
+    [('line3', [(0, 0), (0, 1), (0, 2)])]
+    """
+    return find_matches(board.colours())
+
+
+def _crossings(group: Group) -> list[Cell]:
+    rows = {c for run in group.runs if run.direction == "row" for c in run.cells}
+    cols = {c for run in group.runs if run.direction == "col" for c in run.cells}
+    return sorted(rows & cols)
+
+
+def special_for(group: Group, swipe: str | None) -> int:
+    """The special a group makes: NONE, ROW/COL (four), WRAPPED (L/T/cross) or BOMB (five).
+
+    ``swipe`` is "row" for a sideways swap, "col" for an up/down one, None for a cascade match.
+    """
+    if group.shape == "line3":
+        return NONE
+    if group.shape == "line5":
+        return BOMB
+    if group.shape == "line4":
+        if swipe is not None:
+            return ROW if swipe == "row" else COL
+        return COL if group.runs[0].direction == "row" else ROW
+    return WRAPPED
+
+
+def creation_cell(group: Group, move: Move | None) -> Cell:
+    """Where a group's new special appears (see the module docstring).
+
+    >>> g, = find_groups(SpecialBoard.parse("0 0 0 0\\n1 2 1 2"))
+    >>> creation_cell(g, None), creation_cell(g, ((1, 3), (0, 3)))
+    ((0, 1), (0, 3))
+    """
+    if move is not None:
+        a, b = move
+        if b in group.cells:
+            return b
+        if a in group.cells:
+            return a
+    crossing = _crossings(group)
+    if crossing:
+        return crossing[0]
+    run = group.runs[0]
+    return run.cells[(len(run) - 1) // 2]
+
+
+def most_common_colour(board: SpecialBoard) -> int:
+    """The colour a bomb caught in a blast clears: the most common one (ties: lowest kind)."""
+    counts = Counter(k for row in board.grid for k in row if k >= 0)
+    if not counts:
+        return NO_COLOUR
+    top = max(counts.values())
+    return min(k for k, n in counts.items() if n == top)
+
+
+def _rect(board: SpecialBoard, cell: Cell, radius: int) -> set[Cell]:
+    r0, c0 = cell
+    return {(r, c) for r in range(r0 - radius, r0 + radius + 1) for c in range(c0 - radius, c0 + radius + 1)
+            if board.on_board((r, c))}
+
+
+def _line(board: SpecialBoard, cell: Cell, special: int) -> set[Cell]:
+    if special == ROW:
+        return {(cell[0], c) for c in range(board.cols)}
+    return {(r, cell[1]) for r in range(board.rows)}
+
+
+def blast_cells(board: SpecialBoard, cell: Cell, special: int, colour: int | None = None) -> set[Cell]:
+    """The cells one special's blast covers (the special's own cell included).
+
+    >>> b = SpecialBoard.parse("0 1 2\\n1 2- 0\\n2 0 1")
+    >>> sorted(blast_cells(b, (1, 1), ROW))
+    [(1, 0), (1, 1), (1, 2)]
+    """
+    if special in (ROW, COL):
+        return _line(board, cell, special)
+    if special in (WRAPPED, PRIMED):
+        return _rect(board, cell, 1)
+    if special == BOMB:
+        colour = most_common_colour(board) if colour is None else colour
+        return {cell} | {c for c in board.cells() if board[c] == colour}
+    raise ValueError(f"special code {special} does not go off")
+
+
+def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[Cell], dict[Cell, int]]:
+    """A combination's blast on the swapped board, and the candies it turns special first.
+
+    >>> b = SpecialBoard.parse("0 0- 1\\n1 1| 0\\n2 0 2")
+    >>> sorted(combo_cells(b, "striped+striped", (0, 1), (1, 1))[0])
+    [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
+    """
+    if combo == "striped+striped":
+        return _line(board, b, ROW) | _line(board, b, COL), {}
+    if combo == "striped+wrapped":
+        rows = {(r, c) for r in range(b[0] - 1, b[0] + 2) for c in range(board.cols) if board.on_board((r, c))}
+        cols = {(r, c) for r in range(board.rows) for c in range(b[1] - 1, b[1] + 2) if board.on_board((r, c))}
+        return rows | cols, {}
+    if combo == "wrapped+wrapped":
+        return _rect(board, b, 2), {}
+    if combo == "bomb+bomb":
+        return set(board.cells()), {}
+    bomb, other = (a, b) if board.special_code(a) == BOMB else (b, a)
+    colour = board[other]
+    same = {c for c in board.cells() if board[c] == colour}
+    if combo == "bomb+plain":
+        return {bomb} | same, {}
+    turn = board.special_code(other) if combo == "bomb+striped" else WRAPPED
+    return {bomb} | same, {c: turn for c in same if board.special_code(c) == NONE}
+
+
+def _activation_name(special: int) -> str:
+    return {ROW: "striped-row", COL: "striped-col", WRAPPED: "wrapped", PRIMED: "wrapped-again",
+            BOMB: "colour-bomb"}[special]
+
+
+def _chain(board: SpecialBoard, spec: dict[Cell, int], queue: list[tuple[Cell, int, Cell | None, int]],
+           fired: set[Cell], done: set[Cell], survivors: set[Cell], colour: int) -> list[Activation]:
+    """Fire the queued specials and every special their blasts catch (breadth first)."""
+    out = []
+    i = 0
+    while i < len(queue):
+        cell, special, cause, wave = queue[i]
+        i += 1
+        cells = blast_cells(board, cell, special, colour)
+        if special == WRAPPED:  # first blast: it stays, primed
+            spec[cell] = PRIMED
+            survivors.add(cell)
+        name = _activation_name(special)
+        new = frozenset(cells - done)
+        done |= cells
+        out.append(Activation(cell, name, board[cell], frozenset(cells), new, cause, wave, ACTIVATION_BONUS[name]))
+        for other in sorted(cells):
+            if other not in fired and spec[other] != NONE:
+                fired.add(other)
+                queue.append((other, spec[other], cell, wave + 1))
+    return out
+
+
+def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
+                 move: Move | None = None, combo: str = "none") -> SpecialStep | None:
+    """One cascade step with specials; None when nothing is left to go off or match.
+
+    ``move`` (the swap, on step 1) decides where the player's specials appear and which way
+    stripes run; ``combo`` is the combination the swap set off (step 1 only).
+
+    A run of four made by a swap down column 1 leaves a striped candy where the swap landed:
+
+    >>> board = SpecialBoard.parse('''
+    ... 0 1 2 0
+    ... 1 1 1 1
+    ... 2 0 2 1
+    ... 0 2 0 2''')
+    >>> step = special_step(board, 1, np.random.default_rng(0), move=((0, 1), (1, 1)))
+    >>> [g.shape for g in step.groups], step.created, step.score
+    (['line4'], (Created(cell=(1, 1), kind=1, special='striped-col'),), 120)
+    >>> print(step.cleared)
+    0 1 2 0
+    . 1| . .
+    2 0 2 1
+    0 2 0 2
+
+    A striped candy in a run goes off and clears its whole row:
+
+    >>> step = special_step(SpecialBoard.parse("0 1 2\\n1- 1 1\\n2 0 2"), 1, np.random.default_rng(0))
+    >>> [(a.special, sorted(a.cells)) for a in step.activations], step.score
+    ([('striped-row', [(1, 0), (1, 1), (1, 2)])], 60)
+    """
+    groups = tuple(find_groups(board))
+    primed = [c for c in board.cells() if board.special_code(c) == PRIMED]
+    if not groups and not primed and combo == "none":
+        return None
+    spec = {c: board.special_code(c) for c in board.cells()}
+    colour = most_common_colour(board)
+    fired: set[Cell] = set()
+    done: set[Cell] = set()
+    survivors: set[Cell] = set()
+    activations: list[Activation] = []
+    queue: list[tuple[Cell, int, Cell | None, int]] = []
+    turned: dict[Cell, int] = {}
+    if combo != "none":
+        a, b = move  # type: ignore[misc]
+        cells, turned = combo_cells(board, combo, a, b)
+        # the swapped pair is used up, except the striped/wrapped candy a bomb copies: it fires too
+        used = {a, b} if combo in ("bomb+bomb", "bomb+plain") or not combo.startswith("bomb") else \
+            {a if board.special_code(a) == BOMB else b}
+        for cell in used:
+            spec[cell] = NONE
+        fired |= used
+        done |= cells
+        spec.update(turned)
+        activations.append(Activation(b, combo, board[b], frozenset(cells), frozenset(cells), None, 0, ACTIVATION_BONUS[combo]))
+        for other in sorted(cells):
+            if other not in fired and spec[other] != NONE:
+                fired.add(other)
+                queue.append((other, spec[other], b, 1))
+    for cell in primed:
+        if cell not in fired:
+            fired.add(cell)
+            queue.append((cell, PRIMED, None, 0))
+    group_cells = set().union(*(g.cells for g in groups)) if groups else set()
+    for cell in sorted(group_cells):
+        if cell not in fired and spec[cell] != NONE:
+            fired.add(cell)
+            queue.append((cell, spec[cell], None, 0))
+    done |= group_cells
+    activations += _chain(board, spec, queue, fired, done, survivors, colour)
+    swipe = None
+    if move is not None:
+        swipe = "row" if move[0][0] == move[1][0] else "col"
+    created = []
+    for g in groups:
+        made = special_for(g, swipe if move is not None and (move[0] in g.cells or move[1] in g.cells) else None)
+        if made != NONE:
+            cell = creation_cell(g, move)
+            created.append(Created(cell, NO_COLOUR if made == BOMB else g.kind, SPECIAL_NAMES[made]))
+    created_cells = {c.cell for c in created}
+    blasted = set().union(*(act.cells for act in activations)) if activations else set()
+    gone = (group_cells | blasted) - survivors - created_cells
+    changes: dict[Cell, tuple[int, int]] = {c: (EMPTY, NONE) for c in gone}
+    for cell in survivors - created_cells:
+        changes[cell] = (board[cell], PRIMED)
+    codes = {v: k for k, v in SPECIAL_NAMES.items()}
+    for c in created:
+        changes[c.cell] = (c.kind, codes[c.special])
+    cleared = board.with_cells(changes)
+    fallen, falls = special_fall(cleared)
+    refilled, refills = special_refill(fallen, rng)
+    group_points = sum(g.points for g in groups)
+    blast_points = sum(act.bonus for act in activations) + BLAST_POINTS * len(gone - group_cells)
+    return SpecialStep(index, board, groups, tuple(activations), tuple(created), frozenset(survivors - created_cells),
+                       cleared, falls, fallen, refills, refilled, group_points, blast_points, combo,
+                       frozenset(turned))
+
+
+def special_fall(board: SpecialBoard) -> tuple[SpecialBoard, tuple[tuple[Cell, Cell], ...]]:
+    """Candies (special or not) drop into the holes below them; each fall ``(from, to)``."""
+    changes: dict[Cell, tuple[int, int]] = {}
+    falls = []
+    for c in range(board.cols):
+        target = board.rows - 1
+        for r in range(board.rows - 1, -1, -1):
+            if board[r, c] == EMPTY:
+                continue
+            if r != target:
+                falls.append(((r, c), (target, c)))
+                changes[(target, c)] = (board[r, c], board.special_code((r, c)))
+                changes[(r, c)] = (EMPTY, NONE)
+            target -= 1
+    return board.with_cells(changes), tuple(falls)
+
+
+def special_refill(board: SpecialBoard, rng: np.random.Generator) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
+    """Fill holes with plain candies: one ``rng.random()`` per hole in reading order (as core)."""
+    holes = [cell for cell in board.cells() if board[cell] == EMPTY]
+    outcomes = [(k, 1.0 / board.kinds) for k in range(board.kinds)]  # as core.refill_outcomes
+    draws = rng.random(len(holes))
+    refills = tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
+    return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
+
+
+def resolve_specials(board: SpecialBoard, rng: RngLike, move: Move | None = None,
+                     combo: str = "none") -> tuple[SpecialStep, ...]:
+    """Run steps until nothing matches and no primed candy is left; the steps in order."""
+    rng = as_generator(rng)
+    steps: list[SpecialStep] = []
+    while len(steps) < MAX_CASCADES:
+        first = not steps
+        step = special_step(board, len(steps) + 1, rng, move if first else None, combo if first else "none")
+        if step is None:
+            return tuple(steps)
+        steps.append(step)
+        board = step.board
+    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+
+
+def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> SpecialSwapResult:
+    """Swap with specials on: combos and bombs go off, runs clear, specials form, cascades run.
+
+    >>> board = SpecialBoard.parse('''
+    ... 0 1 0 0 2
+    ... 1 0 2 1 1
+    ... 2 2 1 2 0''')
+    >>> r = swap_specials(board, (0, 1), (1, 1), rng=0)   # the 0 moves up: 0 0 0 0, swipe up/down
+    >>> r.valid, r.steps[0].created
+    (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
+    """
+    a, b = _check_special_swap(board, a, b)
+    rng = as_generator(rng)
+    swapped = board.swapped(a, b)
+    if not is_valid_special_swap(board, a, b):
+        return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)
+    combo = combo_of(board, a, b)
+    steps = resolve_specials(swapped, rng, (a, b), combo)
+    return SpecialSwapResult(True, steps[-1].board, steps, sum(s.score for s in steps), len(steps), a, b,
+                             swapped, combo)
+
+
+
+def all_cells(groups: Iterable[Group]) -> set[Cell]:
+    """Every cell of some groups."""
+    return set().union(*(g.cells for g in groups)) if groups else set()
