@@ -475,7 +475,7 @@ class GameRecord:
         """True when the game made a tile of at least ``tile``."""
         return self.max_tile >= tile
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": "tilelab.game2048.record", "version": 1, "player": self.player, "seed": self.seed,
             "size": self.size, "p_four": self.p_four, "start": [list(r) for r in self.start.rows],
@@ -490,7 +490,7 @@ class GameRecord:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: dict) -> "GameRecord":
+    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
         """Rebuild a record from :meth:`to_dict`; every field is checked and the game replayed (ValueError if not)."""
         from tilelab._checks import _short
 

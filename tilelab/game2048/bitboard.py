@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tilelab._jit import njit
+from tilelab._jit import njit, py_func
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import DEFAULT_P_FOUR
 
@@ -542,8 +542,8 @@ def _batch_move(boards: np.ndarray, code: int, t: RowTables) -> tuple[np.ndarray
     table = t.left if code in (LEFT, UP) else t.right
     if code in (LEFT, RIGHT):
         return _batch_slide(boards, table, t.score)
-    moved, score = _batch_slide(_transpose.py_func(boards), table, t.score)
-    return _transpose.py_func(moved), score
+    moved, score = _batch_slide(py_func(_transpose)(boards), table, t.score)
+    return py_func(_transpose)(moved), score
 
 
 def _batch_spawn(boards: np.ndarray, gen: np.random.Generator, p_four: float) -> np.ndarray:

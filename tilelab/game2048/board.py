@@ -382,7 +382,7 @@ class Board:
             " ".join(("." if v == BLANK else str(v)).rjust(width) for v in row) for row in self._rows
         )
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Board], tuple[tuple[tuple[int, ...], ...]]]:
         return (Board, (self._rows,))
 
     def _repr_html_(self) -> str:

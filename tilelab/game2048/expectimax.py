@@ -427,7 +427,7 @@ def _with_deadline(search: Search) -> Callable[[int, int, float | None], SearchR
     return run
 
 
-def _deepen_fixed(run: Callable, budget: Budget, strict: bool) -> SearchResult:
+def _deepen_fixed(run: Callable[..., SearchResult], budget: Budget, strict: bool) -> SearchResult:
     """Exactly ``budget.depth``, unless that needs more than ``max_nodes``: then the deepest level that fits."""
     if not strict:
         result = run(budget.depth, budget.max_nodes, None)
@@ -436,7 +436,7 @@ def _deepen_fixed(run: Callable, budget: Budget, strict: bool) -> SearchResult:
     return _deepen_nodes(run, budget.max_nodes, budget.depth, budget.max_nodes, True, predict=False)
 
 
-def _deepen_nodes(run: Callable, node_budget: int, max_depth: int, max_nodes: int = MAX_NODES,
+def _deepen_nodes(run: Callable[..., SearchResult], node_budget: int, max_depth: int, max_nodes: int = MAX_NODES,
                   strict: bool = False, predict: bool = True) -> SearchResult:
     """Deepen while the next level is predicted to fit in ``node_budget`` (deterministic: no clock).
 
@@ -465,7 +465,7 @@ def _deepen_nodes(run: Callable, node_budget: int, max_depth: int, max_nodes: in
 _MIN_RATE_NODES = 500  # searches smaller than this say more about call overhead than about speed
 
 
-def _deepen_clock(run: Callable, budget: Budget, start: float, strict: bool) -> SearchResult:
+def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float, strict: bool) -> SearchResult:
     """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops."""
     total_ms = budget.ms_per_move
     # stop early by the fixed margin plus how late recent moves came back (on a busy machine the process

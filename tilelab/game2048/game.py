@@ -34,7 +34,7 @@ class _Snapshot(NamedTuple):
     score: int
     won: bool
     moves_played: int
-    rng_state: dict
+    rng_state: dict[str, Any]
 
 
 def _check_target(target: object) -> int:
@@ -68,7 +68,7 @@ def _jsonable(state: Any) -> Any:
     return state
 
 
-def _generator_from_state(state: dict, field: str = "rng") -> np.random.Generator:
+def _generator_from_state(state: dict[str, Any], field: str = "rng") -> np.random.Generator:
     name = state.get("bit_generator") if isinstance(state, dict) else None
     bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
     if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
@@ -83,13 +83,13 @@ def _generator_from_state(state: dict, field: str = "rng") -> np.random.Generato
     return np.random.Generator(bit_generator)
 
 
-def _saved(data: dict, key: str, where: str = "") -> Any:
+def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
     if key not in data:
         raise ValueError(f"saved game is missing the field {where}{key!r}")
     return data[key]
 
 
-def _saved_count(data: dict, key: str, where: str = "") -> int:
+def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
     if not _is_int(value) or value < 0:
@@ -97,14 +97,14 @@ def _saved_count(data: dict, key: str, where: str = "") -> int:
     return int(value)
 
 
-def _saved_bool(data: dict, key: str, where: str = "") -> bool:
+def _saved_bool(data: dict[str, Any], key: str, where: str = "") -> bool:
     value = _saved(data, key, where)
     if not isinstance(value, bool):  # "false" is a non-empty string: bool("false") would be True
         raise ValueError(f"saved game field {where}{key!r} must be true or false, not {_short(value)}")
     return value
 
 
-def _saved_board(data: dict, key: str, size: int, where: str = "") -> Board:
+def _saved_board(data: dict[str, Any], key: str, size: int, where: str = "") -> Board:
     try:
         board = Board(_saved(data, key, where))
     except (TypeError, ValueError) as exc:
@@ -296,7 +296,7 @@ class Game:
         return True
 
     # -- save / load -----------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: settings, board, score, random state, undo history."""
         return {
             "format": JSON_FORMAT,
@@ -327,7 +327,7 @@ class Game:
         return json.dumps(self.to_dict())
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
+    def from_dict(cls, data: dict[str, Any]) -> "Game":
         """Rebuild a game saved by :meth:`to_dict`; every field is checked, alone and against the others."""
         if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
             raise ValueError(f"not a saved 2048 game: expected a JSON object with format={JSON_FORMAT!r}")

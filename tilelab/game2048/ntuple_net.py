@@ -296,13 +296,13 @@ class NTupleNetwork:
         return [CurvePoint(**p) for p in self.training["curve"]]
 
     # -------------------------------------------------------------- saving
-    def header(self) -> dict:
+    def header(self) -> dict[str, Any]:
         """The JSON header saved with the weights."""
         return {"format": FORMAT, "version": FORMAT_VERSION, "name": self.name,
                 "tuples": [list(t) for t in self.tuples], "dtype": "float32", "size": int(self.weights.size),
                 "sha256": _sha256(self.weights), "training": self.training}
 
-    def save(self, path: str | os.PathLike, *, compress: bool = True, training_state: bool | None = None) -> Path:
+    def save(self, path: str | os.PathLike[str], *, compress: bool = True, training_state: bool | None = None) -> Path:
         """Write weights + header atomically as ``.npz`` (no pickle); returns the path.
 
         ``training_state`` (default: whenever the net has them) also writes the temporal-coherence
@@ -311,7 +311,7 @@ class NTupleNetwork:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         header = self.header()
-        arrays = {"weights": self.weights}
+        arrays: dict[str, Any] = {"weights": self.weights}  # Any: savez's **kwds stub
         keep = self.e_sum is not None if training_state is None else training_state
         if keep:
             if self.e_sum is None or self.a_sum is None:
@@ -327,7 +327,7 @@ class NTupleNetwork:
         return path
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> "NTupleNetwork":
+    def load(cls, path: str | os.PathLike[str]) -> "NTupleNetwork":
         """Read a saved net; ``ValueError`` if the file is damaged, of another format or fails its SHA-256."""
         path = Path(path)
         header, arrays = read_npz(path, "n-tuple network", _weight_sizes, optional=("e_sum", "a_sum"))
@@ -362,14 +362,14 @@ class NTupleNetwork:
         return net
 
 
-def _weight_sizes(header: dict) -> dict[str, int]:
+def _weight_sizes(header: dict[str, Any]) -> dict[str, int]:
     """The arrays a weight file holds and the most bytes each may take (from the header's tuples)."""
     tuples = check_tuples(header_field(header, "tuples", list))
     size = 4 * sum(16 ** len(t) for t in tuples)
     return {"weights": size, "e_sum": size, "a_sum": size}
 
 
-def _check_training(training: dict) -> dict:
+def _check_training(training: dict[str, Any]) -> dict[str, Any]:
     """A loaded header's training record, checked field by field (a learning curve is replotted from it)."""
     games = training.get("games", 0)
     if not is_int(games) or games < 0:

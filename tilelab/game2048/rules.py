@@ -66,7 +66,7 @@ class SlideResult(NamedTuple):
 def _slide(row: tuple[int, ...]) -> SlideResult:
     """Slide a validated row toward index 0 (the reference algorithm, one pass)."""
     values: list[int] = []  # the new row, tile by tile
-    orders: list[list] = []  # [source, destination, value, merged] per tile
+    orders: list[list[Any]] = []  # [source, destination, value, merged] per tile
     score = 0
     can_merge = False  # may the next tile merge into values[-1]?
     last = None  # the order of the tile now at values[-1]

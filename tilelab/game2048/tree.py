@@ -19,7 +19,7 @@ node, ``"value"`` when the node's value is known (children first, as the recursi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
 
@@ -147,7 +147,7 @@ class _TreeRecorder:
 
     def __init__(self, max_nodes: int) -> None:
         self.max_nodes = max_nodes
-        self.records: list[dict] = []
+        self.records: list[dict[str, Any]] = []
         self.steps: list[TreeStep] = []
         self.path: list[int] = []  # the nodes entered and not yet left, root first
 
