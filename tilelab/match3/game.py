@@ -87,7 +87,7 @@ class Rules:
         """``(what, points, times the cascade index?)`` for every way to score."""
         raise NotImplementedError
 
-    def board_to_dict(self, board: Any) -> dict:
+    def board_to_dict(self, board: Any) -> dict[str, Any]:
         return {"grid": [list(row) for row in board.grid], "kinds": board.kinds}
 
     def board_from_dict(self, data: Any) -> Any:
@@ -184,7 +184,7 @@ class SpecialRules(Rules):
 
         return tuple(SCORE_TABLE)
 
-    def board_to_dict(self, board: Any) -> dict:
+    def board_to_dict(self, board: Any) -> dict[str, Any]:
         return {**super().board_to_dict(board), "specials": [list(row) for row in board.specials]}
 
     def board_from_dict(self, data: Any) -> Any:
@@ -226,7 +226,7 @@ class _Snapshot(NamedTuple):
     moves: int
     last_cascades: int
     best_cascades: int
-    rng_state: dict
+    rng_state: dict[str, Any]
 
 
 class Game:
@@ -378,12 +378,12 @@ class Game:
         return True
 
     # ------------------------------------------------------------------ save / load
-    def _state(self, snap: _Snapshot) -> dict:
+    def _state(self, snap: _Snapshot) -> dict[str, Any]:
         return {"board": self.rules.board_to_dict(snap.board), "score": snap.score, "moves": snap.moves,
                 "last_cascades": snap.last_cascades, "best_cascades": snap.best_cascades,
                 "rng": jsonable(snap.rng_state)}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
         now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
                         self._rng.bit_generator.state)
