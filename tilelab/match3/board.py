@@ -1,0 +1,264 @@
+"""Match-3 board (readable reference): cells, kinds, limits, the immutable :class:`Board` and its input checks.
+
+Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports everything here
+(its docstring has the glossary).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from tilelab._checks import _short, is_int
+
+__all__ = [
+    "Cell",
+    "Move",
+    "EMPTY",
+    "MIN_KINDS",
+    "RUN",
+    "SYMBOLS",
+    "EMPTY_SYMBOL",
+    "MAX_KINDS",
+    "MAX_SIDE",
+    "MAX_CELLS",
+    "SHAPE_POINTS",
+    "SHAPES",
+    "MAX_CASCADES",
+    "Board",
+    "check_cell",
+    "check_full",
+    "neighbours",
+]
+
+
+Cell = tuple[int, int]
+Move = tuple[Cell, Cell]
+
+EMPTY = -1
+MIN_KINDS = 3
+RUN = 3  # candies in a row that make a match
+SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
+EMPTY_SYMBOL = "."
+MAX_KINDS = len(SYMBOLS)
+MAX_SIDE = 40  #: longest side a board accepts
+MAX_CELLS = 40 * 40  #: most cells a board accepts: every public function ends within seconds here (tested)
+
+# Candy Crush points per group, before the cascade multiplier.
+SHAPE_POINTS = {"line3": 60, "line4": 120, "line5": 200, "L": 200, "T": 200, "cross": 200}
+SHAPES = tuple(SHAPE_POINTS)
+# Safety net only: a refill that keeps matching forever has probability zero.
+MAX_CASCADES = 10_000
+
+
+# ----------------------------------------------------------------------------- board
+
+
+@dataclass(frozen=True)
+class Board:
+    """An immutable match-3 board: ``grid[row][col]`` is a kind in ``0..kinds-1`` (or EMPTY).
+
+    >>> b = Board.parse('''
+    ... 012
+    ... 120
+    ... 201''')
+    >>> b.rows, b.cols, b.kinds, b[1, 2]
+    (3, 3, 3, 0)
+    >>> print(b)
+    012
+    120
+    201
+    """
+
+    grid: tuple[tuple[int, ...], ...]
+    kinds: int
+
+    def __post_init__(self) -> None:
+        kinds = _check_kinds(self.kinds)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "grid", _check_grid(self.grid, kinds))
+
+    # -- shape and access
+    @property
+    def rows(self) -> int:
+        return len(self.grid)
+
+    @property
+    def cols(self) -> int:
+        return len(self.grid[0])
+
+    def __getitem__(self, cell: Cell) -> int:
+        r, c = cell
+        return self.grid[r][c]
+
+    def cells(self) -> Iterator[Cell]:
+        """Every cell in reading order (top row first, left to right)."""
+        return ((r, c) for r in range(self.rows) for c in range(self.cols))
+
+    def on_board(self, cell: Cell) -> bool:
+        r, c = cell
+        return 0 <= r < self.rows and 0 <= c < self.cols
+
+    @property
+    def is_full(self) -> bool:
+        """True when no cell is EMPTY."""
+        return all(k != EMPTY for row in self.grid for k in row)
+
+    def counts(self) -> tuple[int, ...]:
+        """How many candies of each kind: ``counts()[k]``."""
+        flat = [k for row in self.grid for k in row]
+        return tuple(flat.count(k) for k in range(self.kinds))
+
+    def with_cells(self, changes: dict[Cell, int]) -> "Board":
+        """A new board with some cells set to new kinds (or EMPTY); only the changed cells are checked."""
+        rows = list(self.grid)
+        for cell, kind in changes.items():
+            r, c = check_cell(self, cell)
+            if not is_int(kind) or not (0 <= kind < self.kinds or kind == EMPTY):
+                raise ValueError(f"cell {(r, c)} cannot hold {_short(kind)}: kinds are ints 0..{self.kinds - 1} or EMPTY")
+            row = list(rows[r])
+            row[c] = int(kind)
+            rows[r] = tuple(row)
+        board = object.__new__(Board)
+        object.__setattr__(board, "grid", tuple(rows))
+        object.__setattr__(board, "kinds", self.kinds)
+        return board
+
+    def swapped(self, a: Cell, b: Cell) -> "Board":
+        """The board with the candies at ``a`` and ``b`` exchanged (no rules applied)."""
+        return self.with_cells({a: self[b], b: self[a]})
+
+    # -- text and numpy round trips
+    def picture(self) -> str:
+        """Text picture: one character per cell, kinds as 0-9 a-z, holes as '.'."""
+        return "\n".join(
+            "".join(EMPTY_SYMBOL if k == EMPTY else SYMBOLS[k] for k in row) for row in self.grid
+        )
+
+    __str__ = picture
+
+    def __repr__(self) -> str:
+        return f"Board.parse({self.picture()!r}, kinds={self.kinds})"
+
+    @classmethod
+    def parse(cls, picture: str, kinds: int | None = None) -> "Board":
+        """Read a text picture (spaces ignored); ``kinds`` defaults to max(3, largest kind + 1).
+
+        >>> Board.parse("0 1 2\\n2 . 1").grid
+        ((0, 1, 2), (2, -1, 1))
+        """
+        if not isinstance(picture, str):
+            raise TypeError(f"Board.parse expects a str picture, got {type(picture).__name__}")
+        lines = [line.replace(" ", "").replace("\t", "") for line in picture.strip().splitlines()]
+        lines = [line for line in lines if line]
+        if not lines:
+            raise ValueError("empty picture: give one line of kinds per row, e.g. '012\\n120'")
+        grid = []
+        for line in lines:
+            row = []
+            for ch in line:
+                if ch == EMPTY_SYMBOL:
+                    row.append(EMPTY)
+                elif ch.isascii() and ch.lower() in SYMBOLS:
+                    row.append(SYMBOLS.index(ch.lower()))
+                else:
+                    raise ValueError(f"unknown symbol {ch!r} in picture: use 0-9, a-z or '.'")
+            grid.append(tuple(row))
+        if kinds is None:
+            kinds = max(MIN_KINDS, max(max(row) for row in grid) + 1)
+        return cls(tuple(grid), kinds)
+
+    def to_array(self) -> np.ndarray:
+        """The grid as an ``int8`` numpy array (EMPTY stays -1)."""
+        return np.array(self.grid, dtype=np.int8)
+
+    @classmethod
+    def _trusted(cls, array: np.ndarray, kinds: int) -> "Board":
+        """Engine-internal: wrap an array the engine itself produced, skipping validation."""
+        board = object.__new__(cls)
+        object.__setattr__(board, "grid", tuple(map(tuple, array.tolist())))
+        object.__setattr__(board, "kinds", kinds)
+        return board
+
+    @classmethod
+    def from_array(cls, array: np.ndarray, kinds: int) -> "Board":
+        """A board from a 2-D integer array."""
+        array = np.asarray(array)
+        if array.ndim != 2:
+            raise ValueError(f"expected a 2-D array of kinds, got {array.ndim} dimensions")
+        if array.dtype.kind not in "iu":  # 0.5 is not kind 0: refuse, never truncate
+            raise TypeError(f"array must hold integer kinds, got dtype {array.dtype}")
+        return cls(tuple(map(tuple, array.tolist())), kinds)
+
+
+def _check_kinds(kinds: object) -> int:
+    if isinstance(kinds, bool) or not isinstance(kinds, (int, np.integer)):
+        raise TypeError(f"kinds must be an int, got {type(kinds).__name__}")
+    kinds = int(kinds)
+    if not MIN_KINDS <= kinds <= MAX_KINDS:
+        raise ValueError(
+            f"kinds={kinds}: match-3 needs at least {MIN_KINDS} kinds (with fewer, some run is "
+            f"unavoidable) and at most {MAX_KINDS}"
+        )
+    return kinds
+
+
+def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
+    if isinstance(grid, np.ndarray):
+        grid = grid.tolist()
+    try:
+        rows = [list(row) for row in grid]  # type: ignore[union-attr]
+    except TypeError:
+        raise ValueError("grid must be a sequence of rows, e.g. ((0, 1, 2), (1, 2, 0))") from None
+    if not rows or not rows[0]:
+        raise ValueError("grid is empty: a board needs at least one row and one column")
+    width = len(rows[0])
+    _check_limits(len(rows), width)
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise ValueError(f"ragged grid: row 0 has {width} cells but row {r} has {len(row)}")
+        for c, k in enumerate(row):
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+                raise ValueError(f"cell {(r, c)} holds {k!r}: kinds are ints 0..{kinds - 1}")
+            if not (0 <= k < kinds or k == EMPTY):
+                raise ValueError(
+                    f"cell {(r, c)} holds kind {k}, outside 0..{kinds - 1} (EMPTY is {EMPTY})"
+                )
+    return tuple(tuple(int(k) for k in row) for row in rows)
+
+
+def _check_limits(rows: int, cols: int) -> None:
+    """ValueError naming the limit when a board would be larger than MAX_SIDE / MAX_CELLS."""
+    if max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
+        raise ValueError(f"a {rows}x{cols} board is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
+                         f"MAX_CELLS={MAX_CELLS} cells, so that every call ends within seconds")
+
+
+def check_cell(board: Board, cell: object, name: str = "cell") -> Cell:
+    """Return ``cell`` as ``(row, col)`` or raise ValueError naming the problem."""
+    try:
+        r, c = cell  # type: ignore[misc]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a (row, col) pair, got {cell!r}") from None
+    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in (r, c)):
+        raise ValueError(f"{name} must be a (row, col) pair of ints, got {cell!r}")
+    r, c = int(r), int(c)
+    if not board.on_board((r, c)):
+        raise ValueError(
+            f"{name} {(r, c)} is off the board: rows 0..{board.rows - 1}, cols 0..{board.cols - 1}"
+        )
+    return (r, c)
+
+
+def check_full(board: Board) -> None:
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a match3 Board, got {type(board).__name__}")
+    if not board.is_full:
+        raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
+
+
+def neighbours(a: Cell, b: Cell) -> bool:
+    """True when two cells share a side."""
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
