@@ -38,13 +38,10 @@ from tilelab.sliding import game as session
 from tilelab.sliding.game import OPTIMAL_SOLVE_MAX_CELLS, PLAN_SECONDS, Game, Plan  # noqa: F401 (names kept here)
 from tilelab.widgets.base import (
     ARROW_KEYS,
-    BACKGROUND,
-    OVERLAY,
     PIECES,
     UNDO_KEYS,
     BoardWidget,
     board_key,
-    fit_font_size,
 )
 from tilelab.widgets.sliding_draw import SlidingDrawing, _ease  # noqa: F401 (drawing and animation)
 from tilelab.widgets.sliding_pictures import (  # noqa: F401 (the stills and pictures, re-exported here)
