@@ -14,13 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from tilelab._jit import njit
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import (
     EMPTY,
     MAX_CASCADES,
     RUN,
     SHAPE_POINTS,
     Board,
+    Cell,
     Move,
     SwapResult,
     check_full,
@@ -36,7 +37,7 @@ MIN_CROSS_FREE = 5  # a run this long scores as line5 whatever it crosses
 
 
 @njit
-def run_through(g, r, c):
+def run_through(g: np.ndarray, r: int, c: int) -> bool:
     """True when (r, c) lies on a run of 3+ of its kind."""
     kind = g[r, c]
     if kind < 0:
@@ -66,7 +67,7 @@ def run_through(g, r, c):
 
 
 @njit
-def swap_creates_run(g, r1, c1, r2, c2):
+def swap_creates_run(g: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """True when exchanging two cells makes a run through one of them (g is restored)."""
     a = g[r1, c1]
     b = g[r2, c2]
@@ -81,7 +82,7 @@ def swap_creates_run(g, r1, c1, r2, c2):
 
 
 @njit
-def list_moves(g, out):
+def list_moves(g: np.ndarray, out: np.ndarray) -> int:
     """Write every legal swap as (r1, c1, r2, c2) rows into ``out``; return how many."""
     rows, cols = g.shape
     n = 0
@@ -97,7 +98,7 @@ def list_moves(g, out):
 
 
 @njit
-def any_move(g):
+def any_move(g: np.ndarray) -> bool:
     """True when at least one swap is legal."""
     rows, cols = g.shape
     for r in range(rows):
@@ -110,7 +111,7 @@ def any_move(g):
 
 
 @njit
-def has_run(g):
+def has_run(g: np.ndarray) -> bool:
     """True when some run of 3+ is on the board."""
     rows, cols = g.shape
     for r in range(rows):
@@ -126,7 +127,7 @@ def has_run(g):
 
 
 @njit
-def _root(parent, i):
+def _root(parent: np.ndarray, i: int) -> int:
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
@@ -134,7 +135,7 @@ def _root(parent, i):
 
 
 @njit
-def match_clear_fall(g):
+def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
     """One cascade step without the refill: find groups, score them, clear, let candies fall.
 
     Returns (holes, points): the number of EMPTY cells now at the top of the columns and the
@@ -215,7 +216,7 @@ def match_clear_fall(g):
 
 
 @njit
-def refill_holes(g, u, kinds):
+def refill_holes(g: np.ndarray, u: np.ndarray, kinds: int) -> int:
     """Fill EMPTY cells in reading order with kinds drawn from the uniforms ``u``."""
     rows, cols = g.shape
     n = 0
@@ -228,7 +229,7 @@ def refill_holes(g, u, kinds):
 
 
 @njit
-def fill_no_runs(g, kinds, u):
+def fill_no_runs(g: np.ndarray, kinds: int, u: np.ndarray) -> np.ndarray:
     """Deal kinds into the EMPTY cells of ``g`` in reading order so that no run appears.
 
     A cell may not take the kind of an equal pair just left of it or just above it; that bans at
@@ -257,7 +258,7 @@ def fill_no_runs(g, kinds, u):
 
 
 @njit
-def count_dead(rows, cols, kinds, u):
+def count_dead(rows: int, cols: int, kinds: int, u: np.ndarray) -> int:
     """How many of ``len(u)`` no-run deals (one row of uniforms each) have no legal move."""
     dead = 0
     g = np.empty((rows, cols), np.int8)
@@ -272,7 +273,7 @@ def count_dead(rows, cols, kinds, u):
 # ----------------------------------------------------------------------------- wrappers
 
 
-def swap_array(grid: np.ndarray, a: Move, b: Move, kinds: int, rng: np.random.Generator):
+def swap_array(grid: np.ndarray, a: Cell, b: Cell, kinds: int, rng: np.random.Generator) -> tuple[bool, int, int]:
     """Fast swap on an int8 array (modified in place). Returns (valid, score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     if not swap_creates_run(grid, r1, c1, r2, c2):
@@ -290,7 +291,7 @@ def swap_array(grid: np.ndarray, a: Move, b: Move, kinds: int, rng: np.random.Ge
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_fast(board: Board, a, b, rng) -> SwapResult:
+def swap_fast(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
     """Same rules, random draws and result type as :func:`tilelab.match3.swap`, compiled.
 
     The one difference: ``steps`` is empty (the compiled cascade keeps no step data);
