@@ -1,0 +1,308 @@
+"""The 64-bit 2048 board's layout and moves: constants, transpose, the row tables and move_bits.
+
+Part of the fast engine; :mod:`tilelab.game2048.bitboard` (whose docstring explains the layout)
+re-exports everything here as the same objects.
+
+>>> new, gained = move_bits(0x211, "LEFT")   # row 0 holds exponents 1 1 2 0: tiles 2 2 4 .
+>>> hex(new), gained                          # 4 4 . .: exponents 2 2 0 0
+('0x22', 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tilelab._jit import njit
+
+__all__ = [
+    "Bitboard",
+    "SIZE",
+    "CELLS",
+    "CELL_BITS",
+    "ROW_BITS",
+    "ROW_VALUES",
+    "CELL_MASK",
+    "ROW_MASK",
+    "MAX_EXPONENT",
+    "MAX_TILE",
+    "OVERFLOW",
+    "UP",
+    "DOWN",
+    "LEFT",
+    "RIGHT",
+    "DIRECTION_CODES",
+    "DIRECTION_NAMES",
+    "SPAWN_TWO",
+    "SPAWN_FOUR",
+    "transpose",
+    "RowTables",
+    "row_tables",
+    "move_bits",
+    "legal_codes",
+]
+
+
+Bitboard = int  # 64 bits: 16 cells x 4-bit tile exponents
+
+SIZE = 4
+CELLS = SIZE * SIZE
+CELL_BITS = 4
+ROW_BITS = SIZE * CELL_BITS
+ROW_VALUES = 1 << ROW_BITS  # 65,536 possible rows
+CELL_MASK = (1 << CELL_BITS) - 1
+ROW_MASK = ROW_VALUES - 1
+MAX_EXPONENT = CELL_MASK  # 15
+MAX_TILE = 1 << MAX_EXPONENT  # 32768
+OVERFLOW = -1  # score-table marker: this slide would merge two 32768 tiles into a 65536
+
+# Direction codes used inside the fast engine (the readable engine uses the Direction enum).
+UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
+DIRECTION_CODES = {"UP": UP, "DOWN": DOWN, "LEFT": LEFT, "RIGHT": RIGHT}
+DIRECTION_NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
+
+SPAWN_TWO, SPAWN_FOUR = 1, 2  # exponents of the two tiles a spawn can place
+
+
+def _cell_mask(keep) -> int:
+    """A 64-bit mask of the nibbles whose (row, col) satisfy ``keep``."""
+    mask = 0
+    for index in range(CELLS):
+        if keep(index // SIZE, index % SIZE):
+            mask |= CELL_MASK << (CELL_BITS * index)
+    return mask
+
+
+# Transposition swaps (r, c) <-> (c, r) in two rounds of 2x2 block swaps: first single cells inside
+# each 2x2 block (the low bits of r and c trade places), then whole 2x2 blocks (the high bits trade).
+# A cell moving from (r, c) to (r + k, c - k) moves by 3k nibbles.
+_U = np.uint64
+_KEEP_1 = _U(_cell_mask(lambda r, c: (r & 1) == (c & 1)))
+_RISE_1 = _U(_cell_mask(lambda r, c: (r & 1) == 0 and (c & 1) == 1))
+_FALL_1 = _U(_cell_mask(lambda r, c: (r & 1) == 1 and (c & 1) == 0))
+_KEEP_2 = _U(_cell_mask(lambda r, c: (r & 2) == (c & 2)))
+_RISE_2 = _U(_cell_mask(lambda r, c: (r & 2) == 0 and (c & 2) == 2))
+_FALL_2 = _U(_cell_mask(lambda r, c: (r & 2) == 2 and (c & 2) == 0))
+_SHIFT_1 = _U(3 * CELL_BITS)
+_SHIFT_2 = _U(6 * CELL_BITS)
+_ROW_MASK = _U(ROW_MASK)
+_CELL_MASK = _U(CELL_MASK)
+
+
+def transpose(bits: Bitboard) -> Bitboard:
+    """Mirror the board in its main diagonal: cell (r, c) goes to (c, r).
+
+    >>> from tilelab.game2048.bitboard import picture, to_bitboard
+    >>> b = to_bitboard([[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]])
+    >>> print(picture(transpose(b)))
+    2 . . .
+    4 . . .
+    . . . .
+    . . . 8
+    """
+    return int(_transpose(_U(_check_bits(bits))))
+
+
+@njit
+def _transpose(bits):
+    """Kernel of :func:`transpose` (works on numpy uint64 scalars and arrays alike)."""
+    bits = _U(bits)
+    bits = (bits & _KEEP_1) | ((bits & _RISE_1) << _SHIFT_1) | ((bits & _FALL_1) >> _SHIFT_1)
+    return (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2)
+
+
+# ---------------------------------------------------------------------------------- row tables
+@njit
+def _slide_row_left(row):
+    """Slide one 16-bit row toward column 0: (new row, score gained), score OVERFLOW for 32768+32768."""
+    result = 0
+    placed = 0  # how many tiles are already in the result
+    open_exponent = 0  # exponent of the last placed tile if it may still merge, else 0
+    score = 0
+    for col in range(SIZE):
+        exponent = (row >> (CELL_BITS * col)) & CELL_MASK
+        if exponent == 0:
+            continue
+        if exponent == open_exponent:
+            if exponent == MAX_EXPONENT:
+                return row, OVERFLOW
+            result += 1 << (CELL_BITS * (placed - 1))  # the tile already placed doubles
+            score += 1 << (exponent + 1)
+            open_exponent = 0
+        else:
+            result |= exponent << (CELL_BITS * placed)
+            placed += 1
+            open_exponent = exponent
+    return result, score
+
+
+@njit
+def _reverse_row(row):
+    """The row read from the other end (column 3 becomes column 0)."""
+    out = 0
+    for col in range(SIZE):
+        out |= ((row >> (CELL_BITS * col)) & CELL_MASK) << (CELL_BITS * (SIZE - 1 - col))
+    return out
+
+
+@njit
+def _build_row_tables(left, right, score):
+    for row in range(ROW_VALUES):
+        new, gained = _slide_row_left(row)
+        left[row] = new
+        score[row] = gained
+        mirrored, _ = _slide_row_left(_reverse_row(row))
+        right[row] = _reverse_row(mirrored) if gained != OVERFLOW else row
+
+
+@dataclass(frozen=True)
+class RowTables:
+    """The 65,536-entry lookup tables: each row's result sliding left / right and the score gained.
+
+    A row slides right exactly as its mirror image slides left, so both directions gain the same
+    score. ``score[row] == -1`` marks a row whose slide would merge two 32768 tiles.
+    """
+
+    left: np.ndarray  # uint64[65536]
+    right: np.ndarray  # uint64[65536]
+    score: np.ndarray  # int64[65536]
+
+
+_TABLES: RowTables | None = None
+
+
+def row_tables() -> RowTables:
+    """Build (once) and return the row tables.
+
+    >>> t = row_tables()
+    >>> from tilelab.game2048.bitboard import bits_from_exponents
+    >>> row = bits_from_exponents([[1, 1, 1, 0]]) # the row [2, 2, 2, .]
+    >>> int(t.left[row]) == bits_from_exponents([[2, 1, 0, 0]]), int(t.score[row])
+    (True, 4)
+    """
+    global _TABLES
+    if _TABLES is None:
+        left = np.zeros(ROW_VALUES, dtype=np.uint64)
+        right = np.zeros(ROW_VALUES, dtype=np.uint64)
+        score = np.zeros(ROW_VALUES, dtype=np.int64)
+        _build_row_tables(left, right, score)
+        for table in (left, right, score):
+            table.setflags(write=False)
+        _TABLES = RowTables(left, right, score)
+    return _TABLES
+
+
+# ---------------------------------------------------------------------------------- moves
+@njit
+def _slide_rows(bits, table, score_table):
+    """Apply a row table to all four rows; return (new bits, score) with score OVERFLOW if any overflows."""
+    bits = _U(bits)
+    out = _U(0)
+    score = 0
+    for r in range(SIZE):
+        shift = _U(ROW_BITS * r)
+        row = (bits >> shift) & _ROW_MASK
+        gained = score_table[row]
+        if gained == OVERFLOW:
+            return bits, OVERFLOW
+        score += gained
+        out |= table[row] << shift
+    return out, score
+
+
+@njit
+def _move(bits, code, left, right, score_table):
+    """One move on a bitboard: (new bits, score gained); score OVERFLOW when a 65536 tile would form."""
+    bits = _U(bits)
+    if code == LEFT:
+        return _slide_rows(bits, left, score_table)
+    if code == RIGHT:
+        return _slide_rows(bits, right, score_table)
+    flipped = _transpose(bits)
+    if code == UP:
+        moved, gained = _slide_rows(flipped, left, score_table)
+    else:
+        moved, gained = _slide_rows(flipped, right, score_table)
+    if gained == OVERFLOW:
+        return bits, OVERFLOW
+    return _transpose(moved), gained
+
+
+@njit
+def _count_empty(bits):
+    bits = _U(bits)
+    count = 0
+    for index in range(CELLS):
+        if ((bits >> _U(CELL_BITS * index)) & _CELL_MASK) == 0:
+            count += 1
+    return count
+
+
+@njit
+def _max_exponent(bits):
+    bits = _U(bits)
+    best = 0
+    for index in range(CELLS):
+        exponent = (bits >> _U(CELL_BITS * index)) & _CELL_MASK
+        if exponent > best:
+            best = exponent
+    return int(best)
+
+
+def _code(direction: Any) -> int:
+    """Direction enum member, its name, or a code 0..3 -> code 0..3."""
+    name = getattr(direction, "name", direction)
+    if isinstance(name, str) and name.upper() in DIRECTION_CODES:
+        return DIRECTION_CODES[name.upper()]
+    if isinstance(direction, (int, np.integer)) and not isinstance(direction, bool) and 0 <= direction < 4:
+        return int(direction)
+    raise ValueError(f"unknown direction {direction!r}; use Direction.UP/DOWN/LEFT/RIGHT or their names")
+
+
+def _check_bits(bits: Any) -> int:
+    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
+        raise TypeError(f"a bitboard is a 64-bit int, got {type(bits).__name__}; use to_bitboard(board)")
+    if not 0 <= int(bits) < 1 << 64:
+        raise ValueError(f"a bitboard must fit in 64 bits, got {int(bits)}")
+    return int(bits)
+
+
+def move_bits(bits: Bitboard, direction: Any) -> tuple[Bitboard, int]:
+    """Slide the board: ``(new bits, score gained)``; raises ValueError if a 65536 tile would form.
+
+    >>> from tilelab.game2048.bitboard import parse_bits, picture
+    >>> b = parse_bits('''
+    ... 2 . 2 .
+    ... 4 . . .
+    ... 4 . . .
+    ... . . . 8''')
+    >>> new, gained = move_bits(b, "UP")
+    >>> print(picture(new)); gained
+    2 . 2 8
+    8 . . .
+    . . . .
+    . . . .
+    8
+    """
+    t = row_tables()
+    new, gained = _move(_U(_check_bits(bits)), _code(direction), t.left, t.right, t.score)
+    if gained == OVERFLOW:
+        raise ValueError(
+            "this move would merge two 32768 tiles into 65536, which does not fit in a 4-bit cell "
+            "of the bitboard; play on with the readable engine (tilelab.game2048.move)"
+        )
+    return int(new), int(gained)
+
+
+def legal_codes(bits: Bitboard) -> list[int]:
+    """Direction codes (UP, DOWN, LEFT, RIGHT order) whose move changes the board."""
+    t = row_tables()
+    bits = _check_bits(bits)
+    out = []
+    for code in (UP, DOWN, LEFT, RIGHT):
+        new, gained = _move(_U(bits), code, t.left, t.right, t.score)
+        if gained != OVERFLOW and int(new) != bits:
+            out.append(code)
+    return out
