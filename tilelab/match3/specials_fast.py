@@ -14,7 +14,7 @@ import numpy as np
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board
+from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.specials import (
     ACTIVATION_BONUS,
     BLAST_POINTS,
@@ -40,7 +40,7 @@ C_SS, C_SW, C_WW, C_BP, C_BS, C_BW, C_BB = range(1, 8)
 
 
 @njit
-def _root(parent, i):
+def _root(parent: np.ndarray, i: int) -> int:
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
@@ -48,12 +48,12 @@ def _root(parent, i):
 
 
 @njit
-def _matchable(g, s, i, cols):
-    return g[i // cols, i % cols] >= 0 and s[i // cols, i % cols] != PRIMED
+def _matchable(g: np.ndarray, s: np.ndarray, i: int, cols: int) -> bool:
+    return bool(g[i // cols, i % cols] >= 0 and s[i // cols, i % cols] != PRIMED)
 
 
 @njit
-def _push(cell, code, queue, qn, fired):
+def _push(cell: int, code: int, queue: np.ndarray, qn: int, fired: np.ndarray) -> int:
     fired[cell] = 1
     queue[qn, 0] = cell
     queue[qn, 1] = code
@@ -61,7 +61,8 @@ def _push(cell, code, queue, qn, fired):
 
 
 @njit
-def _cover(cell, s, rows, cols, blast, fired, queue, qn, flat_s):
+def _cover(cell: int, s: np.ndarray, rows: int, cols: int, blast: np.ndarray, fired: np.ndarray, queue: np.ndarray,
+           qn: int, flat_s: np.ndarray) -> int:
     """Mark ``cell`` blasted; a special there not yet fired joins the queue."""
     blast[cell] = 1
     if fired[cell] == 0 and flat_s[cell] != NONE:
@@ -70,7 +71,8 @@ def _cover(cell, s, rows, cols, blast, fired, queue, qn, flat_s):
 
 
 @njit
-def special_step_kernel(g, s, first, ar, ac, br, bc, combo):
+def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: int, br: int, bc: int,
+                        combo: int) -> tuple[bool, int, int, int]:
     """One cascade step in place (no refill). Returns (active, holes, group_points, blast_points)."""
     rows, cols = g.shape
     size = rows * cols
@@ -309,7 +311,7 @@ def special_step_kernel(g, s, first, ar, ac, br, bc, combo):
 
 
 @njit
-def refill_holes(g, s, u, kinds):
+def refill_holes(g: np.ndarray, s: np.ndarray, u: np.ndarray, kinds: int) -> int:
     """Fill EMPTY cells (not bombs) in reading order with plain kinds drawn from the uniforms ``u``."""
     rows, cols = g.shape
     n = 0
@@ -322,7 +324,8 @@ def refill_holes(g, s, u, kinds):
     return n
 
 
-def swap_specials_array(g: np.ndarray, s: np.ndarray, a, b, kinds: int, rng: np.random.Generator, combo: int):
+def swap_specials_array(g: np.ndarray, s: np.ndarray, a: Cell, b: Cell, kinds: int, rng: np.random.Generator,
+                        combo: int) -> tuple[int, int]:
     """Resolve a legal swap on the arrays in place. Returns (score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     g[r1, c1], g[r2, c2] = g[r2, c2], g[r1, c1]
@@ -343,7 +346,7 @@ def swap_specials_array(g: np.ndarray, s: np.ndarray, a, b, kinds: int, rng: np.
 
 
 @njit
-def _run_through(g, s, r, c):
+def _run_through(g: np.ndarray, s: np.ndarray, r: int, c: int) -> bool:
     kind = g[r, c]
     if kind < 0 or s[r, c] == PRIMED:
         return False
@@ -372,7 +375,7 @@ def _run_through(g, s, r, c):
 
 
 @njit
-def combo_code(s, r1, c1, r2, c2):
+def combo_code(s: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> int:
     """The combination code (index into COMBOS) of swapping two cells; 0 for none."""
     x = s[r1, c1]
     y = s[r2, c2]
@@ -399,7 +402,7 @@ def combo_code(s, r1, c1, r2, c2):
 
 
 @njit
-def valid_special_swap(g, s, r1, c1, r2, c2):
+def valid_special_swap(g: np.ndarray, s: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """True when the swap sets off a combination or makes a run through one of the two cells."""
     if combo_code(s, r1, c1, r2, c2) != 0:
         return True
@@ -413,7 +416,7 @@ def valid_special_swap(g, s, r1, c1, r2, c2):
 
 
 @njit
-def list_special_moves(g, s, out):
+def list_special_moves(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
     """Write every legal swap (specials on) as (r1, c1, r2, c2) rows into ``out``; return how many."""
     rows, cols = g.shape
     n = 0
@@ -431,7 +434,7 @@ def list_special_moves(g, s, out):
 # ----------------------------------------------------------------------------- wrappers
 
 
-def swap_specials_fast(board: SpecialBoard, a, b, rng) -> tuple[bool, SpecialBoard, int, int]:
+def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> tuple[bool, SpecialBoard, int, int]:
     """Same rules and random draws as :func:`tilelab.match3.specials.swap_specials`, compiled.
 
     Returns ``(valid, board, score, cascades)``.
@@ -453,7 +456,7 @@ def swap_specials_fast(board: SpecialBoard, a, b, rng) -> tuple[bool, SpecialBoa
         score, cascades
 
 
-def valid_moves_specials_fast(board: SpecialBoard) -> list:
+def valid_moves_specials_fast(board: SpecialBoard) -> list[Move]:
     """Every legal swap with specials on, compiled (same list as the reference).
 
     >>> valid_moves_specials_fast(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
@@ -473,7 +476,7 @@ def is_dead_specials_fast(board: SpecialBoard) -> bool:
 
 
 def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, specials: bool = True,
-                seek: bool = False):
+                seek: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
 
     With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast`) play the same way, so the
