@@ -316,7 +316,7 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
         dst = np.concatenate([dst, np.arange(size)])
         weight = np.concatenate([weight, 1 - weights.sum(axis=1)])
     keep = weight > 0
-    src, dst, weight = src[keep], dst[keep], weight[keep]
+    src, dst, weight = src[keep], dst[keep].astype(np.intp), weight[keep]  # intp: bincount's index type (32-bit in Pyodide)
     prob: np.ndarray = np.zeros(size)
     prob[start] = 1.0
     for _ in range(int(steps)):  # one step: every board passes its probability along its moves
