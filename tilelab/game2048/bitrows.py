@@ -11,9 +11,10 @@ re-exports everything here as the same objects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit
 
@@ -46,6 +47,12 @@ __all__ = [
 
 
 Bitboard = int  # 64 bits: 16 cells x 4-bit tile exponents
+#: A bitboard as the kernels take and give it: numpy uint64, or a Python int (what numba hands back).
+Bits = Union[int, np.uint64]
+#: Points as a kernel gives them: an int, or a numpy int64 read from a score table (run as plain Python).
+Points = Union[int, np.int64]
+U64Array = npt.NDArray[np.uint64]  #: bitboards, or a row table (uint64[65536])
+I64Array = npt.NDArray[np.int64]  #: a score table (int64[65536]), or per-game counts
 
 SIZE = 4
 CELLS = SIZE * SIZE
@@ -66,7 +73,7 @@ DIRECTION_NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
 SPAWN_TWO, SPAWN_FOUR = 1, 2  # exponents of the two tiles a spawn can place
 
 
-def _cell_mask(keep) -> int:
+def _cell_mask(keep: Callable[[int, int], bool]) -> int:
     """A 64-bit mask of the nibbles whose (row, col) satisfy ``keep``."""
     mask = 0
     for index in range(CELLS):
@@ -105,17 +112,22 @@ def transpose(bits: Bitboard) -> Bitboard:
     return int(_transpose(_U(_check_bits(bits))))
 
 
+@overload
+def _transpose(bits: Bits) -> np.uint64: ...
+@overload
+def _transpose(bits: U64Array) -> U64Array: ...
 @njit
-def _transpose(bits):
+def _transpose(bits: Bits | U64Array) -> np.uint64 | U64Array:
     """Kernel of :func:`transpose` (works on numpy uint64 scalars and arrays alike)."""
     bits = _U(bits)
     bits = (bits & _KEEP_1) | ((bits & _RISE_1) << _SHIFT_1) | ((bits & _FALL_1) >> _SHIFT_1)
-    return (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2)
+    # numpy's stubs type uint64(array) as Any (numba takes the same call for scalars and arrays)
+    return (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2)  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------------- row tables
 @njit
-def _slide_row_left(row):
+def _slide_row_left(row: int) -> tuple[int, int]:
     """Slide one 16-bit row toward column 0: (new row, score gained), score OVERFLOW for 32768+32768."""
     result = 0
     placed = 0  # how many tiles are already in the result
@@ -139,7 +151,7 @@ def _slide_row_left(row):
 
 
 @njit
-def _reverse_row(row):
+def _reverse_row(row: int) -> int:
     """The row read from the other end (column 3 becomes column 0)."""
     out = 0
     for col in range(SIZE):
@@ -148,7 +160,7 @@ def _reverse_row(row):
 
 
 @njit
-def _build_row_tables(left, right, score):
+def _build_row_tables(left: U64Array, right: U64Array, score: I64Array) -> None:
     for row in range(ROW_VALUES):
         new, gained = _slide_row_left(row)
         left[row] = new
@@ -165,9 +177,9 @@ class RowTables:
     score. ``score[row] == -1`` marks a row whose slide would merge two 32768 tiles.
     """
 
-    left: np.ndarray  # uint64[65536]
-    right: np.ndarray  # uint64[65536]
-    score: np.ndarray  # int64[65536]
+    left: U64Array  # uint64[65536]
+    right: U64Array  # uint64[65536]
+    score: I64Array  # int64[65536]
 
 
 _TABLES: RowTables | None = None
@@ -196,7 +208,7 @@ def row_tables() -> RowTables:
 
 # ---------------------------------------------------------------------------------- moves
 @njit
-def _slide_rows(bits, table, score_table):
+def _slide_rows(bits: Bits, table: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
     """Apply a row table to all four rows; return (new bits, score) with score OVERFLOW if any overflows."""
     bits = _U(bits)
     out = _U(0)
@@ -213,7 +225,7 @@ def _slide_rows(bits, table, score_table):
 
 
 @njit
-def _move(bits, code, left, right, score_table):
+def _move(bits: Bits, code: int, left: U64Array, right: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
     """One move on a bitboard: (new bits, score gained); score OVERFLOW when a 65536 tile would form."""
     bits = _U(bits)
     if code == LEFT:
@@ -231,7 +243,7 @@ def _move(bits, code, left, right, score_table):
 
 
 @njit
-def _count_empty(bits):
+def _count_empty(bits: Bits) -> int:
     bits = _U(bits)
     count = 0
     for index in range(CELLS):
@@ -241,7 +253,7 @@ def _count_empty(bits):
 
 
 @njit
-def _max_exponent(bits):
+def _max_exponent(bits: Bits) -> int:
     bits = _U(bits)
     best = 0
     for index in range(CELLS):
