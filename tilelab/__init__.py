@@ -8,6 +8,22 @@ Engines (pure: standard library + numpy, with optional numba for the fast paths)
 
 Around them: :mod:`tilelab.widgets` (playable ipycanvas boards), :mod:`tilelab.plots`
 (matplotlib figures for the lessons) and :mod:`tilelab.exercises` (self-checking exercises).
+
+One vocabulary across the three games:
+
+- one name, one function: a name means the same object whichever path imports it
+  (``tilelab.match3.valid_moves is tilelab.match3.core.valid_moves``);
+- the plain name is the readable reference a lesson builds; its twins carry a suffix and are
+  tested to agree with it: ``_fast`` for a compiled (numba) twin on the same board type,
+  ``_bits`` for the same rule on the 64-bit 2048 bitboard (another representation, not only
+  speed). ``_reference`` (and ``_ref`` in ``game2048.ntuple``, ``*_reference`` searches in
+  ``sliding``) are older names for a readable twin, kept because lessons use them; where one
+  function offers both paths an ``engine=`` keyword picks one;
+- ``legal_moves`` lists the legal moves in every engine (``game2048.legal_moves``,
+  ``sliding.legal_moves``/``Puzzle.legal_moves``, ``match3.legal_moves``) and on every ``Game``;
+- every widget takes ``px=`` for its size in pixels;
+- randomness is a keyword ``rng`` taking a seed or a ``numpy.random.Generator``
+  (:data:`tilelab._random.RngLike`); 2048's older ``seed=`` stays as an alias.
 """
 
 import sys as _sys

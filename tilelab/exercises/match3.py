@@ -38,7 +38,8 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.match3 import EMPTY, Board, fall, find_runs, is_dead, stable_board
+from tilelab.match3 import EMPTY, Board, fall, find_runs, stable_board
+from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
 from tilelab.match3.generate import exclude_probability
 

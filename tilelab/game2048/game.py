@@ -12,7 +12,7 @@ import numpy as np
 
 from tilelab._checks import _short
 from tilelab._protocol import Turn
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, _as_board, _check_p_four, _check_size,
@@ -117,7 +117,8 @@ def _saved_board(data: dict[str, Any], key: str, size: int, where: str = "") -> 
 class Game:
     """A game of 2048: board, score, win, game over, undo and JSON save/load.
 
-    Randomness comes only from the game's own numpy Generator (``seed``): same seed, same game.
+    Randomness comes only from the game's own numpy Generator (``rng=``, a seed or a Generator;
+    ``seed=`` is the older name for it): same seed, same game.
     :meth:`undo` restores the random state too, so replaying the same swipe brings the same
     spawn -- undo cannot be used to fish for a better tile.
 
@@ -151,10 +152,15 @@ class Game:
         size: int = DEFAULT_SIZE,
         target: int = DEFAULT_TARGET,
         p_four: float = DEFAULT_P_FOUR,
-        seed: "int | np.random.Generator | None" = None,
+        seed: RngLike = None,
         *,
         board: BoardLike | None = None,
+        rng: RngLike = None,
     ) -> None:
+        if rng is not None:  # rng= is the name every engine shares; seed= is 2048's older alias
+            if seed is not None:
+                raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
+            seed = rng
         self.target = _check_target(target)
         self.p_four = _check_p_four(p_four)
         self.seed = int(seed) if _is_int(seed) else None  # type: ignore[call-overload]

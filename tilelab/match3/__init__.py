@@ -8,9 +8,10 @@
 >>> result.valid, find_matches(result.board)
 (True, [])
 
-``valid_moves`` and ``is_dead`` here are the compiled versions; the readable ones the lesson
-builds are :func:`tilelab.match3.core.valid_moves` and :func:`tilelab.match3.core.is_dead`
-(tested to agree).
+One name, one function: ``valid_moves`` (also ``legal_moves``, the name shared by the three
+engines) and ``is_dead`` here are the very functions of :mod:`tilelab.match3.core`, the readable
+ones the lesson builds; their compiled twins are ``valid_moves_fast`` and ``is_dead_fast`` (tested
+to agree). ``valid_moves_reference``/``is_dead_reference`` are older names for the readable ones.
 """
 
 from tilelab.match3.core import (
@@ -38,11 +39,10 @@ from tilelab.match3.core import (
     resolve,
     swap,
 )
-from tilelab.match3.core import is_dead as is_dead_reference
+from tilelab.match3.core import is_dead, legal_moves, valid_moves
+from tilelab.match3.core import is_dead as is_dead_reference  # older names, kept
 from tilelab.match3.core import valid_moves as valid_moves_reference
-from tilelab.match3.fast import is_dead_fast as is_dead
-from tilelab.match3.fast import swap_fast
-from tilelab.match3.fast import valid_moves_fast as valid_moves
+from tilelab.match3.fast import is_dead_fast, swap_fast, valid_moves_fast
 from tilelab.match3.generate import (
     Reshuffle,
     ReshuffleWarning,
@@ -75,7 +75,8 @@ __all__ = [
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",
     "refill_outcomes", "resolve", "swap", "swap_fast", "valid_moves", "valid_moves_reference",
-    "is_dead", "is_dead_reference", "new_board", "planted_board", "reshuffle", "reshuffle_report",
+    "valid_moves_fast", "legal_moves", "is_dead", "is_dead_reference", "is_dead_fast", "new_board",
+    "planted_board", "reshuffle", "reshuffle_report",
     "stable_board", "can_have_move",
     # special candies (specials on; the rules above stay the default)
     "SpecialBoard", "SpecialStep", "SpecialSwapResult", "new_special_board", "swap_specials",

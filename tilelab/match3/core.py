@@ -74,6 +74,7 @@ from tilelab.match3.cascade import (  # noqa: F401
 )
 from tilelab.match3.moves import (  # noqa: F401
     valid_moves as valid_moves,
+    legal_moves as legal_moves,
     check_stable as check_stable,
     is_dead as is_dead,
     immediate_score as immediate_score,

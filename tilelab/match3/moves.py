@@ -14,6 +14,7 @@ from tilelab.match3.matches import find_matches, find_runs
 
 __all__ = [
     "valid_moves",
+    "legal_moves",
     "check_stable",
     "is_dead",
     "immediate_score",
@@ -41,6 +42,10 @@ def valid_moves(board: Board) -> list[Move]:
             if board.on_board(b) and creates_run(board, a, b):
                 moves.append((a, b))
     return sorted(moves)
+
+
+#: The one name for legal moves across the three engines (game2048 and sliding use it too).
+legal_moves = valid_moves
 
 
 def check_stable(board: Board) -> None:

@@ -57,6 +57,7 @@ __all__ = [
     "inversion_pairs",
     "inversions",
     "is_solvable",
+    "legal_moves",
     "permutation_parity",
     "solvable_by_invariant",
     "solvable_by_width_rule",
@@ -325,6 +326,9 @@ class Puzzle:
             if t != BLANK and (i // c == br or i % c == bc)
         )
 
+    #: The one name for legal moves across the three engines: here the tiles that may slide.
+    legal_moves = legal_tiles
+
     def neighbour_tiles(self) -> tuple[int, ...]:
         """Tiles next to the blank (the single-tile moves), in reading order.
 
@@ -555,6 +559,17 @@ class MoveCount:
 
     single: int  # one tile by one cell
     multi: int  # one line, one direction: consecutive slides that way count once (see count_moves)
+
+
+def legal_moves(puzzle: Puzzle) -> tuple[int, ...]:
+    """The tiles that may slide on ``puzzle`` (the name all three engines share; ``Puzzle.legal_tiles``).
+
+    >>> legal_moves(Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8'))
+    (2, 4, 5, 7)
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"legal_moves needs a Puzzle, got {type(puzzle).__name__}; use Puzzle.parse(...) or Puzzle(...)")
+    return puzzle.legal_tiles()
 
 
 def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:

@@ -1,0 +1,132 @@
+"""One vocabulary across the three games (issue 20, section 2): the rules stated in tilelab's
+package docstring, each checked here."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import tilelab
+import tilelab.game2048 as g2048
+import tilelab.game2048.bitboard as bitboard
+import tilelab.game2048.core as g2048_core
+import tilelab.match3 as m3
+import tilelab.match3.core as m3_core
+import tilelab.match3.fast as m3_fast
+import tilelab.sliding as sliding
+import tilelab.sliding.core as sliding_core
+
+
+# ------------------------------------------------------------------ same name, same object
+@pytest.mark.parametrize("package, core", [(g2048, g2048_core), (m3, m3_core), (sliding, sliding_core)])
+def test_a_name_means_one_object_whichever_path_imports_it(package, core):
+    shared = [n for n in package.__all__ if hasattr(core, n)]
+    assert len(shared) >= 10
+    for name in shared:
+        assert getattr(package, name) is getattr(core, name), f"{package.__name__}.{name} is not {core.__name__}.{name}"
+
+
+def test_match3_compiled_twins_carry_the_fast_suffix():
+    assert m3.valid_moves is m3_core.valid_moves and m3.is_dead is m3_core.is_dead
+    assert m3.valid_moves_fast is m3_fast.valid_moves_fast and m3.is_dead_fast is m3_fast.is_dead_fast
+    assert m3.valid_moves_reference is m3.valid_moves and m3.is_dead_reference is m3.is_dead  # older names kept
+    board = m3.stable_board(7, 7, 5, rng=3)
+    assert m3.valid_moves(board) == m3.valid_moves_fast(board)
+    assert m3.is_dead(board) == m3.is_dead_fast(board)
+
+
+def test_every_fast_twin_has_its_plain_name_and_the_convention_is_stated():
+    for package in (m3, g2048, sliding):
+        for name in dir(package):
+            if name.endswith("_fast") and not name.startswith("_"):
+                assert hasattr(package, name[: -len("_fast")]), f"{package.__name__}.{name} has no readable twin"
+    for word in ("_fast", "_bits", "_reference", "engine=", "legal_moves", "px=", "rng"):
+        assert word in tilelab.__doc__, f"the package docstring does not state the {word!r} rule"
+
+
+# ------------------------------------------------------------------ legal_moves everywhere
+def test_legal_moves_is_the_one_name_in_every_engine_and_game():
+    board = g2048.Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
+    assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
+    puzzle = sliding.Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == puzzle.legal_tiles() == (2, 4, 5, 7)
+    assert list(sliding.Game(puzzle=puzzle).legal_moves()) == [2, 4, 5, 7]
+    candies = m3.stable_board(6, 6, 5, rng=1)
+    assert m3.legal_moves is m3.valid_moves
+    assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
+    with pytest.raises(TypeError, match="Puzzle"):
+        sliding.legal_moves([[1, 2], [3, 0]])
+
+
+# ------------------------------------------------------------------ rng= everywhere
+ENTRY_POINTS = {
+    "game2048.Game": lambda rng: g2048.Game(rng=rng).board,
+    "game2048.spawn": lambda rng: g2048.spawn(g2048.Board.empty(4), rng=rng),
+    "bitboard.spawn_bits": lambda rng: bitboard.spawn_bits(0, rng=rng),
+    "sliding.Game": lambda rng: sliding.Game(3, 3, rng=rng).puzzle,
+    "sliding.shuffle": lambda rng: sliding.shuffle(3, 3, rng=rng),
+    "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Puzzle.goal(3, 3), 20, rng=rng),
+    "sliding.random_board": lambda rng: sliding.random_board(3, 3, rng=rng),
+    "match3.Game": lambda rng: m3.Game(6, 6, 4, rng=rng).board,
+    "match3.new_board": lambda rng: m3.new_board(5, 5, 4, rng=rng),
+    "match3.stable_board": lambda rng: m3.stable_board(5, 5, 4, rng=rng),
+    "match3.refill": lambda rng: m3.refill(m3.Board.parse("...\n012\n120"), rng=rng),
+    "match3.new_special_board": lambda rng: m3.new_special_board(4, 4, 4, rng=rng),
+    "match3.reshuffle": lambda rng: m3.reshuffle(m3.Board.parse("0101\n1010\n0101\n1010", 3), rng=rng),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENTRY_POINTS))
+def test_every_engine_entry_point_takes_rng_as_a_seed_or_a_generator(name):
+    run = ENTRY_POINTS[name]
+    by_seed, by_generator = run(7), run(np.random.default_rng(7))
+    assert repr(by_seed) == repr(by_generator), f"{name}: rng=7 and rng=default_rng(7) differ"
+
+
+@pytest.mark.parametrize("function", [g2048.spawn, bitboard.spawn_bits, sliding.shuffle, sliding.random_walk,
+                                      m3.new_board, m3.stable_board, m3.refill, m3.swap, m3.resolve, m3.cascade_step,
+                                      m3.reshuffle, m3.new_special_board, m3.swap_specials, m3.reshuffle_specials])
+def test_rng_parameters_are_typed(function):
+    annotation = inspect.signature(function).parameters["rng"].annotation
+    assert annotation is not inspect.Parameter.empty and "object" not in str(annotation), (function, annotation)
+    assert "RngLike" in str(annotation) or "Generator" in str(annotation), (function, annotation)
+
+
+def test_2048_seed_stays_an_alias_of_rng():
+    assert g2048.Game(seed=19).board == g2048.Game(rng=19).board
+    assert g2048.Game(rng=19).seed == 19
+    with pytest.raises(ValueError, match="not both"):
+        g2048.Game(seed=1, rng=2)
+
+
+# ------------------------------------------------------------------ px= on every board
+def _boards():
+    from tilelab.widgets.game2048 import Game2048Widget
+    from tilelab.widgets.game2048_ai import Game2048AIWidget
+    from tilelab.widgets.match3 import Match3Widget
+    from tilelab.widgets.sliding import SlidingWidget
+
+    return [("2048", lambda px: Game2048Widget(seed=1, px=px)),
+            ("2048 AI", lambda px: Game2048AIWidget(seed=1, px=px).board),
+            ("sliding", lambda px: SlidingWidget(3, seed=1, px=px)),
+            ("match-3", lambda px: Match3Widget(8, 8, 5, seed=1, px=px))]
+
+
+@pytest.mark.parametrize("px", [260, 410])
+def test_every_board_widget_takes_px_for_its_width(px):
+    pytest.importorskip("ipycanvas")
+    for name, make in _boards():
+        board = make(px)
+        assert px - 8 <= board.width <= px, f"{name}: px={px} gave a {board.width}-pixel board"
+
+
+# ------------------------------------------------------------------ one text picture for match-3
+def test_plain_and_special_match3_boards_read_the_same_pictures():
+    board = m3.new_board(4, 5, 4, rng=2)
+    special = m3.SpecialBoard.from_board(board)
+    assert m3.SpecialBoard.parse(str(board)) == special  # the compact plain picture
+    assert m3.Board.parse(str(special)) == board  # the spaced special picture, no specials on it
+    with pytest.raises(ValueError, match="'-'"):
+        m3.Board.parse("0 1- 2\n1 2 0")  # a special mark is refused by name on a plain board
