@@ -30,15 +30,22 @@ every name of ``bitrows`` as the same object.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from tilelab._jit import njit, py_func
 from tilelab._random import as_generator, RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
+
+if TYPE_CHECKING:
+    from tilelab.game2048.board import Board
 from tilelab.game2048.bitrows import (  # noqa: F401
     Bitboard as Bitboard,
+    Bits as Bits,
+    Points as Points,
+    U64Array as U64Array,
+    I64Array as I64Array,
     SIZE as SIZE,
     CELLS as CELLS,
     CELL_BITS as CELL_BITS,
@@ -123,7 +130,7 @@ def _tile_exponent(value: Any, r: int, c: int) -> int:
         return 0
     if value < 2 or value & (value - 1):
         raise ValueError(f"tile {value} at ({r}, {c}) is not 0 or a power of two >= 2")
-    exponent = value.bit_length() - 1
+    exponent: int = value.bit_length() - 1
     if exponent > MAX_EXPONENT:
         raise ValueError(
             f"tile {value} at ({r}, {c}) is above {MAX_TILE}, the largest tile a 4-bit bitboard cell holds; "
@@ -155,7 +162,7 @@ def _tile_rows(bits: Bitboard) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(1 << e if e else 0 for e in row) for row in exponents(bits))
 
 
-def from_bitboard(bits: Bitboard):
+def from_bitboard(bits: Bitboard) -> Board:
     """The readable engine's ``Board`` for a bitboard (inverse of :func:`to_bitboard`)."""
     from tilelab.game2048.core import Board
 
@@ -231,6 +238,8 @@ def spawn_bits(bits: Bitboard, rng: RngLike = None, p_four: float = DEFAULT_P_FO
     outcomes = [((cell, value), p) for cell, value, p in spawn_outcomes_bits(bits, p_four)]
     if not outcomes:
         raise ValueError("no empty cell to spawn a tile on")
+    r: int
+    c: int
     (r, c), value = sample_outcome(outcomes, as_generator(rng))
     exponent = SPAWN_FOUR if value == 4 else SPAWN_TWO
     return _check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
@@ -238,7 +247,7 @@ def spawn_bits(bits: Bitboard, rng: RngLike = None, p_four: float = DEFAULT_P_FO
 
 # ---------------------------------------------------------------------------------- whole games in numba
 @njit
-def _xorshift(state):
+def _xorshift(state: Bits) -> Bits:
     """Next state of a 64-bit xorshift generator (shifts and xors only: identical in numba and Python)."""
     state = _U(state)
     state ^= state << _U(13)
@@ -248,7 +257,7 @@ def _xorshift(state):
 
 
 @njit
-def _spawn_random(bits, state, p_four):
+def _spawn_random(bits: Bits, state: Bits, p_four: float) -> tuple[Bits, Bits]:
     """Spawn on a uniformly random empty cell using the xorshift ``state``: (bits, new state)."""
     bits = _U(bits)
     empty = _count_empty(bits)
@@ -266,13 +275,14 @@ def _spawn_random(bits, state, p_four):
 
 
 @njit
-def _random_playout(bits, state, p_four, max_moves, left, right, score_table):
+def _random_playout(bits: Bits, state: Bits, p_four: float, max_moves: int, left: U64Array, right: U64Array,
+                    score_table: I64Array) -> tuple[Bits, Points, int, Bits]:
     """Play uniformly random legal moves (spawning after each) until no move is left or max_moves.
 
     Returns (final bits, score gained, moves played, xorshift state).
     """
     bits = _U(bits)
-    score = 0
+    score: Points = 0
     moves = 0
     options = np.empty(4, dtype=np.uint64)
     gains = np.empty(4, dtype=np.int64)
@@ -297,7 +307,8 @@ def _random_playout(bits, state, p_four, max_moves, left, right, score_table):
 
 def _seed_state(gen: np.random.Generator) -> np.uint64:
     """A non-zero xorshift state drawn from a numpy Generator."""
-    return _U(int(gen.integers(1, 1 << 63)) | 1)
+    state: np.uint64 = _U(int(gen.integers(1, 1 << 63)) | 1)  # numpy's stubs type uint64(...) as Any
+    return state
 
 
 def random_game_bits(seed: Any = None, p_four: float = DEFAULT_P_FOUR, max_moves: int = 1 << 30) -> tuple[int, int, int]:
@@ -308,8 +319,8 @@ def random_game_bits(seed: Any = None, p_four: float = DEFAULT_P_FOUR, max_moves
     """
     gen = as_generator(seed)
     p_four = _check_p_four(p_four)
-    state = _seed_state(gen)
-    bits = _U(0)
+    state: Bits = _seed_state(gen)
+    bits: Bits = _U(0)
     for _ in range(2):  # numba hands uint64 back as Python ints: wrap them again before the next call
         bits, state = _spawn_random(_U(bits), _U(state), p_four)
     t = row_tables()
@@ -321,7 +332,7 @@ def random_game_bits(seed: Any = None, p_four: float = DEFAULT_P_FOUR, max_moves
 _SHIFTS = (np.arange(CELLS, dtype=np.uint64) * _U(CELL_BITS))[None, :]
 
 
-def _batch_slide(boards: np.ndarray, table: np.ndarray, score_table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _batch_slide(boards: U64Array, table: U64Array, score_table: I64Array) -> tuple[U64Array, I64Array]:
     out = np.zeros_like(boards)
     score = np.zeros(boards.shape, dtype=np.int64)
     for r in range(SIZE):
@@ -332,7 +343,7 @@ def _batch_slide(boards: np.ndarray, table: np.ndarray, score_table: np.ndarray)
     return out, score
 
 
-def _batch_move(boards: np.ndarray, code: int, t: RowTables) -> tuple[np.ndarray, np.ndarray]:
+def _batch_move(boards: U64Array, code: int, t: RowTables) -> tuple[U64Array, I64Array]:
     table = t.left if code in (LEFT, UP) else t.right
     if code in (LEFT, RIGHT):
         return _batch_slide(boards, table, t.score)
@@ -340,14 +351,15 @@ def _batch_move(boards: np.ndarray, code: int, t: RowTables) -> tuple[np.ndarray
     return py_func(_transpose)(moved), score
 
 
-def _batch_spawn(boards: np.ndarray, gen: np.random.Generator, p_four: float) -> np.ndarray:
+def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U64Array:
     empty = ((boards[:, None] >> _SHIFTS) & _CELL_MASK) == 0
     count = empty.sum(axis=1)
     u = gen.random((2, boards.size))
     pick = (u[0] * count).astype(np.int64)
     cell = np.argmax(np.cumsum(empty, axis=1) > pick[:, None], axis=1).astype(np.uint64)
     exponent = np.where(u[1] < p_four, _U(SPAWN_FOUR), _U(SPAWN_TWO)).astype(np.uint64)
-    return boards | (exponent << (cell * _U(CELL_BITS)))
+    spawned: U64Array = boards | (exponent << (cell * _U(CELL_BITS)))
+    return spawned
 
 
 @dataclass(frozen=True, eq=False)
@@ -373,7 +385,8 @@ class BatchResult:
 
 
 @njit
-def _playout_each(boards, states, p_four, max_moves, left, right, score_table, scores, moves):
+def _playout_each(boards: U64Array, states: U64Array, p_four: float, max_moves: int, left: U64Array,
+                  right: U64Array, score_table: I64Array, scores: I64Array, moves: I64Array) -> None:
     """Play every game of a batch to its end in turn (the compiled batch engine)."""
     for i in range(boards.size):
         bits, state = _spawn_random(_U(0), states[i], p_four)
@@ -384,7 +397,7 @@ def _playout_each(boards, states, p_four, max_moves, left, right, score_table, s
         moves[i] = played
 
 
-def _max_tiles(boards: np.ndarray) -> np.ndarray:
+def _max_tiles(boards: U64Array) -> I64Array:
     max_tiles = np.zeros(boards.size, dtype=np.int64)
     for index in range(CELLS):
         exponent = ((boards >> _U(CELL_BITS * index)) & _CELL_MASK).astype(np.int64)
