@@ -31,14 +31,16 @@ leaf built in, so neither player pays for the other's evaluation.
 
 from __future__ import annotations
 
+import sys
 import types
-from typing import Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
 from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SPAWN_FOUR, SPAWN_TWO, _count_empty, _max_exponent, _move,
+    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array, U64Array, _count_empty, _max_exponent, _move,
     _random_playout, _seed_state, _spawn_random, _transpose,
 )
 
@@ -66,10 +68,11 @@ COUNTERS = 5  #: nodes, table hits, stopped, and two words for the clock to writ
 FREE_TAG = np.iinfo(np.uint64).max  #: the tag of a transposition-table slot never written
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
 _CELL_MASK = U64(CELL_MASK)
+F64Array = npt.NDArray[np.float64]  #: float64 arrays: move values, the table's values as float64
 
 
 @njit(inline="always")
-def table_slot(after, depth, mask):
+def table_slot(after: Bits, depth: int, mask: int) -> int:
     """Transposition-table slot of (afterstate, depth): xor-folding only (same in numba and Python)."""
     h = U64(after) ^ (U64(depth) << U64(58))
     h ^= h >> U64(29)
@@ -79,7 +82,7 @@ def table_slot(after, depth, mask):
 
 
 @njit(inline="always")
-def count_node(counters, limit, deadline):
+def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
     """Count one searched node; True (and ``counters[2]`` set) once the node limit or the deadline is passed.
 
     The clock (libc's clock_gettime, about 40 ns) is read every :data:`CHECK_EVERY` nodes only.
@@ -97,7 +100,7 @@ def count_node(counters, limit, deadline):
     return False
 
 
-def transposition_table(size: int) -> tuple[np.ndarray, np.ndarray]:
+def transposition_table(size: int) -> tuple[U64Array, F64Array]:
     """``(tt, tt_f)``: ``size`` free 32-byte slots (board, tag, value, spare) and the same memory as float64.
 
     Each row starts on a 32-byte boundary, so a probe reads one cache line, not three.
@@ -121,13 +124,14 @@ def transposition_table(size: int) -> tuple[np.ndarray, np.ndarray]:
 WITH_POINTS = False  # the template's globals; make_search binds each copy's own
 
 
-def leaf(board, leaf_data):  # pragma: no cover - the template's; make_search binds each copy's own
+def leaf(board: Bits, leaf_data: Any) -> float:  # leaf_data: whatever that leaf takes  # pragma: no cover - the template's; make_search binds each copy's own
     """The template's leaf evaluation: compile a copy with :func:`make_search`."""
     raise NotImplementedError("chance_value is the template: compile a copy with make_search(name, leaf, ...)")
 
 
-def chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, leaf_data, tt, tt_f, tag_base,
-                 counters, limit, deadline):
+def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: float, left: U64Array, right: U64Array,
+                 score_table: I64Array, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
+                 counters: I64Array, limit: int, deadline: float) -> float:
     """Expected value of an afterstate: every spawn by its probability, then our best move (depth = our moves left).
 
     Each spawned board is one node. Where ``depth <= 1`` or the branch's probability falls below
@@ -144,7 +148,8 @@ def chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, l
     slot = table_slot(after, depth, tt.shape[0] - 1)
     if tt[slot, 1] == tag and tt[slot, 0] == after:
         counters[1] += 1
-        return tt_f[slot, 2]
+        stored: float = tt_f[slot, 2]  # numpy's stubs type an element as Any
+        return stored
     cell_p = 1.0 / _count_empty(after)
     total = 0.0
     for index in range(CELLS):
@@ -183,8 +188,9 @@ def chance_value(after, depth, prob, p_four, cutoff, left, right, score_table, l
     return total
 
 
-def root_values(bits, depth, p_four, cutoff, left, right, score_table, leaf_data, tt, tt_f, tag_base, counters,
-                values, limit, deadline):
+def root_values(bits: Bits, depth: int, p_four: float, cutoff: float, left: U64Array, right: U64Array,
+                score_table: I64Array, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
+                counters: I64Array, values: F64Array, limit: int, deadline: float) -> int:
     """Fill ``values[code]`` with each move's value, :func:`chance_value` of depth ``depth`` (NaN if illegal).
 
     Returns the best move's code (:data:`NO_MOVE` if none, or if the search was stopped).
@@ -218,7 +224,7 @@ class Search(NamedTuple):
     root_values: Callable[..., int]
 
 
-def make_search(name: str, leaf: Callable[..., float], with_points: bool) -> Search:
+def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool) -> Search:
     """Compile the search kernel for one leaf evaluation ``leaf(board, leaf_data) -> float``.
 
     ``name`` names the compiled copy (its disk cache); ``with_points``: a move's points count toward
@@ -228,10 +234,13 @@ def make_search(name: str, leaf: Callable[..., float], with_points: bool) -> Sea
     namespace.update(leaf=leaf, WITH_POINTS=bool(with_points))
     compiled = []
     for template in (chance_value, root_values):
-        code = template.__code__.replace(co_name=f"{template.__name__}_{name}",
-                                         co_qualname=f"{template.__name__}_{name}")
+        copy_name = f"{template.__name__}_{name}"
+        if sys.version_info >= (3, 11):  # co_qualname is new in 3.11
+            code = template.__code__.replace(co_name=copy_name, co_qualname=copy_name)
+        else:
+            code = template.__code__.replace(co_name=copy_name)
         copy = types.FunctionType(code, namespace, code.co_name)
-        copy.__doc__, copy.__qualname__ = template.__doc__, code.co_qualname
+        copy.__doc__, copy.__qualname__ = template.__doc__, copy_name
         compiled.append(njit(copy))
     namespace["chance"] = compiled[0]  # the recursion calls this copy
     return Search(*compiled)
