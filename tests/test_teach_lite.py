@@ -357,3 +357,36 @@ def test_website_pages_link_to_the_lite_site_when_told_where_it_is() -> None:
     assert 'href="https://school.example/tilelab/lite/lab/index.html?path=00_start_here.ipynb"' in index
     assert "Run in your browser" not in site._nav(lessons, 1) + site._index(lessons)
     assert "--lite-url" in (ROOT / "Makefile").read_text()
+
+
+# ------------------------------------------------------------------- browser sizes of the checkers
+BROWSER_CHECKS = r"""
+import numpy, sys
+sys.platform = "emscripten"  # what the Pyodide kernel reports: tilelab.IN_BROWSER
+import tilelab
+from tilelab.exercises import check
+from tilelab.exercises import game2048_ai, game2048_learning
+assert tilelab.IN_BROWSER
+print(game2048_ai.CONTEST_DEPTH, game2048_learning.MIN_TEST_GAMES)
+r = check("2048learn.tuple_shape", [(0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6)], games=400)
+print(r.message)
+r = check("2048ai.heuristic_contest", game2048_ai.DEFAULT_WEIGHTS, games=2)
+print(r.message)
+"""
+
+
+@pytest.mark.slow
+def test_checkers_play_fewer_games_in_the_browser_kernel_and_say_so() -> None:
+    """The open tasks' checkers (hours of games without a compiler) shrink when IN_BROWSER, and say so."""
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", BROWSER_CHECKS], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    sizes, shape, contest = done.stdout.strip().splitlines()[-3:]
+    assert sizes.split() == ["1", "10"]
+    assert shape.startswith("In the browser kernel each net learns for 10 games and is tested on 10") and \
+        "After 10 training games each, on 10 fresh games" in shape, shape
+    assert "depth-1 search in the browser kernel" in contest, contest
+    from tilelab.exercises import game2048_ai, game2048_learning
+
+    assert (game2048_ai.CONTEST_DEPTH, game2048_learning.MIN_TEST_GAMES) == (2, 200)

@@ -33,14 +33,17 @@ from test_browser_sliding import centre
 
 pytestmark = pytest.mark.browser
 
-#: ``00_start_here`` and one lesson of each game (no heavy cells: 05a's is_dead check takes a minute in
-#: Pyodide, 05b's board census four); ``TILELAB_LITE_LESSONS=all`` (``make
-#: test-lite``) runs every lesson.
+#: ``00_start_here`` and one lesson of each game; ``TILELAB_LITE_LESSONS=all`` (``make test-lite``) runs
+#: every lesson, ``TILELAB_LITE_LESSONS=02_2048_ai,06_2048_td`` the ones named.
 LESSONS = ("00_start_here", "01a_2048_merge", "03a_sliding_parity", "05c_match3_specials")
 if os.environ.get("TILELAB_LITE_LESSONS") == "all":
     LESSONS = tuple(name[:-len(".ipynb")] for name in bl.lesson_notebooks())
+elif os.environ.get("TILELAB_LITE_LESSONS"):  # a comma-separated list of lesson names
+    LESSONS = tuple(name.strip() for name in os.environ["TILELAB_LITE_LESSONS"].split(",") if name.strip())
 BOOT_TIMEOUT_S = 300.0
-LESSON_TIMEOUT_S = 400.0
+LESSON_TIMEOUT_S = float(os.environ.get("TILELAB_LITE_LESSON_TIMEOUT", "400"))
+#: Cells slower than this are listed by index in the timings (where a lesson spends its time).
+SLOW_CELL_S = 10.0
 TIMINGS: dict[str, Any] = {}
 
 
@@ -104,6 +107,20 @@ async () => {
 """
 
 
+_SLOW_CELLS_JS = r"""
+(limit) => {
+  const slow = {};
+  window.__tilelabPanel.content.widgets.forEach((cell, index) => {
+    const t = cell.model.getMetadata && cell.model.getMetadata('execution');
+    if (!t || !t['shell.execute_reply'] || !t['iopub.execute_input']) return;
+    const s = (Date.parse(t['shell.execute_reply']) - Date.parse(t['iopub.execute_input'])) / 1000;
+    if (s > limit) slow[String(index)] = Math.round(s * 10) / 10;
+  });
+  return slow;
+}
+"""
+
+
 class LitePage(bl.LabPage):
     """A JupyterLite tab: the same notebook, kernel and board helpers as JupyterLab's."""
 
@@ -135,6 +152,10 @@ class LitePage(bl.LabPage):
         self.wait_for(finished, timeout, "every code cell executed (or one raised) and the kernel idle", poll=0.5)
         return self.notebook_state()
 
+    def slow_cells(self, seconds: float = SLOW_CELL_S) -> dict[str, float]:
+        """{cell index: seconds} of the cells whose run took longer than ``seconds`` (JupyterLab's timing)."""
+        return self.page.evaluate(_SLOW_CELLS_JS, seconds)
+
     def write_notebook(self, path: str, cells: list[str]) -> None:
         """Save a notebook into the browser's own storage (as a student's new notebook is)."""
         self.page.evaluate(_SAVE_NOTEBOOK_JS, [path, cells])
@@ -147,7 +168,7 @@ def _patch_config(route: Any) -> None:
     data = config.setdefault("jupyter-config-data", {})
     data["exposeAppInBrowser"] = True
     overrides = data.setdefault("settingsOverrides", {})
-    overrides["@jupyterlab/notebook-extension:tracker"] = {"windowingMode": "none"}
+    overrides["@jupyterlab/notebook-extension:tracker"] = {"windowingMode": "none", "recordTiming": True}
     route.fulfill(response=response, body=json.dumps(config), headers={**response.headers,
                                                                         "content-type": "application/json"})
 
@@ -308,6 +329,7 @@ def test_lesson_runs_top_to_bottom(lite: Lite, on_failure: LitePage, lesson: str
     t0 = time.perf_counter()
     state = page.run_all(timeout=LESSON_TIMEOUT_S)
     TIMINGS.setdefault("lesson_run_s", {})[lesson] = round(time.perf_counter() - t0, 1)
+    TIMINGS.setdefault("slow_cells_s", {})[lesson] = page.slow_cells()
     errors = page.error_outputs()
     assert not errors, f"{lesson} raised in the browser kernel:\n" + "\n".join(errors)
     stderr = [o.get("text", "") for c in state["cells"] for o in c.get("outputs", [])
