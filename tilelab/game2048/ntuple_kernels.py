@@ -10,17 +10,24 @@ The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.nt
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit
-from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK
-from tilelab.game2048.kernels import OVERFLOW, U64, apply_move, make_search, max_exponent, spawn_xorshift
+from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
+from tilelab.game2048.kernels import (
+    OVERFLOW, U64, F64Array, apply_move, make_search, max_exponent, spawn_xorshift,
+)
 
 __all__ = ["tuple_index", "net_value", "update_weights", "update_weights_tc", "learn_step", "train_games",
            "greedy_values", "batch_values", "td_leaf", "TD_SEARCH"]
 
+F32Array = npt.NDArray[np.float32]  #: the weights and the temporal-coherence accumulators
+#: What td_leaf takes: (weights, cells, lens, offs, left, right, score_table).
+TDLeafData = tuple[F32Array, I64Array, I64Array, I64Array, U64Array, U64Array, I64Array]
+
 
 @njit
-def tuple_index(bits, cells, lens, f):
+def tuple_index(bits: Bits, cells: I64Array, lens: I64Array, f: int) -> int:
     bits = U64(bits)
     index = 0
     for k in range(lens[f]):
@@ -30,7 +37,7 @@ def tuple_index(bits, cells, lens, f):
 
 
 @njit
-def net_value(bits, weights, cells, lens, offs):
+def net_value(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> float:
     total = 0.0
     for f in range(cells.shape[0]):
         total += weights[offs[f] + tuple_index(bits, cells, lens, f)]
@@ -38,14 +45,15 @@ def net_value(bits, weights, cells, lens, offs):
 
 
 @njit
-def update_weights(bits, step, weights, cells, lens, offs):
+def update_weights(bits: Bits, step: float, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> None:
     for f in range(cells.shape[0]):
         i = offs[f] + tuple_index(bits, cells, lens, f)
         weights[i] = weights[i] + step
 
 
 @njit
-def update_weights_tc(bits, error, alpha, weights, e_sum, a_sum, cells, lens, offs):
+def update_weights_tc(bits: Bits, error: float, alpha: float, weights: F32Array, e_sum: F32Array, a_sum: F32Array,
+                      cells: I64Array, lens: I64Array, offs: I64Array) -> None:
     n = cells.shape[0]
     for f in range(n):
         i = offs[f] + tuple_index(bits, cells, lens, f)
@@ -56,7 +64,8 @@ def update_weights_tc(bits, error, alpha, weights, e_sum, a_sum, cells, lens, of
 
 
 @njit
-def learn_step(previous, target, alpha, tc, weights, e_sum, a_sum, cells, lens, offs):
+def learn_step(previous: Bits, target: float, alpha: float, tc: bool, weights: F32Array, e_sum: F32Array,
+               a_sum: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> None:
     error = target - net_value(previous, weights, cells, lens, offs)
     if tc:
         update_weights_tc(previous, error, alpha, weights, e_sum, a_sum, cells, lens, offs)
@@ -65,8 +74,9 @@ def learn_step(previous, target, alpha, tc, weights, e_sum, a_sum, cells, lens, 
 
 
 @njit
-def train_games(games, state, alpha, tc, p_four, weights, e_sum, a_sum, cells, lens, offs, left, right,
-                 score_table, scores, max_exps, moves):
+def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, weights: F32Array, e_sum: F32Array,
+                a_sum: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array, right: U64Array,
+                score_table: I64Array, scores: I64Array, max_exps: I64Array, moves: I64Array) -> Bits:
     """TD(0) (or TC) self-play for ``games`` games; per-game results into the arrays; returns the state."""
     state = U64(state)
     for g in range(games):
@@ -74,12 +84,12 @@ def train_games(games, state, alpha, tc, p_four, weights, e_sum, a_sum, cells, l
         bits, state = spawn_xorshift(bits, state, p_four)
         previous = U64(0)
         have_previous = False
-        score = 0
+        score: Points = 0
         played = 0
         while True:
             best = U64(0)
             best_value = -np.inf
-            best_reward = 0
+            best_reward: Points = 0
             for code in range(4):
                 moved, reward = apply_move(bits, code, left, right, score_table)
                 if reward == OVERFLOW or moved == bits:
@@ -105,7 +115,8 @@ def train_games(games, state, alpha, tc, p_four, weights, e_sum, a_sum, cells, l
 
 
 @njit
-def greedy_values(bits, weights, cells, lens, offs, left, right, score_table, values):
+def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array, right: U64Array, score_table: I64Array,
+                  values: F64Array) -> int:
     bits = U64(bits)
     best = -1
     for code in range(4):
@@ -120,14 +131,14 @@ def greedy_values(bits, weights, cells, lens, offs, left, right, score_table, va
 
 
 @njit
-def batch_values(boards, weights, cells, lens, offs, out):
+def batch_values(boards: U64Array, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, out: F64Array) -> None:
     for i in range(boards.size):
         out[i] = net_value(boards[i], weights, cells, lens, offs)
 
 
 
 @njit(inline="always")
-def td_leaf(board, leaf_data):
+def td_leaf(board: Bits, leaf_data: TDLeafData) -> float:
     """A spawned board where the search stops, scored by a learned ``V`` of afterstates: the best move's points plus
     ``V`` of its afterstate (0 when no move is left). ``leaf_data`` = (weights, cells, lens, offs, left, right, score).
     """
