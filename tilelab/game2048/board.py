@@ -138,7 +138,7 @@ def _check_tile(value: object, where: str) -> int:
             f"tile {value!r} at {where} is a {type(value).__name__}, not an int; "
             "tiles are 0 (blank) or powers of two such as 2, 4, 8"
         )
-    tile = int(value)  # type: ignore[call-overload]
+    tile: int = int(value)  # type: ignore[call-overload]
     if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
         raise ValueError(
             f"tile {_short(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
@@ -162,7 +162,8 @@ def _check_size(size: object) -> int:
         raise TypeError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {type(size).__name__}")
     if not MIN_SIZE <= int(size) <= MAX_SIZE:  # type: ignore[call-overload]
         raise ValueError(f"size={size} is out of range; pick a board side from {MIN_SIZE} to {MAX_SIZE}")
-    return int(size)  # type: ignore[call-overload]
+    checked: int = int(size)  # type: ignore[call-overload]
+    return checked
 
 
 # --------------------------------------------------------------------------------------------

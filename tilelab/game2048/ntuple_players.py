@@ -99,7 +99,7 @@ class TDExpectimax:
         self.cutoff, self.p_four = cutoff, p_four
         self.tt, self.tt_f = transposition_table(1 << table_bits)  # one 32-byte slot per entry, as Expectimax's
         self._generation = 0
-        self.last: Any = None
+        self.last: Thought | None = None
         self.last_values: dict[Direction, float] = {}
 
     @property

@@ -47,7 +47,8 @@ class TileMove(NamedTuple):
     @property
     def moved(self) -> bool:
         """True when the tile changed place."""
-        return self.source != self.destination
+        moved: bool = self.source != self.destination  # source and destination are typed Any
+        return moved
 
 
 class SlideResult(NamedTuple):

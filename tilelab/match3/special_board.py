@@ -167,7 +167,8 @@ class SpecialBoard:
         return SpecialBoard._trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
 
     @classmethod
-    def _trusted(cls, grid: tuple, specials: tuple, kinds: int) -> "SpecialBoard":
+    def _trusted(cls, grid: tuple[tuple[int, ...], ...], specials: tuple[tuple[int, ...], ...],
+                 kinds: int) -> "SpecialBoard":
         """Engine-internal: wrap tuples the engine itself built, skipping validation."""
         board = object.__new__(cls)
         object.__setattr__(board, "grid", grid)
