@@ -121,8 +121,9 @@ def _transpose(bits: Bits | U64Array) -> np.uint64 | U64Array:
     """Kernel of :func:`transpose` (works on numpy uint64 scalars and arrays alike)."""
     bits = _U(bits)
     bits = (bits & _KEEP_1) | ((bits & _RISE_1) << _SHIFT_1) | ((bits & _FALL_1) >> _SHIFT_1)
-    # numpy's stubs type uint64(array) as Any (numba takes the same call for scalars and arrays)
-    return (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2)  # type: ignore[no-any-return]
+    # numpy's stubs type uint64(x) as Any; a typed local cannot take both a scalar and an array here
+    return (  # type: ignore[no-any-return]
+        (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2))
 
 
 # ---------------------------------------------------------------------------------- row tables

@@ -40,7 +40,8 @@ import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
 from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array, U64Array, _count_empty, _max_exponent, _move,
+    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array, U64Array, _count_empty,
+    _max_exponent, _move,
     _random_playout, _seed_state, _spawn_random, _transpose,
 )
 
@@ -124,8 +125,8 @@ def transposition_table(size: int) -> tuple[U64Array, F64Array]:
 WITH_POINTS = False  # the template's globals; make_search binds each copy's own
 
 
-def leaf(board: Bits, leaf_data: Any) -> float:  # leaf_data: whatever that leaf takes  # pragma: no cover - the template's; make_search binds each copy's own
-    """The template's leaf evaluation: compile a copy with :func:`make_search`."""
+def leaf(board: Bits, leaf_data: Any) -> float:  # pragma: no cover - the template's; make_search binds each copy's own
+    """The template's leaf evaluation: compile a copy with :func:`make_search` (``leaf_data``: whatever that leaf takes)."""
     raise NotImplementedError("chance_value is the template: compile a copy with make_search(name, leaf, ...)")
 
 

@@ -115,8 +115,8 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
 
 
 @njit
-def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array, right: U64Array, score_table: I64Array,
-                  values: F64Array) -> int:
+def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array,
+                  right: U64Array, score_table: I64Array, values: F64Array) -> int:
     bits = U64(bits)
     best = -1
     for code in range(4):
@@ -131,7 +131,8 @@ def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array
 
 
 @njit
-def batch_values(boards: U64Array, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, out: F64Array) -> None:
+def batch_values(boards: U64Array, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array,
+                 out: F64Array) -> None:
     for i in range(boards.size):
         out[i] = net_value(boards[i], weights, cells, lens, offs)
 

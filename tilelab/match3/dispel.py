@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from itertools import islice
-from typing import Iterator, Sequence
+from typing import Iterator, Sequence, cast
 
 import numpy as np
 
@@ -94,8 +94,9 @@ def _templates() -> tuple[tuple[Cell, Cell, Cell], ...]:
         ((0, 0), (0, 2), (1, 1)),  # x . x / . x .
         ((0, 0), (0, 2), (-1, 1)),
     ]
-    col = [tuple((c, r) for r, c in t) for t in row]  # the same shapes, transposed
-    return tuple(row + col)  # type: ignore[return-value]
+    # the same shapes, transposed (still three cells each: tuple() of a generator is typed tuple[Cell, ...])
+    col = cast(list[tuple[Cell, Cell, Cell]], [tuple((c, r) for r, c in t) for t in row])
+    return tuple(row + col)
 
 
 TEMPLATES = _templates()

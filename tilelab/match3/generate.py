@@ -211,7 +211,8 @@ def _good(grid: np.ndarray) -> bool:
     return not has_run(grid) and any_move(grid)
 
 
-def _search(counts: list[int], rows: int, cols: int, rng: np.random.Generator) -> tuple[list, bool]:
+def _search(counts: list[int], rows: int, cols: int,
+            rng: np.random.Generator) -> tuple[list[list[int]] | None, bool]:
     """Depth-first search for a no-run, live arrangement of ``counts``.
 
     Cells are filled in reading order; each cell tries the kinds in a random order, skipping

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
@@ -33,7 +34,7 @@ MAX_EXACT_BOARDS = 20_000_000  # kinds ** cells that exact_dead_rates will enume
 
 
 @njit
-def _reject_dead(rows, cols, kinds, u, want):
+def _reject_dead(rows: int, cols: int, kinds: int, u: npt.NDArray[np.float64], want: int) -> tuple[int, int, int, int]:
     """Deal uniform boards from ``u`` (one uniform per cell, reading order), dropping a board at
     its first run; stop after ``want`` stable boards or when ``u`` cannot hold another whole board.
 
@@ -144,7 +145,7 @@ class ExactDeadRates:
 
 
 @njit
-def _exact(rows, cols, kinds):
+def _exact(rows: int, cols: int, kinds: int) -> tuple[int, int, float, float, float]:
     n = rows * cols
     g = np.zeros((rows, cols), np.int8)
     stable = 0
