@@ -124,13 +124,18 @@ _SLOW_CELLS_JS = r"""
 class LitePage(bl.LabPage):
     """A JupyterLite tab: the same notebook, kernel and board helpers as JupyterLab's."""
 
+    def _load_app(self) -> bool:
+        """Open JupyterLite's lab page if this tab has not yet; True when it was already open."""
+        if self.page.url.startswith(self.server.url("lab/")):
+            return True
+        self.page.goto(self.server.url("lab/index.html"), timeout=bl.PAGE_LOAD_TIMEOUT_MS,
+                       wait_until="domcontentloaded")
+        self.page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands",
+                                    timeout=bl.PAGE_LOAD_TIMEOUT_MS)
+        return False
+
     def open_notebook(self, path: str, timeout: float = BOOT_TIMEOUT_S) -> None:
-        if not self.page.url.startswith(self.server.url("lab/")):
-            self.page.goto(self.server.url("lab/index.html"), timeout=bl.PAGE_LOAD_TIMEOUT_MS,
-                           wait_until="domcontentloaded")
-            self.page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands",
-                                        timeout=bl.PAGE_LOAD_TIMEOUT_MS)
-        else:  # one notebook and one kernel (a Pyodide worker) at a time, as in the student's first hour
+        if self._load_app():  # one notebook and one kernel (a Pyodide worker) at a time, as in the student's first hour
             self.page.evaluate(_CLOSE_ALL_JS)
         t0 = time.perf_counter()
         self.page.evaluate(bl._OPEN_NOTEBOOK_JS, [path, int(timeout * 1000)])
@@ -158,6 +163,7 @@ class LitePage(bl.LabPage):
 
     def write_notebook(self, path: str, cells: list[str]) -> None:
         """Save a notebook into the browser's own storage (as a student's new notebook is)."""
+        self._load_app()
         self.page.evaluate(_SAVE_NOTEBOOK_JS, [path, cells])
 
 
