@@ -23,3 +23,10 @@ def test_solution_cells_are_collapsed(path: Path) -> None:
     assert collapse_solutions(nb) == 0, (
         f"{path.name}: some solution cells are not collapsed; fold them with\n" + FOLD
     )
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_kernelspec_is_ipykernels_own(path: Path) -> None:
+    """JupyterLab rewrites any other display name on open, which marks an untouched lesson modified."""
+    spec = nbformat.read(path, as_version=4).metadata.get("kernelspec", {})
+    assert spec.get("name") == "python3" and spec.get("display_name") == "Python 3 (ipykernel)", path.name

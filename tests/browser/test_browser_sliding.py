@@ -271,10 +271,6 @@ def _open_and_read_dirty(lab, notebook_dir, kernel_name: str | None) -> tuple[bo
     return now["dirty"], changed
 
 
-@pytest.mark.xfail(strict=True, reason="the lessons' kernelspec says display_name 'Python 3' but ipykernel's kernel is "
-                   "'Python 3 (ipykernel)': JupyterLab rewrites the metadata on open and marks the notebook modified. "
-                   "Fix: the lessons' kernelspec display_name (notebooks are the lessons' helpers' files); then drop "
-                   "this xfail")
 def test_opening_a_lesson_does_not_mark_it_modified(board_lab: dict, notebook_dir) -> None:
     """Opening a notebook must not make closing it ask to save (nothing was done yet)."""
     board_lab["opened"] = None  # the next board test opens its notebook again
