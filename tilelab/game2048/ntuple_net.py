@@ -392,7 +392,7 @@ def _sha256(*arrays: np.ndarray) -> str:
     return digest.hexdigest()
 
 
-def _progress_bar(total: int, wanted: bool):
+def _progress_bar(total: int, wanted: bool) -> Any:  # a tqdm bar (tqdm is optional and untyped) or None
     """A tqdm bar if asked for and installed (imported lazily: the engine does not depend on it)."""
     if not wanted:
         return None

@@ -12,6 +12,7 @@ import numpy as np
 
 from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SIZE, row_tables
 from tilelab.game2048.core import DEFAULT_P_FOUR, Board
+from tilelab.game2048.bitboard import Bits
 from tilelab.game2048.kernels import U64, apply_move, max_exponent, spawn_xorshift
 from tilelab.game2048.ntuple_net import NTupleNetwork, symmetric_tuples
 
@@ -82,7 +83,8 @@ def td_update_ref(net: "NTupleNetwork", after: Any, target: float, alpha: float)
     return error
 
 
-def learn_game_ref(net: "NTupleNetwork", state: int, alpha: float = 0.1, p_four: float = DEFAULT_P_FOUR) -> tuple[int, int, int]:
+def learn_game_ref(net: "NTupleNetwork", state: Bits, alpha: float = 0.1,
+                   p_four: float = DEFAULT_P_FOUR) -> tuple[int, int, int]:
     """Play one game greedily on ``V`` and learn from it by TD(0) (readable); returns (score, max exponent, state).
 
     Spawns use the fast engine's seeded xorshift ``state``, so this game matches the fast trainer's.
