@@ -34,11 +34,13 @@ import numpy as np
 from tilelab._checks import as_float
 from tilelab._jit import njit
 from tilelab._random import as_generator
-from tilelab.game2048.bitboard import DIRECTION_NAMES, OVERFLOW, SIZE, row_tables, to_bitboard
-from tilelab.game2048.kernels import U64, apply_move, random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.bitboard import (
+    DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables, to_bitboard,
+)
+from tilelab.game2048.kernels import LOST, NO_MOVE, U64, F64Array, apply_move, random_playout, seed_state, spawn_xorshift
 from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
 from tilelab.game2048.expectimax import (
-    DEFAULT_WEIGHTS, LOST, MAX_NODES, NO_MOVE, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
+    DEFAULT_WEIGHTS, MAX_NODES, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
 )
 
@@ -131,7 +133,8 @@ class CornerPlayer:
 
 # ---------------------------------------------------------------------------------- Monte-Carlo
 @njit
-def _rollout_means(bits, rollouts, max_moves, state, p_four, left, right, score_table, means):
+def _rollout_means(bits: Bits, rollouts: int, max_moves: int, state: Bits, p_four: float, left: U64Array,
+                   right: U64Array, score_table: I64Array, means: F64Array) -> Bits:
     """For each move: its score plus the mean score of random playouts after it (NaN if illegal)."""
     bits = U64(bits)
     state = U64(state)

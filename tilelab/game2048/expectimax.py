@@ -59,10 +59,10 @@ import numpy as np
 
 from tilelab._checks import as_float, as_int
 from tilelab._jit import njit
-from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, row_tables
+from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.kernels import (
-    CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, count_node,
+    CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, F64Array, count_node,
     make_search, table_slot, transpose_bits, transposition_table,
 )
 
@@ -186,7 +186,7 @@ def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
         merges += same & ~pending
         pending = same & ~pending
         smooth += np.where(both, np.abs(packed[:, i] - packed[:, i - 1]), 0)
-    table = (
+    table: F64Array = (
         w.alive / (2 * SIZE) + w.empty * empty + w.merges * merges
         - w.monotonicity * monotonicity - w.smoothness * smooth - w.sum * big
     )
@@ -196,7 +196,7 @@ def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------- the search kernel
 @njit(inline="always")
-def _evaluate(bits, htable):
+def _evaluate(bits: Bits, htable: F64Array) -> float:
     """Sum of the line table over the four rows and the four columns."""
     bits = _U(bits)
     flipped = transpose_bits(bits)
