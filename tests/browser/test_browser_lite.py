@@ -186,12 +186,15 @@ class Lite:
         self.out: Path | None = None
         self.server: StaticServer | None = None
         self.playwright: Any = None
+        self.own_playwright = False
         self.browser: Any = None
         self.context: Any = None
         self.foreign: list[str] = []
         self.page: LitePage | None = None
 
-    def start(self, chromium: str) -> None:
+    def start(self, chromium: str, playwright: Any = None) -> None:
+        """Build and serve the site; ``playwright`` is the session's running one (a second sync_playwright()
+        in the same thread fails while the JupyterLab tests' is open), else one of our own."""
         from playwright.sync_api import sync_playwright
 
         from tilelab.teach.lite import build_lite
@@ -202,7 +205,8 @@ class Lite:
         TIMINGS["build_s"] = round(time.perf_counter() - t0, 1)
         TIMINGS["site_mb"] = round(summary["bytes"] / 1e6, 1)
         self.server = StaticServer(self.out)
-        self.playwright = sync_playwright().start()
+        self.own_playwright = playwright is None
+        self.playwright = sync_playwright().start() if playwright is None else playwright
         self.browser = bl.launch_chromium(self.playwright, chromium)
         self.context = self.browser.new_context(viewport={"width": 1280, "height": 1000}, device_scale_factor=1)
         self.context.route("**/*", self._route)
@@ -230,7 +234,8 @@ class Lite:
 
     def close(self) -> None:
         for step in (lambda: self.context and self.context.close(), lambda: self.browser and self.browser.close(),
-                     lambda: self.playwright and self.playwright.stop(), lambda: self.server and self.server.stop()):
+                     lambda: self.playwright and self.own_playwright and self.playwright.stop(),
+                     lambda: self.server and self.server.stop()):
             try:
                 step()
             except Exception as exc:
@@ -262,8 +267,11 @@ def lite() -> Iterator[Lite]:
         _unavailable("npm is not installed: the lite build takes Pyodide from the npm registry "
                      "(Debian: apt-get install npm)")
     site = Lite()
+    # the JupyterLab browser tests keep one sync Playwright open for the session: share it when it runs
+    from tests.browser.conftest import _SESSION
+
     try:
-        site.start(chromium)
+        site.start(chromium, playwright=_SESSION.playwright)
         yield site
     finally:
         site.close()
