@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tilelab._checks import _short
-from tilelab._protocol import Turn
+from tilelab._protocol import Turn, jsonable
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -58,14 +58,7 @@ def _as_spawn(outcome: object) -> Spawn:
     return Spawn((int(r), int(c)), int(value))
 
 
-def _jsonable(state: Any) -> Any:
-    if isinstance(state, dict):
-        return {k: _jsonable(v) for k, v in state.items()}
-    if isinstance(state, np.ndarray):
-        return state.tolist()
-    if isinstance(state, np.integer):
-        return int(state)
-    return state
+_jsonable = jsonable  # one converter for every game's saved random state (tilelab._protocol)
 
 
 def _generator_from_state(state: dict[str, Any], field: str = "rng") -> np.random.Generator:
