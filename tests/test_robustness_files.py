@@ -16,7 +16,7 @@ import pytest
 
 from tilelab.game2048 import Game
 from tilelab.game2048.ai import GameRecord, RandomPlayer, play_game
-from tilelab.game2048 import ntuple
+from tilelab.game2048 import ntuple, ntuple_players
 from tilelab.game2048.ntuple import NTupleNetwork
 from tilelab.sliding import pdb as P
 
@@ -194,10 +194,10 @@ def test_a_damaged_shipped_net_says_how_to_rebuild_it(tmp_path: Path, monkeypatc
     damaged[len(damaged) // 2] ^= 0x40
     copy = tmp_path / "ntuple-classroom.npz"
     copy.write_bytes(bytes(damaged))
-    monkeypatch.setattr(ntuple, "LESSON_NET", copy)
+    monkeypatch.setattr(ntuple_players, "LESSON_NET", copy)
     with pytest.raises(ValueError, match="shipped net is damaged.*reinstall.*train_2048_td.py"):
         ntuple.lesson_network()
-    monkeypatch.setattr(ntuple, "LESSON_NET", tmp_path / "missing.npz")
+    monkeypatch.setattr(ntuple_players, "LESSON_NET", tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="missing.*reinstall"):
         ntuple.lesson_network()
 

@@ -228,7 +228,7 @@ def package_calls(name: str) -> list[str]:
     """The package functions an answer to exercise ``name`` may not call (``module.name``).
 
     >>> package_calls("2048.row_score")[:1]
-    ['tilelab.game2048.core.slide_row']
+    ['tilelab.game2048.rules.slide_row']
     """
     _load_all()
     if name not in _CHECKERS:
