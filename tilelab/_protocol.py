@@ -23,7 +23,7 @@ import numpy as np
 
 from tilelab._checks import _short
 
-__all__ = ["GameProtocol", "Turn", "check_saved_header", "generator_from_state", "jsonable", "load_json"]
+__all__ = ["GameProtocol", "SessionBase", "Turn", "check_saved_header", "generator_from_state", "jsonable", "load_json"]
 
 
 class Turn(int):
@@ -102,6 +102,38 @@ class GameProtocol(Protocol):
     def hint(self) -> Any: ...
 
     def to_json(self) -> str: ...
+
+
+class SessionBase:
+    """What the three ``Game`` classes share word for word: the undo stack's size and loading from JSON.
+
+    A subclass keeps its snapshots in ``self._history`` and defines ``from_dict``.
+    """
+
+    _history: list[Any]
+
+    @property
+    def can_undo(self) -> bool:
+        """True when there is a move to take back."""
+        return bool(self._history)
+
+    @property
+    def undo_depth(self) -> int:
+        """How many moves ``undo`` can take back."""
+        return len(self._history)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Any:  # pragma: no cover - every game defines its own
+        raise NotImplementedError
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        """Rebuild a game saved by ``to_json``; it continues with exactly the same chance outcomes."""
+        data = load_json(text, "Game")
+        try:
+            return cls.from_dict(data)
+        except RecursionError:
+            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
 
 
 # ------------------------------------------------------------------ saving and loading

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tilelab._checks import _short
-from tilelab._protocol import Turn, jsonable
+from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -61,19 +61,7 @@ def _as_spawn(outcome: object) -> Spawn:
 _jsonable = jsonable  # one converter for every game's saved random state (tilelab._protocol)
 
 
-def _generator_from_state(state: dict[str, Any], field: str = "rng") -> np.random.Generator:
-    name = state.get("bit_generator") if isinstance(state, dict) else None
-    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
-    if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
-        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
-    bit_generator = bit_generator_class()
-    try:
-        bit_generator.state = state
-        np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here, not later
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
-        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
-    bit_generator.state = state
-    return np.random.Generator(bit_generator)
+_generator_from_state = generator_from_state  # one loader for every game's saved random state
 
 
 def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
@@ -107,7 +95,7 @@ def _saved_board(data: dict[str, Any], key: str, size: int, where: str = "") -> 
     return board
 
 
-class Game:
+class Game(SessionBase):
     """A game of 2048: board, score, win, game over, undo and JSON save/load.
 
     Randomness comes only from the game's own numpy Generator (``rng=``, a seed or a Generator;
@@ -207,16 +195,6 @@ class Game:
     def spawn_outcomes(self) -> list[tuple[Spawn, float]]:
         """Every spawn that may follow, with its probability, for the current board."""
         return spawn_outcomes(self.board, self.p_four)
-
-    @property
-    def can_undo(self) -> bool:
-        """True when there is a move to take back."""
-        return bool(self._history)
-
-    @property
-    def undo_depth(self) -> int:
-        """How many moves :meth:`undo` can take back."""
-        return len(self._history)
 
     # -- actions ---------------------------------------------------------------------------
     def spawn(self, outcome: Spawn | None = None) -> Spawn:
@@ -375,22 +353,6 @@ class Game:
                 raise ValueError(f"saved game history[{i}] has score {snap.score} (won {snap.won}) but the next "
                                  f"position has {after.score} (won {after.won}): score and won never go back")
         return game
-
-    @classmethod
-    def from_json(cls, text: str) -> "Game":
-        """Rebuild a game saved by :meth:`to_json`; it continues with exactly the same spawns."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"Game.from_json expects a JSON string, got {type(text).__name__}")
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not valid JSON ({exc.msg} at position {exc.pos}); pass the text from game.to_json()") from None
-        except (RecursionError, UnicodeDecodeError) as exc:
-            raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
-        try:
-            return cls.from_dict(data)
-        except RecursionError:
-            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
 
     def __repr__(self) -> str:
         state = "over" if self.over else ("won" if self.won else "playing")

@@ -35,11 +35,11 @@ import numpy as np
 
 from tilelab._checks import _short
 from tilelab._protocol import (
+    SessionBase,
     Turn,
     check_saved_header,
     generator_from_state,
     jsonable,
-    load_json,
     saved_field,
 )
 from tilelab._random import as_generator
@@ -229,7 +229,7 @@ class _Snapshot(NamedTuple):
     rng_state: dict[str, Any]
 
 
-class Game:
+class Game(SessionBase):
     """A match-3 game in play: the board, score, moves, cascades, reshuffles, undo, hints, save/load.
 
     ``rng`` (or ``seed``) is a seed or a numpy Generator: deals, refills and reshuffles draw from
@@ -303,14 +303,6 @@ class Game:
     def won(self) -> bool:
         """Always False: match-3 here has no target (play for score)."""
         return False
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
-
-    @property
-    def undo_depth(self) -> int:
-        return len(self._history)
 
     def legal_moves(self) -> list[Move]:
         """The swaps that make a match (specials on: also special pairs and colour-bomb swaps)."""
@@ -430,14 +422,6 @@ class Game:
                 raise ValueError(f"saved game history[{i}] does not lead to the next position "
                                  "(one move more, never less score)")
         return game
-
-    @classmethod
-    def from_json(cls, text: str) -> "Game":
-        """Rebuild a game saved by :meth:`to_json`; it continues with exactly the same refills."""
-        try:
-            return cls.from_dict(load_json(text, "Game"))
-        except RecursionError:
-            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
 
     def __repr__(self) -> str:
         return (f"<match3.Game {self.rows}x{self.cols} kinds={self.kinds} rules={self.rules.name} "

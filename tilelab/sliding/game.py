@@ -31,11 +31,11 @@ import numpy as np
 
 from tilelab._checks import _short
 from tilelab._protocol import (
+    SessionBase,
     Turn,
     check_saved_header,
     generator_from_state,
     jsonable,
-    load_json,
     saved_field,
 )
 from tilelab._random import as_generator
@@ -94,7 +94,7 @@ def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
     _WARMED.add((rows, cols, heuristic))
 
 
-class Game:
+class Game(SessionBase):
     """A sliding puzzle in play: the deal, the tiles slid, both move counts, undo, hints, save/load.
 
     ``rng`` (or ``seed``) is a seed or a numpy Generator: the deals draw from it, nothing else
@@ -170,14 +170,6 @@ class Game:
     def played(self) -> tuple[int, ...]:
         """The tiles slid since the deal, in order (undone moves left out)."""
         return tuple(self._played)
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
-
-    @property
-    def undo_depth(self) -> int:
-        return len(self._history)
 
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""
@@ -320,14 +312,6 @@ class Game:
                 raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
             game.play(tile)
         return game
-
-    @classmethod
-    def from_json(cls, text: str) -> "Game":
-        """Rebuild a game saved by :meth:`to_json`."""
-        try:
-            return cls.from_dict(load_json(text, "Game"))
-        except RecursionError:
-            raise ValueError("saved game is nested too deeply to be a game; pass the text from game.to_json()") from None
 
     def __repr__(self) -> str:
         state = "solved" if self.over else "playing"
