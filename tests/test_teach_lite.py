@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tilelab.teach import lite
+from tilelab.teach import lite, lite_fetch
 from tilelab.teach.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +68,7 @@ def test_lock_files_takes_the_official_bytes_and_caches_them(tmp_path: Path, mon
     lock = _fake_lock({"numpy": b"numpy wasm", "pillow": b"pillow wasm"})
     transport = _fake_transport(tmp_path / "t.whl", {e["file_name"]: data for e, data in
                                                      zip(lock["packages"].values(), [b"numpy wasm", b"pillow wasm"])})
-    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     cache = tmp_path / "cache"
     files = lite.lock_files(lock, ["numpy", "pillow"], cache)
     assert files["numpy"].read_bytes() == b"numpy wasm"
@@ -76,10 +76,10 @@ def test_lock_files_takes_the_official_bytes_and_caches_them(tmp_path: Path, mon
     def no_network(wheel, cache):
         raise AssertionError("a checked cache must not be fetched again")
 
-    monkeypatch.setattr(lite, "fetch_wheel", no_network)
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", no_network)
     assert lite.lock_files(lock, ["numpy", "pillow"], cache) == files
     files["numpy"].write_bytes(b"bit rot")  # a damaged cache file is taken again from the transport
-    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     assert lite.lock_files(lock, ["numpy"], cache)["numpy"].read_bytes() == b"numpy wasm"
 
 
@@ -87,14 +87,14 @@ def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_pa
     lock = _fake_lock({"numpy": b"numpy wasm"})
     name = lock["packages"]["numpy"]["file_name"]
     transport = _fake_transport(tmp_path / "t.whl", {name: b"numpy wasm, altered"})
-    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: transport)
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     with pytest.raises(lite.LiteBuildError, match=f"{name} in .* has SHA-256 .* the official .* refusing"):
         lite.lock_files(lock, ["numpy"], tmp_path / "cache")
 
 
 def test_lock_files_names_a_file_no_source_has(tmp_path: Path, monkeypatch) -> None:
     lock = _fake_lock({"scipy": b"scipy wasm"})
-    monkeypatch.setattr(lite, "fetch_wheel", lambda wheel, cache: _fake_transport(tmp_path / "t.whl", {}))
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: _fake_transport(tmp_path / "t.whl", {}))
     with pytest.raises(lite.LiteBuildError, match="no source for .*scipy"):
         lite.lock_files(lock, ["scipy"], tmp_path / "cache")
 

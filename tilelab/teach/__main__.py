@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"{time.perf_counter() - start:.1f} s); serve the folder, e.g. "
                   f"python -m http.server -d {args.out} 8000, and open http://127.0.0.1:8000/")
         elif args.command == "links":
-            from tilelab.teach.lite import print_links
+            from tilelab.teach.links import print_links
 
             print_links(args.repo, branch=args.branch, lite_url=args.lite_url, hub=args.hub,
                         notebooks=args.notebooks)

@@ -101,7 +101,7 @@ def binder_url(name: str, repo: str, branch: str = "main") -> str:
     >>> binder_url("00_start_here", "myschool/tilelab")
     'https://mybinder.org/v2/gh/myschool/tilelab/main?urlpath=lab/tree/notebooks/00_start_here.ipynb'
     """
-    from tilelab.teach.lite import check_branch, check_repo
+    from tilelab.teach.links import check_branch, check_repo
 
     return BINDER.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe=""), name=quote(name))
 
@@ -112,7 +112,7 @@ def github_url(path: str, repo: str, branch: str = "main") -> str:
     >>> github_url("benchmarks/bench_2048.py", "myschool/tilelab", "spring")
     'https://github.com/myschool/tilelab/blob/spring/benchmarks/bench_2048.py'
     """
-    from tilelab.teach.lite import check_branch, check_repo
+    from tilelab.teach.links import check_branch, check_repo
 
     return GITHUB.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe="/"),
                          path=quote(path, safe="/"))
@@ -281,7 +281,7 @@ def build_site(
     to it; without it they have neither.
     """
     if repo is not None:
-        from tilelab.teach.lite import check_branch, check_repo
+        from tilelab.teach.links import check_branch, check_repo
 
         check_repo(repo)
         check_branch(branch)
