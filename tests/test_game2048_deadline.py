@@ -12,6 +12,7 @@ from tilelab.game2048 import (
     Board, CornerPlayer, Expectimax, Game, GreedyPlayer, MonteCarloPlayer, RandomPlayer, legal_moves,
 )
 from tilelab.game2048.core import MAX_SIZE
+from tilelab.game2048 import expectimax
 from tilelab.game2048.expectimax import Budget, SearchResult, deepen
 from tilelab.game2048.ntuple import TDExpectimax, TDPlayer, lesson_network
 
@@ -171,3 +172,93 @@ def test_a_search_that_comes_back_late_moves_the_next_deadline_up():
     assert budget.late_ms > 5, budget.late_ms
     assert spent[-1] < spent[0] - 5, spent  # first ~80 ms, then closer to 60
     assert budget.late_ms <= 60  # never more than the budget
+
+
+# ---------------------------------------------------------------------------------- the contract, without timing
+class FakeClock:
+    """A perf_counter that only moves when a fake search says so (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def simulated_search(clock: FakeClock, stall_s: list, level_ms: float = 0.5):
+    """Level d costs level_ms * 4**(d-1) ms of fake time; one that passes its deadline is stopped there and then
+    waits ``stall_s[0]`` seconds for a core (the process cannot see the clock while it is not running)."""
+    def run(depth, limit, deadline=None):
+        cost = level_ms * 4 ** (depth - 1) / 1e3
+        if deadline is not None and clock.now + cost > deadline:
+            clock.now = max(clock.now, deadline) + stall_s[0]
+            return SearchResult(-1, (float("nan"),) * 4, depth, 10**6, 0, False, cost, stall_s[0])
+        clock.now += cost
+        return SearchResult(depth % 4, tuple(float(depth * 10 + c) for c in range(4)), depth, 4**depth, 0, True,
+                            cost, 0.0)
+    return run
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr(expectimax, "time", fake)
+    return fake
+
+
+def test_with_the_clock_faked_every_move_of_a_stalling_machine_keeps_the_targets(clock):
+    # 1,000 moves of T = 50 ms on a machine that, at random, stalls a move up to 45 ms just as its deadline passes
+    rng = np.random.default_rng(23)
+    budget, stall, spent = Budget(ms_per_move=50, nodes_per_ms=1e9, max_depth=8), [0.0], []
+    for _ in range(1000):
+        stall[0] = float(rng.choice([0.0, 0.002, 0.010, 0.045], p=[0.5, 0.3, 0.15, 0.05]))
+        start = clock.now
+        result = deepen(simulated_search(clock, stall), budget, start=start)
+        spent.append(1e3 * (clock.now - start))
+        assert result.complete and result.depth >= 1  # the deepest finished level, never the stopped one
+    spent_ms = np.array(spent)
+    assert np.percentile(spent_ms, 95) <= 60 and spent_ms.max() <= 100, (np.percentile(spent_ms, 95), spent_ms.max())
+    assert np.median(spent_ms) > 10  # and it still uses its time: not every move gives up at once
+
+
+def test_a_long_wait_moves_the_deadline_up_then_fades(clock):
+    budget = Budget(ms_per_move=50, nodes_per_ms=1e9)
+    assert budget.stop_early_ms() == 1.0
+    stall = [0.040]  # one move that waits 40 ms for a core as it reaches the deadline
+    deepen(simulated_search(clock, stall), budget, start=clock.now)
+    assert budget.stall_ms == pytest.approx(40.0) and budget.stop_early_ms() == pytest.approx(35.0)
+    stall[0] = 0.0
+    early = []
+    for _ in range(300):  # quiet again: the remembered wait fades
+        deepen(simulated_search(clock, stall), budget, start=clock.now)
+        early.append(budget.stop_early_ms())
+    assert early == sorted(early, reverse=True) and early[100] < 15 and early[-1] == 1.0
+
+
+def test_the_stop_time_is_bounded_and_a_wait_longer_than_T_counts_as_T():
+    budget = Budget(ms_per_move=50)
+    budget.learn_lateness(late_ms=5000.0, gap_ms=0.0)  # a machine that froze for 5 s
+    assert budget.stall_ms == 50.0 and budget.stop_early_ms() == 45.0  # at most 90% of T is given up
+
+
+def test_the_compiled_search_stops_within_a_few_thousand_nodes_of_a_passed_deadline():
+    from tilelab.game2048.expectimax import SearchTables, search_bits
+    from tilelab.game2048.bitboard import to_bitboard
+    from tilelab.game2048.kernels import CHECK_EVERY
+
+    tables = SearchTables(table_bits=16)
+    result = search_bits(to_bitboard(MIDGAME), 6, tables, cutoff=0.0, deadline=time.perf_counter() - 1.0)
+    assert not result.complete and result.best == -1 and result.nodes <= CHECK_EVERY
+
+
+def test_the_compiled_search_measures_its_longest_gap_between_two_looks_at_the_clock(net):
+    from tilelab.game2048.expectimax import SearchTables, search_bits
+    from tilelab.game2048.bitboard import to_bitboard
+
+    bits = to_bitboard(MIDGAME)
+    free = search_bits(bits, 3, SearchTables(table_bits=16))
+    timed = search_bits(bits, 3, SearchTables(table_bits=16), deadline=time.perf_counter() + 3600)
+    assert free.longest_gap == 0.0  # no deadline: the clock is never read
+    assert timed.complete and 0.0 < timed.longest_gap <= timed.seconds
+    td = TDExpectimax(net, depth=4, cutoff=0.0).search(bits, 4, deadline=time.perf_counter() + 3600)
+    assert td.complete and 0.0 < td.longest_gap <= td.seconds

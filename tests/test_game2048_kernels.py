@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.game2048 import Board, ai, bitboard, kernels, ntuple
+from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, move, ntuple
 from tilelab.game2048.bitboard import from_bitboard
 from tilelab.game2048.expectimax import SearchTables, search_bits
 from tilelab.game2048.tree import expectimax_tree
@@ -87,10 +87,10 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
     board = from_bitboard(bits)
 
     def leaf(b):  # the best move's points plus V of its afterstate, 0 when no move is left
-        return max((r.score + td_net.value(r.board) for r in (ai.move(b, d) for d in ai.legal_moves(b))), default=0.0)
+        return max((r.score + td_net.value(r.board) for r in (move(b, d) for d in legal_moves(b))), default=0.0)
 
-    for d in ai.legal_moves(board):
-        result = ai.move(board, d)
+    for d in legal_moves(board):
+        result = move(board, d)
         want = result.score + ai.chance_value(result.board, 1, leaf)
         assert got.values[ai._CODE_TO_DIRECTION.index(d)] == pytest.approx(want, rel=1e-9)
 

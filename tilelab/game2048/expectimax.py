@@ -40,8 +40,11 @@ deepening) until its budget is spent. Two honest kinds:
   the clock itself every :data:`CHECK_EVERY` nodes (libc's ``clock_gettime`` called from numba, about
   40 ns), so a level the deadline catches stops there, also when the machine is busy and the search
   runs slower than predicted; its unfinished values are thrown away and the move comes from the
-  deepest *finished* level. It spends at most about the time it says (plus whatever time the operating
-  system gives other programs), and different machines (or a busy one) make different moves.
+  deepest *finished* level. On a busy machine the process also waits for a core, and a wait that
+  straddles the deadline makes the move late however often the search looks at the clock; so the budget
+  learns how long recent waits were (the compiled search measures the gaps between its looks at the
+  clock) and stops that much earlier (:meth:`Budget.stop_early_ms`). It spends at most about the time
+  it says, and different machines (or a busy one) make different moves.
 
 Every single search is also capped by ``max_nodes``, a fixed ``depth`` included, so every call ends in
 bounded time. The transposition table keeps each entry (board, tag, value) in one 32-byte slot: a probe
@@ -63,12 +66,12 @@ from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, 
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.kernels import (
     CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, F64Array, count_node,
-    make_search, table_slot, transpose_bits, transposition_table,
+    make_search, new_counters, table_slot, transpose_bits, transposition_table,
 )
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
            "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings", "check_node_limit",
-           "check_deadline"]
+           "check_deadline", "TranspositionTable"]
 
 _U = U64
 _ROW_MASK = _U(ROW_MASK)
@@ -223,21 +226,24 @@ class SearchResult:
     table_hits: int
     complete: bool = True  # False: stopped by a node limit or a deadline, values meaningless
     seconds: float = 0.0  # wall-clock time this search took
+    longest_gap: float = 0.0  # longest wall time (s) between two looks at the clock: a wait for a core shows here
 
 
-class SearchTables:
-    """The tables one searcher needs: row moves, heuristic, and a reusable transposition table.
+class TranspositionTable:
+    """A reusable transposition table of ``2**table_bits`` 32-byte slots (board, tag, value), tagged per search.
 
     Entries are tagged with a generation number, so starting a new decision never has to clear the
     table and no value leaks from one decision into the next (a decision depends on the board only).
-    Each entry is one 32-byte slot (board, tag, value): a probe reads one cache line, not three.
+    Each entry is one 32-byte slot: a probe reads one cache line, not three. Shared by
+    :class:`SearchTables` (the heuristic player) and :class:`tilelab.game2048.ntuple.TDExpectimax`.
+
+    >>> t = TranspositionTable(8)
+    >>> t.tt.shape, t.next_tag_base(), t.next_tag_base(), int(t.tt_tag[0])
+    ((256, 4), 256, 512, -1)
     """
 
-    def __init__(self, weights: HeuristicWeights = DEFAULT_WEIGHTS, table_bits: int = 20) -> None:
+    def __init__(self, table_bits: int = 20) -> None:
         table_bits = as_int(table_bits, "table_bits (the table has 2**table_bits entries)", minimum=4, maximum=26)
-        self.weights = weights
-        self.rows = row_tables()
-        self.htable = heuristic_table(weights)
         self.tt, self.tt_f = transposition_table(1 << table_bits)  # tt_f: the same memory read as float64
         self._generation = 0
 
@@ -260,6 +266,24 @@ class SearchTables:
         """A fresh tag range for one search (depth is added to it, so leave room for 256 depths)."""
         self._generation += 1
         return self._generation << 8
+
+
+class SearchTables(TranspositionTable):
+    """The tables one searcher needs: row moves, heuristic, and a reusable :class:`TranspositionTable`.
+
+    Making one also loads the compiled search (a tiny search), so a player's first move is not the one
+    that waits for numba.
+    """
+
+    def __init__(self, weights: HeuristicWeights = DEFAULT_WEIGHTS, table_bits: int = 20) -> None:
+        super().__init__(table_bits)
+        self.weights = weights
+        self.rows = row_tables()
+        self.htable = heuristic_table(weights)
+        search_bits(_WARM_UP_BOARD, 1, self)  # load the compiled search now, not in the first move
+
+
+_WARM_UP_BOARD = 0x1  # one tile of 2: a level-1 search is a few dozen nodes
 
 
 def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> float:
@@ -300,13 +324,18 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     node_limit = check_node_limit(node_limit)
     deadline = check_deadline(deadline)
     tick = time.perf_counter()
-    counters = np.zeros(COUNTERS, dtype=np.int64)
+    counters = new_counters()
     values = np.full(4, np.nan)
     r = tables.rows
     best = _search(_U(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
                    tables.next_tag_base(), counters, values, node_limit, deadline)
+    return result_of(best, values, depth, counters, tick)
+
+
+def result_of(best: int, values: F64Array, depth: int, counters: np.ndarray, tick: float) -> SearchResult:
+    """A :class:`SearchResult` from a compiled search's outputs (``tick``: the perf_counter time it started)."""
     return SearchResult(int(best), tuple(values.tolist()), depth, int(counters[0]), int(counters[1]),
-                        not counters[2], time.perf_counter() - tick)
+                        not counters[2], time.perf_counter() - tick, 1e-9 * float(counters[6]))
 
 
 def check_node_limit(node_limit: int) -> int:
@@ -328,6 +357,7 @@ _check_limit, _check_deadline = check_node_limit, check_deadline  # their old na
 NODES_PER_MS = 10_000  # first guess of nodes searched per ms (the clock budget measures the machine as it goes)
 MAX_NODES = 5_000_000  # no single search of the fast engine goes past this (about half a second)
 CLOCK_MARGIN_MS = 1.0  # a clock budget stops its search this long before the deadline (return, bookkeeping)
+STALL_DECAY = 0.99  # per move: how fast a remembered wait for a core fades (half of it after about 70 moves)
 
 
 @dataclass
@@ -337,8 +367,10 @@ class Budget:
     Exactly one must be given. ``nodes_per_move`` is deterministic; ``ms_per_move`` reads the clock.
     ``nodes_per_ms`` is the wall-clock mode's running estimate of the machine's speed (updated after
     every search), used to predict whether the next level can finish before the deadline; ``late_ms``
-    is how late recent moves came back past their deadline (a busy machine), and later deadlines move
-    up by that much.
+    is how late recent moves came back past their deadline (a busy machine, on average) and ``stall_ms``
+    the longest recent wait for a core (a fading maximum of the gaps the compiled search saw between two
+    looks at the clock, and of the lateness): later deadlines move up by enough that a move which waits
+    that long still ends by ``1.1 * ms_per_move`` (:meth:`stop_early_ms`).
     ``max_nodes`` bounds every single search, also a fixed ``depth``: a depth that needs more nodes
     falls back to the deepest level that fits (so every call ends in bounded time).
 
@@ -353,6 +385,7 @@ class Budget:
     nodes_per_ms: float = float(NODES_PER_MS)
     max_nodes: int = MAX_NODES
     late_ms: float = 0.0  # how late recent clock-budget moves came back (learned; the deadline moves up by it)
+    stall_ms: float = 0.0  # the longest recent wait for a core (learned, fading; the deadline moves up for it)
 
     def __post_init__(self) -> None:
         given = [k for k in ("depth", "nodes_per_move", "ms_per_move") if getattr(self, k) is not None]
@@ -369,6 +402,30 @@ class Budget:
         self.max_depth = as_int(self.max_depth, "max_depth", minimum=1, maximum=64)
         self.nodes_per_ms = as_float(self.nodes_per_ms, "nodes_per_ms", minimum=1e-3)
         self.max_nodes = as_int(self.max_nodes, "max_nodes", minimum=1)
+
+    def stop_early_ms(self) -> float:
+        """How long before ``ms_per_move`` a clock budget stops searching (at most 90% of it).
+
+        The largest of: a small fixed margin, ``late_ms`` (so a move ends at about ``T`` on average) and
+        ``stall_ms - 0.1 T`` (so a move that waits as long as the longest recent wait still ends by ``1.1 T``,
+        inside the ``1.2 T`` the issue allows 95% of moves).
+
+        >>> Budget(ms_per_move=50).stop_early_ms(), Budget(ms_per_move=50, stall_ms=30.0).stop_early_ms()
+        (1.0, 25.0)
+        >>> Budget(ms_per_move=50, late_ms=500.0).stop_early_ms()
+        45.0
+        """
+        total = float(self.ms_per_move or 0.0)
+        return min(0.9 * total, max(min(CLOCK_MARGIN_MS, 0.05 * total), self.late_ms, self.stall_ms - 0.1 * total))
+
+    def learn_lateness(self, late_ms: float, gap_ms: float) -> None:
+        """After a clock-budget move: it came back ``late_ms`` past its deadline; ``gap_ms``: its longest wait.
+
+        A wait longer than ``T`` counts as ``T`` (it already moves the deadline up as far as it goes).
+        """
+        total = float(self.ms_per_move or 0.0)
+        self.late_ms = 0.8 * self.late_ms + 0.2 * late_ms if late_ms > 0 else 0.95 * self.late_ms
+        self.stall_ms = max(STALL_DECAY * self.stall_ms, min(max(late_ms, gap_ms), total))
 
     @property
     def deterministic(self) -> bool:
@@ -410,6 +467,13 @@ def deepen(search: Search, budget: Budget, *, start: float | None = None, strict
     return _deepen_clock(run, budget, start, strict)
 
 
+def _finished(result: SearchResult | None) -> SearchResult:
+    """The result of a deepening loop (every loop runs level 1, so there is one)."""
+    if result is None:  # pragma: no cover - max_depth >= 1 always runs a level
+        raise RuntimeError("iterative deepening ran no level")
+    return result
+
+
 def _with_deadline(search: Search) -> Callable[[int, int, float | None], SearchResult]:
     """``search`` as a three-argument function; a two-argument one is stopped by nodes only."""
     try:
@@ -429,11 +493,12 @@ def _with_deadline(search: Search) -> Callable[[int, int, float | None], SearchR
 
 def _deepen_fixed(run: Callable[..., SearchResult], budget: Budget, strict: bool) -> SearchResult:
     """Exactly ``budget.depth``, unless that needs more than ``max_nodes``: then the deepest level that fits."""
+    depth = int(budget.depth or 1)
     if not strict:
-        result = run(budget.depth, budget.max_nodes, None)
-        if result.complete or budget.depth == 1:
+        result = run(depth, budget.max_nodes, None)
+        if result.complete or depth == 1:
             return result
-    return _deepen_nodes(run, budget.max_nodes, budget.depth, budget.max_nodes, True, predict=False)
+    return _deepen_nodes(run, budget.max_nodes, depth, budget.max_nodes, True, predict=False)
 
 
 def _deepen_nodes(run: Callable[..., SearchResult], node_budget: int, max_depth: int, max_nodes: int = MAX_NODES,
@@ -443,7 +508,8 @@ def _deepen_nodes(run: Callable[..., SearchResult], node_budget: int, max_depth:
     Each level is also capped (``max_nodes``, or what is left of the budget when ``strict``); a capped
     level is dropped and the previous one kept.
     """
-    spent, previous_nodes, result = 0, 0, None
+    spent, previous_nodes = 0, 0
+    result: SearchResult | None = None
     for depth in range(1, max_depth + 1):
         free = depth == 1 and not strict
         cap = max_nodes if not strict else max(1, (node_budget if predict else max_nodes) - spent)
@@ -459,21 +525,24 @@ def _deepen_nodes(run: Callable[..., SearchResult], node_budget: int, max_depth:
         previous_nodes = result.nodes
         if predict and spent + result.nodes * growth > node_budget:
             break
-    return result
+    return _finished(result)
 
 
 _MIN_RATE_NODES = 500  # searches smaller than this say more about call overhead than about speed
 
 
 def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float, strict: bool) -> SearchResult:
-    """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops."""
-    total_ms = budget.ms_per_move
-    # stop early by the fixed margin plus how late recent moves came back (on a busy machine the process
-    # waits for a core before it can see the deadline; that wait is learned, up to half the budget)
-    early_ms = min(CLOCK_MARGIN_MS, 0.05 * total_ms) + min(budget.late_ms, 0.5 * total_ms)
-    deadline = start + (total_ms - early_ms) / 1e3
+    """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops.
+
+    The deadline is ``ms_per_move`` after ``start``, moved up by :meth:`Budget.stop_early_ms` (what recent
+    moves taught about waiting for a core); afterwards the budget learns from this move's lateness and
+    from the longest gap its compiled searches saw between two looks at the clock.
+    """
+    total_ms = float(budget.ms_per_move or 0.0)
+    deadline = start + (total_ms - budget.stop_early_ms()) / 1e3
     takes_deadline = getattr(run, "takes_deadline", True)
-    result, previous_nodes = None, 0
+    result: SearchResult | None = None
+    previous_nodes, longest_gap = 0, 0.0
     for depth in range(1, budget.max_depth + 1):
         free = depth == 1 and not strict
         limit = budget.max_nodes
@@ -488,6 +557,7 @@ def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float
             if not takes_deadline:
                 limit = min(limit, max(1, int(remaining_ms * budget.nodes_per_ms)))
         attempt = run(depth, 0 if free else limit, None if free else deadline)
+        longest_gap = max(longest_gap, attempt.longest_gap)
         if attempt.nodes >= _MIN_RATE_NODES and attempt.seconds > 0:  # running estimate of the node rate
             budget.nodes_per_ms = 0.7 * budget.nodes_per_ms + 0.3 * attempt.nodes / (1e3 * attempt.seconds)
         if not attempt.complete:
@@ -498,6 +568,5 @@ def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float
         result = attempt
         if result.best == NO_MOVE or done_before:  # game over, or the cutoff stops every branch already
             break
-    late_ms = max(0.0, 1e3 * (time.perf_counter() - deadline))
-    budget.late_ms = 0.8 * budget.late_ms + 0.2 * late_ms if late_ms > 0 else 0.95 * budget.late_ms
-    return result
+    budget.learn_lateness(max(0.0, 1e3 * (time.perf_counter() - deadline)), 1e3 * longest_gap)
+    return _finished(result)

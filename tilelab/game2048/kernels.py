@@ -32,6 +32,7 @@ leaf built in, so neither player pays for the other's evaluation.
 from __future__ import annotations
 
 import sys
+import time
 import types
 from typing import Any, Callable, NamedTuple
 
@@ -49,7 +50,7 @@ __all__ = [
     "U64", "OVERFLOW", "apply_move", "count_empty", "max_exponent", "transpose_bits", "spawn_xorshift", "seed_state",
     "random_playout", "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
     "transposition_table", "NO_MOVE",
-    "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG",
+    "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
 ]
 
 U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
@@ -63,9 +64,9 @@ random_playout = _random_playout  #: random legal moves until the end or max_mov
 
 NO_MOVE = -1  #: the best-move code when no move changes the board
 LOST = 0.0  #: value of a board where the game is over
-CHECK_EVERY = 4096  #: searched nodes between two looks at the clock (about 0.1-0.3 ms of search)
+CHECK_EVERY = 1024  #: searched nodes between two looks at the clock (about 0.05 ms of search; a look costs about 40 ns)
 STOPPED_BY_LIMIT, STOPPED_BY_CLOCK = 1, 2  #: counters[2] after a search that did not finish
-COUNTERS = 5  #: nodes, table hits, stopped, and two words for the clock to write into
+COUNTERS = 7  #: nodes, table hits, stopped, two words for the clock to write into, last look (ns), longest gap (ns)
 FREE_TAG = np.iinfo(np.uint64).max  #: the tag of a transposition-table slot never written
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
 _CELL_MASK = U64(CELL_MASK)
@@ -86,7 +87,9 @@ def table_slot(after: Bits, depth: int, mask: int) -> int:
 def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
     """Count one searched node; True (and ``counters[2]`` set) once the node limit or the deadline is passed.
 
-    The clock (libc's clock_gettime, about 40 ns) is read every :data:`CHECK_EVERY` nodes only.
+    The clock (libc's clock_gettime, about 40 ns) is read every :data:`CHECK_EVERY` nodes only; each look
+    also records the longest wall time between two looks in ``counters[6]`` (ns, from ``counters[5]``, the
+    last look): a process that waited for a core shows a long gap there.
     """
     if counters[2]:  # stopped already: every caller up the recursion returns at its next node
         return True
@@ -95,10 +98,28 @@ def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
     if limit > 0 and n > limit:
         counters[2] = STOPPED_BY_LIMIT
         return True
-    if deadline > 0.0 and (n & (CHECK_EVERY - 1)) == 0 and monotonic(counters[3:]) > deadline:
-        counters[2] = STOPPED_BY_CLOCK
-        return True
+    if deadline > 0.0 and (n & (CHECK_EVERY - 1)) == 0:
+        now = monotonic(counters[3:])
+        now_ns = int(now * 1e9)
+        if counters[5] > 0 and now_ns - counters[5] > counters[6]:  # the longest wait between two looks
+            counters[6] = now_ns - counters[5]
+        counters[5] = now_ns
+        if now > deadline:
+            counters[2] = STOPPED_BY_CLOCK
+            return True
     return False
+
+
+def new_counters() -> I64Array:
+    """Fresh search counters; the clock's last look is now, so the first wait is measured too (see :func:`count_node`).
+
+    >>> c = new_counters()
+    >>> c.shape == (COUNTERS,) and int(c[0]) == 0 and int(c[5]) > 0
+    True
+    """
+    counters = np.zeros(COUNTERS, dtype=np.int64)
+    counters[5] = int(time.perf_counter() * 1e9)
+    return counters
 
 
 def transposition_table(size: int) -> tuple[U64Array, F64Array]:
@@ -141,8 +162,9 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
 
     ``tt`` holds one 32-byte slot per entry (board, tag, value bits; ``tt_f`` is the same memory read
     as float64), keyed by (afterstate, depth) and tagged ``tag_base + depth``. ``counters`` = [nodes,
-    table hits, stopped, clock, clock]: the search stops once ``nodes`` passes ``limit`` (``limit > 0``)
-    or the clock passes ``deadline`` (``deadline > 0``); then every value from there on is meaningless.
+    table hits, stopped, clock, clock, last look, longest gap] (:func:`new_counters`): the search stops once
+    ``nodes`` passes ``limit`` (``limit > 0``) or the clock passes ``deadline`` (``deadline > 0``); then every
+    value from there on is meaningless.
     """
     after = U64(after)
     tag = U64(tag_base + depth)  # generation and depth in one number

@@ -12,15 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._checks import as_int
 from tilelab._files import one_line
 from tilelab.game2048.ai import Thought
 from tilelab.game2048.bitboard import DIRECTION_NAMES, row_tables, to_bitboard
 from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.expectimax import (
-    Budget, SearchResult, check_deadline, check_node_limit, check_search_settings, deepen,
+    Budget, SearchResult, TranspositionTable, check_deadline, check_node_limit, check_search_settings, deepen,
+    result_of,
 )
-from tilelab.game2048.kernels import COUNTERS, NO_MOVE, U64, transposition_table
+from tilelab.game2048.kernels import NO_MOVE, U64, new_counters
 from tilelab.game2048.ntuple_kernels import TD_SEARCH, greedy_values
 from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 
@@ -66,16 +66,18 @@ class TDPlayer:
         return thought.direction
 
 
+_WARM_UP_BOARD = 0x1  # one tile of 2: a depth-2 search is a few dozen nodes
 MAX_TD_NODES = 250_000  # no single TDExpectimax search goes past this (about a second: a node is 4 lookups of V)
 
 
-class TDExpectimax:
+class TDExpectimax(TranspositionTable):
     """Expectimax whose evaluation is a learned n-tuple value: search ``depth`` of our moves, then ``V``.
 
     Depth 1 is exactly :class:`TDPlayer`. Budgets as in :class:`tilelab.game2048.Expectimax`:
     ``nodes_per_move`` (deterministic, default), ``ms_per_move`` (wall clock: the compiled search
     reads the clock and drops a level the deadline stops, so a move takes about ``T`` also on a busy
-    machine) or ``depth`` (bounded by ``max_nodes`` like every search). 4x4 boards only.
+    machine) or ``depth`` (bounded by ``max_nodes`` like every search). 4x4 boards only. Its transposition
+    table (``tt``, ``tt_board``, ``tt_tag``, ``tt_value``) is a :class:`tilelab.game2048.expectimax.TranspositionTable`.
 
     >>> ai = TDExpectimax(NTupleNetwork([(0, 1, 2, 3)]), depth=2)
     >>> ai(Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . 4")) in (Direction.LEFT, Direction.RIGHT)
@@ -92,30 +94,14 @@ class TDExpectimax:
         if ms_per_move is None and nodes_per_move is None and depth is None:
             nodes_per_move = 20_000
         _, cutoff, p_four = check_search_settings(1, cutoff, p_four)
-        table_bits = as_int(table_bits, "table_bits (the table has 2**table_bits entries)", minimum=4, maximum=26)
+        super().__init__(table_bits)
         self.net = net
         self.budget = Budget(depth=depth, nodes_per_move=nodes_per_move, ms_per_move=ms_per_move,
                              max_depth=max_depth, nodes_per_ms=500.0, max_nodes=max_nodes)
         self.cutoff, self.p_four = cutoff, p_four
-        self.tt, self.tt_f = transposition_table(1 << table_bits)  # one 32-byte slot per entry, as Expectimax's
-        self._generation = 0
         self.last: Thought | None = None
         self.last_values: dict[Direction, float] = {}
-
-    @property
-    def tt_board(self) -> np.ndarray:
-        """The board stored in each transposition-table slot (a view)."""
-        return self.tt[:, 0]
-
-    @property
-    def tt_tag(self) -> np.ndarray:
-        """Each slot's tag, generation * 256 + depth (-1: never written; a view)."""
-        return self.tt[:, 1].view(np.int64)
-
-    @property
-    def tt_value(self) -> np.ndarray:
-        """Each slot's value (a view)."""
-        return self.tt_f[:, 2]
+        self.search(_WARM_UP_BOARD, 2)  # load the compiled search now, not in the first move
 
     def __repr__(self) -> str:
         return f"TDExpectimax({self.net.name!r}, {self.budget.describe()}, cutoff={self.cutoff:g})"
@@ -129,8 +115,8 @@ class TDExpectimax:
         deadline = check_deadline(deadline)
         tick = time.perf_counter()
         t = row_tables()
-        self._generation += 1
-        counters = np.zeros(COUNTERS, dtype=np.int64)
+        tag_base = self.next_tag_base()
+        counters = new_counters()
         values = np.full(4, np.nan)
         n = self.net
         if depth <= 1:  # our move, then V of its afterstate: no chance node
@@ -138,10 +124,9 @@ class TDExpectimax:
         else:  # our move, then the one expectimax kernel from its afterstate, one of our moves fewer
             leaf_data = (n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score)
             best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, t.left, t.right, t.score,
-                                         leaf_data, self.tt, self.tt_f, self._generation << 8, counters, values,
-                                         node_limit, deadline)
-        return SearchResult(int(best), tuple(float(v) for v in values), depth, int(counters[0]), int(counters[1]),
-                            not counters[2], time.perf_counter() - tick)
+                                         leaf_data, self.tt, self.tt_f, tag_base, counters, values, node_limit,
+                                         deadline)
+        return result_of(best, values, depth, counters, tick)
 
     def think(self, board: Board) -> Thought:
         """Search ``board`` under the budget: the choice and each legal move's value, as a :class:`Thought`."""
