@@ -91,7 +91,7 @@ def main() -> None:
     print(f"  legal_moves                      {rate(legal_moves, boards):10,.0f} boards/s")
     rng = np.random.default_rng(SEED)
     open_boards = [b for b in boards if b.empty_cells()]
-    print(f"  spawn (sampled from outcomes)    {rate(lambda b: spawn(b, rng), open_boards):10,.0f} spawns/s")
+    print(f"  spawn (sampled from outcomes)    {rate(lambda b: spawn(b, rng=rng), open_boards):10,.0f} spawns/s")
     moves, seconds, scores = random_games(n_games)
     print(f"  random games with Game.play      {moves / seconds:10,.0f} moves/s "
           f"({n_games / seconds:,.1f} games/s, {moves / n_games:.0f} moves and score {np.mean(scores):.0f} per game)")

@@ -81,10 +81,10 @@ def engine_speed(seconds: float = 1.5) -> dict:
             bb.move_bits(bits, moves & 3)
             moves += 1
     call_rate = moves / (time.perf_counter() - start)
-    bb.random_game_bits(0)  # compile
+    bb.random_game_bits(rng=0)  # compile
     moves, start, seed = 0, time.perf_counter(), 0
     while time.perf_counter() - start < seconds:
-        moves += bb.random_game_bits(seed)[2]
+        moves += bb.random_game_bits(rng=seed)[2]
         seed += 1
     # a random game tries all 4 directions per move to find the legal ones: 4 moves computed per move played
     inner_rate = 4 * moves / (time.perf_counter() - start)

@@ -102,7 +102,7 @@ def _score_via_tables(row):
 
 @pytest.mark.parametrize("name, answer, called", [
     ("2048.slide_row", lambda row: slide_row(row).row, "slide_row"),
-    ("slide_row", _slide_via_move, "move"),
+    ("slide_row", _slide_via_move, "play"),  # move is play's older name: the same function, named play
     ("2048.row_score", lambda row: slide_row(row).score, "slide_row"),
     ("2048.row_score", _score_via_tables, "row_tables"),
     ("2048.available_moves", legal_moves, "legal_moves"),

@@ -116,10 +116,10 @@ def test_picture_and_parse_round_trip():
 
 
 def test_random_games_end_with_no_legal_move_and_are_seeded():
-    final, score, moves = bb.random_game_bits(5)
+    final, score, moves = bb.random_game_bits(rng=5)
     assert bb.legal_codes(final) == [] and moves > 50 and score > 0
-    assert bb.random_game_bits(5) == (final, score, moves)
-    assert bb.random_game_bits(6) != (final, score, moves)
+    assert bb.random_game_bits(rng=5) == (final, score, moves)
+    assert bb.random_game_bits(rng=6) != (final, score, moves)
 
 
 def test_batch_play_is_seeded_and_plays_every_game_to_the_end():
@@ -165,7 +165,7 @@ out = []
 for _ in range(200):
     bits = int(rng.integers(0, 1 << 62)) & 0x7777777777777777
     out.append([bb.move_bits(bits, d) for d in range(4)])
-out.append(list(bb.random_game_bits(3)))
+out.append(list(bb.random_game_bits(rng=3)))
 batch = bb.play_random_batch(5, seed=2, engine="numba")
 out.append([int(v) for v in batch.boards] + batch.scores.tolist() + batch.moves.tolist())
 t = SearchTables(table_bits=12)

@@ -409,7 +409,7 @@ def test_spawn_samples_with_the_listed_probabilities():
     counts: dict = {}
     n = 20000
     for _ in range(n):
-        _, s = spawn(b, rng)
+        _, s = spawn(b, rng=rng)
         counts[s] = counts.get(s, 0) + 1
     for s, p in spawn_outcomes(b):
         assert abs(counts[s] / n - p) < 0.015, (s, counts[s] / n, p)
@@ -637,3 +637,73 @@ def test_seeded_playthrough_transcript():
 def test_single_compass_letters_are_refused_because_wasd_reads_them_differently(letter):
     with pytest.raises(ValueError, match="WASD"):
         Direction.parse(letter)
+
+
+# ------------------------------------------------------------------ issue 20: play, and rng keyword-only
+def test_play_is_the_engine_move_and_move_is_the_same_function():
+    import tilelab.game2048 as g
+    import tilelab.game2048.rules as rules
+
+    assert g.play is g.move is rules.play is rules.move
+    assert "play" in g.__all__ and "move" in g.__all__
+    board = g.Board.parse("2 2 4 .\n. . 4 4\n8 . . 8\n. 2 . 2")
+    for d in g.Direction:
+        result = g.play(board, d)
+        assert isinstance(result, g.MoveResult) and result == g.move(board, d)
+    assert g.play(board, "left").board == g.Board.parse("4 4 . .\n8 . . .\n16 . . .\n4 . . .")
+
+
+def _randomness_calls():
+    import tilelab.game2048 as g
+    import tilelab.game2048.bitboard as bb
+    from tilelab.game2048.ntuple_net import NTupleNetwork
+
+    board = g.Board.parse("2 . . .\n. . . .\n. . . .\n. . . 4")
+    net = NTupleNetwork([(0, 1, 2, 3)])
+    return {  # name -> (call with rng=..., call with seed=..., call with the randomness positional)
+        "Game": (lambda r: g.Game(rng=r).board, lambda s: g.Game(seed=s).board, lambda r: g.Game(4, 2048, 0.1, r)),
+        "spawn": (lambda r: g.spawn(board, rng=r), None, lambda r: g.spawn(board, r)),
+        "spawn_bits": (lambda r: bb.spawn_bits(7, rng=r), None, lambda r: bb.spawn_bits(7, r)),
+        "random_game_bits": (lambda r: bb.random_game_bits(rng=r, max_moves=30),
+                             lambda s: bb.random_game_bits(seed=s, max_moves=30), lambda r: bb.random_game_bits(r)),
+        "play_random_batch": (lambda r: bb.play_random_batch(5, rng=r, max_moves=20).scores.tolist(),
+                              lambda s: bb.play_random_batch(5, seed=s, max_moves=20).scores.tolist(),
+                              lambda r: bb.play_random_batch(5, r)),
+        "play_game": (lambda r: g.play_game(g.CornerPlayer(), rng=r, max_moves=15).directions,
+                      lambda s: g.play_game(g.CornerPlayer(), seed=s, max_moves=15).directions,
+                      lambda r: g.play_game(g.CornerPlayer(), r)),
+        "RandomPlayer": (lambda r: [g.RandomPlayer(rng=r)(board) for _ in range(1)],
+                         lambda s: [g.RandomPlayer(seed=s)(board) for _ in range(1)], lambda r: g.RandomPlayer(r)),
+        "MonteCarloPlayer": (lambda r: g.MonteCarloPlayer(rollouts=2, rng=r).rng.random(),
+                             lambda s: g.MonteCarloPlayer(rollouts=2, seed=s).rng.random(),
+                             lambda r: g.MonteCarloPlayer(2, 100, 0.1, r)),
+        "NTupleNetwork.evaluate": (lambda r: net.evaluate(2, rng=r).mean_score, lambda s: net.evaluate(2, seed=s).mean_score,
+                                   lambda r: net.evaluate(2, r)),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_randomness_calls()))
+def test_randomness_is_keyword_only_rng_with_seed_as_its_older_name(name):
+    by_rng, by_seed, positional = _randomness_calls()[name]
+    assert repr(by_rng(7)) == repr(by_rng(np.random.default_rng(7)))  # a seed or a Generator
+    if by_seed is not None:
+        assert repr(by_seed(7)) == repr(by_rng(7))  # seed= is the older name of rng=
+    with pytest.raises(TypeError):
+        positional(7)
+
+
+def test_giving_both_rng_and_seed_is_refused():
+    import tilelab.game2048 as g
+    import tilelab.game2048.bitboard as bb
+
+    for call in (lambda: g.Game(rng=1, seed=1), lambda: g.play_game(g.CornerPlayer(), rng=1, seed=2),
+                 lambda: bb.play_random_batch(2, rng=1, seed=1), lambda: g.RandomPlayer(rng=1, seed=1)):
+        with pytest.raises(ValueError, match="not both"):
+            call()
+
+
+def test_evaluate_still_requires_its_rng():
+    from tilelab.game2048.ntuple_net import NTupleNetwork
+
+    with pytest.raises(TypeError, match="rng="):
+        NTupleNetwork([(0, 1)]).evaluate(2)

@@ -129,7 +129,7 @@ def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:
     directions = list(Direction)
     made = 0
     while made < count:
-        game = Game(size=4, seed=int(rng.integers(1 << 30)))
+        game = Game(size=4, rng=int(rng.integers(1 << 30)))
         while not game.over and made < count:
             game.play(directions[int(rng.integers(4))])
             if rng.random() < 0.2 or game.over:

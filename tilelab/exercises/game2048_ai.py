@@ -81,13 +81,13 @@ def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
         yield list(line)
 
 
-def game_boards(size: int, count: int, seed: int = SEED) -> list[Board]:
+def game_boards(size: int, count: int, *, seed: int = SEED) -> list[Board]:
     """``count`` boards met in seeded random games on a ``size`` x ``size`` board (never full)."""
     rng = np.random.default_rng(seed + size)
     boards: list[Board] = []
     while len(boards) < count:
-        game = Game(size=size, seed=int(rng.integers(1 << 31)))
-        player = RandomPlayer(seed=int(rng.integers(1 << 31)))
+        game = Game(size=size, rng=int(rng.integers(1 << 31)))
+        player = RandomPlayer(rng=int(rng.integers(1 << 31)))
         stop = int(rng.integers(0, 40))
         for _ in range(stop):
             if game.over:
@@ -239,13 +239,13 @@ def _as_weights(answer: Any) -> HeuristicWeights:
     raise TypeError(f"pass HeuristicWeights(...) or a dict of its fields, got {type(answer).__name__}")
 
 
-def contest(weights: HeuristicWeights, games: int = 30, seed: int = CONTEST_SEED,
+def contest(weights: HeuristicWeights, games: int = 30, *, seed: int = CONTEST_SEED,
             depth: int | None = None) -> dict[str, np.ndarray]:
     """Final scores and max tiles of depth-``depth`` expectimax with ``weights`` on seeds ``seed..seed+games-1``."""
     from tilelab.game2048 import Expectimax, play_game
 
     player = Expectimax(depth=CONTEST_DEPTH if depth is None else depth, weights=weights)
-    records = [play_game(player, seed=seed + i) for i in range(games)]
+    records = [play_game(player, rng=seed + i) for i in range(games)]
     return {"score": np.array([r.score for r in records], dtype=float),
             "max_tile": np.array([r.max_tile for r in records])}
 
@@ -281,7 +281,7 @@ def check_heuristic_contest(answer: Any, games: int = 30, final: bool = False) -
                       f"to mean much): use games={FINAL_GAMES} or more")
     weights = _as_weights(answer)
     seed = final_seed(weights) if final else CONTEST_SEED
-    yours, default = contest(weights, games, seed), contest(DEFAULT_WEIGHTS, games, seed)
+    yours, default = contest(weights, games, seed=seed), contest(DEFAULT_WEIGHTS, games, seed=seed)
     diff, half = mean_ci(yours["score"] - default["score"])
     where = f"fresh seeds {seed}.." if final else "practice seeds"
     message = (f"yours: {_side(yours)}; default: {_side(default)}; yours − default: {diff:+,.0f} ± {half:,.0f} "

@@ -48,9 +48,9 @@ __all__ = ["sample_afterstates", "GIVEN_TUPLES", "distinct_tuples", "MIN_TEST_GA
 _NTUPLE = "tilelab.game2048.ntuple:"
 
 
-def sample_afterstates(n: int = 12, seed: int = SEED) -> list[list[list[int]]]:
+def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]]:
     """``n`` boards (4x4 grids of exponents) from seeded random games."""
-    result = play_random_batch(n, seed=seed, max_moves=60)
+    result = play_random_batch(n, rng=seed, max_moves=60)
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 
@@ -95,7 +95,7 @@ def distinct_tuples(tuples: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
 
 def _frozen_scores(net: NTupleNetwork, games: int) -> np.ndarray:
     """Scores of ``games`` frozen 1-ply games on seeds TEST_SEED, TEST_SEED + 1, ... (one game a seed)."""
-    return np.array([net.evaluate(1, seed=TEST_SEED + i).mean_score for i in range(games)])
+    return np.array([net.evaluate(1, rng=TEST_SEED + i).mean_score for i in range(games)])
 
 
 @checker("2048learn.tuple_shape")
@@ -122,7 +122,7 @@ def _check_tuple_shape(answer: Any, games: int = 600, test_games: int = MIN_TEST
         return Result(name, False, str(exc))
     given = NTupleNetwork(GIVEN_TUPLES)
     for net in (mine, given):
-        net.train(games, seed=seed, block=max(1, games))
+        net.train(games, rng=seed, block=max(1, games))
     diff, half = mean_ci(_frozen_scores(mine, test_games) - _frozen_scores(given, test_games))
     passed = diff - half > 0
     dropped = len(tuples) - len(kept)

@@ -4,11 +4,16 @@ The readable engine (:mod:`tilelab.game2048.core`) is imported at once. The AI p
 bitboard engine (:mod:`tilelab.game2048.ai`, :mod:`tilelab.game2048.bitboard`) load numba, so
 their names are imported on first use: ``from tilelab.game2048 import Expectimax`` just works.
 
->>> from tilelab.game2048 import Board, move
->>> print(move(Board.parse('''
+The engine-level move is :func:`play` (``play(board, direction) -> MoveResult``, the name every
+game package shares; ``move`` is its older name, the very same function). Randomness is a keyword
+``rng`` (a seed or a numpy Generator) everywhere; ``seed=`` stays as its older name.
+
+>>> from tilelab.game2048 import Board, play
+>>> before = Board.parse('''
 ...     2 2
 ...     . 2
-... '''), "left").board)
+... ''')
+>>> print(play(before, "left").board)
 4 .
 2 .
 """

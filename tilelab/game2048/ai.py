@@ -12,9 +12,10 @@ The readable expectimax (:func:`chance_value`, :func:`best_value`, :func:`expect
 :class:`Expectimax` runs the same recursion on the bitboard (``tilelab.game2048.expectimax``).
 
 :func:`play_game` plays one seeded game and returns a :class:`GameRecord` (score, max tile, moves, each
-move's thinking time, the directions and spawns), which saves to JSON and replays exactly.
+move's thinking time, the directions and spawns), which saves to JSON and replays exactly; they live in
+:mod:`tilelab.game2048.records` and are re-exported here.
 
->>> record = play_game(CornerPlayer(), seed=1)
+>>> record = play_game(CornerPlayer(), rng=1)
 >>> record.score, record.max_tile, record.moves
 (3560, 256, 304)
 >>> replay(GameRecord.from_json(record.to_json()))[-1] == record.final_board
@@ -23,25 +24,27 @@ True
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from dataclasses import dataclass
+from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
 from tilelab._checks import as_float
 from tilelab._jit import njit
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.bitboard import (
     DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables, to_bitboard,
 )
 from tilelab.game2048.kernels import LOST, NO_MOVE, U64, F64Array, apply_move, random_playout, seed_state, spawn_xorshift
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, Game, Spawn, legal_moves, move, spawn_outcomes
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, legal_moves, play, rng_or_seed, spawn_outcomes
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, MAX_NODES, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
+)
+from tilelab.game2048.records import (  # noqa: F401  (re-exported: the old home of these names)
+    GameRecord, Player, _is_count, _player_name, _spawned, play_game, replay,
 )
 
 __all__ = [
@@ -50,7 +53,6 @@ __all__ = [
     "readable_search", "NODES_PER_MS", "SearchObserver",
 ]
 
-Player = Callable[[Board], Direction]
 _CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)  # bitboard code -> Direction
 
 
@@ -63,17 +65,17 @@ def _legal_or_raise(board: Board) -> list[Direction]:
 
 # ---------------------------------------------------------------------------------- simple players
 class RandomPlayer:
-    """A uniformly random legal move; seeded, so the same seed plays the same game.
+    """A uniformly random legal move; seeded (``rng``, or its older name ``seed``), so the same seed plays the same game.
 
     >>> b = Board.parse("2 4\\n. 8")
-    >>> RandomPlayer(seed=0)(b) in legal_moves(b)
+    >>> RandomPlayer(rng=0)(b) in legal_moves(b)
     True
     """
 
     name = "random"
 
-    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
-        self.rng = as_generator(seed)
+    def __init__(self, *, rng: RngLike = None, seed: RngLike = None) -> None:
+        self.rng = as_generator(rng_or_seed(rng, seed))
 
     def __call__(self, board: Board) -> Direction:
         legal = _legal_or_raise(board)
@@ -97,7 +99,7 @@ class GreedyPlayer:
     def __call__(self, board: Board) -> Direction:
         legal = set(_legal_or_raise(board))
         options = [d for d in self.prefer if d in legal]
-        return max(options, key=lambda d: (move(board, d).score, -options.index(d)))
+        return max(options, key=lambda d: (play(board, d).score, -options.index(d)))
 
 
 _CORNER_ORDERS = {
@@ -159,19 +161,20 @@ class MonteCarloPlayer:
     """Try each move, play ``rollouts`` random games after it, pick the best average final score.
 
     Pure Monte-Carlo: no evaluation function at all, only random play (in the fast engine), so its
-    strength comes from the number of rollouts. Seeded: same seed, same choices. 4x4 boards only.
+    strength comes from the number of rollouts. Seeded (``rng``, or its older name ``seed``): same seed,
+    same choices. 4x4 boards only.
     """
 
     name = "monte-carlo"
 
-    def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = DEFAULT_P_FOUR,
-                 seed: int | np.random.Generator | None = None) -> None:
+    def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = DEFAULT_P_FOUR, *,
+                 rng: RngLike = None, seed: RngLike = None) -> None:
         from tilelab._checks import as_float, as_int
 
         self.rollouts = as_int(rollouts, "rollouts", minimum=1, maximum=MAX_ROLLOUTS)
         self.max_rollout_moves = as_int(max_rollout_moves, "max_rollout_moves", minimum=1, maximum=100_000)
         self.p_four = as_float(p_four, "p_four", minimum=0.0, maximum=1.0)
-        self.rng = as_generator(seed)
+        self.rng = as_generator(rng_or_seed(rng, seed))
         self.last_values: dict[Direction, float] = {}
 
     def __call__(self, board: Board) -> Direction:
@@ -260,7 +263,7 @@ def chance_value(afterstate: Board, depth: int, evaluate: Evaluate = evaluate, p
 def _move_value(board: Board, direction: Direction, depth: int, evaluate: Evaluate, p_four: float,
                 observer: SearchObserver | None) -> float:
     """:func:`chance_value` of the board one move leaves, the observer told of that chance node."""
-    after = move(board, direction).board
+    after = play(board, direction).board
     if observer is None:
         return chance_value(after, depth, evaluate, p_four)
     observer.enter("chance", after, direction.value, 1.0)
@@ -431,7 +434,7 @@ def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAUL
 
     try:
         if depth == 0:
-            values = {d: evaluate(move(board, d).board, weights) for d in legal_moves(board)}
+            values = {d: evaluate(play(board, d).board, weights) for d in legal_moves(board)}
             count[0] = len(values)
         else:
             values = expectimax_values(board, depth, metered, p_four)
@@ -441,189 +444,3 @@ def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAUL
     best = max(values, key=values.__getitem__) if values else None
     code = NO_MOVE if best is None else _CODE_TO_DIRECTION.index(best)
     return SearchResult(code, by_code, depth, count[0], 0, True, time.perf_counter() - tick)
-
-
-# ---------------------------------------------------------------------------------- games and records
-@dataclass
-class GameRecord:
-    """One played game: enough to replay it exactly (start, directions, spawns) plus its results."""
-
-    player: str
-    seed: int | None
-    size: int
-    p_four: float
-    start: Board
-    directions: list[Direction] = field(default_factory=list)
-    spawns: list[Spawn] = field(default_factory=list)
-    seconds: list[float] = field(default_factory=list)  # thinking time of each move
-    score: int = 0
-    final_board: Board | None = None
-
-    @property
-    def moves(self) -> int:
-        """Number of moves played."""
-        return len(self.directions)
-
-    @property
-    def max_tile(self) -> int:
-        """Largest tile on the final board."""
-        return (self.final_board or self.start).max_tile
-
-    @property
-    def ms_per_move(self) -> float:
-        """Mean thinking time per move in milliseconds."""
-        return 1e3 * float(np.mean(self.seconds)) if self.seconds else 0.0
-
-    def reached(self, tile: int) -> bool:
-        """True when the game made a tile of at least ``tile``."""
-        return self.max_tile >= tile
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": "tilelab.game2048.record", "version": 1, "player": self.player, "seed": self.seed,
-            "size": self.size, "p_four": self.p_four, "start": [list(r) for r in self.start.rows],
-            "directions": "".join(d.name[0] for d in self.directions),
-            "spawns": [[s.cell[0], s.cell[1], s.value] for s in self.spawns],
-            "seconds": [round(s, 6) for s in self.seconds], "score": self.score, "max_tile": self.max_tile,
-            "moves": self.moves,
-        }
-
-    def to_json(self) -> str:
-        """The record as JSON text (directions as one letter each: U D L R)."""
-        return json.dumps(self.to_dict())
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
-        """Rebuild a record from :meth:`to_dict`; every field is checked and the game replayed (ValueError if not)."""
-        from tilelab._checks import _short
-
-        if not isinstance(data, dict) or data.get("format") != "tilelab.game2048.record":
-            raise ValueError("not a tilelab 2048 game record (missing format 'tilelab.game2048.record')")
-        if type(data.get("version")) is not int or data["version"] != 1:
-            raise ValueError(f"game record version {_short(data.get('version'))} is not supported (expected 1)")
-        missing = [k for k in ("player", "seed", "size", "p_four", "start", "directions", "spawns", "seconds", "score")
-                   if k not in data]
-        if missing:
-            raise ValueError(f"the game record is missing the field {missing[0]!r}")
-        letters = {"U": Direction.UP, "D": Direction.DOWN, "L": Direction.LEFT, "R": Direction.RIGHT}
-        if not isinstance(data["directions"], str):
-            raise ValueError(f"the record's 'directions' must be a string of U, D, L, R, not {_short(data['directions'])}")
-        try:
-            directions = [letters[ch] for ch in data["directions"]]
-        except KeyError as exc:
-            raise ValueError(f"unknown direction letter {exc.args[0]!r} in the record; use U, D, L, R") from None
-        if not isinstance(data["player"], str):
-            raise ValueError(f"the record's 'player' must be a string, not {_short(data['player'])}")
-        seed, size, score = data["seed"], data["size"], data["score"]
-        if seed is not None and (not _is_count(seed)):
-            raise ValueError(f"the record's 'seed' must be null or a whole number >= 0, not {_short(seed)}")
-        if not _is_count(size):
-            raise ValueError(f"the record's 'size' must be a whole number, not {_short(size)}")
-        if not _is_count(score):
-            raise ValueError(f"the record's 'score' must be a whole number >= 0, not {_short(score)}")
-        spawns, seconds = data["spawns"], data["seconds"]
-        if not isinstance(spawns, list) or not all(
-            isinstance(x, list) and len(x) == 3 and all(_is_count(v) for v in x) for x in spawns
-        ):
-            raise ValueError("the record's 'spawns' must be a list of [row, col, value] whole numbers")
-        if not isinstance(seconds, list) or not all(
-            isinstance(t, (int, float)) and not isinstance(t, bool) and math.isfinite(t) and t >= 0 for t in seconds
-        ):
-            raise ValueError("the record's 'seconds' must be a list of thinking times >= 0")
-        if len(seconds) not in (0, len(directions)):
-            raise ValueError(f"the record has {len(directions)} moves but {len(seconds)} thinking times")
-        try:
-            start = Board(data["start"])
-            record = cls(data["player"], seed, size, data["p_four"], start, directions,
-                         [Spawn((r, c), v) for r, c, v in spawns], [float(t) for t in seconds], score)
-            if start.size != size:
-                raise ValueError(f"the record's size is {size} but its start board is {start.size}x{start.size}")
-            boards = replay(record)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"the game record does not replay: {exc}") from None
-        record.final_board = boards[-1]
-        for key, value in (("moves", record.moves), ("max_tile", record.max_tile)):
-            if key in data and data[key] != value:
-                raise ValueError(f"the record says {key}={_short(data[key])} but its replay gives {value}")
-        return record
-
-    @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
-        """Read a record back; it is replayed on the way in, so a corrupt record raises ValueError."""
-        if not isinstance(text, (str, bytes, bytearray)):
-            raise TypeError(f"GameRecord.from_json expects JSON text, got {type(text).__name__}")
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise ValueError(f"not a game record: the text is not valid JSON ({type(exc).__name__})") from None
-        try:
-            return cls.from_dict(data)
-        except RecursionError:
-            raise ValueError("not a game record: nested too deeply") from None
-
-
-def _is_count(value: object) -> bool:
-    """A whole number >= 0 read from JSON (bool and float are not counts)."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def replay(record: GameRecord) -> list[Board]:
-    """Every board of a recorded game, start first, rebuilt from its directions and spawns.
-
-    Raises ValueError if the record does not replay (a move that changes nothing, a spawn on a
-    taken cell, or a different final score).
-    """
-    if len(record.spawns) != len(record.directions):
-        raise ValueError(f"{len(record.directions)} moves but {len(record.spawns)} spawns: each move spawns once")
-    game = Game(size=record.size, p_four=record.p_four, board=record.start)
-    boards = [game.board]
-    for i, (direction, spawned) in enumerate(zip(record.directions, record.spawns)):
-        if not game.play(direction, spawn=False):
-            raise ValueError(f"move {i} ({direction.name}) changes nothing on its board: the record is corrupt")
-        game.spawn(spawned)
-        boards.append(game.board)
-    if game.score != record.score:
-        raise ValueError(f"the replay scores {game.score}, the record says {record.score}")
-    return boards
-
-
-def _player_name(player: Any) -> str:
-    return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
-
-
-def play_game(player: Player, seed: int | None = None, *, size: int = 4, p_four: float = DEFAULT_P_FOUR,
-              max_moves: int | None = None, until_tile: int | None = None) -> GameRecord:
-    """Play one game with ``player`` (any ``board -> Direction`` callable); same seed, same spawns.
-
-    Spawns come from ``Game(size, p_four=p_four, seed=seed)``, so the same player on the same seed
-    plays the same game. Stops when the game is over, after ``max_moves``, or once ``until_tile`` is
-    made. Each move's thinking time is recorded (it is the only thing that varies run to run).
-
-    >>> record = play_game(GreedyPlayer(), seed=1, max_moves=20)
-    >>> record.moves, record.score, record.final_board.max_tile, len(record.spawns)
-    (20, 132, 32, 20)
-    >>> play_game(GreedyPlayer(), seed=1, max_moves=20).directions == record.directions   # same seed, same game
-    True
-    """
-    if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
-        raise ValueError(f"max_moves must be None or an int >= 0, got {max_moves!r}")
-    game = Game(size=size, p_four=p_four, seed=seed)
-    record = GameRecord(_player_name(player), seed if isinstance(seed, int) else None, size, float(p_four), game.board)
-    while not game.over and (max_moves is None or record.moves < max_moves):
-        if until_tile is not None and game.board.max_tile >= until_tile:
-            break
-        board = game.board
-        tick = time.perf_counter()
-        direction = player(board)
-        record.seconds.append(time.perf_counter() - tick)
-        try:
-            direction = Direction.parse(direction)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"the player returned {direction!r}, not a direction: {exc}") from None
-        if not game.play(direction):
-            raise ValueError(f"the player chose {direction.name}, which changes nothing on\n{board}")
-        record.directions.append(direction)
-        record.spawns.append(game.last_spawn)
-    record.score = game.score
-    record.final_board = game.board
-    return record

@@ -37,6 +37,7 @@ import numpy as np
 from tilelab._jit import njit, py_func
 from tilelab._random import as_generator, RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
+from tilelab.game2048.chance import rng_or_seed
 
 if TYPE_CHECKING:
     from tilelab.game2048.board import Board
@@ -217,7 +218,7 @@ def spawn_outcomes_bits(bits: Bitboard, p_four: float = DEFAULT_P_FOUR) -> list[
     return out
 
 
-def spawn_bits(bits: Bitboard, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> Bitboard:
+def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> Bitboard:
     """Place a random tile (2 with p = 1 - p_four, else 4) on a uniformly random empty cell.
 
     One sampler for chance: this draws from :func:`spawn_outcomes_bits` exactly as
@@ -311,13 +312,16 @@ def _seed_state(gen: np.random.Generator) -> np.uint64:
     return state
 
 
-def random_game_bits(seed: Any = None, p_four: float = DEFAULT_P_FOUR, max_moves: int = 1 << 30) -> tuple[int, int, int]:
+def random_game_bits(*, rng: RngLike = None, seed: RngLike = None, p_four: float = DEFAULT_P_FOUR,
+                     max_moves: int = 1 << 30) -> tuple[int, int, int]:
     """One whole random game run inside the fast engine: ``(final bits, score, moves)``.
 
-    >>> random_game_bits(1) == random_game_bits(1)
+    ``rng`` is a seed or a numpy Generator (``seed=`` is its older name).
+
+    >>> random_game_bits(rng=1) == random_game_bits(rng=1)
     True
     """
-    gen = as_generator(seed)
+    gen = as_generator(rng_or_seed(rng, seed))
     p_four = _check_p_four(p_four)
     state: Bits = _seed_state(gen)
     bits: Bits = _U(0)
@@ -408,19 +412,20 @@ def _max_tiles(boards: U64Array) -> I64Array:
 ENGINES = ("numpy", "numba")
 
 
-def play_random_batch(n_games: int, seed: Any = None, *, p_four: float = DEFAULT_P_FOUR, max_moves: int | None = None,
-                      engine: str = "numpy") -> BatchResult:
+def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None, p_four: float = DEFAULT_P_FOUR,
+                      max_moves: int | None = None, engine: str = "numpy") -> BatchResult:
     """Play ``n_games`` uniformly random games at once.
 
     ``engine="numpy"``: every step is vectorised over the live games -- all four directions by table
     lookups on whole arrays, one legal move picked per game at random, one spawn per game.
     ``engine="numba"``: each game runs to its end in a compiled loop with its own xorshift stream
-    (faster; different random streams, so different games from the numpy engine). Both seeded.
+    (faster; different random streams, so different games from the numpy engine). Both seeded by
+    ``rng`` (a seed or a numpy Generator; ``seed=`` is its older name).
 
-    >>> r = play_random_batch(200, seed=1)
-    >>> r.scores.shape, bool((r.max_tiles >= 16).all()), r == play_random_batch(200, seed=1)
+    >>> r = play_random_batch(200, rng=1)
+    >>> r.scores.shape, bool((r.max_tiles >= 16).all()), r == play_random_batch(200, rng=1)
     ((200,), True, True)
-    >>> play_random_batch(50, seed=2, engine="numba") == play_random_batch(50, seed=2, engine="numba")
+    >>> play_random_batch(50, rng=2, engine="numba") == play_random_batch(50, rng=2, engine="numba")
     True
     """
     if isinstance(n_games, bool) or not isinstance(n_games, (int, np.integer)) or n_games < 1:
@@ -428,7 +433,7 @@ def play_random_batch(n_games: int, seed: Any = None, *, p_four: float = DEFAULT
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
     p_four = _check_p_four(p_four)
-    gen = as_generator(seed)
+    gen = as_generator(rng_or_seed(rng, seed))
     limit = np.iinfo(np.int64).max if max_moves is None else int(max_moves)
     if engine == "numba":
         t = row_tables()

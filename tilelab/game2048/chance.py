@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, _as_board, _check_p_four,
 )
@@ -20,6 +20,7 @@ __all__ = [
     "spawn_outcomes",
     "sample_outcome",
     "spawn",
+    "rng_or_seed",
 ]
 
 
@@ -74,9 +75,7 @@ def sample_outcome(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generat
     return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
 
 
-def spawn(
-    board: BoardLike, rng: "int | np.random.Generator | None" = None, p_four: float = DEFAULT_P_FOUR
-) -> tuple[Board, Spawn]:
+def spawn(board: BoardLike, *, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> tuple[Board, Spawn]:
     """Sample one spawn from :func:`spawn_outcomes` and place it; returns (new board, spawn).
 
     >>> b, s = spawn(Board.parse('''
@@ -95,3 +94,18 @@ def spawn(
         raise ValueError("the board is full: a spawn needs an empty cell (spawn only after a move that changed it)")
     chosen: Spawn = sample_outcome(outcomes, as_generator(rng))
     return board.with_tile(chosen.cell, chosen.value), chosen
+
+
+def rng_or_seed(rng: RngLike, seed: RngLike) -> RngLike:
+    """The one randomness a call was given: ``rng=``, or ``seed=`` (2048's older name for it).
+
+    Every 2048 function that takes randomness takes both keywords; giving both is refused.
+
+    >>> rng_or_seed(7, None), rng_or_seed(None, 7), rng_or_seed(None, None)
+    (7, 7, None)
+    """
+    if seed is None:
+        return rng
+    if rng is not None:
+        raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
+    return seed

@@ -20,7 +20,7 @@ Chance is data: :func:`spawn_outcomes` lists every possible spawn with its proba
 construction.
 
 The engine lives in four modules, one seam each: :mod:`~tilelab.game2048.board` (directions,
-checks, :class:`Board`), :mod:`~tilelab.game2048.rules` (slide, merge, move, legal moves, game
+checks, :class:`Board`), :mod:`~tilelab.game2048.rules` (slide, merge, play, legal moves, game
 over), :mod:`~tilelab.game2048.chance` (spawns as outcomes with probabilities) and
 :mod:`~tilelab.game2048.game` (the :class:`Game` session). This module re-exports all of them,
 so ``tilelab.game2048.core.slide_row`` is the very same function as ``tilelab.game2048.rules.slide_row``.
@@ -64,6 +64,7 @@ from tilelab.game2048.rules import (  # noqa: F401
     _line_cells as _line_cells,
     line_cells as line_cells,
     MoveResult as MoveResult,
+    play as play,
     move as move,
     _LEFT as _LEFT,
     _RIGHT as _RIGHT,
@@ -83,6 +84,7 @@ from tilelab.game2048.chance import (  # noqa: F401
     spawn_outcomes as spawn_outcomes,
     sample_outcome as sample_outcome,
     spawn as spawn,
+    rng_or_seed as rng_or_seed,
 )
 from tilelab.game2048.game import (  # noqa: F401
     _Snapshot as _Snapshot,
@@ -115,6 +117,7 @@ __all__ = [
     "legal_moves",
     "line_cells",
     "move",
+    "play",
     "slide_row",
     "spawn",
     "spawn_outcomes",

@@ -6,7 +6,7 @@ Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything 
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple
+from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
@@ -18,8 +18,8 @@ from tilelab.game2048.board import (
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, _as_board, _check_p_four, _check_size,
     _is_int,
 )
-from tilelab.game2048.rules import MoveResult, is_over, legal_moves, move
-from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
+from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
+from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, spawn_outcomes
 
 __all__ = [
     "Game",
@@ -34,13 +34,13 @@ class _Snapshot(NamedTuple):
     score: int
     won: bool
     moves_played: int
-    rng_state: dict[str, Any]
+    rng_state: Mapping[str, Any]  # the Generator's bit_generator.state
 
 
 def _check_target(target: object) -> int:
     if not _is_int(target):
         raise TypeError(f"target must be an int power of two such as 2048, got {type(target).__name__}")
-    t = int(target)  # type: ignore[call-overload]
+    t = int(cast(SupportsInt, target))  # an Integral (checked above)
     if t < BIG_TILE or t & (t - 1):
         raise ValueError(f"target={target} is not reachable; pick a power of two >= 4, e.g. 2048")
     return t
@@ -49,7 +49,7 @@ def _check_target(target: object) -> int:
 def _as_spawn(outcome: object) -> Spawn:
     """``outcome`` as a Spawn, from a Spawn or a pair ``((row, col), value)``; TypeError naming it otherwise."""
     try:
-        cell, value = outcome  # type: ignore[misc]
+        cell, value = cast("tuple[Any, Any]", outcome)  # unpacking checks the shape
         r, c = cell
     except (TypeError, ValueError):
         raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {_short(outcome)}") from None
@@ -103,7 +103,7 @@ class Game(SessionBase):
     :meth:`undo` restores the random state too, so replaying the same swipe brings the same
     spawn -- undo cannot be used to fish for a better tile.
 
-    >>> g = Game(size=4, seed=19)
+    >>> g = Game(size=4, rng=19)
     >>> print(g.board)
     . . . .
     . . 2 .
@@ -133,19 +133,16 @@ class Game(SessionBase):
         size: int = DEFAULT_SIZE,
         target: int = DEFAULT_TARGET,
         p_four: float = DEFAULT_P_FOUR,
-        seed: RngLike = None,
         *,
-        board: BoardLike | None = None,
         rng: RngLike = None,
+        seed: RngLike = None,
+        board: BoardLike | None = None,
     ) -> None:
-        if rng is not None:  # rng= is the name every engine shares; seed= is 2048's older alias
-            if seed is not None:
-                raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
-            seed = rng
+        rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
         self.target = _check_target(target)
         self.p_four = _check_p_four(p_four)
-        self.seed = int(seed) if _is_int(seed) else None  # type: ignore[call-overload]
-        self._rng = as_generator(seed)
+        self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+        self._rng = as_generator(rng)
         if board is not None:
             start = _as_board(board)
             if size != DEFAULT_SIZE and size != start.size:
@@ -231,7 +228,7 @@ class Game(SessionBase):
         when the board changed. A swipe that changes nothing returns a Turn that counts as False
         and leaves everything (random state too) as is.
         """
-        result = move(self.board, direction)
+        result = play_board(self.board, direction)
         if not result.changed:
             return Turn(result.direction, False, result, 0, (), self.over, self.won)
         self._history.append(self._snapshot())
@@ -316,7 +313,7 @@ class Game(SessionBase):
             raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {_short(size)}")
         board = _saved_board(data, "board", size)
         try:
-            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), seed=0, board=board)
+            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), rng=0, board=board)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")

@@ -20,9 +20,9 @@ import numpy as np
 
 from tilelab._checks import _short, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.bitboard import CELLS, SIZE, row_tables, to_bitboard
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board
+from tilelab.game2048.core import DEFAULT_P_FOUR, Board, rng_or_seed
 from tilelab.game2048.kernels import U64, seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
 
@@ -31,6 +31,7 @@ __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "
 
 FORMAT = "tilelab.game2048.ntuple"
 FORMAT_VERSION = 1
+_REQUIRED: Any = object()  # evaluate() was given no rng (rng=None is a choice: fresh entropy)
 
 # Szubert & Jaskowski's classroom net: outer line, inner line, corner / edge / centre 2x2 squares.
 CLASSROOM_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (1, 2, 5, 6), (5, 6, 9, 10))
@@ -188,19 +189,20 @@ class NTupleNetwork:
         return out
 
     # -------------------------------------------------------------- training
-    def train(self, games: int, *, seed: int | np.random.Generator | None = None, alpha: float = 0.1,
+    def train(self, games: int, *, rng: RngLike = None, seed: RngLike = None, alpha: float = 0.1,
               method: str = "td0", p_four: float = DEFAULT_P_FOUR, block: int = 1000, progress: bool = False,
               on_block: Callable[[CurvePoint], None] | None = None,
               restart_coherence: bool = False) -> list[CurvePoint]:
         """Learn from ``games`` self-play games (TD(0) or ``method="tc"``); returns the new curve points.
 
-        A fresh net takes its random state from ``seed``; a trained net goes on from its saved state
-        (``seed`` must then be None), so training 2 x 500 games equals training 1000 at once. Temporal
+        A fresh net takes its random state from ``rng`` (a seed or a Generator; ``seed=`` is its older
+        name); a trained net goes on from its saved state (give no ``rng`` then), so training 2 x 500
+        games equals training 1000 at once. Temporal
         coherence also keeps two accumulators per weight (its learning rates); a net loaded without them
         resumes TC only with ``restart_coherence=True`` (every rate back at 1).
 
         >>> net = NTupleNetwork([(0, 1, 2, 3)])
-        >>> points = net.train(20, seed=1, block=10)
+        >>> points = net.train(20, rng=1, block=10)
         >>> [p.games for p in points], net.training["games"]
         ([10, 20], 20)
         """
@@ -212,12 +214,13 @@ class NTupleNetwork:
             raise ValueError(f"alpha must be a learning rate in (0, 1], got {alpha!r}")
         if method not in ("td0", "tc"):
             raise ValueError(f"method must be 'td0' (plain TD(0)) or 'tc' (temporal coherence), got {method!r}")
+        rng = rng_or_seed(rng, seed)
         tr = self.training
         if tr["state"] is None:
-            tr["state"] = int(seed_state(as_generator(seed)))
-            tr["seed"] = seed if isinstance(seed, int) else None
-        elif seed is not None:
-            raise ValueError("this net has trained already and resumes from its saved random state; pass seed=None")
+            tr["state"] = int(seed_state(as_generator(rng)))
+            tr["seed"] = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+        elif rng is not None:
+            raise ValueError("this net has trained already and resumes from its saved random state; give no rng")
         if tr["method"] not in (None, method) or (tr["alpha"] not in (None, alpha)):
             raise ValueError(f"this net was trained with method={tr['method']!r}, alpha={tr['alpha']!r}; "
                              "resume with the same settings")
@@ -227,11 +230,7 @@ class NTupleNetwork:
             raise ValueError("this net was trained by temporal coherence but its accumulators were not saved with "
                              "it, so its per-weight learning rates are lost; save with training_state=True to "
                              "resume exactly, or pass restart_coherence=True to restart every rate at 1")
-        if tc and self.e_sum is None:
-            self.e_sum = np.zeros_like(self.weights)
-            self.a_sum = np.zeros_like(self.weights)
-        e_sum = self.e_sum if tc else np.zeros(1, dtype=np.float32)
-        a_sum = self.a_sum if tc else np.zeros(1, dtype=np.float32)
+        e_sum, a_sum = self._coherence_sums(tc)
         t = row_tables()
         bar = _progress_bar(games, progress)
         points, done = [], 0
@@ -261,18 +260,32 @@ class NTupleNetwork:
             bar.close()
         return points
 
-    def evaluate(self, games: int, *, seed: int | np.random.Generator | None, p_four: float = DEFAULT_P_FOUR) -> "Evaluation":
+    def _coherence_sums(self, tc: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The two temporal-coherence accumulators (created at first TC use); one-float stand-ins for TD(0)."""
+        if not tc:
+            return np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.float32)
+        if self.e_sum is None or self.a_sum is None:
+            self.e_sum, self.a_sum = np.zeros_like(self.weights), np.zeros_like(self.weights)
+        return self.e_sum, self.a_sum
+
+    def evaluate(self, games: int, *, rng: RngLike = _REQUIRED, seed: RngLike = _REQUIRED,
+                 p_four: float = DEFAULT_P_FOUR) -> "Evaluation":
         """Play ``games`` seeded 1-ply greedy games with the weights frozen (nothing is learned).
 
-        The same compiled loop as :meth:`train` with a learning rate of zero, so it is fast enough for
-        hundreds of games in a lesson; the net and its training record are left as they were.
+        ``rng`` (a seed or a Generator; ``seed=`` is its older name) is required: ``rng=None`` asks
+        for fresh entropy on purpose. The same compiled loop as :meth:`train` with a learning rate of
+        zero, so it is fast enough for hundreds of games in a lesson; the net and its training record
+        are left as they were.
 
         >>> net = NTupleNetwork([(0, 1, 2, 3)])
         >>> before = net.weights.copy()
-        >>> result = net.evaluate(20, seed=1)
+        >>> result = net.evaluate(20, rng=1)
         >>> result.games, 0 <= result.reach[2048] <= 1, bool((net.weights == before).all()), net.training["games"]
         (20, True, True, 0)
         """
+        if rng is _REQUIRED and seed is _REQUIRED:
+            raise TypeError("evaluate() needs rng=... (a seed or a numpy Generator; rng=None for fresh entropy)")
+        rng = seed if rng is _REQUIRED else rng_or_seed(rng, None if seed is _REQUIRED else seed)
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be an int >= 1, got {games!r}")
         if not (isinstance(p_four, (int, float)) and 0 <= p_four <= 1):
@@ -283,7 +296,7 @@ class NTupleNetwork:
         moves = np.zeros(games, dtype=np.int64)
         unused = np.zeros(1, dtype=np.float32)
         tick = time.perf_counter()
-        train_games(games, U64(int(seed_state(as_generator(seed)))), 0.0, False, float(p_four), self.weights,
+        train_games(games, U64(int(seed_state(as_generator(rng)))), 0.0, False, float(p_four), self.weights,
                      unused, unused, self._cells, self._lens, self._offs, t.left, t.right, t.score,
                      scores, max_exps, moves)
         seconds = time.perf_counter() - tick
@@ -348,11 +361,12 @@ class NTupleNetwork:
                 training = _check_training(training)
             net = cls(header["tuples"], weights, name=name)
             if "tc_sha256" in header:
-                tc_state = (arrays.get("e_sum"), arrays.get("a_sum"))
-                if any(a is None or a.dtype != np.float32 or a.shape != weights.shape for a in tc_state) or \
-                        _sha256(*tc_state) != header_field(header, "tc_sha256", str):
+                e_sum, a_sum = arrays.get("e_sum"), arrays.get("a_sum")
+                if e_sum is None or a_sum is None or any(a.dtype != np.float32 or a.shape != weights.shape
+                                                         for a in (e_sum, a_sum)) or \
+                        _sha256(e_sum, a_sum) != header_field(header, "tc_sha256", str):
                     raise DamagedFileError("the temporal-coherence accumulators fail their SHA-256 checksum")
-                net.e_sum, net.a_sum = tc_state
+                net.e_sum, net.a_sum = e_sum, a_sum
         except DamagedFileError as exc:
             raise DamagedFileError(f"{where} is damaged or not a tilelab file: {one_line(exc)}; {fix}") from None
         except (TypeError, ValueError, KeyError) as exc:
@@ -413,12 +427,21 @@ def cache_dir() -> Path:
     return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "tilelab"
 
 
-def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: int = 10_000, *, seed: int = 0,
-                   alpha: float = 0.1, method: str = "td0", progress: bool = False) -> NTupleNetwork:
+def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: int = 10_000, *, rng: int | None = None,
+                   seed: int | None = None, alpha: float = 0.1, method: str = "td0",
+                   progress: bool = False) -> NTupleNetwork:
     """A net trained for ``games`` games, from the user's cache if there, else trained and cached.
 
-    A damaged cache file is detected (checksum) and trained again.
+    ``rng`` is the training seed (default 0; ``seed=`` is its older name): an int, since it names the
+    cache file. A damaged cache file is detected (checksum) and trained again.
     """
+    chosen = rng_or_seed(rng, seed)
+    if chosen is None:
+        chosen = 0
+    if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):
+        raise TypeError(f"cached_network caches nets by their seed: rng must be an int such as 0, "
+                        f"not {type(chosen).__name__}")
+    seed = int(chosen)
     tuples = check_tuples(tuples)
     key = hashlib.sha256(json.dumps([tuples, games, seed, alpha, method]).encode()).hexdigest()[:16]
     path = cache_dir() / f"ntuple-{len(tuples)}x{max(len(t) for t in tuples)}-{games}g-{key}-v{FORMAT_VERSION}.npz"
@@ -429,6 +452,6 @@ def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: in
             warnings.warn(f"training the cached n-tuple network again: {one_line(exc)}", RuntimeWarning, stacklevel=2)
             path.unlink(missing_ok=True)
     net = NTupleNetwork(tuples, name="classroom" if tuples == CLASSROOM_TUPLES else "")
-    net.train(games, seed=seed, alpha=alpha, method=method, progress=progress)
+    net.train(games, rng=seed, alpha=alpha, method=method, progress=progress)
     net.save(path)
     return net

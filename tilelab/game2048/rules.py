@@ -18,6 +18,7 @@ __all__ = [
     "slide_row",
     "line_cells",
     "MoveResult",
+    "play",
     "move",
     "legal_moves",
     "is_over",
@@ -142,7 +143,7 @@ def line_cells(size: int, direction: DirectionLike) -> tuple[tuple[Cell, ...], .
 
 
 class MoveResult(NamedTuple):
-    """What :func:`move` did: new board, score gained, every tile's move (board cells), changed."""
+    """What :func:`play` did: new board, score gained, every tile's move (board cells), changed."""
 
     board: Board
     score: int
@@ -151,8 +152,10 @@ class MoveResult(NamedTuple):
     direction: Direction
 
 
-def move(board: BoardLike, direction: DirectionLike) -> MoveResult:
-    """Swipe the whole board (no spawn: that is a separate chance step).
+def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
+    """Play one swipe on a board: every tile slides, pairs merge (no spawn: that is a separate chance step).
+
+    The engine-level move of 2048, the same shape as ``tilelab.sliding.play`` and ``tilelab.match3.play``.
 
     >>> b = Board.parse('''
     ...     2 2 2 .
@@ -160,7 +163,7 @@ def move(board: BoardLike, direction: DirectionLike) -> MoveResult:
     ...     . . . .
     ...     8 . 8 2
     ... ''')
-    >>> r = move(b, "left")
+    >>> r = play(b, "left")
     >>> print(r.board)
      4  2  .  .
      8  .  .  .
@@ -168,7 +171,7 @@ def move(board: BoardLike, direction: DirectionLike) -> MoveResult:
     16  2  .  .
     >>> r.score, r.changed
     (28, True)
-    >>> move(r.board, "left").changed
+    >>> play(r.board, "left").changed
     False
     """
     board = _as_board(board)
@@ -186,6 +189,9 @@ def move(board: BoardLike, direction: DirectionLike) -> MoveResult:
     score = sum(r.score for r in results)
     changed = any(r.changed for r in results)
     return MoveResult(Board._trusted(new_rows), score, moves, changed, direction)
+
+
+move = play  #: the older name of :func:`play` (the very same function), kept for code that calls ``move``
 
 
 _LEFT, _RIGHT, _UP, _DOWN = range(4)

@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
 
-from tilelab.game2048 import Board, Direction, move, slide_row, spawn_outcomes
+from tilelab.game2048 import Board, Direction, play, slide_row, spawn_outcomes
 from tilelab.game2048.core import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BOARD_COLOR, BLANK_COLOR, font_fraction, tile_style
 
@@ -215,7 +215,7 @@ def plot_move(board: Board, direction: Direction | str, *, words: Mapping[int, s
     Blue arrows: a tile slides; red arrows: it slides into a merge (the new tile is outlined red).
     """
     board = Board(board)
-    result = move(board, direction)
+    result = play(board, direction)
     n = board.size
     fig, (before, after) = plt.subplots(1, 2, figsize=(2 * n * CELL_INCHES + 0.6, n * CELL_INCHES + 0.5))
     draw_board(before, board, words=words, title="before")

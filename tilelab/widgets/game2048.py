@@ -10,7 +10,7 @@ Pure helpers (:class:`Geometry` with ``cell_at`` and ``swipe``, :func:`direction
 tested without a browser; :func:`draw_board` draws any board on any canvas (the AI board reuses it).
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, press_key
->>> board = Game2048Widget(seed=19, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+>>> board = Game2048Widget(rng=19, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
 >>> print(board.game.board)
 . . . .
 . . 2 .
@@ -29,7 +29,8 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
-from tilelab.game2048.core import DEFAULT_P_FOUR
+from tilelab._random import RngLike
+from tilelab.game2048.core import DEFAULT_P_FOUR, rng_or_seed
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 
@@ -236,6 +237,7 @@ class Game2048Widget(BoardWidget):
     playing after a win. ``words=True`` (or a ``{value: label}`` dict) shows word tiles.
     Wrap it to add controls: ``.game``, :meth:`play`, :meth:`new_game`, :meth:`undo`, ``add_button``.
 
+    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
     Re-running the cell that made the board resumes the game in progress (same size and seed, in
     the same kernel); ``new_game=True`` (or ``resume=False``) starts over. ``key=`` names the board
     when the same game should continue from another cell. The best score stays for the kernel.
@@ -244,16 +246,17 @@ class Game2048Widget(BoardWidget):
     kind = "2048"
 
     def __init__(
-        self, size: int = 4, seed: int | None = None, game: Game | None = None,
-        words: bool | Mapping[int, str] | None = None, *, target: int = 2048, p_four: float = DEFAULT_P_FOUR,
+        self, size: int = 4, *, rng: RngLike = None, seed: RngLike = None, game: Game | None = None,
+        words: bool | Mapping[int, str] | None = None, target: int = 2048, p_four: float = DEFAULT_P_FOUR,
         px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
         new_game: bool = False, resume: bool = True, key: Any = None,
     ) -> None:
-        where = None if game is not None else board_key(self.kind, size, seed, target, p_four, key=key)
+        rng = rng_or_seed(rng, seed)  # seed= is the older name of rng=
+        where = None if game is not None else board_key(self.kind, size, rng, target, p_four, key=key)
         previous = self.previous(where, resume and not new_game)
         if previous is not None:
             game = previous.game  # the game in progress carries on (its random state too)
-        self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, seed=seed)
+        self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, rng=rng)
         self.resumed = previous is not None
         self.geometry = Geometry(self.game.size, px)
         self.words: dict[int, str] | None = None

@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, Expectimax, Game
 from tilelab.widgets.game2048 import Game2048Widget
 
@@ -77,14 +78,15 @@ class Game2048AIWidget:
     ``player`` is any ``board -> Direction`` callable (default ``Expectimax(ms_per_move=50)``); when
     it exposes ``think(board)`` (as :class:`~tilelab.game2048.Expectimax` does) the panel shows each
     direction's value. Play by hand at any time; the AI carries on from whatever board it finds.
+    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
     """
 
-    def __init__(self, seed: int | None = None, player: Callable[[Board], Direction] | None = None, *,
-                 game: Game | None = None, ms_per_move: float = 50, speed: int = DEFAULT_SPEED,
+    def __init__(self, *, rng: RngLike = None, seed: RngLike = None,
+                 player: Callable[[Board], Direction] | None = None, game: Game | None = None, ms_per_move: float = 50, speed: int = DEFAULT_SPEED,
                  canvas: Any = None, raise_errors: bool = False, **board_options: Any) -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED} moves per second, got {speed!r}")
-        self.board = Game2048Widget(seed=seed, game=game, canvas=canvas, raise_errors=raise_errors,
+        self.board = Game2048Widget(rng=rng, seed=seed, game=game, canvas=canvas, raise_errors=raise_errors,
                                     **board_options)
         self.player = player if player is not None else Expectimax(ms_per_move=ms_per_move)
         self.thinking = widgets.HTML(value=thinking_html({}, None, note="press Hint or AI move"))
