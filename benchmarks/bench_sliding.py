@@ -17,6 +17,7 @@ from tilelab.sliding import (
     corner_formula,
     distance_table,
     is_solvable,
+    play,
     random_board,
     shuffle,
     solvable_by_invariant,
@@ -60,7 +61,7 @@ def bench_solvable() -> None:
     print("\n== is_solvable calls per second (random boards) ==")
     rng = np.random.default_rng(0)
     for rows, cols in [(3, 3), (4, 4), (6, 6)]:
-        boards = [random_board(rows, cols, rng) for _ in range(256)]
+        boards = [random_board(rows, cols, rng=rng) for _ in range(256)]
         goal = Puzzle.goal(rows, cols)
         it = iter(range(10**12))
         width = per_second(lambda: is_solvable(boards[next(it) % 256]))
@@ -73,16 +74,16 @@ def bench_solvable() -> None:
 def bench_slide() -> None:
     print("\n== moves per second ==")
     for rows, cols in [(3, 3), (4, 4)]:
-        board = shuffle(rows, cols, 1)
-        legal = board.legal_tiles()
+        board = shuffle(rows, cols, rng=1)
+        legal = board.legal_moves()
         neighbour = board.neighbour_tiles()[0]
-        far = max(legal, key=lambda t: board.slide_segment(t).single_moves)
+        far = max(legal, key=lambda t: play(board, t).single_moves)
         single = per_second(lambda: board.slide(neighbour))
         segment = per_second(lambda: board.slide(far))
-        event = per_second(lambda: board.slide_segment(far))
+        event = per_second(lambda: play(board, far))
         expand = per_second(lambda: list(board.neighbours()))
         print(f"{rows}x{cols}: slide(one tile) {single:>9,.0f}/s | slide(segment of "
-              f"{board.slide_segment(far).single_moves}) {segment:>9,.0f}/s | slide_segment event "
+              f"{play(board, far).single_moves}) {segment:>9,.0f}/s | play -> Slide event "
               f"{event:>9,.0f}/s | neighbours() {expand:>9,.0f}/s")
     tiles = Puzzle.goal(4, 4).tiles
     print(f"Puzzle(tiles, 4, 4) validated construction: {per_second(lambda: Puzzle(tiles, 4, 4)):,.0f}/s")
@@ -92,7 +93,7 @@ def bench_shuffle() -> None:
     print("\n== shuffles per second (4x4) ==")
     rng = np.random.default_rng(0)
     for method in ("uniform", "reject", "walk", "walk-balanced"):
-        rate = per_second(lambda: shuffle(4, 4, rng, method=method), seconds=0.5)
+        rate = per_second(lambda: shuffle(4, 4, rng=rng, method=method), seconds=0.5)
         extra = " (256 moves each)" if method.startswith("walk") else ""
         print(f"{method:14s} {rate:>9,.0f}/s{extra}")
 

@@ -72,7 +72,7 @@ def nodes_per_second() -> None:
 
 def heuristics_on_8_puzzles() -> None:
     print(f"\n== 2. 8-puzzles ({len(EIGHT_SEEDS)} uniform seeded boards): mean per board ==")
-    boards = [shuffle(3, 3, s) for s in EIGHT_SEEDS]
+    boards = [shuffle(3, 3, rng=s) for s in EIGHT_SEEDS]
     truth = [distance(b) for b in boards]
     db = pdbmod.pattern_database(3, 3, progress=False)
     print(f"  mean optimal length {statistics.mean(truth):.2f}")
@@ -146,7 +146,7 @@ def human() -> None:
     for side in (10, 20, 30):
         times, lengths = [], []
         for seed in range(5):
-            board = shuffle(side, side, seed)
+            board = shuffle(side, side, rng=seed)
             start = time.perf_counter()
             moves = human_moves(board)
             times.append(time.perf_counter() - start)

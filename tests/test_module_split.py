@@ -22,7 +22,9 @@ SPLITS = {
                             "tilelab.match3.moves"],
     "tilelab.match3.specials": ["tilelab.match3.special_board", "tilelab.match3.special_rules",
                                 "tilelab.match3.special_reshuffle"],
-    "tilelab.widgets.sliding": ["tilelab.widgets.sliding_pictures", "tilelab.widgets.sliding_draw"],
+    "tilelab.sliding.core": ["tilelab.sliding.moves", "tilelab.sliding.parity"],
+    "tilelab.widgets.sliding": ["tilelab.widgets.sliding_pictures", "tilelab.widgets.sliding_draw",
+                                "tilelab.widgets.sliding_solve"],
     "tilelab.widgets.match3": ["tilelab.widgets.match3_draw"],
 }
 LIMIT = 650  #: "no module over about 600 lines"

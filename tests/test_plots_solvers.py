@@ -49,7 +49,7 @@ def test_pattern_database_picture():
 
 
 def test_storyboard_has_start_plus_one_frame_per_stage():
-    board = shuffle(4, 4, 2)
+    board = shuffle(4, 4, rng=2)
     stages = human_stages(board)
     fig = plot_human_storyboard(board, human_moves(board), stages)
     assert len(fig.axes) == len(stages) + 1
@@ -57,7 +57,7 @@ def test_storyboard_has_start_plus_one_frame_per_stage():
 
 
 def test_search_tree_levels():
-    fig = plot_search_tree(shuffle(3, 3, 0), depth=1)
+    fig = plot_search_tree(shuffle(3, 3, rng=0), depth=1)
     assert len(fig.axes) >= 3
 
 

@@ -21,7 +21,9 @@ from tilelab.sliding import (
     inversion_pairs,
     inversions,
     is_solvable,
+    legal_moves,
     permutation_parity,
+    play,
     solvable_by_invariant,
     solvable_by_width_rule,
 )
@@ -115,7 +117,7 @@ def test_slide_a_segment_like_the_puzzle_project():
     p = Puzzle.parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 .")
     after = p.slide(13)
     assert str(after).splitlines()[-1] == " . 13 14 15"
-    event = p.slide_segment(4)
+    event = play(p, 4)
     assert event.direction == "down" and event.tiles == (12, 8, 4) and event.single_moves == 3
     assert event.cells_from == ((2, 3), (1, 3), (0, 3)) and event.cells_to == ((3, 3), (2, 3), (1, 3))
     assert event.after == p.slide(4) and event.before == p and event.multi_moves == 1
@@ -146,10 +148,10 @@ def test_move_directions_follow_the_tile():
         g.move("north")
 
 
-def test_legal_tiles_and_neighbours():
+def test_legal_moves_and_neighbours():
     p = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
-    assert p.legal_tiles() == (2, 4, 5, 7)
-    assert Puzzle.goal(4, 4).legal_tiles() == (4, 8, 12, 13, 14, 15)
+    assert p.legal_moves() == (2, 4, 5, 7)
+    assert Puzzle.goal(4, 4).legal_moves() == (4, 8, 12, 13, 14, 15)
     assert Puzzle.goal(4, 4).neighbour_tiles() == (12, 15)
     assert [t for t, _ in Puzzle.goal(4, 4).successors("multi")] == [4, 8, 12, 13, 14, 15]
     with pytest.raises(ValueError, match="metric"):
@@ -159,8 +161,8 @@ def test_legal_tiles_and_neighbours():
 @given(puzzles(), st.data())
 @settings(deadline=None)
 def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
-    tile = data.draw(st.sampled_from(p.legal_tiles()))
-    event = p.slide_segment(tile)
+    tile = data.draw(st.sampled_from(p.legal_moves()))
+    event = play(p, tile)
     after = event.after
     assert sorted(after.tiles) == list(range(p.size))
     assert after.shape == p.shape
@@ -183,7 +185,7 @@ def test_every_single_move_flips_both_parities(p, data):
         assert solvable_by_invariant(after) == solvable_by_invariant(p)
         assert is_solvable(after) == is_solvable(p)
         assert after == p.slide(tile)
-    tile = data.draw(st.sampled_from(p.legal_tiles()))
+    tile = data.draw(st.sampled_from(p.legal_moves()))
     assert is_solvable(p.slide(tile), goal) == is_solvable(p, goal)
 
 
@@ -277,7 +279,7 @@ def test_three_formulations_are_one_rule(p):
 def test_solvable_to_any_goal_that_is_reachable(p, data):
     goal = p
     for _ in range(data.draw(st.integers(0, 30))):
-        goal = goal.slide(data.draw(st.sampled_from(goal.legal_tiles())))
+        goal = goal.slide(data.draw(st.sampled_from(goal.legal_moves())))
     assert is_solvable(p, goal=goal)
     assert not is_solvable(p, goal=goal.swap_tiles(*[t for t in goal.tiles if t][:2]))
 
@@ -351,7 +353,7 @@ def _runs_of_single_moves(puzzle, tiles):
     directions = []
     board = puzzle
     for tile in tiles:
-        event = board.slide_segment(tile)
+        event = play(board, tile)
         directions += [event.direction] * event.single_moves
         board = event.after
     runs = sum(1 for i, d in enumerate(directions) if i == 0 or d != directions[i - 1])
@@ -374,7 +376,7 @@ def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
     board = Puzzle.goal(rows, cols)
     tiles = []
     for _ in range(steps):  # random multi-tile slides, any legal tile
-        legal = board.legal_tiles()
+        legal = board.legal_moves()
         tile = legal[int(rng.integers(len(legal)))]
         tiles.append(tile)
         board = board.slide(tile)
@@ -388,11 +390,64 @@ def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
 @settings(deadline=None, max_examples=40)
 def test_an_optimal_multi_tile_path_counts_its_bfs_distance(shape, seed):
     rows, cols = shape
-    board = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, seed))
+    board = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
     path = []
     while not board.is_goal():  # walk down the multi-tile table greedily: an optimal path
         d = distance(board, "multi")
         tile, board = next((t, b) for t, b in board.successors("multi") if distance(b, "multi") == d - 1)
         path.append(tile)
-    start = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, seed))
+    start = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
     assert count_moves(start, path).multi == len(path) == distance(start, "multi")
+
+
+# ----------------------------------------------------------------- play: the one name for a move
+def test_play_takes_a_tile_or_a_direction_and_returns_the_slide():
+    before = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    by_tile, by_direction = play(before, 7), play(before, "up")
+    assert by_tile == by_direction and by_tile.tile == 7 and by_tile.direction == "up"
+    assert by_tile.before == before and by_tile.after == before.slide(7) == before.move("up")
+    assert play(before, np.int64(4)).after == before.slide(4)
+    far = play(Puzzle.goal(4, 4), 13)  # 13, 14 and 15 slide right together
+    assert far.tiles == (15, 14, 13) and far.direction == "right" and far.single_moves == 3
+    assert far.cells_from == ((3, 2), (3, 1), (3, 0)) and far.cells_to == ((3, 3), (3, 2), (3, 1))
+
+
+def test_play_refuses_what_is_not_a_legal_move():
+    goal = Puzzle.goal(3, 3)
+    with pytest.raises(ValueError, match="no tile can move up.*legal directions"):
+        play(goal, "up")
+    with pytest.raises(ValueError, match="direction must be one of"):
+        play(goal, "north")
+    with pytest.raises(ValueError, match="not in the blank's row or column"):
+        play(goal, 1)
+    with pytest.raises(TypeError, match="tile number .* or a direction"):
+        play(goal, 2.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tile number .* or a direction"):
+        play(goal, True)
+    with pytest.raises(TypeError, match="Puzzle"):
+        play([[1, 2], [3, 0]], 3)  # type: ignore[arg-type]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 4))
+@settings(max_examples=60, deadline=None)
+def test_the_older_names_are_thin_aliases_of_play(seed, rows, cols):
+    rng = np.random.default_rng(seed)
+    board = Puzzle(rng.permutation(rows * cols).tolist(), rows, cols)
+    for tile in board.legal_moves():
+        assert board.slide_segment(tile) == play(board, tile)
+        assert board.slide(tile) == play(board, tile).after
+    for direction in board.legal_directions():
+        assert board.move(direction) == play(board, direction).after == board.slide(board.tile_for(direction))
+    assert Puzzle.legal_tiles is Puzzle.legal_moves
+    assert legal_moves(board) == board.legal_moves() == board.legal_tiles()
+
+
+def test_play_is_one_object_on_every_import_path():
+    import tilelab.sliding as sliding
+    import tilelab.sliding.core as core
+    import tilelab.sliding.moves as moves
+
+    for name in moves.__all__:
+        assert getattr(sliding, name) is getattr(core, name) is getattr(moves, name), name
+    with pytest.raises(ValueError, match="direction must be one of"):
+        Puzzle.goal(3, 3).move(8)  # type: ignore[arg-type]

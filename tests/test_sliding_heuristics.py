@@ -102,7 +102,7 @@ def test_line_conflicts_counts_removals_not_pairs():
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([(3, 3), (4, 4), (3, 5), (5, 4)]))
 def test_kernel_heuristics_match_the_reference(seed, shape):
-    board = shuffle(*shape, seed)
+    board = shuffle(*shape, rng=seed)
     for name, h in HEURISTICS.items():
         assert board_heuristic(board, name) == h(board)
         assert board_heuristic(board, name, jit=False) == h(board)

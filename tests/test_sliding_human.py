@@ -17,7 +17,7 @@ from tilelab.sliding.space import distance_table, unrank
 @settings(max_examples=80, deadline=None)
 @given(st.integers(2, 12), st.integers(2, 12), st.integers(0, 10**9))
 def test_legal_and_within_parberry_bound(rows, cols, seed):
-    board = shuffle(rows, cols, seed)
+    board = shuffle(rows, cols, rng=seed)
     moves = human_moves(board)
     assert board.play(moves).is_goal()  # play() raises on an illegal move
     assert all(isinstance(t, int) and t > 0 for t in moves)
@@ -53,16 +53,16 @@ def test_the_last_tile_of_a_row_trapped_in_the_corner():
 
 
 def test_stages_are_rows_then_columns():
-    stages = human_stages(shuffle(4, 4, 3))
+    stages = human_stages(shuffle(4, 4, rng=3))
     assert [name for name, _ in stages] == ["row 1", "column 1", "row 2", "column 2", "last 2x2 block"]
     counts = [n for _, n in stages]
     assert counts == sorted(counts)
-    wide = [name for name, _ in human_stages(shuffle(3, 6, 1))]
+    wide = [name for name, _ in human_stages(shuffle(3, 6, rng=1))]
     assert wide[:3] == ["column 1", "column 2", "column 3"]
 
 
 def test_20x20_in_well_under_a_second():
-    board = shuffle(20, 20, 7)
+    board = shuffle(20, 20, rng=7)
     start = time.perf_counter()
     moves = human_moves(board)
     assert time.perf_counter() - start < 1.5  # target < 1 s; slack for a loaded test machine
@@ -71,6 +71,6 @@ def test_20x20_in_well_under_a_second():
 
 
 def test_solve_human_result():
-    board = shuffle(5, 5, 2)
+    board = shuffle(5, 5, rng=2)
     r = solve(board, "human")
     assert r.complete and not r.optimal and r.heuristic is None and r.final.is_goal()

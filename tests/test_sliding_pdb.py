@@ -146,6 +146,6 @@ def test_numba_and_python_builders_agree():
 
 
 def test_default_3x3_database_solves_and_hint_uses_it(tmp_cache):
-    board = shuffle(3, 3, 11)
+    board = shuffle(3, 3, rng=11)
     db = pattern_database(3, 3, progress=False)
     assert db.value(board) <= int(distance_table(3, 3)[rank(board.tiles)])

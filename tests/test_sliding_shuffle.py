@@ -26,15 +26,15 @@ from tilelab.sliding import (
 @settings(max_examples=80, deadline=None)
 def test_every_shuffle_is_solvable_and_seeded(rows, cols, method, seed):
     steps = 50 if method.startswith("walk") else None
-    p = shuffle(rows, cols, seed, method=method, steps=steps)
+    p = shuffle(rows, cols, rng=seed, method=method, steps=steps)
     assert p.shape == (rows, cols)
     assert is_solvable(p)
-    assert shuffle(rows, cols, seed, method=method, steps=steps) == p
-    assert shuffle(rows, cols, np.random.default_rng(seed), method=method, steps=steps) == p
+    assert shuffle(rows, cols, rng=seed, method=method, steps=steps) == p
+    assert shuffle(rows, cols, rng=np.random.default_rng(seed), method=method, steps=steps) == p
 
 
 def test_different_seeds_differ():
-    assert len({shuffle(4, 4, s) for s in range(50)}) == 50
+    assert len({shuffle(4, 4, rng=s) for s in range(50)}) == 50
 
 
 def _chi_square(counts: dict, cells: int) -> float:
@@ -54,7 +54,7 @@ def test_uniform_methods_are_uniform(method, rows, cols, draws):
     rng = np.random.default_rng(2024)
     counts: dict = {}
     for _ in range(draws):
-        p = shuffle(rows, cols, rng, method=method)
+        p = shuffle(rows, cols, rng=rng, method=method)
         counts[p] = counts.get(p, 0) + 1
     solvable = factorial(rows * cols) // 2
     assert len(counts) == solvable
@@ -66,13 +66,13 @@ def test_the_chi_square_test_can_fail():
     rng = np.random.default_rng(1)
     counts: dict = {}
     for _ in range(6000):
-        p = shuffle(2, 3, rng, method="walk", steps=6)
+        p = shuffle(2, 3, rng=rng, method="walk", steps=6)
         counts[p] = counts.get(p, 0) + 1
     assert _chi_square(counts, 360) > CHI2_999[359]
 
 
 def test_random_board_is_unsolvable_about_half_the_time():
-    boards = [random_board(3, 3, s) for s in range(4000)]
+    boards = [random_board(3, 3, rng=s) for s in range(4000)]
     share = np.mean([is_solvable(b) for b in boards])
     assert 0.46 < share < 0.54
 
@@ -101,37 +101,37 @@ def test_balanced_walk_spreads_the_moves_more_evenly():
 
 def test_walk_length_matters_and_defaults_to_cells_squared():
     assert default_walk_steps(3, 3) == 81
-    assert shuffle(3, 3, 9, method="walk") == shuffle(3, 3, 9, method="walk", steps=81)
-    assert shuffle(3, 3, 9, method="walk", steps=0) == Puzzle.goal(3, 3)
-    short = np.mean([distance(shuffle(3, 3, s, method="walk", steps=10)) for s in range(200)])
-    uniform = np.mean([distance(shuffle(3, 3, s)) for s in range(200)])
+    assert shuffle(3, 3, rng=9, method="walk") == shuffle(3, 3, rng=9, method="walk", steps=81)
+    assert shuffle(3, 3, rng=9, method="walk", steps=0) == Puzzle.goal(3, 3)
+    short = np.mean([distance(shuffle(3, 3, rng=s, method="walk", steps=10)) for s in range(200)])
+    uniform = np.mean([distance(shuffle(3, 3, rng=s)) for s in range(200)])
     assert short < 10 < 20 < uniform
 
 
 def test_walk_on_2x2_goes_round_the_cycle():
     # with no straight-back step the blank can only circle, so 12 steps return to the goal
-    assert shuffle(2, 2, 0, method="walk", steps=12) == Puzzle.goal(2, 2)
-    seen = {Puzzle.goal(2, 2).play(random_walk(Puzzle.goal(2, 2), k, 0)) for k in range(12)}
+    assert shuffle(2, 2, rng=0, method="walk", steps=12) == Puzzle.goal(2, 2)
+    seen = {Puzzle.goal(2, 2).play(random_walk(Puzzle.goal(2, 2), k, rng=0)) for k in range(12)}
     assert len(seen) == 12
 
 
 def test_bad_arguments():
     with pytest.raises(ValueError, match="method must be one of"):
-        shuffle(3, 3, 0, method="riffle")
+        shuffle(3, 3, rng=0, method="riffle")
     with pytest.raises(ValueError, match="steps is only for the walk"):
-        shuffle(3, 3, 0, method="uniform", steps=5)
+        shuffle(3, 3, rng=0, method="uniform", steps=5)
     with pytest.raises(ValueError, match="non-negative"):
-        shuffle(3, 3, 0, method="walk", steps=-1)
+        shuffle(3, 3, rng=0, method="walk", steps=-1)
     with pytest.raises(ValueError, match="at least 2x2"):
-        shuffle(1, 5, 0)
+        shuffle(1, 5, rng=0)
     with pytest.raises(TypeError):
-        shuffle(3, 3, "seed")  # type: ignore[arg-type]
+        shuffle(3, 3, rng="seed")  # type: ignore[arg-type]
 
 
 @given(st.integers(0, 120), st.integers(0, 10**6), st.sampled_from(["walk", "walk-balanced"]))
 @settings(deadline=None, max_examples=60)
 def test_a_fixed_length_walk_only_reaches_distances_of_its_parity(steps, seed, method):
-    board = shuffle(3, 3, seed, method=method, steps=steps)
+    board = shuffle(3, 3, rng=seed, method=method, steps=steps)
     assert distance(board) % 2 == steps % 2 and distance(board) <= steps
 
 
@@ -155,6 +155,26 @@ def test_puzzle8_walk_turns_a_blocked_direction_into_the_next_one():
     # blank in the top-right corner of 3x3: up is blocked -> down; right is blocked -> up -> down.
     corner = Puzzle.parse("1 2 .\n3 4 5\n6 7 8")
     rng = np.random.default_rng(11)
-    downs = sum(corner.play(puzzle8_walk(corner, 1, rng)).blank == (1, 2) for _ in range(4000))
+    downs = sum(corner.play(puzzle8_walk(corner, 1, rng=rng)).blank == (1, 2) for _ in range(4000))
     assert 0.72 < downs / 4000 < 0.78  # 3 of the 4 draws end as "down"
     assert PUZZLE8_ORDER == ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: shuffle(3, 3, 0),
+    lambda: random_board(3, 3, 0),
+    lambda: random_walk(Puzzle.goal(3, 3), 5, 0),
+    lambda: puzzle8_walk(Puzzle.goal(3, 3), 5, 0),
+])
+def test_rng_is_keyword_only(call):
+    with pytest.raises(TypeError, match="positional"):
+        call()
+
+
+@pytest.mark.parametrize("function", [shuffle, random_board, random_walk, puzzle8_walk])
+def test_rng_is_required_and_typed(function):
+    import inspect
+
+    rng = inspect.signature(function).parameters["rng"]
+    assert rng.kind is inspect.Parameter.KEYWORD_ONLY and rng.default is inspect.Parameter.empty
+    assert "RngLike" in str(rng.annotation)

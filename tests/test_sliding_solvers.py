@@ -40,7 +40,7 @@ def _check_solution(puzzle: Puzzle, result: SolveResult) -> None:
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**9))
 def test_optimal_solvers_agree_with_the_bfs_table(seed):
-    board = shuffle(3, 3, seed)
+    board = shuffle(3, 3, rng=seed)
     truth = distance(board)
     results = [solve(board, "idastar", h) for h in ("manhattan", "linear-conflict", "pdb")]
     results.append(solve(board, "astar", "linear-conflict"))
@@ -52,7 +52,7 @@ def test_optimal_solvers_agree_with_the_bfs_table(seed):
 
 def test_bfs_and_misplaced_are_optimal_too():
     for seed in range(3):
-        board = shuffle(3, 3, seed, method="walk", steps=30)
+        board = shuffle(3, 3, rng=seed, method="walk", steps=30)
         truth = distance(board)
         for r in (solve(board, "bfs"), solve(board, "astar", "misplaced"), solve(board, "idastar", "misplaced")):
             _check_solution(board, r)
@@ -63,7 +63,7 @@ def test_bfs_and_misplaced_are_optimal_too():
 @given(st.integers(0, 10**9), st.sampled_from(list(HEURISTICS)))
 def test_numba_and_python_idastar_agree_move_for_move(seed, name):
     # short walks keep the pure-Python runs quick (misplaced tiles is a weak guide)
-    board = shuffle(3, 3, seed, method="walk", steps=14 if name == "misplaced" else 30)
+    board = shuffle(3, 3, rng=seed, method="walk", steps=14 if name == "misplaced" else 30)
     fast = FastIDAStar(board, name).run()
     pure = FastIDAStar(board, name, jit=False).run()
     reference = idastar_reference(board, HEURISTICS[name])
@@ -73,7 +73,7 @@ def test_numba_and_python_idastar_agree_move_for_move(seed, name):
 
 def test_weighted_astar_is_within_its_factor():
     for seed in range(6):
-        board = shuffle(3, 3, seed)
+        board = shuffle(3, 3, rng=seed)
         truth = distance(board)
         for w in (1.5, 2.0, 5.0):
             r = solve(board, "weighted-astar", "manhattan", weight=w)
@@ -83,7 +83,7 @@ def test_weighted_astar_is_within_its_factor():
 
 
 def test_weighted_astar_expands_fewer_nodes_on_average():
-    boards = [shuffle(3, 3, s) for s in range(8)]
+    boards = [shuffle(3, 3, rng=s) for s in range(8)]
     plain = sum(astar_reference(b, HEURISTICS["manhattan"]).nodes for b in boards)
     weighted = sum(astar_reference(b, HEURISTICS["manhattan"], weight=3).nodes for b in boards)
     assert weighted < plain
@@ -128,7 +128,7 @@ def test_budget_stops_early_and_says_so():
     assert "stopped early" in str(r)
     r = solve(Puzzle.goal(6, 6).slide(35).slide(34), budget=Budget(seconds=5))
     assert r.complete and r.length == 2  # a budget does not stop an easy search
-    big = shuffle(6, 6, 1)
+    big = shuffle(6, 6, rng=1)
     r = solve(big, heuristic="manhattan", budget=Budget(seconds=0.2))
     assert r.stopped_early and r.lower_bound > 0
     r = solve(board, "astar", "manhattan", budget=300)
@@ -137,15 +137,15 @@ def test_budget_stops_early_and_says_so():
 
 def test_too_large_boards_are_refused_with_advice():
     with pytest.raises(ValueError, match="too large.*human.*budget"):
-        solve(shuffle(6, 6, 0))
+        solve(shuffle(6, 6, rng=0))
     with pytest.raises(ValueError, match="too large"):
-        solve(shuffle(4, 4, 0), "bfs")
+        solve(shuffle(4, 4, rng=0), "bfs")
 
 
 def test_pdb_on_other_shapes_names_the_alternatives():
     with pytest.raises(ValueError, match="3x3 and 4x4.*linear-conflict"):
-        solve(shuffle(3, 4, 0), heuristic="pdb")
-    r = solve(shuffle(2, 3, 0))  # the default falls back quietly
+        solve(shuffle(3, 4, rng=0), heuristic="pdb")
+    r = solve(shuffle(2, 3, rng=0))  # the default falls back quietly
     assert r.heuristic == "linear-conflict" and r.optimal
 
 
@@ -159,7 +159,7 @@ def test_unsolvable_puzzle_explains_the_parity():
 
 
 def test_bad_arguments_are_named():
-    board = shuffle(3, 3, 0)
+    board = shuffle(3, 3, rng=0)
     with pytest.raises(ValueError, match="unknown method"):
         solve(board, "dfs")
     with pytest.raises(ValueError, match="unknown heuristic"):
@@ -179,10 +179,10 @@ def test_bad_arguments_are_named():
 
 def test_hint_is_the_first_optimal_move_or_the_human_move():
     for seed in range(10):
-        board = shuffle(3, 3, seed)
+        board = shuffle(3, 3, rng=seed)
         tile = hint(board)
         assert distance(board.slide(tile)) == distance(board) - 1
-    big = shuffle(7, 7, 0)
+    big = shuffle(7, 7, rng=0)
     assert hint(big) in big.neighbour_tiles()
     assert hint(Puzzle.goal(4, 4)) is None
 
@@ -196,7 +196,7 @@ def test_hint_on_4x4_without_a_database_does_not_build(tmp_path, monkeypatch):
 
 
 def test_result_replays_its_boards():
-    board = shuffle(2, 3, 4)
+    board = shuffle(2, 3, rng=4)
     r = solve(board, "bfs")
     boards = r.boards()
     assert boards[0] == board and boards[-1].is_goal() and r.final.is_goal()

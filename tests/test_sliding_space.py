@@ -77,7 +77,7 @@ def test_eight_puzzle_numbers():
 @given(st.integers(0, 10_000))
 @settings(deadline=None)
 def test_distance_agrees_with_is_solvable_and_moves(seed):
-    p = shuffle(3, 3, seed)
+    p = shuffle(3, 3, rng=seed)
     d = distance(p)
     assert d >= 0
     assert {distance(q) for _, q in p.neighbours()} <= {d - 1, d + 1}
@@ -185,7 +185,7 @@ def test_walk_distribution_agrees_with_the_sampled_puzzle8_walk():
     counts = np.zeros(len(solvable))
     draws = 20_000
     for _ in range(draws):
-        counts[np.searchsorted(solvable, rank(goal.play(puzzle8_walk(goal, 7, rng)).tiles))] += 1
+        counts[np.searchsorted(solvable, rank(goal.play(puzzle8_walk(goal, 7, rng=rng)).tiles))] += 1
     assert total_variation(counts / draws, exact) < 0.05
 
 

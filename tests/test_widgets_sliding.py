@@ -493,7 +493,7 @@ def test_generated_picture_is_a_scene_not_a_gradient():
 
 def test_rerun_cell_resumes_and_new_game_starts_over():
     board, _ = make(3, seed=4, key="cell-1")
-    tile = next(iter(board.puzzle.legal_tiles()))
+    tile = next(iter(board.puzzle.legal_moves()))
     board.slide(tile)
     again, _ = make(3, seed=4, key="cell-1")
     assert again.resumed and again.puzzle == board.puzzle and again.moves == board.moves
@@ -558,7 +558,7 @@ def test_the_board_counts_as_count_moves_does_after_random_play():
             if rng.random() < 0.5:
                 press_key(board, ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"][int(rng.integers(4))])
             else:
-                tile = board.puzzle.legal_tiles()[int(rng.integers(len(board.puzzle.legal_tiles())))]
+                tile = board.puzzle.legal_moves()[int(rng.integers(len(board.puzzle.legal_moves())))]
                 click(board, *centre(board, *board.puzzle.position(tile)))
         assert board.moves == board.game.moves == count_moves(start, board.game.played)
         assert f"<b>{board.moves.multi}</b> multi-tile moves" in board.status.value

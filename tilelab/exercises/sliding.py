@@ -105,7 +105,7 @@ def _random_boards(count: int) -> Iterator[Puzzle]:
     rng = np.random.default_rng(SEED)
     for k in range(count):
         rows, cols = RANDOM_SHAPES[k % len(RANDOM_SHAPES)]
-        yield random_board(rows, cols, rng)
+        yield random_board(rows, cols, rng=rng)
 
 
 def _truth_value(value: Any) -> Any:
@@ -133,7 +133,7 @@ def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
     name = "sliding.is_solvable"
     exhaustive = itertools.chain.from_iterable(_every_board(r, c) for r, c in EXHAUSTIVE_SHAPES)
     rng = np.random.default_rng(SEED)
-    sampled = [random_board(r, c, rng) for r, c in SAMPLED_TABLE_SHAPES for _ in range(150)]
+    sampled = [random_board(r, c, rng=rng) for r, c in SAMPLED_TABLE_SHAPES for _ in range(150)]
     truth = first_counterexample(
         name, lambda p: _truth_value(answer(p)), _bfs_truth, itertools.chain(exhaustive, sampled), show=_show
     )
@@ -274,11 +274,11 @@ def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
     rng = np.random.default_rng(SEED)
     for k in range(300):
         rows, cols = [(3, 3), (4, 4), (2, 5), (5, 3)][k % 4]
-        board = start = random_board(rows, cols, rng) if k % 2 else Puzzle.goal(rows, cols)
+        board = start = random_board(rows, cols, rng=rng) if k % 2 else Puzzle.goal(rows, cols)
         tiles = []
         for _ in range(int(rng.integers(1, 25))):
             # mostly single-tile slides, so that same-direction runs are common
-            legal = board.neighbour_tiles() if rng.random() < 0.7 else board.legal_tiles()
+            legal = board.neighbour_tiles() if rng.random() < 0.7 else board.legal_moves()
             tile = legal[int(rng.integers(len(legal)))]
             tiles.append(tile)
             board = board.slide(tile)

@@ -82,7 +82,7 @@ def _boards() -> Iterator[Puzzle]:
             yield Puzzle(tiles, rows, cols)
     rng = np.random.default_rng(SEED)
     for k in range(300):
-        yield random_board(*RANDOM_SHAPES[k % len(RANDOM_SHAPES)], rng)
+        yield random_board(*RANDOM_SHAPES[k % len(RANDOM_SHAPES)], rng=rng)
 
 
 def _unrank_many(ranks: np.ndarray, n: int) -> np.ndarray:
@@ -241,8 +241,8 @@ def _search_boards() -> list[Puzzle]:
     """The goal, a one-move board, three 2x3 boards and random 8-puzzles, nearest the goal first."""
     rng = np.random.default_rng(SEED)
     boards = [Puzzle.goal(3, 3), Puzzle.goal(3, 3).slide(8)]
-    boards += [b for b in (random_board(2, 3, rng) for _ in range(12)) if is_solvable(b)][:3]
-    boards += [b for b in (random_board(3, 3, rng) for _ in range(4 * SEARCH_BOARDS)) if is_solvable(b)][:SEARCH_BOARDS]
+    boards += [b for b in (random_board(2, 3, rng=rng) for _ in range(12)) if is_solvable(b)][:3]
+    boards += [b for b in (random_board(3, 3, rng=rng) for _ in range(4 * SEARCH_BOARDS)) if is_solvable(b)][:SEARCH_BOARDS]
     table = distance_table(3, 3)
     far = unrank(int(np.flatnonzero(table == table.max())[0]), 9)  # one of the two 31-move boards
     boards.append(Puzzle(far, 3, 3))

@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, FancyBboxPatch, Rectangle
 
-from tilelab.sliding import Puzzle, distance_histogram, inversion_pairs, inversions
+from tilelab.sliding import Puzzle, distance_histogram, inversion_pairs, inversions, play
 
 __all__ = [
     "draw_puzzle",
@@ -225,7 +225,7 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     horizontal = next(d for d in ("left", "right") if puzzle.tile_for(d) is not None)
     vertical = next(d for d in ("up", "down") if puzzle.tile_for(d) is not None)
     h_tile, v_tile = puzzle.tile_for(horizontal), puzzle.tile_for(vertical)
-    after_h, after_v = puzzle.move(horizontal), puzzle.move(vertical)
+    after_h, after_v = play(puzzle, horizontal).after, play(puzzle, vertical).after
     # the tiles the vertical move jumps over in reading order: between the two cells
     a, b = sorted((puzzle.blank_index, puzzle.tiles.index(v_tile)))
     jumped = [t for t in puzzle.tiles[a + 1 : b] if t != 0]

@@ -1,7 +1,7 @@
 """Pictures for lesson 4 (solving the sliding puzzle); every function returns a ``Figure``.
 
 >>> from tilelab.sliding import shuffle
->>> fig = plot_heuristic_values(shuffle(3, 3, 0).rows, 3, sample=200)
+>>> fig = plot_heuristic_values(shuffle(3, 3, rng=0).rows, 3, sample=200)
 >>> len(fig.axes)
 1
 """
@@ -163,7 +163,7 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
 
     >>> from tilelab.sliding import shuffle
     >>> from tilelab.sliding.human import human_moves, human_stages
-    >>> p = shuffle(3, 3, 1)
+    >>> p = shuffle(3, 3, rng=1)
     >>> len(plot_human_storyboard(p, human_moves(p), human_stages(p)).axes)
     4
     """

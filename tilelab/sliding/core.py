@@ -28,19 +28,21 @@ Directions name the way the *tiles* move, like arrow keys in most apps: ``"up"``
 1 2 3
 4 5 6
 7 . 8
->>> print(p.move("up").move("left"))
+>>> after = play(play(p, "up").after, "left").after   # play: one move, by tile or direction
+>>> print(after)
 1 2 3
 4 5 6
 7 8 .
->>> p.move("up").move("left") == Puzzle.goal(3, 3)
+>>> after == Puzzle.goal(3, 3)
 True
+
+:func:`play` and the :class:`Slide` it returns live in :mod:`tilelab.sliding.moves` (re-exported).
 """
 
 from __future__ import annotations
 
 import itertools
 import numbers
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
@@ -48,6 +50,7 @@ from tilelab._checks import _short, as_int, is_int
 
 __all__ = [
     "DIRECTIONS",
+    "Move",
     "MoveCount",
     "Puzzle",
     "Slide",
@@ -59,6 +62,7 @@ __all__ = [
     "is_solvable",
     "legal_moves",
     "permutation_parity",
+    "play",
     "solvable_by_invariant",
     "solvable_by_width_rule",
 ]
@@ -144,7 +148,7 @@ class Puzzle:
     """An immutable, hashable sliding-puzzle board: ``tiles`` row by row, ``0`` is the blank.
 
     >>> p = Puzzle((1, 2, 3, 0), 2, 2)
-    >>> p.blank, p.legal_tiles()
+    >>> p.blank, p.legal_moves()
     ((1, 1), (2, 3))
     >>> print(p.slide(3))
     1 2
@@ -308,14 +312,14 @@ class Puzzle:
         return self._blank_index == n - 1 and all(t == i + 1 for i, t in enumerate(self._tiles[:-1]))
 
     # ----------------------------------------------------------------- moves
-    def legal_tiles(self) -> tuple[int, ...]:
+    def legal_moves(self) -> tuple[int, ...]:
         """Tiles that may slide (multi-tile metric): every tile in the blank's row or column.
 
-        Listed in reading order.
+        Listed in reading order. (The one name for legal moves across the three engines.)
 
-        >>> Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').legal_tiles()
+        >>> Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').legal_moves()
         (2, 4, 5, 7)
-        >>> Puzzle.goal(3, 3).legal_tiles()
+        >>> Puzzle.goal(3, 3).legal_moves()
         (3, 6, 7, 8)
         """
         br, bc = self.blank
@@ -326,8 +330,8 @@ class Puzzle:
             if t != BLANK and (i // c == br or i % c == bc)
         )
 
-    #: The one name for legal moves across the three engines: here the tiles that may slide.
-    legal_moves = legal_tiles
+    #: The older name of :meth:`legal_moves` (the same method), kept for code that uses it.
+    legal_tiles = legal_moves
 
     def neighbour_tiles(self) -> tuple[int, ...]:
         """Tiles next to the blank (the single-tile moves), in reading order.
@@ -362,7 +366,7 @@ class Puzzle:
         if metric == "single":
             yield from self.neighbours()
         elif metric == "multi":
-            for tile in self.legal_tiles():
+            for tile in self.legal_moves():
                 yield tile, self.slide(tile)
         else:
             raise ValueError(f"metric must be 'single' or 'multi', got {metric!r}")
@@ -376,7 +380,7 @@ class Puzzle:
         if tr != br and tc != bc:
             raise ValueError(
                 f"tile {tile} at {(tr, tc)} is not in the blank's row or column (blank at "
-                f"{(br, bc)}); legal tiles are {list(self.legal_tiles())}"
+                f"{(br, bc)}); legal tiles are {list(self.legal_moves())}"
             )
         if tr == br:
             step = 1 if tc > bc else -1
@@ -407,23 +411,8 @@ class Puzzle:
         return Puzzle._trusted(tuple(moved), self._rows, self._cols, previous)
 
     def slide_segment(self, tile: int) -> Slide:
-        """Slide ``tile`` like :meth:`slide` and report what happened as a :class:`Slide`.
-
-        >>> s = Puzzle.goal(3, 3).slide_segment(3)
-        >>> s.direction, s.tiles, s.single_moves
-        ('down', (6, 3), 2)
-        >>> print(s.after)
-        1 2 .
-        4 5 3
-        7 8 6
-        """
-        direction, cells = self._segment(tile)
-        after = self.slide(tile)
-        moved = tuple(self._tiles[cell] for cell in cells)
-        frm = tuple(divmod(cell, self._cols) for cell in cells)
-        dr, dc = DIRECTIONS[direction]
-        to = tuple((r - dr, c - dc) for r, c in frm)
-        return Slide(tile, direction, moved, frm, to, self, after)
+        """The older name of ``play(self, tile)``: slide ``tile`` and report it as a :class:`Slide`."""
+        return play(self, tile)
 
     def tile_for(self, direction: str) -> int | None:
         """The tile that ``move(direction)`` would slide, or ``None`` at the edge.
@@ -445,7 +434,7 @@ class Puzzle:
         return tuple(d for d in DIRECTIONS if self.tile_for(d) is not None)
 
     def move(self, direction: str) -> Puzzle:
-        """Slide the neighbour of the blank in ``direction`` (the way the tile moves).
+        """The board after ``play(self, direction)``: the blank's neighbour slides ``direction``.
 
         ``"up"`` moves the tile below the blank up; ``"left"`` the tile right of the blank left.
 
@@ -453,13 +442,10 @@ class Puzzle:
         1 .
         3 2
         """
-        tile = self.tile_for(direction)
-        if tile is None:
-            raise ValueError(
-                f"no tile can move {direction}: the blank at {self.blank} has no neighbour on that "
-                f"side; legal directions are {list(self.legal_directions())}"
-            )
-        return self.slide(tile)
+        if not isinstance(direction, str):
+            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(direction)}; "
+                             "play(puzzle, tile) slides a tile by its number")
+        return play(self, direction).after
 
     def swap_tiles(self, a: int, b: int) -> Puzzle:
         """Swap two tiles by hand (not a legal move: it flips the parity, as apps with a bug do).
@@ -528,93 +514,16 @@ class Puzzle:
         return (Puzzle, (self._tiles, self._rows, self._cols))
 
 
-@dataclass(frozen=True)
-class Slide:
-    """What one slide did: the touched tile, the direction, and every tile that moved.
-
-    ``tiles`` lists the moved tiles nearest the blank first, which is also the order of the
-    equivalent single-tile moves; ``single_moves`` counts them (the multi-tile metric counts 1).
-    """
-
-    tile: int
-    direction: str
-    tiles: tuple[int, ...]
-    cells_from: tuple[Cell, ...]
-    cells_to: tuple[Cell, ...]
-    before: Puzzle
-    after: Puzzle
-
-    @property
-    def single_moves(self) -> int:
-        return len(self.tiles)
-
-    @property
-    def multi_moves(self) -> int:
-        return 1
-
-
-@dataclass(frozen=True)
-class MoveCount:
-    """A move count in both metrics."""
-
-    single: int  # one tile by one cell
-    multi: int  # one line, one direction: consecutive slides that way count once (see count_moves)
-
-
-def legal_moves(puzzle: Puzzle) -> tuple[int, ...]:
-    """The tiles that may slide on ``puzzle`` (the name all three engines share; ``Puzzle.legal_tiles``).
-
-    >>> legal_moves(Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8'))
-    (2, 4, 5, 7)
-    """
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"legal_moves needs a Puzzle, got {type(puzzle).__name__}; use Puzzle.parse(...) or Puzzle(...)")
-    return puzzle.legal_tiles()
-
-
-def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
-    """Count the slides ``tiles`` (played from ``puzzle``) in both metrics.
-
-    ``single``: tiles moved one cell each. ``multi``: multi-tile moves, where one move slides one
-    or more tiles of one line in one direction. Consecutive slides in the same direction lie on
-    the same line (the blank keeps going the opposite way), so they merge into one multi-tile
-    move: touching the farther tile at once does the same. ``multi`` is therefore the number of
-    runs of equal direction, the fewest multi-tile moves that play these single moves.
-
-    >>> count_moves(Puzzle.goal(3, 3), [6, 3, 2, 1])
-    MoveCount(single=4, multi=2)
-    >>> count_moves(Puzzle.goal(3, 3), [3])
-    MoveCount(single=2, multi=1)
-
-    On 4x4: 13 (three tiles right), 9 (down), then 10 and 11 one after the other (both left, in
-    row 2: the same as touching 11 at once) -- three multi-tile moves, six single ones:
-
-    >>> count_moves(Puzzle.goal(4, 4), [13, 9, 10, 11])
-    MoveCount(single=6, multi=3)
-    """
-    board = _require_puzzle(puzzle)
-    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
-        raise TypeError(f"tiles must be a sequence of tile numbers, got {type(tiles).__name__}")
-    single = multi = 0
-    last = None
-    for tile in tiles:
-        event = board.slide_segment(tile)
-        single += event.single_moves
-        if event.direction != last:
-            multi += 1
-        last = event.direction
-        board = event.after
-    return MoveCount(single, multi)
-
-
 def _require_puzzle(puzzle: object) -> Puzzle:
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
     return puzzle
 
 
-# Parity and solvability (their own module) are re-exported, so every old import path names the same function.
-# Imported last: parity needs Puzzle, defined above.
+# Moves as data (play, Slide, count_moves; moves.py) and parity and solvability (parity.py) are
+# re-exported, so every old import path names the same function.
+# Imported last: they need Puzzle, defined above.
+from tilelab.sliding.moves import Move, MoveCount, Slide, _tile_to_slide, count_moves, legal_moves, play  # noqa: E402,F401
 from tilelab.sliding.parity import (  # noqa: E402
     PAIRWISE_MAX_TILES,
     _check_goal,

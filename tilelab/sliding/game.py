@@ -1,7 +1,8 @@
 """A sliding-puzzle session: deal, play, count, undo, the Hint/Solve plan, save/load.
 
 The same shape as :class:`tilelab.game2048.Game` and :class:`tilelab.match3.Game`: ``play(move)``
-returns a :class:`~tilelab._protocol.Turn` (its ``events`` is the engine's :class:`Slide`),
+returns a :class:`~tilelab._protocol.Turn` (its ``events`` is the :class:`Slide` that
+:func:`tilelab.sliding.play` returns),
 ``legal_moves()``, ``undo()`` to any depth, ``hint()``, ``over``/``won``, ``seed``/``rng`` and an
 exact ``to_json()``/``from_json()``. Its own extras: the move counter in both metrics (one rule,
 :func:`count_moves`'s) and the solver plan Hint and Solve follow.
@@ -38,8 +39,8 @@ from tilelab._protocol import (
     jsonable,
     saved_field,
 )
-from tilelab._random import as_generator
-from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves
+from tilelab._random import RngLike, as_generator
+from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -90,7 +91,7 @@ def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
     if (rows, cols, heuristic) in _WARMED:
         return
     goal = Puzzle.goal(rows, cols)
-    solve(goal.slide(next(iter(goal.legal_tiles()))), method="idastar", heuristic=heuristic)
+    solve(goal.slide(next(iter(goal.legal_moves()))), method="idastar", heuristic=heuristic)
     _WARMED.add((rows, cols, heuristic))
 
 
@@ -102,8 +103,8 @@ class Game(SessionBase):
     :data:`tilelab.sliding.METHODS`); ``puzzle=`` starts from a given board instead.
     """
 
-    def __init__(self, rows: int = 4, cols: int | None = None, *, rng: int | np.random.Generator | None = None,
-                 seed: int | np.random.Generator | None = None, method: str = "uniform",
+    def __init__(self, rows: int = 4, cols: int | None = None, *, rng: RngLike = None,
+                 seed: RngLike = None, method: str = "uniform",
                  puzzle: Puzzle | None = None) -> None:
         if rng is not None and seed is not None:
             raise TypeError("pass rng= or seed= (the same thing), not both")
@@ -123,9 +124,9 @@ class Game(SessionBase):
 
     # ------------------------------------------------------------------ state
     def _deal(self, rows: int, cols: int) -> Puzzle:
-        board = shuffle(rows, cols, self._rng, method=self.method)
+        board = shuffle(rows, cols, rng=self._rng, method=self.method)
         while board.is_goal():  # a new game is never already solved
-            board = shuffle(rows, cols, self._rng, method=self.method)
+            board = shuffle(rows, cols, rng=self._rng, method=self.method)
         return board
 
     def _start(self, puzzle: Puzzle) -> None:
@@ -173,7 +174,7 @@ class Game(SessionBase):
 
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""
-        return [] if self.over else list(self.puzzle.legal_tiles())
+        return [] if self.over else list(self.puzzle.legal_moves())
 
     # ------------------------------------------------------------------ actions
     def play(self, move: int | str) -> Turn:
@@ -195,7 +196,7 @@ class Game(SessionBase):
                 return Turn(tile, False, None, over=True, won=True)
         else:
             raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {_short(move)}")
-        event = self.puzzle.slide_segment(tile)
+        event = play(self.puzzle, tile)
         self._history.append(_Snapshot(self.puzzle, self.moves, self._direction))
         self.puzzle = event.after
         self._played.append(tile)
@@ -306,7 +307,7 @@ class Game(SessionBase):
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
         for i, tile in enumerate(saved_field(data, "played", list)):
-            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in game.puzzle.legal_tiles():
+            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in game.puzzle.legal_moves():
                 raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there")
             if game.over:
                 raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")

@@ -48,7 +48,7 @@ MAX_WALK_STEPS = 1024**2
 PUZZLE8_ORDER: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
 
-def random_board(rows: int, cols: int, rng: RngLike) -> Puzzle:
+def random_board(rows: int, cols: int, *, rng: RngLike) -> Puzzle:
     """A uniformly random arrangement of the tiles, solvable or not (the naive shuffle).
 
     >>> from tilelab.sliding import is_solvable
@@ -76,8 +76,8 @@ def default_walk_steps(rows: int, cols: int) -> int:
 def random_walk(
     puzzle: Puzzle,
     steps: int,
-    rng: RngLike,
     *,
+    rng: RngLike,
     balanced: bool = False,
 ) -> list[int]:
     """The tiles slid by a random walk of ``steps`` single-tile moves from ``puzzle``.
@@ -94,8 +94,7 @@ def random_walk(
     7 2 6
     . 5 8
     """
-    puzzle = _require_puzzle(puzzle)
-    steps = _check_steps(steps)
+    puzzle, steps = _walk_start(puzzle, steps)
     return _walk(puzzle, steps, as_generator(rng), balanced)[0]
 
 
@@ -122,7 +121,7 @@ def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) 
     return path, Puzzle._trusted(tuple(tiles), rows, cols, blank)
 
 
-def puzzle8_walk(puzzle: Puzzle, steps: int, rng: RngLike) -> list[int]:
+def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:
     """The tiles slid by the iOS Puzzle8 walk: a random blank direction, turned to the next one while blocked.
 
     Each step draws ``d = rng.integers(4)`` (blank up, down, left, right); while the blank cannot
@@ -136,8 +135,7 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, rng: RngLike) -> list[int]:
     7 4 5
     . 8 6
     """
-    puzzle = _require_puzzle(puzzle)
-    steps = _check_steps(steps)
+    puzzle, steps = _walk_start(puzzle, steps)
     gen = as_generator(rng)
     rows, cols = puzzle.shape
     tiles = list(puzzle.tiles)
@@ -156,6 +154,11 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, rng: RngLike) -> list[int]:
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         blank = cell
     return path
+
+
+def _walk_start(puzzle: object, steps: object) -> tuple[Puzzle, int]:
+    """A walk's checked arguments: the board it starts from and its number of steps."""
+    return _require_puzzle(puzzle), _check_steps(steps)
 
 
 def _check_steps(steps: object) -> int:
@@ -179,6 +182,7 @@ def _adjacent(cell: int, rows: int, cols: int) -> list[int]:
 def shuffle(
     rows: int,
     cols: int,
+    *,
     rng: RngLike,
     method: str = "uniform",
     steps: int | None = None,
@@ -202,10 +206,10 @@ def shuffle(
         if steps is not None:
             raise ValueError(f"steps is only for the walk methods, not {method!r}")
         if method == "uniform":
-            board = random_board(rows, cols, gen)
+            board = random_board(rows, cols, rng=gen)
             return board if is_solvable(board) else _fix_parity(board)
         for _ in range(MAX_REJECT_DRAWS):
-            board = random_board(rows, cols, gen)
+            board = random_board(rows, cols, rng=gen)
             if is_solvable(board):
                 return board
         raise RuntimeError("no solvable board in 10,000 draws: the random generator is broken")

@@ -30,10 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import ipywidgets as widgets
-import numpy as np
 
-from tilelab._random import as_generator
-from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide
+from tilelab._random import RngLike, as_generator
+from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, play
 from tilelab.sliding import game as session
 from tilelab.sliding.game import OPTIMAL_SOLVE_MAX_CELLS, PLAN_SECONDS, Game, Plan  # noqa: F401 (names kept here)
 from tilelab.widgets.base import (
@@ -43,32 +42,21 @@ from tilelab.widgets.base import (
     BoardWidget,
     board_key,
 )
-from tilelab.widgets.sliding_draw import SlidingDrawing, _ease  # noqa: F401 (drawing and animation)
-from tilelab.widgets.sliding_pictures import (  # noqa: F401 (the stills and pictures, re-exported here)
-    BOARD_COLOUR,
-    CELL_COLOUR,
-    FONT,
+from tilelab.widgets.sliding_draw import FRAMES_PER_SLIDE, MS_PER_FRAME, SlidingDrawing, _ease  # noqa: F401
+from tilelab.widgets.sliding_pictures import *  # noqa: F401,F403 (the stills and pictures, re-exported here)
+from tilelab.widgets.sliding_pictures import (  # noqa: F401 (the private helpers too: old import paths)
     GAP,
-    HINT_COLOUR,
-    LABEL_BACKDROP,
-    MARGIN,
-    TILE_COLOUR,
     TILE_DONE_COLOUR,
-    TILE_TEXT,
     _clock_text,
     _hsv_to_rgb,
     _linear,
     _png,
-    board_origin,
     board_picture,
-    cell_at,
-    contrast_ratio,
-    crop_to_aspect,
-    cut_tiles,
     drag_direction,
     generated_picture,
     load_picture,
 )
+from tilelab.widgets.sliding_solve import PREPARING, SOLVE_SPEED, SOLVE_SPEEDS, SlidingSolving  # noqa: F401
 
 __all__ = [
     "SIZES",
@@ -87,12 +75,7 @@ __all__ = [
 ]
 
 SIZES = ((3, 3), (4, 4), (5, 5), (6, 6))
-FRAMES_PER_SLIDE = 6
-MS_PER_FRAME = 18
-SOLVE_SPEEDS = (1, 20)  # Solve plays this many moves per second (slider range)
-SOLVE_SPEED = 3  # default: slow enough to follow each tile
 _warm_solver = session._warm_solver  # the plan (and its warm-up) lives in tilelab.sliding.game now
-PREPARING = "Preparing the solver... (the first hint on a new machine takes a few seconds)"
 LEGEND = ("<span style='font-family:sans-serif;font-size:12px;color:#555'>"
           "<span style='color:{done}'>&#9632;</span> darker tile: already in its home cell</span>")
 
@@ -112,13 +95,14 @@ class Record:
 # ----------------------------------------------------------------------------- the board
 
 
-class SlidingWidget(SlidingDrawing, BoardWidget):
+class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     """The sliding puzzle to play in a notebook.
 
     Click a tile in the blank's row or column to slide it (with the tiles between); drag a tile
     towards the blank; or press an arrow key to move the blank's neighbour that way. ``picture``
     is ``None`` (numbers), ``"generated"``, or a photo (path, bytes, PIL image or array).
 
+    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
     Re-running the cell that made the board resumes the game in progress (same size and seed, in
     the same kernel); ``new_game=True`` (or ``resume=False``) deals a new one, as Shuffle does.
     Hint and Solve follow one plan: an optimal solution when the search finds one within
@@ -133,7 +117,8 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
         rows: int = 4,
         cols: int | None = None,
         *,
-        seed: int | np.random.Generator | None = None,
+        rng: RngLike = None,
+        seed: RngLike = None,
         picture: Any = None,
         method: str = "uniform",
         size: int | None = None,
@@ -146,6 +131,9 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
         key: Any = None,
     ) -> None:
         cols = rows if cols is None else cols
+        if rng is not None and seed is not None:
+            raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
+        seed = rng if rng is not None else seed  # seed= is the older name of rng=
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
         if size is not None and px is not None and size != px:
@@ -248,12 +236,6 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
         self.add_control(self.speed)
         self.timer = self.add_ticker(1000, self._update_status)
         self.solve_ticker = self.add_ticker(self._solve_interval(), self._solve_step)
-
-    def _solve_interval(self) -> int:
-        return int(1000 / max(1, self.speed.value))
-
-    def _on_speed(self, _value: int) -> None:
-        self.solve_ticker.interval = self._solve_interval()
 
     def _on_size(self, shape: tuple[int, int]) -> None:
         if getattr(self, "_switching", False):  # set_game shows another game's size: no new deal
@@ -426,7 +408,7 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
             return
         self.stop_solve()
         tile = self.puzzle.at(*cell)
-        if tile in self.puzzle.legal_tiles():
+        if tile in self.puzzle.legal_moves():
             self.slide(tile)
         elif tile != 0:
             self._say(f"Tile {tile} is not in the blank's row or column.")
@@ -437,8 +419,8 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
         cell = self.cell_at(x0, y0)
         if cell is not None:
             tile = self.puzzle.at(*cell)
-            if tile in self.puzzle.legal_tiles():
-                if self.puzzle.slide_segment(tile).direction == direction:
+            if tile in self.puzzle.legal_moves():
+                if play(self.puzzle, tile).direction == direction:
                     self.slide(tile)
                 return
         # a swipe that did not start on a movable tile: move the blank's neighbour that way
@@ -511,93 +493,6 @@ class SlidingWidget(SlidingDrawing, BoardWidget):
                 side = cell - GAP
                 self.layer(PIECES).draw_image(self._pieces[0], x0 + c * cell + GAP / 2, y0 + r * cell + GAP / 2, side, side)
             self.draw_banner(title, subtitle, colour="rgba(255, 255, 255, 0.78)", text_colour="#12507c")
-
-    # ------------------------------------------------------------------ hint and solve
-    def plan(self) -> Plan:
-        """``(moves, optimal)``: the solution Hint and Solve follow (:meth:`tilelab.sliding.Game.plan`).
-
-        Before the first plan of a board size (compiling, building the 8-puzzle database: seconds
-        on a fresh machine) the status line says "Preparing the solver..." at once.
-        """
-        if not self.game.over and not self.game.solver_ready:
-            self._say(PREPARING)  # sent to the browser now, before the kernel gets busy
-        return self.game.plan()
-
-    def show_hint(self) -> int | None:
-        """Outline the tile to slide next: the first move of the plan Solve would play."""
-        self.stop_solve()
-        if self.puzzle.is_goal():
-            self._say("Already solved: press Shuffle for a new board.")
-            return None
-        plan = self.plan()
-        if not plan.moves:
-            self._say("No hint found: try Solve.")
-            return None
-        tile = plan.moves[0]
-        self.hint_tile = tile
-        self.used_hint = True
-        with self.hold():
-            self._draw_hint()
-        self._say(f"Hint: slide {tile} ({plan.describe()}).")
-        return tile
-
-    def solution(self) -> list[int]:
-        """The moves Solve will play from here (see :meth:`plan`)."""
-        return list(self.plan()[0])
-
-    @property
-    def solving(self) -> bool:
-        """True while Solve is playing its moves."""
-        return bool(self._solving)
-
-    def toggle_solve(self) -> list[int]:
-        """The Solve button: start solving, or stop if Solve is already playing."""
-        if self.solving:
-            self.stop_solve()
-            self._say("Solve stopped: your turn.")
-            return []
-        return self.auto_solve()
-
-    def auto_solve(self) -> list[int]:
-        """Solve the board before your eyes, ``speed`` moves a second (the PuzzleProject's "auto-complete").
-
-        Returns the moves it will play; the browser clock plays them one by one and the move
-        counter counts as the tiles move. Any key, click or button stops it.
-        """
-        if self.puzzle.is_goal():
-            self._say("Already solved: press Shuffle for a new board.")
-            return []
-        plan = self.plan()
-        moves = plan.moves
-        self.used_solve = True
-        self.hint_tile = None
-        self._solving = list(moves)
-        self.solve_button.description = "Stop"
-        self.solve_button.icon = "stop"
-        self._say(f"Solving ({plan.describe()}).")
-        self.solve_ticker.interval = self._solve_interval()
-        self.solve_ticker.playing = True
-        return list(moves)
-
-    def stop_solve(self) -> None:
-        """Stop Solve where it is (the board stays playable)."""
-        if not self._solving and not self.solve_ticker.playing:
-            return
-        self._solving = []
-        self.solve_ticker.playing = False
-        self.solve_button.description = "Solve"
-        self.solve_button.icon = "magic"
-
-    def _solve_step(self) -> None:
-        """One tick of Solve: slide the next tile (animated within the tick)."""
-        if not self._solving or self.finished is not None:
-            self.stop_solve()
-            return
-        tile = self._solving.pop(0)
-        ms = min(MS_PER_FRAME * 2, 0.6 * self.solve_ticker.interval / FRAMES_PER_SLIDE)
-        self.slide(tile, by_player=False, ms_per_frame=ms)
-        if not self._solving:
-            self.stop_solve()
 
     # ------------------------------------------------------------------ stored outputs
     def picture(self) -> Any:

@@ -29,6 +29,9 @@ from tilelab.widgets.sliding_pictures import (
     cut_tiles,
 )
 
+FRAMES_PER_SLIDE = 6  #: frames of one slide's animation
+MS_PER_FRAME = 18
+
 
 class SlidingDrawing:
     """The sliding board's canvas drawing and slide animation (a mixin: pixels only, no rules)."""

@@ -20,14 +20,23 @@ from tilelab.sliding import Puzzle
 from tilelab.widgets.base import fit_font_size
 
 __all__ = [
+    "BOARD_COLOUR",
+    "CELL_COLOUR",
+    "FONT",
+    "GAP",
+    "HINT_COLOUR",
+    "LABEL_BACKDROP",
+    "MARGIN",
     "TILE_COLOUR",
     "TILE_DONE_COLOUR",
     "TILE_TEXT",
+    "board_origin",
     "board_picture",
     "cell_at",
     "contrast_ratio",
     "crop_to_aspect",
     "cut_tiles",
+    "drag_direction",
     "generated_picture",
     "load_picture",
 ]
