@@ -18,6 +18,7 @@ SPLITS = {
     "tilelab.game2048.core": ["tilelab.game2048.board", "tilelab.game2048.rules", "tilelab.game2048.chance",
                               "tilelab.game2048.game"],
     "tilelab.game2048.bitboard": ["tilelab.game2048.bitrows"],
+    "tilelab.game2048.ai": ["tilelab.game2048.records"],
     "tilelab.match3.core": ["tilelab.match3.board", "tilelab.match3.matches", "tilelab.match3.cascade",
                             "tilelab.match3.moves"],
     "tilelab.match3.specials": ["tilelab.match3.special_board", "tilelab.match3.special_rules",
