@@ -1,0 +1,148 @@
+"""Make the shipped strong net: a trained n-tuple net file (full, float32) -> a compact file, and check it.
+
+    python benchmarks/make_strong_net.py --full benchmarks/results/td_wu-yeh_tc-long.npz
+    python benchmarks/make_strong_net.py --full NET.npz --out /tmp/strong.npz --compare   # every encoding side by side
+
+Prints the two files' sizes, how many weights training touched (the compact file keeps only those),
+the largest quantisation error (per weight, and on ``V`` of the sampled positions), the load time, and
+how often the compact net chooses the same move as the full one on ``--positions`` positions sampled from
+seeded 1-ply games of the full net, at each search depth of ``--depths``. ``--compare`` measures every
+encoding (int16 at 16/14/12 bits, float16) before writing the chosen one (``--encoding``/``--bits``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tilelab.game2048 import Board, Direction, play_game
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.ntuple import (
+    STRONG_NET, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, save_compact,
+)
+
+POSITION_SEED = 50_000  # seeds of the games the positions come from (not the benchmark's 1000..1099)
+
+
+def sample_positions(net: NTupleNetwork, count: int, stride: int, seed: int = POSITION_SEED) -> list[Board]:
+    """``count`` boards: every ``stride``-th position of seeded 1-ply games played by ``net``."""
+    boards: list[Board] = []
+    player = TDPlayer(net)
+
+    def recording(board: Board) -> Direction:
+        boards.append(board)
+        return player(board)
+
+    positions: list[Board] = []
+    game = 0
+    while len(positions) < count:
+        boards.clear()
+        play_game(recording, seed=seed + game)
+        positions.extend(boards[::stride])
+        game += 1
+    return positions[:count]
+
+
+def chooser(net: NTupleNetwork, depth: int):
+    """The move ``net`` picks at ``depth`` (1 = greedy on ``V``), as a function of a board."""
+    return TDPlayer(net) if depth <= 1 else TDExpectimax(net, depth=depth)
+
+
+def agreement(full: NTupleNetwork, compact: NTupleNetwork, positions: list[Board], depth: int) -> tuple[int, float]:
+    """How many positions both nets choose the same move on at ``depth``, and the largest loss of a differing
+    choice in the full net's eyes (its value of its own move minus its value of the compact net's, in points)."""
+    a, b = chooser(full, depth), chooser(compact, depth)
+    same, worst = 0, 0.0
+    for board in positions:
+        mine, theirs = a(board), b(board)
+        if mine == theirs:
+            same += 1
+        else:
+            worst = max(worst, a.last_values[mine] - a.last_values[theirs])
+    return same, worst
+
+
+def measure(full: NTupleNetwork, weights: np.ndarray, positions: list[Board], depths: list[int]) -> dict:
+    """Quantisation error and move agreement of ``weights`` (the compact file's) against ``full``."""
+    compact = NTupleNetwork(full.tuples, weights, name=full.name)
+    error = np.abs(weights.astype(np.float64) - full.weights)
+    bits = np.array([to_bitboard(b) for b in positions], dtype=np.uint64)
+    v_error = np.abs(compact.values_bits(bits) - full.values_bits(bits))
+    out = {"max_error": float(error.max()), "mean_error": float(error[full.weights != 0].mean()),
+           "max_v_error": float(v_error.max()), "dropped": int(np.count_nonzero((full.weights != 0) & (weights == 0)))}
+    for depth in depths:
+        out[f"agree_depth{depth}"] = agreement(full, compact, positions, depth)
+    return out
+
+
+def report(label: str, size: int | None, m: dict, n: int, depths: list[int]) -> None:
+    cells = "  ".join(f"depth {d}: {m[f'agree_depth{d}'][0]}/{n} = {100 * m[f'agree_depth{d}'][0] / n:.2f}% "
+                      f"(others lose <= {m[f'agree_depth{d}'][1]:.1f} points)" for d in depths)
+    where = f"{size / 2**20:7.2f} MiB" if size is not None else "           "
+    print(f"  {label:<14} {where}  max |w error| {m['max_error']:8.4f}  mean {m['mean_error']:.4f}  "
+          f"max |V error| {m['max_v_error']:8.3f}  dropped {m['dropped']:>8,}  same move {cells}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", type=Path, required=True, help="the trained net (benchmarks/train_2048_td.py)")
+    parser.add_argument("--out", type=Path, default=STRONG_NET)
+    parser.add_argument("--encoding", choices=("int16", "float16"), default="int16")
+    parser.add_argument("--bits", type=int, default=16, help="int16 steps: max |w| / (2**(bits-1) - 1)")
+    parser.add_argument("--positions", type=int, default=2000)
+    parser.add_argument("--stride", type=int, default=25, help="keep every stride-th position of each game")
+    parser.add_argument("--depths", default="1,3", help="search depths at which to compare the chosen moves")
+    parser.add_argument("--compare", action="store_true", help="measure every encoding before writing")
+    parser.add_argument("--max-mib", type=float, default=25.0, help="refuse to keep a file larger than this")
+    args = parser.parse_args(argv)
+    depths = [int(d) for d in args.depths.split(",") if d.strip()]
+    tick = time.perf_counter()
+    full = NTupleNetwork.load(args.full)
+    print(f"{full} from {args.full}: {args.full.stat().st_size / 2**20:.1f} MiB on disk, loaded in "
+          f"{time.perf_counter() - tick:.1f} s", flush=True)
+    touched = int(np.count_nonzero(full.weights))
+    print(f"weights training touched (not 0): {touched:,} of {full.weights.size:,} = {touched / full.weights.size:.1%}")
+    positions = sample_positions(full, args.positions, args.stride)
+    print(f"{len(positions)} positions from seeded 1-ply games of the full net (seeds {POSITION_SEED}..); "
+          f"max tile among them {max(b.max_tile for b in positions)}", flush=True)
+    if args.compare:
+        print("encodings (file sizes written to a temporary folder):")
+        with tempfile.TemporaryDirectory() as folder:
+            for encoding, bits in (("int16", 16), ("int16", 14), ("int16", 12), ("float16", 16)):
+                path = save_compact(full, Path(folder) / f"{encoding}-{bits}.npz", encoding=encoding, bits=bits)
+                report(f"{encoding} {bits} bits", path.stat().st_size,
+                       measure(full, compact_weights(full, encoding, bits=bits), positions, depths), len(positions),
+                       depths)
+    new = args.out.with_name(args.out.name + ".new")  # replaces --out only once it is checked
+    tick = time.perf_counter()
+    save_compact(full, new, encoding=args.encoding, bits=args.bits)
+    saved = time.perf_counter() - tick
+    tick = time.perf_counter()
+    compact = load_compact(new)
+    loaded = time.perf_counter() - tick
+    size = new.stat().st_size
+    print(f"compact file: {size / 2**20:.2f} MiB ({size:,} bytes; the full file is "
+          f"{args.full.stat().st_size / size:.0f}x larger), written in {saved:.1f} s, loads in {loaded:.2f} s", flush=True)
+    if not np.array_equal(compact.weights, compact_weights(full, args.encoding, bits=args.bits)):
+        new.unlink()
+        print("ERROR: the file does not load back as the weights it was made from", file=sys.stderr)
+        return 1
+    report(f"{args.encoding} {args.bits} bits", size, measure(full, compact.weights, positions, depths),
+           len(positions), depths)
+    if size > args.max_mib * 2**20:
+        new.unlink()
+        print(f"ERROR: {size / 2**20:.2f} MiB is more than --max-mib {args.max_mib:g}; nothing written. Try "
+              "--bits 14 or 12 (see --compare)", file=sys.stderr)
+        return 1
+    new.replace(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""The compact n-tuple net file, the shipped strong player, and the strong-player benchmark's bookkeeping."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tilelab.game2048 import Board, legal_moves
+from tilelab.game2048.ntuple import (
+    COMPACT_FORMAT, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, load_network, save_compact,
+    strong_network, strong_player,
+)
+from tilelab.game2048 import ntuple_compact
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _script("bench_2048_strong")
+make = _script("make_strong_net")
+
+
+@pytest.fixture(scope="module")
+def trained() -> NTupleNetwork:
+    """A small net trained a little: most weights untouched (0), the others of all sizes."""
+    net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="small")
+    net.train(300, seed=7, alpha=0.1, block=100)
+    return net
+
+
+@pytest.fixture()
+def full_file(trained, tmp_path) -> Path:
+    return trained.save(tmp_path / "full.npz")
+
+
+@pytest.fixture()
+def compact_file(trained, tmp_path) -> Path:
+    return save_compact(trained, tmp_path / "compact.npz")
+
+
+# ------------------------------------------------------------------------------ the format
+def test_round_trip_keeps_zeros_and_stays_within_half_a_step(trained, compact_file):
+    back = load_compact(compact_file)
+    assert back.tuples == trained.tuples and back.name == "small"
+    assert back.training["games"] == 300 and back.training["curve"] == trained.training["curve"]
+    assert np.array_equal(back.weights, compact_weights(trained))
+    assert np.all(back.weights[trained.weights == 0] == 0)
+    for offset, cells in zip(trained.offsets, trained.tuples):
+        table = slice(offset, offset + 16 ** len(cells))
+        step = np.abs(trained.weights[table]).max() / 32767
+        assert np.abs(back.weights[table].astype(np.float64) - trained.weights[table]).max() <= step / 2 + 1e-9
+    assert 0 < np.count_nonzero(back.weights) < back.weights.size // 2  # sparse: the layout pays off
+
+
+def test_compact_file_is_smaller_than_the_compressed_full_one(trained, full_file, compact_file):
+    assert compact_file.stat().st_size < full_file.stat().st_size
+    assert compact_file.stat().st_size * 10 < trained.memory_bytes
+
+
+def test_loaded_net_plays_with_the_usual_players(trained, compact_file):
+    back = load_compact(compact_file)
+    board = Board.parse("2 4 8 16\n. 2 . .\n. . 4 .\n. . . 2")
+    assert TDPlayer(back)(board) == TDPlayer(trained)(board)
+    assert TDExpectimax(back, depth=2)(board) in legal_moves(board)
+
+
+def test_float16_and_coarser_steps(trained, tmp_path):
+    half = load_compact(save_compact(trained, tmp_path / "half.npz", encoding="float16"))
+    assert np.array_equal(half.weights, trained.weights.astype(np.float16).astype(np.float32))
+    fine, coarse = compact_weights(trained, bits=16), compact_weights(trained, bits=10)
+    error = lambda w: np.abs(w.astype(np.float64) - trained.weights).max()  # noqa: E731
+    assert error(fine) < error(coarse) <= np.abs(trained.weights).max() / 511 / 2 + 1e-9
+    assert np.array_equal(load_compact(save_compact(trained, tmp_path / "c.npz", bits=10)).weights, coarse)
+
+
+@pytest.mark.parametrize("kwargs, message", [({"encoding": "int8"}, "encoding"), ({"bits": 17}, "bits"),
+                                             ({"bits": True}, "bits"), ({"encoding": "float16", "bits": 12}, "int16")])
+def test_bad_settings_are_refused(trained, tmp_path, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        save_compact(trained, tmp_path / "x.npz", **kwargs)
+
+
+def test_weights_too_large_for_float16_or_not_finite_are_refused(tmp_path):
+    net = NTupleNetwork([(0, 1)])
+    net.weights[3] = 1e6
+    with pytest.raises(ValueError, match="float16"):
+        save_compact(net, tmp_path / "x.npz", encoding="float16")
+    net.weights[3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        save_compact(net, tmp_path / "x.npz")
+
+
+def _rewrite(path: Path, change) -> None:
+    """Rewrite a compact file's members through ``change(name, bytes) -> bytes``."""
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, change(name, data))
+
+
+def _with_header(path: Path, edit) -> None:
+    def change(name, data):
+        if name != "header.npy":
+            return data
+        import io
+        raw = np.lib.format.read_array(io.BytesIO(data))
+        header = json.loads(raw.tobytes())
+        edit(header)
+        out = io.BytesIO()
+        np.lib.format.write_array(out, np.frombuffer(json.dumps(header).encode(), np.uint8))
+        return out.getvalue()
+    _rewrite(path, change)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda h: h.update(sha256="0" * 64), "SHA-256"),
+    (lambda h: h.update(weights_sha256="0" * 64), "decoded weights fail"),
+    (lambda h: h.update(version=2), "version"),
+    (lambda h: h.update(scales=[1.0]), "scales"),
+    (lambda h: h.update(kept=h["kept"] + 1), "values"),
+    (lambda h: h.update(encoding="int4"), "encoding"),
+    (lambda h: h.pop("tuples"), "tuples"),
+])
+def test_damaged_header_is_a_value_error_saying_how_to_rebuild(compact_file, edit, message):
+    _with_header(compact_file, edit)
+    with pytest.raises(ValueError, match=message) as info:
+        load_compact(compact_file)
+    assert "make_strong_net.py" in str(info.value)
+
+
+def test_flipped_value_byte_fails_the_checksum(compact_file):
+    def flip(name, data):
+        if name != "values.npy":
+            return data
+        data = bytearray(data)
+        data[-1] ^= 0x40
+        return bytes(data)
+    _rewrite(compact_file, flip)
+    with pytest.raises(ValueError, match="SHA-256.*make_strong_net.py"):
+        load_compact(compact_file)
+
+
+def test_truncated_file_and_wrong_kind_are_value_errors(compact_file, full_file):
+    data = compact_file.read_bytes()
+    compact_file.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ValueError, match="damaged.*make_strong_net.py"):
+        load_compact(compact_file)
+    with pytest.raises(ValueError, match=COMPACT_FORMAT):
+        load_compact(full_file)
+
+
+def test_load_network_reads_either_kind(trained, full_file, tmp_path):
+    compact = save_compact(trained, tmp_path / "c.npz")
+    assert np.array_equal(load_network(full_file).weights, trained.weights)
+    assert np.array_equal(load_network(compact).weights, compact_weights(trained))
+
+
+# ------------------------------------------------------------------------------ the shipped strong player
+def test_strong_player_uses_the_shipped_file(trained, compact_file, monkeypatch):
+    monkeypatch.setattr(ntuple_compact, "STRONG_NET", compact_file)
+    assert np.array_equal(strong_network().weights, compact_weights(trained))
+    player = strong_player()
+    assert isinstance(player, TDExpectimax) and player.budget.depth == 3
+    assert strong_player(2).budget.depth == 2
+    assert strong_player(ms_per_move=5).budget.ms_per_move == 5
+    board = Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
+    assert player(board) in legal_moves(board)
+
+
+def test_missing_strong_net_names_the_commands_that_build_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(ntuple_compact, "STRONG_NET", tmp_path / "nope.npz")
+    with pytest.raises(ValueError, match="missing.*train_2048_td.py.*make_strong_net.py"):
+        strong_player()
+
+
+def test_damaged_strong_net_says_restore_or_rebuild(compact_file, monkeypatch):
+    monkeypatch.setattr(ntuple_compact, "STRONG_NET", compact_file)
+    compact_file.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="git checkout tilelab/data/ntuple-strong.npz"):
+        strong_network()
+
+
+# ------------------------------------------------------------------------------ make_strong_net.py
+def test_make_strong_net_writes_a_checked_file_and_reports_agreement(full_file, tmp_path, capsys):
+    out = tmp_path / "strong.npz"
+    assert make.main(["--full", str(full_file), "--out", str(out), "--positions", "40", "--stride", "5",
+                      "--depths", "1,2"]) == 0
+    text = capsys.readouterr().out
+    assert "same move depth 1:" in text and "max |w error|" in text and "loads in" in text
+    assert load_compact(out).training["games"] == 300
+
+
+def test_make_strong_net_refuses_a_file_over_the_limit(full_file, tmp_path, capsys):
+    out = tmp_path / "strong.npz"
+    assert make.main(["--full", str(full_file), "--out", str(out), "--positions", "10", "--depths", "1",
+                      "--max-mib", "0.001"]) == 1
+    assert not out.exists() and not (tmp_path / "strong.npz.new").exists()
+    assert "more than --max-mib" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------------------ bench_2048_strong.py
+def _run(net: Path, out: Path, seeds: str, *extra: str) -> None:
+    assert bench.main(["--net", str(net), "--depth", "1", "--seeds", seeds, "--out", str(out),
+                       "--max-moves", "25", *extra]) == 0
+
+
+def test_bench_appends_one_line_per_game_and_resumes(compact_file, tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    _run(compact_file, out, "1000:1002")
+    _run(compact_file, out, "1002:1004")  # the other half, as a second process would
+    records = bench.read_records(out)
+    assert [r["seed"] for r in records] == [1000, 1001, 1002, 1003]
+    assert all(r["setting"] == "compact-depth1" and r["moves"] == 25 and r["kind"] == "compact" for r in records)
+    capsys.readouterr()
+    _run(compact_file, out, "1000:1004")  # nothing left to play
+    assert "0 games to play" in capsys.readouterr().out and len(bench.read_records(out)) == 4
+
+
+def test_bench_skips_a_line_cut_short_and_plays_that_seed_again(compact_file, tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    _run(compact_file, out, "1000:1002")
+    lines = out.read_text().splitlines()
+    out.write_text(lines[0] + "\n" + lines[1][:30])  # stopped while writing the second game
+    _run(compact_file, out, "1000:1002")
+    records = bench.read_records(out)
+    assert sorted(r["seed"] for r in records) == [1000, 1001]
+    assert "unreadable line" in capsys.readouterr().err
+
+
+def test_bench_same_seed_same_game_and_refuses_mixing_players(compact_file, full_file, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    _run(compact_file, a, "1000:1002")
+    _run(compact_file, b, "1000:1002")
+    assert [(r["score"], r["max_tile"]) for r in bench.read_records(a)] == \
+        [(r["score"], r["max_tile"]) for r in bench.read_records(b)]
+    with pytest.raises(SystemExit, match="another player"):
+        _run(full_file, a, "1002:1003")
+
+
+def test_bench_summary_rates_intervals_and_paired_difference(compact_file, full_file, tmp_path, capsys):
+    full, compact = tmp_path / "full.jsonl", tmp_path / "compact.jsonl"
+    _run(full_file, full, "1000:1003")
+    _run(compact_file, compact, "1001:1004")
+    capsys.readouterr()
+    saved = tmp_path / "summary.json"
+    assert bench.main(["--summary", str(full), str(compact), "--save-summary", str(saved)]) == 0
+    text = capsys.readouterr().out
+    assert "full-depth1" in text and "compact-depth1" in text and "paired on the 2 seeds" in text
+    result = json.loads(saved.read_text())
+    assert result["players"]["full-depth1"]["games"] == 3 and result["paired"]["games"] == 2
+    assert result["players"]["compact-depth1"]["reach_8192"]["wilson95"][0] == 0.0
+
+
+def test_summary_arithmetic():
+    games = [{"seed": s, "score": 100 * s, "max_tile": t, "moves": 10, "think_seconds": 0.01, "ms_p95": 1.0,
+              "ms_max": 2.0} for s, t in enumerate([16384, 16384, 8192, 32768])]
+    s = bench.summarise(games)
+    assert s["reach_16384"]["count"] == 3 and s["reach_32768"]["rate"] == 0.25 and s["ms_per_move"] == 1.0
+    lo, hi = s["reach_16384"]["wilson95"]
+    assert lo < 0.75 < hi
+    other = {g["seed"]: {**g, "max_tile": 8192} for g in games}
+    pair = bench.paired({g["seed"]: g for g in games}, other)
+    assert pair["reach_16384"]["only_first"] == 3 and pair["reach_16384"]["only_second"] == 0
+    assert pair["reach_16384"]["difference"] == 0.75
+    assert bench.mcnemar_p(3, 0) == 0.25 and bench.mcnemar_p(0, 0) == 1.0 and bench.mcnemar_p(5, 5) == 1.0
+
+
+def test_seed_ranges():
+    assert bench.parse_seeds(None, 3) == range(1000, 1003)
+    assert bench.parse_seeds("1050:1100", 100) == range(1050, 1100)
+    for bad in ("1050", "9:3", "a:b"):
+        with pytest.raises(SystemExit):
+            bench.parse_seeds(bad, 100)
