@@ -11,11 +11,15 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from tilelab.game2048 import Board, Direction, move
-from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network
+from tilelab._random import RngLike
+from tilelab.game2048 import Board, Direction, play
+from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
 from tilelab.widgets.game2048_ai import Game2048AIWidget
 
-__all__ = ["Game2048TDWidget", "value_note"]
+__all__ = ["Game2048TDWidget", "value_note", "NETS", "STRONG_DEPTH"]
+
+NETS = ("lesson", "strong")  # the nets a board can name: the classroom net, the shipped strong net
+STRONG_DEPTH = 3  # the strong player's search depth (as tilelab.game2048.ntuple.strong_player)
 
 
 def value_note(net: NTupleNetwork, board: Board, chosen: Direction | None) -> str:
@@ -29,7 +33,7 @@ def value_note(net: NTupleNetwork, board: Board, chosen: Direction | None) -> st
     trained = f"{net.training['games']:,} training games"
     if chosen is None:
         return f'<div style="font-family:sans-serif;font-size:12px;color:#666">net {html.escape(net.name)}, {trained}</div>'
-    result = move(board, chosen)
+    result = play(board, chosen)
     v = net.value(result.board)
     return ('<div style="font-family:sans-serif;font-size:12px;color:#666">'
             f"net {html.escape(net.name)}, {trained}<br>{chosen.name.lower()}: reward {result.score:,} "
@@ -39,16 +43,34 @@ def value_note(net: NTupleNetwork, board: Board, chosen: Direction | None) -> st
 class Game2048TDWidget(Game2048AIWidget):
     """A 2048 board played by a learned value: 1-ply greedy (``TDPlayer``) or expectimax on it.
 
-    ``net`` defaults to the lesson's classroom net; ``search_ms`` (a wall-clock budget) switches from
-    1-ply play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
+    ``net`` defaults to the lesson's classroom net; ``net="strong"`` (or :meth:`strong`) watches the strong
+    player shipped with tilelab (:func:`~tilelab.game2048.ntuple.strong_player`: the 4 x 6-tuple net,
+    searching 3 moves deep). ``search_ms`` (a wall-clock budget) or ``depth`` (fixed) switch from 1-ply
+    play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
     """
 
-    def __init__(self, seed: int | None = None, net: NTupleNetwork | None = None, *,
-                 search_ms: float | None = None, **options: Any) -> None:
-        self.net = net if net is not None else lesson_network()
-        player = TDPlayer(self.net) if search_ms is None else TDExpectimax(self.net, ms_per_move=search_ms)
-        super().__init__(seed, player=player, **options)
+    def __init__(self, *, rng: RngLike = None, seed: RngLike = None, net: NTupleNetwork | str | None = None,
+                 search_ms: float | None = None, depth: int | None = None, **options: Any) -> None:
+        if search_ms is not None and depth is not None:
+            raise ValueError("give search_ms (a wall-clock budget per move) or depth (a fixed search depth), not both")
+        self.net = _named_net(net)
+        if net == "strong":
+            player: Any = strong_player(STRONG_DEPTH if depth is None else depth, net=self.net,
+                                        **({} if search_ms is None else {"ms_per_move": search_ms}))
+        elif search_ms is not None:
+            player = TDExpectimax(self.net, ms_per_move=search_ms)
+        elif depth is not None:
+            player = TDExpectimax(self.net, depth=depth)
+        else:
+            player = TDPlayer(self.net)
+        super().__init__(rng=rng, seed=seed, player=player, **options)
         self.last_note = ""
+
+    @classmethod
+    def strong(cls, *, rng: RngLike = None, seed: RngLike = None, depth: int | None = None,
+               search_ms: float | None = None, **options: Any) -> "Game2048TDWidget":
+        """A board played by the strong learned player (``net="strong"``); ValueError if its file is missing."""
+        return cls(rng=rng, seed=seed, net="strong", depth=depth, search_ms=search_ms, **options)
 
     def think(self) -> Direction | None:
         """The learned player's view of the board: each move's value, plus ``V`` of the chosen afterstate."""
@@ -57,3 +79,17 @@ class Game2048TDWidget(Game2048AIWidget):
         self.last_note = value_note(self.net, board, choice)
         self.thinking.value = self.thinking.value + self.last_note
         return choice
+
+
+def _named_net(net: NTupleNetwork | str | None) -> NTupleNetwork:
+    """The net a board plays with: a net, ``None``/``"lesson"`` (the classroom net) or ``"strong"``."""
+    if isinstance(net, NTupleNetwork):
+        return net
+    if net is None or net == "lesson":
+        return lesson_network()
+    if net == "strong":
+        try:
+            return strong_network()
+        except ValueError as exc:
+            raise ValueError(f"cannot watch the strong player: {exc}") from None
+    raise ValueError(f"net must be an NTupleNetwork or one of {NETS}, got {net!r}")
