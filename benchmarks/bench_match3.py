@@ -53,7 +53,7 @@ def _time(call: Callable[[], object]) -> float:
 
 def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
-    boards = [new_board(side, side, kinds, rng) for _ in range(n_boards)]
+    boards = [new_board(side, side, kinds, rng=rng) for _ in range(n_boards)]
     moves = [valid_moves(b)[int(rng.integers(len(valid_moves(b))))] for b in boards]
     grids = [b.to_array() for b in boards]
     out = np.empty((2 * side * side, 4), np.int64)
@@ -66,7 +66,7 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
 
     def kernel_swap(g, m, i):
         generator = np.random.default_rng(i)  # made outside the timed call
-        return lambda: swap_array(g.copy(), m[0], m[1], kinds, generator)
+        return lambda: swap_array(g.copy(), m[0], m[1], kinds, rng=generator)
 
     # the same seed per board: the fast and reference paths resolve the very same cascade
     for i, (b, m) in enumerate(zip(boards, moves)):
@@ -90,12 +90,12 @@ def specials_positions(n: int, seed: int) -> list:
     from tilelab.match3 import new_special_board
 
     rng = np.random.default_rng(seed)
-    board = new_special_board(8, 8, 6, seed)
+    board = new_special_board(8, 8, 6, rng=seed)
     out = []
     while len(out) < n:
         moves = valid_moves_specials_fast(board)
         if not moves:
-            board = reshuffle_specials(board, rng)
+            board = reshuffle_specials(board, rng=rng)
             continue
         m = moves[int(rng.integers(len(moves)))]
         out.append((board, m, len(out)))
@@ -114,7 +114,7 @@ def bench_specials(n: int, seed: int) -> dict[str, float]:
     def kernel(g, s, m, i):
         generator = np.random.default_rng(i)  # made outside the timed call, as for the plain kernel
         code = combo_code(s, m[0][0], m[0][1], m[1][0], m[1][1])
-        return lambda: swap_specials_array(g.copy(), s.copy(), m[0], m[1], 6, generator, code)
+        return lambda: swap_specials_array(g.copy(), s.copy(), m[0], m[1], 6, rng=generator, combo=code)
 
     return {
         "swap_kernel": median_us([kernel(g, s, m, i) for (g, s), m, i in arrays], 5),
@@ -151,7 +151,7 @@ def main() -> None:
     args = parser.parse_args()
     results: dict = {"numba": HAVE_NUMBA, "boards": args.boards}
     # compile (or load from the numba cache) before timing
-    warm = new_board(8, 8, 6, 0)
+    warm = new_board(8, 8, 6, rng=0)
     swap_fast(warm, *valid_moves(warm)[0], rng=0)
     print(f"numba: {'on' if HAVE_NUMBA else 'off (pure Python kernels)'}; {args.boards} seeded boards per size;"
           " median per call, best of a few repeats")

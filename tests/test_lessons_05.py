@@ -98,7 +98,7 @@ def test_05b_explores():
 def c05():
     return run_lesson("05c", fetch=[
         "ratio", "diff", "diff_half", "made", "matched", "blasted", "WATCHED",
-        "len(valid_moves(Board(tuple(map(tuple, BASE)), 6)))",
+        "len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))",
         "{n: len(s.cleared_cells) for n, s in cleared.items()}", "len(first.cleared_cells)", "again.cell",
         "len(step.cleared_cells)", "step.score",
     ])
@@ -107,7 +107,7 @@ def c05():
 def test_05c_states_what_it_measures(c05):
     text = prose("05c")
     assert "Latin" not in text and "(2*r* + *c*) mod 6" in text
-    assert c05["len(valid_moves(Board(tuple(map(tuple, BASE)), 6)))"] == 0 and "no\nswap can make a run" in text
+    assert c05["len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))"] == 0 and "no\nswap can make a run" in text
     counts = c05["{n: len(s.cleared_cells) for n, s in cleared.items()}"]
     assert counts["striped+wrapped"] == 27 and "Twenty-seven" in text and counts["bomb+bomb"] == 36
     assert c05["len(first.cleared_cells)"] == 9 and "Nine cells" in text and c05["again.cell"] == [2, 1]

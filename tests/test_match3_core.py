@@ -78,7 +78,7 @@ def boards(draw, min_side=1, max_side=7, full=True):
 @st.composite
 def stable_boards(draw):
     rows, cols = draw(st.integers(2, 9)), draw(st.integers(3, 9))
-    return stable_board(rows, cols, draw(st.integers(3, 7)), draw(st.integers(0, 2**32)))
+    return stable_board(rows, cols, draw(st.integers(3, 7)), rng=draw(st.integers(0, 2**32)))
 
 
 def shape_of(picture: str) -> list[tuple[str, int, int]]:
@@ -204,7 +204,7 @@ def test_refill_frequencies_match_the_outcomes():
     counts = Counter()
     rng = np.random.default_rng(3)
     for _ in range(40):
-        counts.update(k for _, k in refill(b, rng)[1])
+        counts.update(k for _, k in refill(b, rng=rng)[1])
     for kind, p in refill_outcomes(b):
         assert abs(counts[kind] / 4000 - p) < 0.03
 
@@ -263,14 +263,14 @@ def check_step(step):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(4, 9), st.integers(3, 7))
 def test_cascades_run_until_stable_and_every_step_is_consistent(seed, side, kinds):
-    board = new_board(side, side, kinds, seed)
+    board = new_board(side, side, kinds, rng=seed)
     rng = np.random.default_rng(seed)
     for _ in range(5):
         moves = valid_moves(board)
         if not moves:
-            board = reshuffle(board, rng)
+            board = reshuffle(board, rng=rng)
             continue
-        result = swap(board, *moves[int(rng.integers(len(moves)))], rng)
+        result = swap(board, *moves[int(rng.integers(len(moves)))], rng=rng)
         assert result.valid and result.cascades == len(result.steps) >= 1
         assert [s.index for s in result.steps] == list(range(1, result.cascades + 1))
         assert result.steps[0].before == result.swapped
@@ -295,16 +295,16 @@ def test_a_cascade_caused_by_gravity_scores_with_index_two():
 
 
 def test_same_seed_same_game():
-    a = swap(new_board(8, 8, 6, 5), *valid_moves(new_board(8, 8, 6, 5))[0], rng=11)
-    b = swap(new_board(8, 8, 6, 5), *valid_moves(new_board(8, 8, 6, 5))[0], rng=11)
+    a = swap(new_board(8, 8, 6, rng=5), *valid_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
+    b = swap(new_board(8, 8, 6, rng=5), *valid_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
     assert a == b
-    assert new_board(7, 9, 5, 3) == new_board(7, 9, 5, np.random.default_rng(3))
+    assert new_board(7, 9, 5, rng=3) == new_board(7, 9, 5, rng=np.random.default_rng(3))
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.integers(0, 10**6), st.integers(3, 9), st.integers(3, 7))
 def test_fast_swap_agrees_with_the_reference(seed, side, kinds):
-    board = new_board(side, side + 1, kinds, seed)
+    board = new_board(side, side + 1, kinds, rng=seed)
     for move in valid_moves(board)[:4] + [((0, 0), (0, 1))]:
         slow = swap(board, *move, rng=seed)
         fast = swap_fast(board, *move, rng=seed)
@@ -326,7 +326,7 @@ def test_fast_step_kernel_agrees_with_the_reference_on_any_board(board):
         assert Board.from_array(grid, board.kinds) == fall(clear(board, groups))[0]
         u = np.random.default_rng(0).random(holes)
         refill_holes(grid, u, board.kinds)
-        assert Board.from_array(grid, board.kinds) == refill(fall(clear(board, groups))[0], 0)[0]
+        assert Board.from_array(grid, board.kinds) == refill(fall(clear(board, groups))[0], rng=0)[0]
 
 
 @settings(max_examples=100, deadline=None)
@@ -364,7 +364,7 @@ def test_bad_swaps_raise_value_error(a, b, words):
 
 def test_moves_need_a_full_board():
     holed = Board.parse("01.\n120\n201")
-    for f in (valid_moves, valid_moves_reference, is_dead, lambda b: swap(b, (0, 0), (0, 1), 0)):
+    for f in (valid_moves, valid_moves_reference, is_dead, lambda b: swap(b, (0, 0), (0, 1), rng=0)):
         with pytest.raises(ValueError, match="EMPTY"):
             f(holed)
 
@@ -402,7 +402,7 @@ def test_can_dispel_rule_on_thousands_of_stable_boards_including_dead_ones():
     dead_seen = 0
     for i in range(2000):
         side = 4 + i % 4
-        board = stable_board(side, side, 5 + i % 3, rng)
+        board = stable_board(side, side, 5 + i % 3, rng=rng)
         dead = is_dead(board)
         dead_seen += dead
         assert is_dead_by_rule(board) == dead == is_dead_by_templates(board)
@@ -450,7 +450,7 @@ def test_hint_picks_the_largest_immediate_score():
 @pytest.mark.parametrize("rows, cols", [(2, 3), (3, 2), (1, 4), (4, 1), (3, 3), (5, 5), (8, 8), (9, 7)])
 def test_new_boards_have_no_run_and_a_move(rows, cols, kinds):
     for seed in range(25):
-        board = new_board(rows, cols, kinds, seed)
+        board = new_board(rows, cols, kinds, rng=seed)
         assert (board.rows, board.cols, board.kinds) == (rows, cols, kinds)
         assert not find_runs(board) and valid_moves(board)
 
@@ -459,13 +459,13 @@ def test_new_boards_have_no_run_and_a_move(rows, cols, kinds):
 @pytest.mark.parametrize("kinds", [3, 4, 8])
 def test_the_planted_fallback_always_has_a_move(rows, cols, kinds):
     for seed in range(30):
-        board = planted_board(rows, cols, kinds, seed)
+        board = planted_board(rows, cols, kinds, rng=seed)
         assert not find_runs(board) and valid_moves(board)
 
 
 def test_new_board_terminates_even_when_every_deal_is_dead(monkeypatch):
     monkeypatch.setattr(generate, "MAX_DEALS", 0)
-    board = new_board(3, 3, 7, 1)
+    board = new_board(3, 3, 7, rng=1)
     assert not find_runs(board) and valid_moves(board)
 
 
@@ -481,9 +481,9 @@ def test_deal_is_one_draw_per_cell_and_fast_matches_reference(rows, cols, kinds,
 
 def test_the_articles_redraw_loop_ends_with_three_kinds_and_spins_with_two():
     for seed in range(20):
-        board, draws = redraw_deal(9, 9, 3, seed)
+        board, draws = redraw_deal(9, 9, 3, rng=seed)
         assert board is not None and not find_runs(board) and draws >= 81
-    stuck = [redraw_deal(9, 9, 2, seed, max_draws=5000)[0] is None for seed in range(20)]
+    stuck = [redraw_deal(9, 9, 2, rng=seed, max_draws=5000)[0] is None for seed in range(20)]
     assert any(stuck)
 
 
@@ -523,11 +523,11 @@ def test_can_have_move_matches_search_on_small_sizes():
 def test_reshuffle_keeps_the_candies_and_gives_a_live_stable_board(side, kinds):
     rng = np.random.default_rng(side * 10 + kinds)
     for _ in range(10):
-        board = stable_board(side, side, kinds, rng)
+        board = stable_board(side, side, kinds, rng=rng)
         with warnings.catch_warnings():
             warnings.simplefilter("error", ReshuffleWarning)
             try:
-                shuffled = reshuffle(board, rng)
+                shuffled = reshuffle(board, rng=rng)
             except ReshuffleWarning:
                 continue
         assert shuffled.counts() == board.counts()
@@ -536,17 +536,17 @@ def test_reshuffle_keeps_the_candies_and_gives_a_live_stable_board(side, kinds):
 
 def test_reshuffle_finds_rare_arrangements_by_search():
     board = Board.parse("001\n112\n220\n", kinds=3)  # has a run; counts 3/3/3 on 3x3
-    report = reshuffle_report(board, 4)
+    report = reshuffle_report(board, rng=4)
     assert report.kept_candies and report.board.counts() == board.counts()
     assert not find_runs(report.board) and valid_moves(report.board)
 
 
 def test_reshuffle_says_so_and_deals_new_when_no_arrangement_exists():
     board = Board.parse("012\n345\n678", kinds=9)  # nine different candies: never a run
-    report = reshuffle_report(board, 0)
+    report = reshuffle_report(board, rng=0)
     assert not report.kept_candies and "no arrangement of these candies" in report.message
     with pytest.warns(ReshuffleWarning, match="dealing a new board"):
-        fresh = reshuffle(board, 0)
+        fresh = reshuffle(board, rng=0)
     assert not find_runs(fresh) and valid_moves(fresh) and fresh.kinds == 9
 
 
@@ -555,9 +555,9 @@ def test_reshuffle_says_so_and_deals_new_when_no_arrangement_exists():
 
 @pytest.mark.parametrize("seed", range(30))
 def test_article_recursion_used_correctly_ends_on_a_stable_board(seed):
-    board = new_board(7, 7, 5, seed)
+    board = new_board(7, 7, 5, rng=seed)
     a, b = valid_moves(board)[0]
-    final, groups = article_cascade(board, a, b, seed)
+    final, groups = article_cascade(board, a, b, rng=seed)
     assert groups and not find_matches(final)
 
 
@@ -571,17 +571,17 @@ def test_article_recursion_repeats_forever_if_groups_are_not_cleared():
 
 
 def test_dead_fraction_is_deterministic_and_falls_with_size():
-    assert dead_fraction(6, 6, 6, 500, 1) == dead_fraction(6, 6, 6, 500, 1)
-    table = dead_table([5, 9], [4, 7], 800, 0)
+    assert dead_fraction(6, 6, 6, 500, rng=1) == dead_fraction(6, 6, 6, 500, rng=1)
+    table = dead_table([5, 9], [4, 7], 800, rng=0)
     assert table.shape == (2, 2) and ((0 <= table) & (table <= 1)).all()
     assert table[0, 1] > table[1, 1] and table[0, 1] > table[0, 0]
     board_rng = np.random.default_rng(9)
-    exact = np.mean([is_dead(stable_board(5, 5, 7, board_rng)) for _ in range(300)])
-    assert dead_fraction(5, 5, 7, 300, 9) == pytest.approx(exact)
+    exact = np.mean([is_dead(stable_board(5, 5, 7, rng=board_rng)) for _ in range(300)])
+    assert dead_fraction(5, 5, 7, 300, rng=9) == pytest.approx(exact)
 
 
 def test_cascade_lengths_are_positive_and_mostly_short():
-    lengths = cascade_lengths(8, 8, 6, 300, 0)
+    lengths = cascade_lengths(8, 8, 6, 300, rng=0)
     assert lengths.min() >= 1 and np.mean(lengths == 1) > 0.5
 
 

@@ -43,7 +43,7 @@ def test_dead_functions_agree_on_stable_boards(dead):
     rng = np.random.default_rng(3)
     seen = set()
     for i in range(300):
-        board = stable_board(4 + i % 3, 4 + i % 3, 6, rng)
+        board = stable_board(4 + i % 3, 4 + i % 3, 6, rng=rng)
         truth = not valid_moves(board)
         seen.add(truth)
         assert dead(board) == truth
@@ -113,18 +113,18 @@ def test_on_5x5_with_6_kinds_the_exclude_deal_is_less_often_dead_than_uniform():
 
 def test_dead_fraction_methods_are_deterministic_and_checked():
     for method in ("exclude", "reject"):
-        assert dead_fraction(5, 5, 7, 3000, 1, method) == dead_fraction(5, 5, 7, 3000, 1, method)
-    assert dead_table([4, 5], [6, 7], 500, 0, method="reject").shape == (2, 2)
+        assert dead_fraction(5, 5, 7, 3000, rng=1, method=method) == dead_fraction(5, 5, 7, 3000, rng=1, method=method)
+    assert dead_table([4, 5], [6, 7], 500, rng=0, method="reject").shape == (2, 2)
     with pytest.raises(ValueError, match="unknown method"):
-        dead_fraction(5, 5, 6, 10, 0, method="uniform")
+        dead_fraction(5, 5, 6, 10, rng=0, method="uniform")
     with pytest.raises(TypeError, match="samples"):
-        dead_fraction(5, 5, 6, 10.0, 0)
+        dead_fraction(5, 5, 6, 10.0, rng=0)
 
 
 def test_rejection_gives_up_with_advice_when_stable_boards_are_too_rare(monkeypatch):
     monkeypatch.setattr(stats, "MAX_REJECT_TRIES", 10_000)
     with pytest.raises(ValueError, match="method='exclude'"):
-        dead_fraction(12, 12, 3, 5, 0, method="reject")
+        dead_fraction(12, 12, 3, 5, rng=0, method="reject")
 
 
 def test_wilson_interval():

@@ -103,7 +103,7 @@ def test_hint_prefers_a_special_swap_and_a_dead_board_is_reshuffled_keeping_spec
                               kinds=6).with_cells({(0, 0): (0, 1)})
     assert is_dead_specials(dead)
     assert board.game.rules.is_dead(dead)  # the game's rules object answers, not the widget
-    shuffled = board.game.rules.reshuffle(dead, board.game.rng).board
+    shuffled = board.game.rules.reshuffle(dead, rng=board.game.rng).board
     assert not is_dead_specials(shuffled) and list(shuffled.special_cells().values()) == ["striped-row"]
     board.close()
 

@@ -62,7 +62,7 @@ def test_matched_groups_are_outlined():
 
 
 def test_plot_boards_side_by_side_and_rejects_nothing():
-    fig = plot_boards([new_board(4, 4, 4, 0), new_board(4, 4, 4, 1)], ["a", "b"])
+    fig = plot_boards([new_board(4, 4, 4, rng=0), new_board(4, 4, 4, rng=1)], ["a", "b"])
     assert [ax.get_title() for ax in fig.axes] == ["a", "b"]
     with pytest.raises(ValueError):
         plot_boards([])

@@ -78,18 +78,18 @@ def test_the_largest_sliding_boards_are_quick():
 
 def test_match3_limits_are_stated_and_refused():
     with pytest.raises(ValueError, match="MAX_SIDE"):
-        m3gen.new_board(10**6, 10**6, 5, 0)
+        m3gen.new_board(10**6, 10**6, 5, rng=0)
     with pytest.raises(ValueError, match="MAX_SIDE"):
-        m3gen.new_board(m3.MAX_SIDE + 1, 3, 5, 0)
+        m3gen.new_board(m3.MAX_SIDE + 1, 3, 5, rng=0)
     with pytest.raises(ValueError, match="MAX_SIDE"):
         m3.Board(((0, 1, 2),) * (m3.MAX_SIDE + 1), 3)
     with pytest.raises(ValueError, match="tries"):
-        m3sp.reshuffle_specials(m3sp.new_special_board(4, 4, 3, 0), 0, tries=-1)
+        m3sp.reshuffle_specials(m3sp.new_special_board(4, 4, 3, rng=0), rng=0, tries=-1)
 
 
 def test_the_largest_match3_board_with_default_budgets():
     n = m3.MAX_SIDE
-    board, seconds = _timed(m3gen.new_board, n, n, 3, 0)
+    board, seconds = _timed(m3gen.new_board, n, n, 3, rng=0)
     assert seconds < LIMIT_CALL
     from tilelab.match3 import is_dead, valid_moves
 
@@ -97,17 +97,17 @@ def test_the_largest_match3_board_with_default_budgets():
         _, seconds = _timed(call, board)
         assert seconds < LIMIT_CALL, (call.__name__, seconds)
     move = valid_moves(board)[0]
-    _, seconds = _timed(m3.swap, board, *move, 0)
+    _, seconds = _timed(m3.swap, board, *move, rng=0)
     assert seconds < LIMIT_CALL
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", m3gen.ReshuffleWarning)
-        _, seconds = _timed(m3gen.reshuffle, board, 1)
+        _, seconds = _timed(m3gen.reshuffle, board, rng=1)
         assert seconds < 2 * LIMIT_CALL, seconds
         special = m3sp.SpecialBoard.from_board(board)
         for call in (m3sp.valid_moves_specials, m3sp.is_dead_specials):
             _, seconds = _timed(call, special)
             assert seconds < LIMIT_CALL, (call.__name__, seconds)
-        _, seconds = _timed(m3sp.reshuffle_specials, special, 2)
+        _, seconds = _timed(m3sp.reshuffle_specials, special, rng=2)
         assert seconds < 4 * LIMIT_CALL, seconds
 
 
@@ -116,7 +116,7 @@ def test_hint_scores_in_a_window_exactly_as_the_full_board_does():
 
     for seed in range(30):
         for rows, cols, kinds in ((5, 5, 3), (6, 7, 4), (3, 9, 3), (8, 8, 5)):
-            board = m3gen.new_board(rows, cols, kinds, seed)
+            board = m3gen.new_board(rows, cols, kinds, rng=seed)
             for move in valid_moves(board):
                 assert _immediate_score_stable(board, move) == immediate_score(board, move)
 

@@ -60,9 +60,9 @@ TARGETS = [
     ("SpecialBoard grid", lambda v: SpecialBoard(v, ((0, 0, 0),), 3), ("grid", "cell", "row")),
     ("SpecialBoard kinds", lambda v: SpecialBoard(((v, 1, 2),), ((0, 0, 0),), 3), ("grid", "cell", "kind")),
     ("SpecialBoard.parse", lambda v: SpecialBoard.parse(v), ("parse", "picture", "symbol", "mark")),
-    ("new_board rows", lambda v: new_board(v, 4, 3, 0), ("rows", "max_side")),
-    ("new_board kinds", lambda v: new_board(4, 4, v, 0), ("kinds",)),
-    ("reshuffle_specials tries", lambda v: reshuffle_specials(SB, 0, tries=v), ("tries",)),
+    ("new_board rows", lambda v: new_board(v, 4, 3, rng=0), ("rows", "max_side")),
+    ("new_board kinds", lambda v: new_board(4, 4, v, rng=0), ("kinds",)),
+    ("reshuffle_specials tries", lambda v: reshuffle_specials(SB, rng=0, tries=v), ("tries",)),
 ]
 SEEN = {"tried": 0, "refused": 0, "handled": 0}
 
@@ -102,7 +102,7 @@ def test_junk_is_refused_clearly_or_handled(name, call, words, value):
     (lambda: Budget(seconds="1"), TypeError, "seconds"),
     (lambda: MonteCarloPlayer(p_four=5), ValueError, "p_four"),
     (lambda: MonteCarloPlayer(p_four=math.nan), ValueError, "p_four"),
-    (lambda: reshuffle_specials(SB, 0, tries=-1), ValueError, "tries"),
+    (lambda: reshuffle_specials(SB, rng=0, tries=-1), ValueError, "tries"),
     (lambda: GameRecord.from_json("[]"), ValueError, "record"),
     (lambda: GameRecord.from_json('{"format": "tilelab.game2048.record", "version": 1}'), ValueError, "missing"),
     (lambda: solve(P, pdb="x"), TypeError, "PatternDatabase"),

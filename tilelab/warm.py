@@ -218,7 +218,7 @@ def _warm_match3() -> str:
         board = new_board(8, 8, 6, rng=0)
         moves = valid_moves_fast(board)
         a, b = moves[0]
-        return [moves, is_dead_fast(board), swap_fast(board, a, b, np.random.default_rng(0))]
+        return [moves, is_dead_fast(board), swap_fast(board, a, b, rng=np.random.default_rng(0))]
 
     return _numba_task(run, ["tilelab.match3.fast"])
 

@@ -174,7 +174,7 @@ def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[
                                                   (4, 1): [Board.parse("0\n1\n0\n1", kinds=3)]}
     for _ in range(tries):
         rows, cols = 2 + int(rng.integers(5)), 2 + int(rng.integers(5))
-        board = stable_board(rows, cols, 4 + int(rng.integers(4)), rng)
+        board = stable_board(rows, cols, 4 + int(rng.integers(4)), rng=rng)
         if is_dead(board):
             pile = dead.setdefault((rows, cols), [])
             if len(pile) < 2:
@@ -186,7 +186,7 @@ def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[
             key = (patterns.pop(), _edges(board, moves[0]))
             if key not in single or board.rows * board.cols < single[key].rows * single[key].cols:
                 single[key] = board
-    mixed = [stable_board(4 + i % 4, 4 + i % 5, 5 + i % 3, rng) for i in range(mix)]
+    mixed = [stable_board(4 + i % 4, 4 + i % 5, 5 + i % 3, rng=rng) for i in range(mix)]
     cases = list(single.values()) + [b for pile in dead.values() for b in pile] + mixed
     return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
@@ -276,7 +276,7 @@ def _deal_probability_cases() -> list[Board]:
     cases = [Board.parse("012\n120\n201"), Board.parse("001\n112\n220"), Board.parse("0011\n1100")]
     for i in range(150):
         rows, cols = SHAPES[i % len(SHAPES)]
-        cases.append(stable_board(rows, cols, 3 + i % 4, rng))
+        cases.append(stable_board(rows, cols, 3 + i % 4, rng=rng))
     cases += list(_random_boards(30))  # many of these hold a run: the deal never makes them
     return cases
 

@@ -1,17 +1,27 @@
 """Match-3 ("candy crush"): match, clear, fall, refill, cascade; dead boards and reshuffles.
 
->>> from tilelab.match3 import Board, new_board, find_matches, swap, valid_moves, is_dead, reshuffle
+>>> from tilelab.match3 import Board, new_board, find_matches, play, legal_moves, is_dead, reshuffle
 >>> board = new_board(8, 8, 6, rng=0)
 >>> find_matches(board), is_dead(board)
 ([], False)
->>> result = swap(board, *valid_moves(board)[0], rng=0)
+>>> result = play(board, legal_moves(board)[0], rng=0)
 >>> result.valid, find_matches(result.board)
 (True, [])
 
-One name, one function: ``valid_moves`` (also ``legal_moves``, the name shared by the three
-engines) and ``is_dead`` here are the very functions of :mod:`tilelab.match3.core`, the readable
-ones the lesson builds; their compiled twins are ``valid_moves_fast`` and ``is_dead_fast`` (tested
-to agree). ``valid_moves_reference``/``is_dead_reference`` are older names for the readable ones.
+The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.sliding`):
+
+- ``play(board, (a, b), *, rng) -> SwapResult``: one swap, the engine-level move; on a
+  ``SpecialBoard`` it plays the special candies' rules and returns a ``SpecialSwapResult``.
+  ``swap(board, a, b, *, rng)`` is the same plain rule with the two cells as arguments (kept:
+  lessons build it), ``swap_specials`` its special twin.
+- ``legal_moves(board)``: every swap that makes a match; ``valid_moves`` is its older name (the
+  same function). Both are the very functions of :mod:`tilelab.match3.core`, the readable ones the
+  lesson builds; the compiled twins are ``valid_moves_fast`` and ``is_dead_fast`` (tested to
+  agree). ``valid_moves_reference``/``is_dead_reference`` are older names for the readable ones.
+- ``rng`` is keyword-only everywhere (a seed or a ``numpy.random.Generator``) and required
+  wherever chance enters: deals, refills, cascades, swaps, reshuffles, statistics.
+- one text picture for both boards: ``print(board)`` writes it, ``Board.parse`` and
+  ``SpecialBoard.parse`` read it (``SpecialBoard`` adds marks after a kind: ``- | + @``, ``*``).
 """
 
 from tilelab.match3.core import (
@@ -67,10 +77,10 @@ from tilelab.match3.specials import (
 # The session (play -> Turn, undo, hint, save/load) and its rules objects: the same shape as
 # game2048.Game and sliding.Game.
 from tilelab._protocol import Turn  # noqa: E402
-from tilelab.match3.game import PLAIN, WITH_SPECIALS, Game, PlainRules, Rules, SpecialRules  # noqa: E402
+from tilelab.match3.game import PLAIN, WITH_SPECIALS, Game, PlainRules, Rules, SpecialRules, play  # noqa: E402
 
 __all__ = [
-    "Game", "Rules", "PlainRules", "SpecialRules", "PLAIN", "WITH_SPECIALS", "Turn",
+    "play", "Game", "Rules", "PlainRules", "SpecialRules", "PLAIN", "WITH_SPECIALS", "Turn",
     "EMPTY", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",

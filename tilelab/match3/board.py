@@ -7,7 +7,8 @@ Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports every
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from itertools import islice
+from typing import Iterable, Iterator, Sequence, Sized
 
 import numpy as np
 
@@ -27,7 +28,13 @@ __all__ = [
     "SHAPE_POINTS",
     "SHAPES",
     "MAX_CASCADES",
+    "BoardBase",
     "Board",
+    "SPECIAL_MARKS",
+    "BOMB_SYMBOL",
+    "NO_COLOUR",
+    "draw_picture",
+    "read_picture",
     "check_cell",
     "check_full",
     "neighbours",
@@ -43,6 +50,12 @@ RUN = 3  # candies in a row that make a match
 SYMBOLS = "0123456789abcdefghijklmnopqrstuvwxyz"
 EMPTY_SYMBOL = "."
 MAX_KINDS = len(SYMBOLS)
+#: The picture's marks for special candies, by special code (:mod:`tilelab.match3.special_board`
+#: names them: 1 striped-row, 2 striped-col, 3 wrapped, 4 wrapped-primed, 5 colour bomb).
+SPECIAL_MARKS = {1: "-", 2: "|", 3: "+", 4: "@"}
+BOMB_SYMBOL = "*"
+BOMB_CODE = 5
+NO_COLOUR = -2  #: the kind under a colour bomb: it never matches
 MAX_SIDE = 40  #: longest side a board accepts
 MAX_CELLS = 40 * 40  #: most cells a board accepts: every public function ends within seconds here (tested)
 
@@ -56,31 +69,14 @@ MAX_CASCADES = 10_000
 # ----------------------------------------------------------------------------- board
 
 
-@dataclass(frozen=True)
-class Board:
-    """An immutable match-3 board: ``grid[row][col]`` is a kind in ``0..kinds-1`` (or EMPTY).
-
-    >>> b = Board.parse('''
-    ... 012
-    ... 120
-    ... 201''')
-    >>> b.rows, b.cols, b.kinds, b[1, 2]
-    (3, 3, 3, 0)
-    >>> print(b)
-    012
-    120
-    201
-    """
+class BoardBase:
+    """What a plain :class:`Board` and a :class:`~tilelab.match3.specials.SpecialBoard` share: a
+    rectangle of kinds (``grid``, ``kinds``), its cells, and one text picture read and written by
+    :func:`read_picture` / :func:`draw_picture`. The checks and accessors live here once."""
 
     grid: tuple[tuple[int, ...], ...]
     kinds: int
 
-    def __post_init__(self) -> None:
-        kinds = _check_kinds(self.kinds)
-        object.__setattr__(self, "kinds", kinds)
-        object.__setattr__(self, "grid", _check_grid(self.grid, kinds))
-
-    # -- shape and access
     @property
     def rows(self) -> int:
         return len(self.grid)
@@ -106,6 +102,46 @@ class Board:
         """True when no cell is EMPTY."""
         return all(k != EMPTY for row in self.grid for k in row)
 
+    def _special_rows(self) -> tuple[tuple[int, ...], ...] | None:
+        return None  # a plain board has no special candies
+
+    def picture(self) -> str:
+        """Text picture: one character per cell (0-9 a-z, '.' a hole), a special's mark after its kind."""
+        return draw_picture(self.grid, self._special_rows())
+
+    def __str__(self) -> str:
+        return self.picture()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({self.picture()!r}, kinds={self.kinds})"
+
+
+@dataclass(frozen=True, repr=False)
+class Board(BoardBase):
+    """An immutable match-3 board: ``grid[row][col]`` is a kind in ``0..kinds-1`` (or EMPTY).
+
+    >>> b = Board.parse('''
+    ... 012
+    ... 120
+    ... 201''')
+    >>> b.rows, b.cols, b.kinds, b[1, 2]
+    (3, 3, 3, 0)
+    >>> print(b)
+    012
+    120
+    201
+    >>> Board.parse(str(b)) == b
+    True
+    """
+
+    grid: tuple[tuple[int, ...], ...]
+    kinds: int
+
+    def __post_init__(self) -> None:
+        kinds = _check_kinds(self.kinds)
+        object.__setattr__(self, "kinds", kinds)
+        object.__setattr__(self, "grid", _check_grid(self.grid, kinds))
+
     def counts(self) -> tuple[int, ...]:
         """How many candies of each kind: ``counts()[k]``."""
         flat = [k for row in self.grid for k in row]
@@ -130,45 +166,24 @@ class Board:
         """The board with the candies at ``a`` and ``b`` exchanged (no rules applied)."""
         return self.with_cells({a: self[b], b: self[a]})
 
-    # -- text and numpy round trips
-    def picture(self) -> str:
-        """Text picture: one character per cell, kinds as 0-9 a-z, holes as '.'."""
-        return "\n".join(
-            "".join(EMPTY_SYMBOL if k == EMPTY else SYMBOLS[k] for k in row) for row in self.grid
-        )
-
-    __str__ = picture
-
-    def __repr__(self) -> str:
-        return f"Board.parse({self.picture()!r}, kinds={self.kinds})"
-
     @classmethod
     def parse(cls, picture: str, kinds: int | None = None) -> "Board":
         """Read a text picture (spaces ignored); ``kinds`` defaults to max(3, largest kind + 1).
 
+        The same format :class:`~tilelab.match3.specials.SpecialBoard` reads; a special candy's
+        mark is refused here (a plain board has none).
+
         >>> Board.parse("0 1 2\\n2 . 1").grid
         ((0, 1, 2), (2, -1, 1))
         """
-        if not isinstance(picture, str):
-            raise TypeError(f"Board.parse expects a str picture, got {type(picture).__name__}")
-        lines = [line.replace(" ", "").replace("\t", "") for line in picture.strip().splitlines()]
-        lines = [line for line in lines if line]
-        if not lines:
-            raise ValueError("empty picture: give one line of kinds per row, e.g. '012\\n120'")
-        grid = []
-        for line in lines:
-            row = []
-            for ch in line:
-                if ch == EMPTY_SYMBOL:
-                    row.append(EMPTY)
-                elif ch.isascii() and ch.lower() in SYMBOLS:
-                    row.append(SYMBOLS.index(ch.lower()))
-                else:
-                    raise ValueError(f"unknown symbol {ch!r} in picture: use 0-9, a-z or '.'")
-            grid.append(tuple(row))
-        if kinds is None:
-            kinds = max(MIN_KINDS, max(max(row) for row in grid) + 1)
-        return cls(tuple(grid), kinds)
+        grid, specials = read_picture(picture, "Board.parse")
+        for r, row in enumerate(specials):
+            if any(row):
+                c = next(c for c, s in enumerate(row) if s)
+                mark = SPECIAL_MARKS.get(row[c], BOMB_SYMBOL)
+                raise ValueError(f"cell {(r, c)} holds a special candy (mark {mark!r}): a plain Board has none; "
+                                 "read this picture with SpecialBoard.parse")
+        return cls(grid, _default_kinds(grid) if kinds is None else kinds)
 
     def to_array(self) -> np.ndarray:
         """The grid as an ``int8`` numpy array (EMPTY stays -1)."""
@@ -193,6 +208,75 @@ class Board:
         return cls(tuple(map(tuple, array.tolist())), kinds)
 
 
+# ----------------------------------------------------------------------------- the text picture
+
+
+def _token(kind: int, special: int) -> str:
+    if special == BOMB_CODE:
+        return BOMB_SYMBOL
+    if kind == EMPTY:
+        return EMPTY_SYMBOL
+    return SYMBOLS[kind] + SPECIAL_MARKS.get(special, "")
+
+
+def draw_picture(grid: tuple[tuple[int, ...], ...], specials: tuple[tuple[int, ...], ...] | None = None) -> str:
+    """The one text picture of a match-3 board: a row per line, a character per cell (0-9 a-z,
+    ``.`` a hole), a special candy's mark right after its kind, ``*`` a colour bomb.
+
+    >>> print(draw_picture(((0, 1, 2), (2, -1, 1))))
+    012
+    2.1
+    >>> print(draw_picture(((0, 1, -2),), ((1, 0, 5),)))
+    0-1*
+    """
+    if specials is None:
+        return "\n".join("".join(EMPTY_SYMBOL if k == EMPTY else SYMBOLS[k] for k in row) for row in grid)
+    return "\n".join("".join(_token(k, s) for k, s in zip(kr, sr)) for kr, sr in zip(grid, specials))
+
+
+def read_picture(picture: object, who: str = "parse") -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Read a picture drawn by :func:`draw_picture` (spaces and tabs ignored): ``(grid, specials)``.
+
+    >>> read_picture("0- 1\\n* .")
+    (((0, 1), (-2, -1)), ((1, 0), (5, 0)))
+    """
+    if not isinstance(picture, str):
+        raise TypeError(f"{who} expects a str picture, got {type(picture).__name__}")
+    marks = {mark: code for code, mark in SPECIAL_MARKS.items()}
+    grid, specials = [], []
+    for line in picture.strip().splitlines():
+        kinds: list[int] = []
+        codes: list[int] = []
+        for ch in line.replace(" ", "").replace("\t", ""):
+            if ch in marks:
+                if not kinds or kinds[-1] < 0 or codes[-1] != 0:
+                    raise ValueError(f"mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
+                codes[-1] = marks[ch]
+            elif ch == BOMB_SYMBOL:
+                kinds.append(NO_COLOUR)
+                codes.append(BOMB_CODE)
+            elif ch == EMPTY_SYMBOL:
+                kinds.append(EMPTY)
+                codes.append(0)
+            elif ch.isascii() and ch.lower() in SYMBOLS:
+                kinds.append(SYMBOLS.index(ch.lower()))
+                codes.append(0)
+            else:
+                raise ValueError(f"unknown symbol {ch!r} in picture: use 0-9, a-z or '.' (special candies: "
+                                 "a mark - | + @ after the kind, '*' a colour bomb)")
+        if kinds:
+            grid.append(tuple(kinds))
+            specials.append(tuple(codes))
+    if not grid:
+        raise ValueError("empty picture: give one line of kinds per row, e.g. '012\\n120'")
+    return tuple(grid), tuple(specials)
+
+
+def _default_kinds(grid: tuple[tuple[int, ...], ...]) -> int:
+    """max(3, largest kind + 1): the kinds a picture shows."""
+    return max(MIN_KINDS, max(max(row) for row in grid) + 1)
+
+
 def _check_kinds(kinds: object) -> int:
     if isinstance(kinds, bool) or not isinstance(kinds, (int, np.integer)):
         raise TypeError(f"kinds must be an int, got {type(kinds).__name__}")
@@ -209,16 +293,11 @@ def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
     if isinstance(grid, np.ndarray):
         grid = grid.tolist()
     try:
-        rows = [list(row) for row in grid]  # type: ignore[union-attr]
+        rows = [list(row) for row in grid]  # type: ignore[attr-defined]
     except TypeError:
         raise ValueError("grid must be a sequence of rows, e.g. ((0, 1, 2), (1, 2, 0))") from None
-    if not rows or not rows[0]:
-        raise ValueError("grid is empty: a board needs at least one row and one column")
-    width = len(rows[0])
-    _check_limits(len(rows), width)
+    _check_rectangle(rows)
     for r, row in enumerate(rows):
-        if len(row) != width:
-            raise ValueError(f"ragged grid: row 0 has {width} cells but row {r} has {len(row)}")
         for c, k in enumerate(row):
             if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
                 raise ValueError(f"cell {(r, c)} holds {k!r}: kinds are ints 0..{kinds - 1}")
@@ -229,6 +308,17 @@ def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(k) for k in row) for row in rows)
 
 
+def _check_rectangle(rows: Sequence[Sized]) -> None:
+    """ValueError unless ``rows`` is a non-empty rectangle within the limits (both boards check this)."""
+    if not rows or not len(rows[0]):
+        raise ValueError("grid is empty: a board needs at least one row and one column")
+    width = len(rows[0])
+    _check_limits(len(rows), width)
+    for r, row in enumerate(rows):
+        if len(row) != width:
+            raise ValueError(f"ragged grid: row 0 has {width} cells but row {r} has {len(row)}")
+
+
 def _check_limits(rows: int, cols: int) -> None:
     """ValueError naming the limit when a board would be larger than MAX_SIDE / MAX_CELLS."""
     if max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
@@ -236,15 +326,16 @@ def _check_limits(rows: int, cols: int) -> None:
                          f"MAX_CELLS={MAX_CELLS} cells, so that every call ends within seconds")
 
 
-def check_cell(board: Board, cell: object, name: str = "cell") -> Cell:
+def check_cell(board: BoardBase, cell: object, name: str = "cell") -> Cell:
     """Return ``cell`` as ``(row, col)`` or raise ValueError naming the problem."""
-    try:
-        r, c = cell  # type: ignore[misc]
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a (row, col) pair, got {cell!r}") from None
-    if any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) for v in (r, c)):
+    pair = tuple(islice(cell, 3)) if isinstance(cell, Iterable) else ()  # 3: enough to refuse a triple
+    if len(pair) != 2:
+        raise ValueError(f"{name} must be a (row, col) pair, got {cell!r}")
+    row, col = pair
+    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) \
+            or isinstance(col, bool) or not isinstance(col, (int, np.integer)):
         raise ValueError(f"{name} must be a (row, col) pair of ints, got {cell!r}")
-    r, c = int(r), int(c)
+    r, c = int(row), int(col)
     if not board.on_board((r, c)):
         raise ValueError(
             f"{name} {(r, c)} is off the board: rows 0..{board.rows - 1}, cols 0..{board.cols - 1}"

@@ -8,10 +8,12 @@ Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports every
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Generic, Iterable, Sequence, TypeVar
 
 from tilelab._random import as_generator, RngLike
-from tilelab.match3.board import Board, Cell, check_cell, check_full, EMPTY, MAX_CASCADES, Move, neighbours
+from tilelab.match3.board import (
+    Board, BoardBase, Cell, check_cell, check_full, EMPTY, MAX_CASCADES, Move, neighbours,
+)
 from tilelab.match3.matches import find_matches, Group, runs_through
 
 __all__ = [
@@ -21,7 +23,10 @@ __all__ = [
     "kind_from_uniform",
     "sample_refill",
     "refill",
+    "fall_moves",
+    "draw_refills",
     "CascadeStep",
+    "SwapOutcome",
     "SwapResult",
     "cascade_step",
     "resolve",
@@ -53,23 +58,30 @@ def fall(board: Board) -> tuple[Board, tuple[tuple[Cell, Cell], ...]]:
     >>> falls
     (((1, 0), (2, 0)), ((0, 0), (1, 0)), ((0, 1), (2, 1)))
     """
+    falls = fall_moves(board)
     changes: dict[Cell, int] = {}
+    for src, dst in falls:  # in this order a cell emptied by one fall can be filled by the next
+        changes[dst] = board[src]
+        changes[src] = EMPTY
+    return board.with_cells(changes), falls
+
+
+def fall_moves(board: BoardBase) -> tuple[tuple[Cell, Cell], ...]:
+    """Where every candy above a hole falls to, ``(from, to)``: column by column, lowest candy first
+    (the plain and the special board fall by this one rule)."""
     falls = []
     for c in range(board.cols):
         target = board.rows - 1  # lowest free row in this column
         for r in range(board.rows - 1, -1, -1):
-            kind = board[r, c]
-            if kind == EMPTY:
+            if board[r, c] == EMPTY:
                 continue
             if r != target:
                 falls.append(((r, c), (target, c)))
-                changes[(target, c)] = kind
-                changes[(r, c)] = EMPTY
             target -= 1
-    return board.with_cells(changes), tuple(falls)
+    return tuple(falls)
 
 
-def refill_outcomes(board: Board, cell: Cell | None = None) -> list[tuple[int, float]]:
+def refill_outcomes(board: BoardBase, cell: Cell | None = None) -> list[tuple[int, float]]:
     """The chance event behind a refill: each new candy is kind ``k`` with probability 1/kinds.
 
     Every EMPTY cell is refilled independently with these outcomes (``cell`` is accepted to
@@ -113,7 +125,7 @@ def sample_refill(outcomes: Sequence[tuple[int, float]], u: float) -> int:
     return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
 
 
-def refill(board: Board, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
+def refill(board: Board, *, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
     """Fill every EMPTY cell with a kind sampled from :func:`refill_outcomes`; returns the board
     and each ``(cell, kind)``.
 
@@ -121,18 +133,24 @@ def refill(board: Board, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], .
     :func:`refill_outcomes` and :func:`sample_refill` draws from that list. One ``rng.random()``
     per hole, holes in reading order, so the fast engine reproduces the very same candies.
 
-    >>> full, refills = refill(Board.parse("..\\n01"), 0)
+    >>> full, refills = refill(Board.parse("..\\n01"), rng=0)
     >>> print(full); refills
     10
     01
     (((0, 0), 1), ((0, 1), 0))
     """
+    refills = draw_refills(board, rng=rng)
+    return board.with_cells(dict(refills)), refills
+
+
+def draw_refills(board: BoardBase, *, rng: RngLike) -> tuple[tuple[Cell, int], ...]:
+    """The refill's chance step on any board: each hole, in reading order, gets a kind sampled from
+    :func:`refill_outcomes` with one ``rng.random()`` (the special board refills by this rule too)."""
     rng = as_generator(rng)
     holes = [cell for cell in board.cells() if board[cell] == EMPTY]
     outcomes = refill_outcomes(board)
     draws = rng.random(len(holes))
-    refills = tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
-    return board.with_cells(dict(refills)), refills
+    return tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
 
 
 # ----------------------------------------------------------------------------- swap and cascades
@@ -160,21 +178,33 @@ class CascadeStep:
         return self.index * sum(g.points for g in self.groups)
 
 
-@dataclass(frozen=True)
-class SwapResult:
-    """What a swap did. ``valid`` False means it was swapped back and ``board`` is unchanged."""
+B = TypeVar("B", bound=BoardBase)
+S = TypeVar("S")
 
-    valid: bool
-    board: Board
-    steps: tuple[CascadeStep, ...]
+
+@dataclass(frozen=True)
+class SwapOutcome(Generic[B, S]):
+    """The fields every swap result has, plain (:class:`SwapResult`) or with specials (``SpecialSwapResult``)."""
+
+    valid: bool  #: False: no match, swapped back, ``board`` unchanged
+    board: B  #: the board after the cascade
+    steps: tuple[S, ...]  #: the cascade steps in order
     score: int
     cascades: int
     a: Cell
     b: Cell
-    swapped: Board  # the board right after exchanging the two candies
+    swapped: B  #: the board right after exchanging the two candies
 
 
-def cascade_step(board: Board, index: int, rng: RngLike) -> CascadeStep | None:
+@dataclass(frozen=True)
+class SwapResult(SwapOutcome[Board, CascadeStep]):
+    """What a swap did. ``valid`` False means it was swapped back and ``board`` is unchanged.
+
+    Fields: ``valid, board, steps, score, cascades, a, b, swapped`` (:class:`SwapOutcome`).
+    """
+
+
+def cascade_step(board: Board, index: int, *, rng: RngLike) -> CascadeStep | None:
     """Match, clear, fall and refill once; None when the board is stable.
 
     >>> step = cascade_step(Board.parse('''
@@ -203,11 +233,11 @@ def cascade_step(board: Board, index: int, rng: RngLike) -> CascadeStep | None:
         return None
     cleared = clear(board, groups)
     fallen, falls = fall(cleared)
-    refilled, refills = refill(fallen, rng)
+    refilled, refills = refill(fallen, rng=rng)
     return CascadeStep(index, board, groups, cleared, falls, fallen, refills, refilled)
 
 
-def resolve(board: Board, rng: RngLike) -> tuple[CascadeStep, ...]:
+def resolve(board: Board, *, rng: RngLike) -> tuple[CascadeStep, ...]:
     """Run cascade steps until no run is left; the steps in order (empty if already stable).
 
     >>> steps = resolve(Board.parse('''
@@ -226,7 +256,7 @@ def resolve(board: Board, rng: RngLike) -> tuple[CascadeStep, ...]:
     rng = as_generator(rng)
     steps: list[CascadeStep] = []
     while len(steps) < MAX_CASCADES:
-        step = cascade_step(board, len(steps) + 1, rng)
+        step = cascade_step(board, len(steps) + 1, rng=rng)
         if step is None:
             return tuple(steps)
         steps.append(step)
@@ -251,7 +281,7 @@ def creates_run(board: Board, a: Cell, b: Cell) -> bool:
     return runs_through(after, a) or runs_through(after, b)
 
 
-def swap(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
+def swap(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
     """Swap two neighbours; if a run appears, clear and cascade until stable, else swap back.
 
     >>> board = Board.parse('''
@@ -281,7 +311,7 @@ def swap(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
     swapped = board.swapped(a, b)
     if not creates_run(board, a, b):
         return SwapResult(False, board, (), 0, 0, a, b, swapped)
-    steps = resolve(swapped, rng)
+    steps = resolve(swapped, rng=rng)
     return SwapResult(
         True, steps[-1].board, steps, sum(s.score for s in steps), len(steps), a, b, swapped
     )

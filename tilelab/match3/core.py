@@ -7,6 +7,8 @@ Glossary (the names the lesson uses):
 - *run*: three or more candies of one kind in a row or a column (maximal).
 - *group*: runs that share a cell clear together (an L, T or cross); its ``shape`` scores it.
 - *swap*: exchange two orthogonal neighbours; legal only when it creates a run, else swapped back.
+  :func:`tilelab.match3.play` ``(board, (a, b), rng=...)`` plays one, cascade and all (``swap`` with the
+  two cells as arguments is the same rule).
 - *cascade step*: match -> clear -> fall -> refill; repeated until the board is *stable* (no run).
 - *dead*: stable AND no swap makes a run (defined for stable boards only: ``is_dead`` raises
   ValueError on a board that still holds a run).
@@ -64,7 +66,10 @@ from tilelab.match3.cascade import (  # noqa: F401
     kind_from_uniform as kind_from_uniform,
     sample_refill as sample_refill,
     refill as refill,
+    fall_moves as fall_moves,
+    draw_refills as draw_refills,
     CascadeStep as CascadeStep,
+    SwapOutcome as SwapOutcome,
     SwapResult as SwapResult,
     cascade_step as cascade_step,
     resolve as resolve,

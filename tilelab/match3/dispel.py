@@ -167,16 +167,16 @@ def check_dispel_article(grid: list[list[int]], row: int, col: int) -> Iterator[
             yield from check_dispel_article(grid, r, c0)
 
 
-def apply_group(grid: list[list[int]], cells: list[Cell], kinds: int, rng: np.random.Generator) -> None:
+def apply_group(grid: list[list[int]], cells: list[Cell], kinds: int, *, rng: np.random.Generator) -> None:
     """What the caller must do between two groups: clear, let candies fall, refill (in place)."""
     board = Board(tuple(map(tuple, grid)), kinds)
     cleared = board.with_cells({cell: EMPTY for cell in cells})
-    refilled, _ = refill(fall(cleared)[0], rng)
+    refilled, _ = refill(fall(cleared)[0], rng=rng)
     for r, row in enumerate(refilled.grid):
         grid[r][:] = row
 
 
-def article_cascade(board: Board, a: Cell, b: Cell, rng: RngLike, limit: int = 1000) -> tuple[Board, list[list[Cell]]]:
+def article_cascade(board: Board, a: Cell, b: Cell, *, rng: RngLike, limit: int = 1000) -> tuple[Board, list[list[Cell]]]:
     """Use the recursive check correctly: swap, then clear each group before asking for more."""
     rng = as_generator(rng)
     grid = [list(row) for row in board.swapped(a, b).grid]
@@ -184,7 +184,7 @@ def article_cascade(board: Board, a: Cell, b: Cell, rng: RngLike, limit: int = 1
     for start in (a, b):
         for cells in check_dispel_article(grid, *start):
             groups.append(cells)
-            apply_group(grid, cells, board.kinds, rng)
+            apply_group(grid, cells, board.kinds, rng=rng)
             if len(groups) >= limit:
                 raise RuntimeError(f"more than {limit} groups: the cascade did not settle")
     return Board(tuple(map(tuple, grid)), board.kinds), groups
@@ -264,7 +264,7 @@ def remove_candys_article(board: Board, cells: Sequence[Cell]) -> Board:
 # ----------------------------------------------------------------------------- the article's deal
 
 
-def redraw_deal(rows: int, cols: int, kinds: int, rng: RngLike, max_draws: int = 1_000_000) -> tuple[Board | None, int]:
+def redraw_deal(rows: int, cols: int, kinds: int, *, rng: RngLike, max_draws: int = 1_000_000) -> tuple[Board | None, int]:
     """The article's deal: draw a kind, redraw while it is banned. Returns (board, draws used).
 
     With ``kinds >= 3`` it always finishes (a draw fails with probability at most 2/kinds);

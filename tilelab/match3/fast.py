@@ -127,7 +127,8 @@ def has_run(g: np.ndarray) -> bool:
 
 
 @njit
-def _root(parent: np.ndarray, i: int) -> int:
+def group_root(parent: np.ndarray, i: int) -> int:
+    """The root of ``i`` in a union-find ``parent`` array (path halving): which group a cell joined."""
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]
@@ -159,7 +160,7 @@ def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
                         hlen[r * cols + i] = c - start
                         hpos[r * cols + i] = i - start
                         if i > start:
-                            parent[_root(parent, r * cols + i)] = _root(parent, r * cols + start)
+                            parent[group_root(parent, r * cols + i)] = group_root(parent, r * cols + start)
                 start = c
     for c in range(cols):  # vertical runs
         start = 0
@@ -171,7 +172,7 @@ def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
                         vlen[i * cols + c] = r - start
                         vpos[i * cols + c] = i - start
                         if i > start:
-                            parent[_root(parent, i * cols + c)] = _root(parent, start * cols + c)
+                            parent[group_root(parent, i * cols + c)] = group_root(parent, start * cols + c)
                 start = r
     if not found:
         return 0, 0
@@ -180,7 +181,7 @@ def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
     for i in range(size):
         if hlen[i] == 0 and vlen[i] == 0:
             continue
-        root = _root(parent, i)
+        root = group_root(parent, i)
         longest[root] = max(longest[root], hlen[i], vlen[i])
         if hlen[i] > 0 and vlen[i] > 0:
             inner = 1
@@ -195,7 +196,7 @@ def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
         if hlen[i] == 0 and vlen[i] == 0:
             continue
         holes += 1
-        if _root(parent, i) == i:
+        if group_root(parent, i) == i:
             if longest[i] >= MIN_CROSS_FREE or crossing[i] > 0:
                 points += SHAPE
             elif longest[i] == RUN + 1:
@@ -273,7 +274,7 @@ def count_dead(rows: int, cols: int, kinds: int, u: np.ndarray) -> int:
 # ----------------------------------------------------------------------------- wrappers
 
 
-def swap_array(grid: np.ndarray, a: Cell, b: Cell, kinds: int, rng: np.random.Generator) -> tuple[bool, int, int]:
+def swap_array(grid: np.ndarray, a: Cell, b: Cell, kinds: int, *, rng: np.random.Generator) -> tuple[bool, int, int]:
     """Fast swap on an int8 array (modified in place). Returns (valid, score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     if not swap_creates_run(grid, r1, c1, r2, c2):
@@ -291,7 +292,7 @@ def swap_array(grid: np.ndarray, a: Cell, b: Cell, kinds: int, rng: np.random.Ge
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_fast(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
+def swap_fast(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
     """Same rules, random draws and result type as :func:`tilelab.match3.swap`, compiled.
 
     The one difference: ``steps`` is empty (the compiled cascade keeps no step data);
@@ -306,7 +307,7 @@ def swap_fast(board: Board, a: Cell, b: Cell, rng: RngLike) -> SwapResult:
     a, b = check_swap(board, a, b)
     grid = board.to_array()
     swapped = board.swapped(a, b)
-    valid, score, cascades = swap_array(grid, a, b, board.kinds, as_generator(rng))
+    valid, score, cascades = swap_array(grid, a, b, board.kinds, rng=as_generator(rng))
     after = Board._trusted(grid, board.kinds) if valid else board
     return SwapResult(bool(valid), after, (), int(score), int(cascades), a, b, swapped)
 

@@ -6,6 +6,9 @@ refills with their probabilities, ``reshuffle`` the new deal when the swap left 
 ``legal_moves()``, ``undo()`` to any depth (the random state too), ``hint()``, ``seed``/``rng``
 and an exact ``to_json()``/``from_json()``.
 
+The engine-level move is :func:`play` (``play(board, (a, b), rng=...)``): one swap on a plain or a
+special board, by the rules that board's type plays; the game plays through the same rules objects.
+
 The rules are an object passed to the game: :data:`PLAIN` (matches only) or :data:`WITH_SPECIALS`
 (striped, wrapped and colour-bomb candies). Everything that differs between them -- the board
 type, the swap, the legal moves, dead boards, reshuffles, the hint and the score table -- is a
@@ -29,7 +32,8 @@ method of the rules, so no caller ever asks "are specials on?".
 from __future__ import annotations
 
 import json
-from typing import Any, NamedTuple, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 
 import numpy as np
 
@@ -42,12 +46,16 @@ from tilelab._protocol import (
     jsonable,
     saved_field,
 )
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator
 from tilelab.match3 import core
 from tilelab.match3.core import SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
+from tilelab.match3.special_board import SpecialBoard
 
-__all__ = ["Game", "PLAIN", "PlainRules", "Rules", "SpecialRules", "WITH_SPECIALS", "as_rules"]
+if TYPE_CHECKING:
+    from tilelab.match3.special_rules import SpecialSwapResult
+
+__all__ = ["Game", "PLAIN", "PlainRules", "Rules", "SpecialRules", "WITH_SPECIALS", "as_rules", "play"]
 
 JSON_FORMAT = "tilelab.match3"
 JSON_VERSION = 1
@@ -62,21 +70,25 @@ class Rules:
     name = "rules"
     specials = False  #: True when boards carry special candies
 
-    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Any:
+    def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> Any:
         """A fresh board: no run, at least one legal move."""
         raise NotImplementedError
 
-    def swap(self, board: Any, a: Cell, b: Cell, rng: np.random.Generator) -> Any:
+    def swap(self, board: Any, a: Cell, b: Cell, *, rng: np.random.Generator) -> Any:
         """The engine's swap (a ``SwapResult`` or ``SpecialSwapResult``)."""
         raise NotImplementedError
 
-    def valid_moves(self, board: Any) -> list[Move]:
+    def legal_moves(self, board: Any) -> list[Move]:
         raise NotImplementedError
+
+    def valid_moves(self, board: Any) -> list[Move]:
+        """The older name of :meth:`legal_moves`."""
+        return self.legal_moves(board)
 
     def is_dead(self, board: Any) -> bool:
         raise NotImplementedError
 
-    def reshuffle(self, board: Any, rng: np.random.Generator) -> Reshuffle:
+    def reshuffle(self, board: Any, *, rng: np.random.Generator) -> Reshuffle[Any]:
         """The same candies in new places: no run and a move (a new deal if none exists)."""
         raise NotImplementedError
 
@@ -107,13 +119,13 @@ class PlainRules(Rules):
     name = "plain"
     specials = False
 
-    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Board:
-        return new_board(rows, cols, kinds, rng)
+    def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> Board:
+        return new_board(rows, cols, kinds, rng=rng)
 
-    def swap(self, board: Board, a: Cell, b: Cell, rng: np.random.Generator) -> core.SwapResult:
-        return core.swap(board, a, b, rng)
+    def swap(self, board: Board, a: Cell, b: Cell, *, rng: np.random.Generator) -> core.SwapResult:
+        return core.swap(board, a, b, rng=rng)
 
-    def valid_moves(self, board: Board) -> list[Move]:
+    def legal_moves(self, board: Board) -> list[Move]:
         from tilelab.match3.fast import valid_moves_fast  # the compiled twin of core.valid_moves (tested equal)
 
         return valid_moves_fast(board)
@@ -123,8 +135,8 @@ class PlainRules(Rules):
 
         return is_dead_fast(board)
 
-    def reshuffle(self, board: Board, rng: np.random.Generator) -> Reshuffle:
-        return reshuffle_report(board, rng)
+    def reshuffle(self, board: Board, *, rng: np.random.Generator) -> Reshuffle[Board]:
+        return reshuffle_report(board, rng=rng)
 
     def hint(self, board: Board) -> Move | None:
         """The largest immediate score; ties: the lowest move, then reading order (:func:`core.hint`)."""
@@ -145,17 +157,15 @@ class SpecialRules(Rules):
     name = "specials"
     specials = True
 
-    def deal(self, rows: int, cols: int, kinds: int, rng: np.random.Generator) -> Any:
-        from tilelab.match3.specials import SpecialBoard
+    def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> SpecialBoard:
+        return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
 
-        return SpecialBoard.from_board(new_board(rows, cols, kinds, rng))
-
-    def swap(self, board: Any, a: Cell, b: Cell, rng: np.random.Generator) -> Any:
+    def swap(self, board: Any, a: Cell, b: Cell, *, rng: np.random.Generator) -> "SpecialSwapResult":
         from tilelab.match3.specials import swap_specials
 
-        return swap_specials(board, a, b, rng)
+        return swap_specials(board, a, b, rng=rng)
 
-    def valid_moves(self, board: Any) -> list[Move]:
+    def legal_moves(self, board: Any) -> list[Move]:
         from tilelab.match3.specials import valid_moves_specials
 
         return valid_moves_specials(board)
@@ -165,17 +175,17 @@ class SpecialRules(Rules):
 
         return is_dead_specials(board)
 
-    def reshuffle(self, board: Any, rng: np.random.Generator) -> Reshuffle:
+    def reshuffle(self, board: Any, *, rng: np.random.Generator) -> Reshuffle[SpecialBoard]:
         from tilelab.match3.specials import reshuffle_specials
 
-        return Reshuffle(reshuffle_specials(board, rng), True, "no moves left, shuffling")
+        return Reshuffle(reshuffle_specials(board, rng=rng), True, "no moves left, shuffling")
 
     def hint(self, board: Any) -> Move | None:
         """A special combination first, else any legal swap; ties as :func:`core.hint` breaks them
         (the lowest move on the board, then reading order)."""
         from tilelab.match3.specials import combo_of
 
-        moves = self.valid_moves(board)
+        moves = self.legal_moves(board)
         combos = [m for m in moves if combo_of(board, *m) != "none"]
         return min(combos or moves, key=lambda m: (-max(m[0][0], m[1][0]), m), default=None)
 
@@ -187,14 +197,20 @@ class SpecialRules(Rules):
     def board_to_dict(self, board: Any) -> dict[str, Any]:
         return {**super().board_to_dict(board), "specials": [list(row) for row in board.specials]}
 
-    def board_from_dict(self, data: Any) -> Any:
-        from tilelab.match3.specials import SpecialBoard
-
+    def board_from_dict(self, data: Any) -> SpecialBoard:
         if not isinstance(data, dict):
             raise ValueError(f"saved board must be an object with grid, specials and kinds, not {_short(data)}")
         grid = tuple(tuple(row) for row in saved_field(data, "grid", list))
         specials = tuple(tuple(row) for row in saved_field(data, "specials", list))
         return SpecialBoard(grid, specials, saved_field(data, "kinds", int))
+
+
+def _split_move(move: object) -> Move:
+    """``move`` as its two cells (the swap checks the cells themselves); ValueError unless it is a pair."""
+    pair = tuple(islice(move, 3)) if isinstance(move, Iterable) else ()
+    if len(pair) != 2:
+        raise ValueError(f"a move is a pair of neighbouring cells ((r, c), (r2, c2)), not {_short(move)}")
+    return cast(Cell, pair[0]), cast(Cell, pair[1])
 
 
 PLAIN = PlainRules()  #: matches only
@@ -215,6 +231,49 @@ def as_rules(rules: "Rules | str | bool") -> Rules:
     if isinstance(rules, str) and rules in _RULES:
         return _RULES[rules]
     raise ValueError(f"rules must be PLAIN, WITH_SPECIALS, 'plain' or 'specials', not {_short(rules)}")
+
+
+# ----------------------------------------------------------------------------- play: one swap, engine level
+
+
+@overload
+def play(board: Board, move: Move, *, rng: RngLike) -> core.SwapResult: ...
+@overload
+def play(board: SpecialBoard, move: Move, *, rng: RngLike) -> "SpecialSwapResult": ...
+def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "core.SwapResult | SpecialSwapResult":
+    """Play one swap ``move = (a, b)`` on a board and return what happened: match-3's ``play``.
+
+    The rules follow the board: a :class:`Board` plays the plain rules (a :class:`SwapResult`, as
+    :func:`~tilelab.match3.core.swap` gives), a :class:`~tilelab.match3.specials.SpecialBoard`
+    the special candies' (a ``SpecialSwapResult``, as ``swap_specials`` gives). Refills draw from
+    ``rng`` (a seed or a Generator). A swap that makes no match is swapped back (``valid`` False).
+
+    >>> board = Board.parse('''
+    ... 0120
+    ... 1201
+    ... 0012
+    ... 2102''')
+    >>> result = play(board, ((2, 2), (3, 2)), rng=1)   # the 0 moves up: row 2 reads 0 0 0
+    >>> print(result.swapped); print(); print(result.board)
+    0120
+    1201
+    0002
+    2112
+    <BLANKLINE>
+    1200
+    0121
+    1202
+    2112
+    >>> result.valid, result.score, result.cascades
+    (True, 60, 1)
+    >>> special = play(SpecialBoard.from_board(board), ((2, 2), (3, 2)), rng=1)
+    >>> type(special).__name__, special.board.colours() == result.board
+    ('SpecialSwapResult', True)
+    """
+    a, b = _split_move(move)
+    if isinstance(board, SpecialBoard):
+        return WITH_SPECIALS.swap(board, a, b, rng=as_generator(rng))
+    return PLAIN.swap(board, a, b, rng=as_generator(rng))
 
 
 # ----------------------------------------------------------------------------- the game
@@ -249,12 +308,10 @@ class Game(SessionBase):
         self._rng = as_generator(source)
         self._history: list[_Snapshot] = []
         if board is None:
-            board = self.rules.deal(rows, cols, kinds, self._rng)
+            board = self.rules.deal(rows, cols, kinds, rng=self._rng)
         self._start(self._check_board(board))
 
-    def _check_board(self, board: Any) -> Any:
-        from tilelab.match3.specials import SpecialBoard
-
+    def _check_board(self, board: object) -> Board | SpecialBoard:
         if self.rules.specials and isinstance(board, Board):
             board = SpecialBoard.from_board(board)
         expected = SpecialBoard if self.rules.specials else Board
@@ -262,8 +319,8 @@ class Game(SessionBase):
             raise TypeError(f"the {self.rules.name} rules play on a {expected.__name__}, got {type(board).__name__}")
         return board
 
-    def _start(self, board: Any) -> None:
-        self.board = board
+    def _start(self, board: Board | SpecialBoard) -> None:
+        self.board: Board | SpecialBoard = board
         self.score = 0
         self.moves = 0
         self.last_cascades = 0
@@ -274,7 +331,7 @@ class Game(SessionBase):
         """Deal a new board of the same size (under new ``rules`` if given); the generator carries on."""
         if rules is not None:
             self.rules = as_rules(rules)
-        self._start(self.rules.deal(self.rows, self.cols, self.kinds, self._rng))
+        self._start(self.rules.deal(self.rows, self.cols, self.kinds, rng=self._rng))
 
     # ------------------------------------------------------------------ state
     @property
@@ -306,7 +363,7 @@ class Game(SessionBase):
 
     def legal_moves(self) -> list[Move]:
         """The swaps that make a match (specials on: also special pairs and colour-bomb swaps)."""
-        return self.rules.valid_moves(self.board)
+        return self.rules.legal_moves(self.board)
 
     def is_dead(self) -> bool:
         """True when no swap is legal (the game reshuffles such a board itself after a swap)."""
@@ -325,23 +382,17 @@ class Game(SessionBase):
         return self.rules.score_table()
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: Sequence[Cell], b: Cell | None = None) -> Turn:
+    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn:
         """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
 
         A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
         counts as False. A legal one scores, cascades, and, when it leaves the board dead,
         reshuffles it (``turn.reshuffle``).
         """
-        if b is None:
-            try:
-                a, b = move  # type: ignore[misc]
-            except (TypeError, ValueError):
-                raise ValueError(f"a move is a pair of neighbouring cells ((r, c), (r2, c2)), not {_short(move)}") from None
-        else:
-            a = move  # type: ignore[assignment]
+        a, b = _split_move(move) if b is None else (cast(Cell, move), b)
         snapshot = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
-                             self._rng.bit_generator.state)
-        result = self.rules.swap(self.board, a, b, self._rng)  # type: ignore[arg-type]
+                             dict(self._rng.bit_generator.state))
+        result = self.rules.swap(self.board, a, b, rng=self._rng)
         pair = (result.a, result.b)
         if not result.valid:
             return Turn(pair, False, result)
@@ -355,7 +406,7 @@ class Game(SessionBase):
         chance = tuple((refill, p) for step in result.steps for refill in step.refills)
         reshuffle = None
         if self.rules.is_dead(self.board):
-            reshuffle = self.rules.reshuffle(self.board, self._rng)
+            reshuffle = self.rules.reshuffle(self.board, rng=self._rng)
             self.board = reshuffle.board
         return Turn(pair, True, result, result.score, chance, reshuffle=reshuffle)
 
@@ -378,7 +429,7 @@ class Game(SessionBase):
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
         now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
-                        self._rng.bit_generator.state)
+                        dict(self._rng.bit_generator.state))
         return {"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.name, "seed": self.seed,
                 **self._state(now), "history": [self._state(s) for s in self._history]}
 
@@ -398,7 +449,8 @@ class Game(SessionBase):
             raise ValueError(f"saved game field {where}'board' has holes: a saved board is always refilled")
         counts = [saved_field(data, key, int, where) for key in ("score", "moves", "last_cascades", "best_cascades")]
         state = generator_from_state(saved_field(data, "rng", dict, where), f"{where}rng").bit_generator.state
-        return _Snapshot(board, *counts, state)
+        score, moves, last_cascades, best_cascades = counts
+        return _Snapshot(board, score, moves, last_cascades, best_cascades, dict(state))
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":

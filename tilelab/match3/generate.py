@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from tilelab.match3.core import (
     kind_from_uniform,
 )
 from tilelab.match3.fast import any_move, fill_no_runs, has_run
+from tilelab.match3.special_board import SpecialBoard
 
 MAX_DEALS = 100  # fresh deals before planting a move
 SHUFFLE_TRIES = 50  # random permutations before the systematic search
@@ -88,7 +90,7 @@ def can_have_move(rows: int, cols: int) -> bool:
     return (rows >= 2 and cols >= 3) or (rows >= 3 and cols >= 2) or max(rows, cols) >= RUN + 1
 
 
-def stable_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
+def stable_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     """A random board with no ready run (it may have no move either: see :func:`new_board`).
 
     >>> print(stable_board(3, 5, 3, rng=4))
@@ -128,7 +130,7 @@ def exclude_probability(board: Board) -> float:
     return p
 
 
-def planted_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
+def planted_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     """A no-run board with a legal move built in (the bounded fallback of :func:`new_board`).
 
     The pattern ``k k j / . j k`` in the top-left corner (transposed on narrow boards, or
@@ -165,7 +167,7 @@ def planted_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
     return Board(tuple(map(tuple, grid)), kinds)
 
 
-def new_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
+def new_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     """A fresh board: no ready run, at least one legal move; bounded work for any kinds >= 3.
 
     >>> b = new_board(4, 5, 3, rng=7)
@@ -192,17 +194,20 @@ def new_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Board:
         fill_no_runs(grid, kinds, rng.random(rows * cols))
         if any_move(grid):
             return Board.from_array(grid, kinds)
-    return planted_board(rows, cols, kinds, rng)
+    return planted_board(rows, cols, kinds, rng=rng)
 
 
 # ----------------------------------------------------------------------------- reshuffle
 
 
-@dataclass(frozen=True)
-class Reshuffle:
-    """A reshuffle's outcome: the new board, and whether it kept the old candies."""
+B = TypeVar("B", Board, SpecialBoard)
 
-    board: Board
+
+@dataclass(frozen=True)
+class Reshuffle(Generic[B]):
+    """A reshuffle's outcome: the new board (plain or special), and whether it kept the old candies."""
+
+    board: B
     kept_candies: bool
     message: str
 
@@ -253,7 +258,7 @@ def _search(counts: list[int], rows: int, cols: int,
             return None, True
 
 
-def reshuffle_report(board: Board, rng: RngLike) -> Reshuffle:
+def reshuffle_report(board: Board, *, rng: RngLike) -> Reshuffle[Board]:
     """Rearrange the candies (same count of each kind) into a no-run board with a move.
 
     Tries random permutations first, then a systematic search. If no arrangement exists,
@@ -275,10 +280,10 @@ def reshuffle_report(board: Board, rng: RngLike) -> Reshuffle:
         return Reshuffle(Board(tuple(map(tuple, found)), board.kinds), True, "no moves left, shuffling")
     why = "no arrangement of these candies" if exhausted else "no arrangement found within budget"
     message = f"{why} has a move and no ready run: dealing a new board"
-    return Reshuffle(new_board(board.rows, board.cols, board.kinds, rng), False, message)
+    return Reshuffle(new_board(board.rows, board.cols, board.kinds, rng=rng), False, message)
 
 
-def reshuffle(board: Board, rng: RngLike) -> Board:
+def reshuffle(board: Board, *, rng: RngLike) -> Board:
     """Shuffle a (dead) board: same candies, no ready run, at least one move.
 
     >>> b = Board.parse('''
@@ -296,7 +301,7 @@ def reshuffle(board: Board, rng: RngLike) -> Board:
     >>> s.counts() == b.counts(), find_matches(s), is_dead(s)
     (True, [], False)
     """
-    result = reshuffle_report(board, rng)
+    result = reshuffle_report(board, rng=rng)
     if not result.kept_candies:
         warnings.warn(result.message, ReshuffleWarning, stacklevel=2)
     return result.board

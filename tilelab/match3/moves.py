@@ -26,10 +26,13 @@ __all__ = [
 # ----------------------------------------------------------------------------- moves
 
 
-def valid_moves(board: Board) -> list[Move]:
+def legal_moves(board: Board) -> list[Move]:
     """Every legal swap ``(a, b)``, ``a`` before ``b`` in reading order (reference version).
 
-    >>> valid_moves(Board.parse('''
+    ``valid_moves`` is the older name of this very function (the name the three engines share
+    is ``legal_moves``).
+
+    >>> legal_moves(Board.parse('''
     ... 001
     ... 120
     ... 212'''))
@@ -44,8 +47,8 @@ def valid_moves(board: Board) -> list[Move]:
     return sorted(moves)
 
 
-#: The one name for legal moves across the three engines (game2048 and sliding use it too).
-legal_moves = valid_moves
+#: The older name, kept for old notebooks and the README: the same function.
+valid_moves = legal_moves
 
 
 def check_stable(board: Board) -> None:
@@ -55,7 +58,7 @@ def check_stable(board: Board) -> None:
     >>> check_stable(Board.parse("000\\n120\\n201"))
     Traceback (most recent call last):
     ...
-    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve(board, rng)), or ask valid_moves(board) for the legal swaps
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve(board, rng=rng)), or ask legal_moves(board) for the legal swaps
     """
     check_full(board)
     runs = find_runs(board)
@@ -63,7 +66,7 @@ def check_stable(board: Board) -> None:
         cells = ", ".join(str(cell) for cell in runs[0].cells)
         raise ValueError(
             f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
-            "run the cascade first (resolve(board, rng)), or ask valid_moves(board) for the legal swaps"
+            "run the cascade first (resolve(board, rng=rng)), or ask legal_moves(board) for the legal swaps"
         )
 
 
@@ -78,7 +81,7 @@ def is_dead(board: Board) -> bool:
     True
     """
     check_stable(board)
-    return not valid_moves(board)
+    return not legal_moves(board)
 
 
 def immediate_score(board: Board, move: Move) -> int:
@@ -126,12 +129,14 @@ def hint(board: Board, rule: str = "score") -> Move | None:
     """
     if not isinstance(rule, str) or rule not in HINT_RULES:
         raise ValueError(f"unknown hint rule {rule!r}: use one of {HINT_RULES}")
-    moves = valid_moves(board)
+    moves = legal_moves(board)
     if not moves:
         return None
     if rule == "first":
         return moves[0]
-    lowest = lambda m: (-max(m[0][0], m[1][0]), m)  # noqa: E731
+    def lowest(m: Move) -> tuple[int, Move]:
+        return (-max(m[0][0], m[1][0]), m)
+
     if rule == "lowest":
         return min(moves, key=lowest)
     score = _immediate_score_stable if not find_runs(board) else immediate_score

@@ -7,15 +7,15 @@ here (its docstring states the rules).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 
 from tilelab._checks import _short, is_int
 from tilelab._random import RngLike
-from tilelab.match3.core import (
-    _check_kinds, _check_limits, Board, Cell, check_cell, EMPTY, EMPTY_SYMBOL, MAX_SIDE, Move, neighbours,
-    SHAPE_POINTS, SYMBOLS,
+from tilelab.match3.board import (
+    _check_kinds, _check_rectangle, _default_kinds, BOMB_CODE, BOMB_SYMBOL, Board, BoardBase, Cell, check_cell,
+    EMPTY, MAX_SIDE, Move, neighbours, NO_COLOUR, read_picture, SHAPE_POINTS, SPECIAL_MARKS,
 )
 
 __all__ = [
@@ -43,9 +43,8 @@ __all__ = [
 NONE, ROW, COL, WRAPPED, PRIMED, BOMB = range(6)
 SPECIAL_NAMES = {NONE: "plain", ROW: "striped-row", COL: "striped-col", WRAPPED: "wrapped",
                  PRIMED: "wrapped-primed", BOMB: "colour-bomb"}
-NO_COLOUR = -2  # the kind stored under a colour bomb: it never matches
-SUFFIX = {ROW: "-", COL: "|", WRAPPED: "+", PRIMED: "@"}
-BOMB_SYMBOL = "*"
+SUFFIX = SPECIAL_MARKS  # the picture's mark after a kind, by special code (NO_COLOUR, BOMB_SYMBOL: the bomb's)
+assert BOMB == BOMB_CODE and SUFFIX == {ROW: "-", COL: "|", WRAPPED: "+", PRIMED: "@"}
 BLAST_POINTS = 60  # per candy a blast clears that no group cleared
 
 # combination codes (index 1 only): what swapping two specials does
@@ -75,13 +74,15 @@ SCORE_TABLE = (
 # ----------------------------------------------------------------------------- board
 
 
-@dataclass(frozen=True)
-class SpecialBoard:
+@dataclass(frozen=True, repr=False)
+class SpecialBoard(BoardBase):
     """A match-3 board whose candies may be special: ``grid`` of kinds, ``specials`` of codes.
 
-    Picture: one token per cell, a kind (0-9 a-z) with an optional mark: ``-`` striped that
-    clears its row, ``|`` striped that clears its column, ``+`` wrapped, ``@`` wrapped that went
-    off once (primed); ``*`` is a colour bomb, ``.`` a hole. Spaces are ignored.
+    Picture: the plain :class:`~tilelab.match3.core.Board`'s (one character per kind, 0-9 a-z),
+    with an optional mark after a kind: ``-`` striped that clears its row, ``|`` striped that
+    clears its column, ``+`` wrapped, ``@`` wrapped that went off once (primed); ``*`` is a colour
+    bomb, ``.`` a hole. Spaces are ignored. Shape, cells and the picture come from
+    :class:`~tilelab.match3.board.BoardBase`, shared with the plain board.
 
     >>> b = SpecialBoard.parse('''
     ... 0 1- 2
@@ -89,8 +90,10 @@ class SpecialBoard:
     >>> b.special((0, 1)), b.special((1, 1)), b[1, 1], b[1, 2]
     ('striped-row', 'colour-bomb', -2, 0)
     >>> print(b)
-    0 1- 2
-    1| * 0+
+    01-2
+    1|*0+
+    >>> SpecialBoard.parse(str(b)) == b, SpecialBoard.parse("012\\n120").special_cells()
+    (True, {})
     """
 
     grid: tuple[tuple[int, ...], ...]
@@ -102,10 +105,8 @@ class SpecialBoard:
         object.__setattr__(self, "kinds", kinds)
         grid = _int_rows(self.grid, "grid")
         specials = _int_rows(self.specials, "specials")
-        if not grid or not grid[0]:
-            raise ValueError("grid is empty: a board needs at least one row and one column")
-        _check_limits(len(grid), len(grid[0]))
-        if [len(r) for r in grid] != [len(grid[0])] * len(grid) or [len(r) for r in specials] != [len(r) for r in grid]:
+        _check_rectangle(grid)
+        if [len(r) for r in specials] != [len(r) for r in grid]:
             raise ValueError("grid and specials must be rectangles of the same size")
         for r, (krow, srow) in enumerate(zip(grid, specials)):
             for c, (k, s) in enumerate(zip(krow, srow)):
@@ -120,16 +121,8 @@ class SpecialBoard:
         object.__setattr__(self, "grid", grid)
         object.__setattr__(self, "specials", specials)
 
-    @property
-    def rows(self) -> int:
-        return len(self.grid)
-
-    @property
-    def cols(self) -> int:
-        return len(self.grid[0])
-
-    def __getitem__(self, cell: Cell) -> int:
-        return self.grid[cell[0]][cell[1]]
+    def _special_rows(self) -> tuple[tuple[int, ...], ...]:
+        return self.specials
 
     def special_code(self, cell: Cell) -> int:
         return self.specials[cell[0]][cell[1]]
@@ -137,16 +130,6 @@ class SpecialBoard:
     def special(self, cell: Cell) -> str:
         """The special at ``cell`` by name ("plain" for none)."""
         return SPECIAL_NAMES[self.special_code(cell)]
-
-    def cells(self) -> Iterator[Cell]:
-        return ((r, c) for r in range(self.rows) for c in range(self.cols))
-
-    def on_board(self, cell: Cell) -> bool:
-        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
-
-    @property
-    def is_full(self) -> bool:
-        return all(k != EMPTY for row in self.grid for k in row)
 
     def special_cells(self) -> dict[Cell, str]:
         """Every special on the board: ``{cell: name}``."""
@@ -179,55 +162,11 @@ class SpecialBoard:
     def swapped(self, a: Cell, b: Cell) -> "SpecialBoard":
         return self.with_cells({a: (self[b], self.special_code(b)), b: (self[a], self.special_code(a))})
 
-    def picture(self) -> str:
-        def token(k: int, s: int) -> str:
-            if s == BOMB:
-                return BOMB_SYMBOL
-            if k == EMPTY:
-                return EMPTY_SYMBOL
-            return SYMBOLS[k] + SUFFIX.get(s, "")
-
-        return "\n".join(" ".join(token(k, s) for k, s in zip(kr, sr)) for kr, sr in zip(self.grid, self.specials))
-
-    __str__ = picture
-
-    def __repr__(self) -> str:
-        return f"SpecialBoard.parse({self.picture()!r}, kinds={self.kinds})"
-
     @classmethod
     def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
-        """Read a picture (see the class docstring); ``kinds`` defaults to max(3, largest + 1)."""
-        if not isinstance(picture, str):
-            raise TypeError(f"SpecialBoard.parse expects a str picture, got {type(picture).__name__}")
-        grid, spec = [], []
-        for line in picture.strip().splitlines():
-            kr: list[int] = []
-            sr: list[int] = []
-            for ch in line.replace(" ", "").replace("\t", ""):
-                marks = {v: k for k, v in SUFFIX.items()}
-                if ch in marks:
-                    if not kr or kr[-1] < 0 or sr[-1] != NONE:
-                        raise ValueError(f"mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
-                    sr[-1] = marks[ch]
-                elif ch == BOMB_SYMBOL:
-                    kr.append(NO_COLOUR)
-                    sr.append(BOMB)
-                elif ch == EMPTY_SYMBOL:
-                    kr.append(EMPTY)
-                    sr.append(NONE)
-                elif ch.isascii() and ch.lower() in SYMBOLS:
-                    kr.append(SYMBOLS.index(ch.lower()))
-                    sr.append(NONE)
-                else:
-                    raise ValueError(f"unknown symbol {ch!r}: use 0-9 a-z, marks - | + @, '*' or '.'")
-            if kr:
-                grid.append(tuple(kr))
-                spec.append(tuple(sr))
-        if not grid:
-            raise ValueError("empty picture: give one line of candies per row, e.g. '0 1- 2'")
-        if kinds is None:
-            kinds = max(3, max(max(row) for row in grid) + 1)
-        return cls(tuple(grid), tuple(spec), kinds)
+        """Read a picture (the plain board's format, marks allowed); ``kinds`` defaults to max(3, largest + 1)."""
+        grid, specials = read_picture(picture, "SpecialBoard.parse")
+        return cls(grid, specials, _default_kinds(grid) if kinds is None else kinds)
 
     @classmethod
     def from_board(cls, board: Board) -> "SpecialBoard":
@@ -243,7 +182,6 @@ class SpecialBoard:
     @classmethod
     def from_arrays(cls, grid: np.ndarray, specials: np.ndarray, kinds: int) -> "SpecialBoard":
         return cls(tuple(map(tuple, np.asarray(grid).tolist())), tuple(map(tuple, np.asarray(specials).tolist())), kinds)
-
 
 
 def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
@@ -266,7 +204,7 @@ def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def new_special_board(rows: int, cols: int, kinds: int, rng: RngLike) -> SpecialBoard:
+def new_special_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> SpecialBoard:
     """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
 
     >>> new_special_board(3, 4, 3, rng=0).special_cells()
@@ -274,7 +212,7 @@ def new_special_board(rows: int, cols: int, kinds: int, rng: RngLike) -> Special
     """
     from tilelab.match3.generate import new_board
 
-    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng))
+    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
 
 
 def _check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
@@ -282,7 +220,7 @@ def _check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
         raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}; wrap a Board with SpecialBoard.from_board")
     if not board.is_full:
         raise ValueError("the board has EMPTY cells: refill it first (a move needs a full board)")
-    a, b = check_cell(board, a, "cell a"), check_cell(board, b, "cell b")  # type: ignore[arg-type]
+    a, b = check_cell(board, a, "cell a"), check_cell(board, b, "cell b")
     if not neighbours(a, b):
         raise ValueError(f"cells {a} and {b} are not neighbours: swap two cells that share a side")
     return a, b

@@ -29,7 +29,7 @@ def _has_run(board: SpecialBoard) -> bool:
     return bool(find_groups(board))
 
 
-def reshuffle_specials(board: SpecialBoard, rng: RngLike, tries: int = 200) -> SpecialBoard:
+def reshuffle_specials(board: SpecialBoard, *, rng: RngLike, tries: int = 200) -> SpecialBoard:
     """Rearrange the candies, specials included (each keeps its colour and special): no run, a move.
 
     Random permutations of the (colour, special) pieces, up to ``tries``. If none works it falls back
@@ -70,7 +70,7 @@ def _reshuffle_systematic(board: SpecialBoard, pieces: list[tuple[int, int]], rn
     from tilelab.match3.generate import reshuffle
 
     plain = Board(tuple(tuple(max(k, 0) for k in row) for row in board.grid), board.kinds)
-    colours = reshuffle(plain, rng)  # keeps the count of every colour unless no arrangement exists
+    colours = reshuffle(plain, rng=rng)  # keeps the count of every colour unless no arrangement exists
     if list(colours.counts()) != list(plain.counts()):
         return SpecialBoard.from_board(colours)  # a new deal: the specials are lost (reshuffle warned)
     kinds = [list(row) for row in colours.grid]

@@ -15,7 +15,9 @@ from typing import Iterable
 import numpy as np
 
 from tilelab._random import as_generator, RngLike
-from tilelab.match3.core import Cell, EMPTY, find_matches, Group, MAX_CASCADES, Move, RUN, sample_refill
+from tilelab.match3.core import (
+    Cell, draw_refills, EMPTY, fall_moves, find_matches, Group, MAX_CASCADES, Move, RUN, SwapOutcome,
+)
 from tilelab.match3.special_board import (
     _check_special_swap, ACTIVATION_BONUS, BLAST_POINTS, BOMB, COL, NO_COLOUR, NONE, PRIMED, ROW,
     SPECIAL_NAMES, SpecialBoard, WRAPPED,
@@ -114,17 +116,12 @@ class SpecialStep:
 
 
 @dataclass(frozen=True)
-class SpecialSwapResult:
-    """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged."""
+class SpecialSwapResult(SwapOutcome[SpecialBoard, SpecialStep]):
+    """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged.
 
-    valid: bool
-    board: SpecialBoard
-    steps: tuple[SpecialStep, ...]
-    score: int
-    cascades: int
-    a: Cell
-    b: Cell
-    swapped: SpecialBoard
+    The fields of :class:`tilelab.match3.core.SwapOutcome` (as ``SwapResult``), plus ``combo``.
+    """
+
     combo: str = "none"
 
 
@@ -213,7 +210,7 @@ def is_dead_specials(board: SpecialBoard) -> bool:
     >>> is_dead_specials(SpecialBoard.parse("0 0 0\\n1 2 1\\n2 1 2"))
     Traceback (most recent call last):
     ...
-    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng=rng)), or ask valid_moves_specials(board) for the legal swaps
     """
     moves = valid_moves_specials(board)  # checks the type and that the board is full
     groups = find_groups(board)
@@ -221,7 +218,7 @@ def is_dead_specials(board: SpecialBoard) -> bool:
         cells = ", ".join(str(cell) for cell in sorted(groups[0].cells))
         raise ValueError(
             f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
-            "run the cascade first (resolve_specials(board, rng)), or ask valid_moves_specials(board) for the legal swaps"
+            "run the cascade first (resolve_specials(board, rng=rng)), or ask valid_moves_specials(board) for the legal swaps"
         )
     return not moves
 
@@ -369,7 +366,7 @@ def _chain(board: SpecialBoard, spec: dict[Cell, int], queue: list[tuple[Cell, i
     return out
 
 
-def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
+def special_step(board: SpecialBoard, index: int, *, rng: RngLike,
                  move: Move | None = None, combo: str = "none") -> SpecialStep | None:
     """One cascade step with specials; None when nothing is left to go off or match.
 
@@ -383,21 +380,22 @@ def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
     ... 1 1 1 1
     ... 2 0 2 1
     ... 0 2 0 2''')
-    >>> step = special_step(board, 1, np.random.default_rng(0), move=((0, 1), (1, 1)))
+    >>> step = special_step(board, 1, rng=0, move=((0, 1), (1, 1)))
     >>> [g.shape for g in step.groups], step.created, step.score
     (['line4'], (Created(cell=(1, 1), kind=1, special='striped-col'),), 120)
     >>> print(step.cleared)
-    0 1 2 0
-    . 1| . .
-    2 0 2 1
-    0 2 0 2
+    0120
+    .1|..
+    2021
+    0202
 
     A striped candy in a run goes off and clears its whole row:
 
-    >>> step = special_step(SpecialBoard.parse("0 1 2\\n1- 1 1\\n2 0 2"), 1, np.random.default_rng(0))
+    >>> step = special_step(SpecialBoard.parse("0 1 2\\n1- 1 1\\n2 0 2"), 1, rng=0)
     >>> [(a.special, sorted(a.cells)) for a in step.activations], step.score
     ([('striped-row', [(1, 0), (1, 1), (1, 2)])], 60)
     """
+    rng = as_generator(rng)
     groups = tuple(find_groups(board))
     primed = [c for c in board.cells() if board.special_code(c) == PRIMED]
     if not groups and not primed and combo == "none":
@@ -457,7 +455,7 @@ def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
         changes[c.cell] = (c.kind, codes[c.special])
     cleared = board.with_cells(changes)
     fallen, falls = special_fall(cleared)
-    refilled, refills = special_refill(fallen, rng)
+    refilled, refills = special_refill(fallen, rng=rng)
     group_points = sum(g.points for g in groups)
     blast_points = sum(act.bonus for act in activations) + BLAST_POINTS * len(gone - group_cells)
     return SpecialStep(index, board, groups, tuple(activations), tuple(created), frozenset(survivors - created_cells),
@@ -467,38 +465,29 @@ def special_step(board: SpecialBoard, index: int, rng: np.random.Generator,
 
 def special_fall(board: SpecialBoard) -> tuple[SpecialBoard, tuple[tuple[Cell, Cell], ...]]:
     """Candies (special or not) drop into the holes below them; each fall ``(from, to)``."""
+    falls = fall_moves(board)
     changes: dict[Cell, tuple[int, int]] = {}
-    falls = []
-    for c in range(board.cols):
-        target = board.rows - 1
-        for r in range(board.rows - 1, -1, -1):
-            if board[r, c] == EMPTY:
-                continue
-            if r != target:
-                falls.append(((r, c), (target, c)))
-                changes[(target, c)] = (board[r, c], board.special_code((r, c)))
-                changes[(r, c)] = (EMPTY, NONE)
-            target -= 1
-    return board.with_cells(changes), tuple(falls)
+    for src, dst in falls:  # as core.fall: the candy and its special move together
+        changes[dst] = (board[src], board.special_code(src))
+        changes[src] = (EMPTY, NONE)
+    return board.with_cells(changes), falls
 
 
-def special_refill(board: SpecialBoard, rng: np.random.Generator) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
+def special_refill(board: SpecialBoard, *, rng: RngLike) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
     """Fill holes with plain candies: one ``rng.random()`` per hole in reading order (as core)."""
-    holes = [cell for cell in board.cells() if board[cell] == EMPTY]
-    outcomes = [(k, 1.0 / board.kinds) for k in range(board.kinds)]  # as core.refill_outcomes
-    draws = rng.random(len(holes))
-    refills = tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
+    refills = draw_refills(board, rng=rng)
     return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
 
 
-def resolve_specials(board: SpecialBoard, rng: RngLike, move: Move | None = None,
+def resolve_specials(board: SpecialBoard, *, rng: RngLike, move: Move | None = None,
                      combo: str = "none") -> tuple[SpecialStep, ...]:
     """Run steps until nothing matches and no primed candy is left; the steps in order."""
     rng = as_generator(rng)
     steps: list[SpecialStep] = []
     while len(steps) < MAX_CASCADES:
         first = not steps
-        step = special_step(board, len(steps) + 1, rng, move if first else None, combo if first else "none")
+        step = special_step(board, len(steps) + 1, rng=rng, move=move if first else None,
+                            combo=combo if first else "none")
         if step is None:
             return tuple(steps)
         steps.append(step)
@@ -506,7 +495,7 @@ def resolve_specials(board: SpecialBoard, rng: RngLike, move: Move | None = None
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> SpecialSwapResult:
+def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> SpecialSwapResult:
     """Swap with specials on: combos and bombs go off, runs clear, specials form, cascades run.
 
     >>> board = SpecialBoard.parse('''
@@ -523,7 +512,7 @@ def swap_specials(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> Specia
     if not is_valid_special_swap(board, a, b):
         return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)
     combo = combo_of(board, a, b)
-    steps = resolve_specials(swapped, rng, (a, b), combo)
+    steps = resolve_specials(swapped, rng=rng, move=(a, b), combo=combo)
     return SpecialSwapResult(True, steps[-1].board, steps, sum(s.score for s in steps), len(steps), a, b,
                              swapped, combo)
 

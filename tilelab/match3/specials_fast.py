@@ -15,6 +15,7 @@ import numpy as np
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
 from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.fast import group_root  # union-find root with path halving: one compiled copy for both kernels
 from tilelab.match3.specials import (
     ACTIVATION_BONUS,
     BLAST_POINTS,
@@ -37,14 +38,6 @@ B_BOMB = ACTIVATION_BONUS["colour-bomb"]
 COMBO_CODE = {name: i for i, name in enumerate(COMBOS)}
 COMBO_BONUS = np.array([0] + [ACTIVATION_BONUS[name] for name in COMBOS[1:]], np.int64)
 C_SS, C_SW, C_WW, C_BP, C_BS, C_BW, C_BB = range(1, 8)
-
-
-@njit
-def _root(parent: np.ndarray, i: int) -> int:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
 
 
 @njit
@@ -110,7 +103,7 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
                         hlen[r * cols + i] = c - start
                         hpos[r * cols + i] = i - start
                         if i > start:
-                            parent[_root(parent, r * cols + i)] = _root(parent, r * cols + start)
+                            parent[group_root(parent, r * cols + i)] = group_root(parent, r * cols + start)
                 start = c
     for c in range(cols):
         start = 0
@@ -123,7 +116,7 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
                         vlen[i * cols + c] = r - start
                         vpos[i * cols + c] = i - start
                         if i > start:
-                            parent[_root(parent, i * cols + c)] = _root(parent, start * cols + c)
+                            parent[group_root(parent, i * cols + c)] = group_root(parent, start * cols + c)
                 start = r
     if not found and not any_primed and combo == 0:
         return False, 0, 0, 0
@@ -220,7 +213,7 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
     for i in range(size):
         if in_group[i] == 0:
             continue
-        root = _root(parent, i)
+        root = group_root(parent, i)
         longest[root] = max(longest[root], hlen[i], vlen[i])
         if first_cell[root] < 0:
             first_cell[root] = i
@@ -233,7 +226,7 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
         if first and i == b:
             has_b[root] = 1
     for i in range(size):
-        if in_group[i] == 0 or _root(parent, i) != i:
+        if in_group[i] == 0 or group_root(parent, i) != i:
             continue
         code = NONE
         if longest[i] >= 5:
@@ -324,8 +317,8 @@ def refill_holes(g: np.ndarray, s: np.ndarray, u: np.ndarray, kinds: int) -> int
     return n
 
 
-def swap_specials_array(g: np.ndarray, s: np.ndarray, a: Cell, b: Cell, kinds: int, rng: np.random.Generator,
-                        combo: int) -> tuple[int, int]:
+def swap_specials_array(g: np.ndarray, s: np.ndarray, a: Cell, b: Cell, kinds: int, *,
+                        rng: np.random.Generator, combo: int) -> tuple[int, int]:
     """Resolve a legal swap on the arrays in place. Returns (score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     g[r1, c1], g[r2, c2] = g[r2, c2], g[r1, c1]
@@ -434,7 +427,7 @@ def list_special_moves(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
 # ----------------------------------------------------------------------------- wrappers
 
 
-def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> tuple[bool, SpecialBoard, int, int]:
+def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> tuple[bool, SpecialBoard, int, int]:
     """Same rules and random draws as :func:`tilelab.match3.specials.swap_specials`, compiled.
 
     Returns ``(valid, board, score, cascades)``.
@@ -450,8 +443,8 @@ def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, rng: RngLike) -> t
     g, s = board.to_arrays()
     if not valid_special_swap(g, s, a[0], a[1], b[0], b[1]):
         return False, board, 0, 0
-    score, cascades = swap_specials_array(g, s, a, b, board.kinds, as_generator(rng),
-                                          combo_code(s, a[0], a[1], b[0], b[1]))
+    score, cascades = swap_specials_array(g, s, a, b, board.kinds, rng=as_generator(rng),
+                                          combo=combo_code(s, a[0], a[1], b[0], b[1]))
     return True, SpecialBoard._trusted(tuple(map(tuple, g.tolist())), tuple(map(tuple, s.tolist())), board.kinds), \
         score, cascades
 
@@ -475,7 +468,7 @@ def is_dead_specials_fast(board: SpecialBoard) -> bool:
     return not valid_moves_specials_fast(board)
 
 
-def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, specials: bool = True,
+def play_random(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike, specials: bool = True,
                 seek: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
 
@@ -493,7 +486,7 @@ def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, spec
     from tilelab.match3.specials import reshuffle_specials
 
     rng = as_generator(rng)
-    board = new_board(rows, cols, kinds, rng)
+    board = new_board(rows, cols, kinds, rng=rng)
     g = board.to_array()
     s = np.zeros_like(g)
     out = np.empty((2 * rows * cols, 4), np.int64)
@@ -504,9 +497,9 @@ def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, spec
         n = list_special_moves(g, s, out) if specials else list_moves(g, out)
         if n == 0:
             if specials:
-                g, s = reshuffle_specials(SpecialBoard.from_arrays(g, s, kinds), rng).to_arrays()
+                g, s = reshuffle_specials(SpecialBoard.from_arrays(g, s, kinds), rng=rng).to_arrays()
             else:
-                g = reshuffle_report(Board.from_array(g, kinds), rng).board.to_array()
+                g = reshuffle_report(Board.from_array(g, kinds), rng=rng).board.to_array()
             continue
         pick = int(rng.integers(n))
         if specials and seek:
@@ -515,9 +508,9 @@ def play_random(rows: int, cols: int, kinds: int, moves: int, rng: RngLike, spec
                 pick = hot[int(rng.integers(len(hot)))]
         r1, c1, r2, c2 = (int(v) for v in out[pick])
         if specials:
-            scores[i], cascades[i] = swap_specials_array(g, s, (r1, c1), (r2, c2), kinds, rng,
-                                                         combo_code(s, r1, c1, r2, c2))
+            scores[i], cascades[i] = swap_specials_array(g, s, (r1, c1), (r2, c2), kinds, rng=rng,
+                                                         combo=combo_code(s, r1, c1, r2, c2))
         else:
-            _, scores[i], cascades[i] = swap_array(g, (r1, c1), (r2, c2), kinds, rng)
+            _, scores[i], cascades[i] = swap_array(g, (r1, c1), (r2, c2), kinds, rng=rng)
         i += 1
     return cascades, scores

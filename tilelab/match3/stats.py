@@ -84,7 +84,7 @@ def _dead_count(rows: int, cols: int, kinds: int, samples: int, rng: np.random.G
     return dead
 
 
-def dead_fraction(rows: int, cols: int, kinds: int, samples: int, rng: RngLike, method: str = "exclude") -> float:
+def dead_fraction(rows: int, cols: int, kinds: int, samples: int, *, rng: RngLike, method: str = "exclude") -> float:
     """Share of random stable boards with no legal move, dealt by ``method`` ("exclude" or "reject").
 
     >>> dead_fraction(5, 5, 7, 2000, rng=0) > dead_fraction(9, 9, 4, 2000, rng=0)
@@ -103,11 +103,11 @@ def dead_fraction(rows: int, cols: int, kinds: int, samples: int, rng: RngLike, 
     return _dead_count(rows, cols, kinds, int(samples), as_generator(rng), method) / samples
 
 
-def dead_table(sizes: Sequence[int], kinds: Sequence[int], samples: int, rng: RngLike,
+def dead_table(sizes: Sequence[int], kinds: Sequence[int], samples: int, *, rng: RngLike,
                method: str = "exclude") -> np.ndarray:
     """``table[i, j]`` = dead fraction of ``sizes[i] x sizes[i]`` boards with ``kinds[j]`` kinds."""
     rng = as_generator(rng)
-    return np.array([[dead_fraction(n, n, k, samples, rng, method) for k in kinds] for n in sizes])
+    return np.array([[dead_fraction(n, n, k, samples, rng=rng, method=method) for k in kinds] for n in sizes])
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -203,7 +203,7 @@ def exact_dead_rates(rows: int, cols: int, kinds: int) -> ExactDeadRates:
 # ----------------------------------------------------------------------------- playing
 
 
-def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, rng: RngLike) -> np.ndarray:
+def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike) -> np.ndarray:
     """Play ``moves`` random legal swaps (reshuffling dead boards); cascade steps of each.
 
     >>> lengths = cascade_lengths(8, 8, 6, 200, rng=0)
@@ -211,20 +211,20 @@ def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, rng: RngLike) 
     (200, True)
     """
     rng = as_generator(rng)
-    board = new_board(rows, cols, kinds, rng)
+    board = new_board(rows, cols, kinds, rng=rng)
     grid = board.to_array()
     out = np.empty((2 * rows * cols, 4), np.int64)
     lengths = np.empty(moves, np.int64)
     for i in range(moves):
         if not any_move(grid):
-            grid = reshuffle_report(Board.from_array(grid, kinds), rng).board.to_array()
+            grid = reshuffle_report(Board.from_array(grid, kinds), rng=rng).board.to_array()
         n = list_moves(grid, out)
         r1, c1, r2, c2 = out[int(rng.integers(n))]
-        _, _, lengths[i] = swap_array(grid, (r1, c1), (r2, c2), kinds, rng)
+        _, _, lengths[i] = swap_array(grid, (r1, c1), (r2, c2), kinds, rng=rng)
     return lengths
 
 
-def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, rng: RngLike) -> np.ndarray:
+def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, *, rng: RngLike) -> np.ndarray:
     """Play ``games`` games of random legal swaps; for each, the moves made before the board died.
 
     A game that is still alive after ``max_moves`` moves gets ``max_moves + 1``. This is how long
@@ -238,12 +238,12 @@ def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: in
     out = np.empty((2 * rows * cols, 4), np.int64)
     result = np.empty(games, np.int64)
     for g in range(games):
-        grid = new_board(rows, cols, kinds, rng).to_array()
+        grid = new_board(rows, cols, kinds, rng=rng).to_array()
         played = 0
         while played < max_moves and any_move(grid):
             n = list_moves(grid, out)
             r1, c1, r2, c2 = out[int(rng.integers(n))]
-            swap_array(grid, (r1, c1), (r2, c2), kinds, rng)
+            swap_array(grid, (r1, c1), (r2, c2), kinds, rng=rng)
             played += 1
         result[g] = played if not any_move(grid) else max_moves + 1
     return result

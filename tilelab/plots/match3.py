@@ -70,6 +70,19 @@ def _arrow(ax: Axes, a: Cell, b: Cell, colour: str, *, both: bool = False, width
                                  shrinkA=6, shrinkB=6))
 
 
+def _draw_grid(ax: Axes, rows: int, cols: int) -> None:
+    """The empty board both pictures (plain and special) start from: background and grid lines."""
+    ax.set_xlim(0, cols)
+    ax.set_ylim(rows, 0)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.add_patch(Rectangle((0, 0), cols, rows, color=BOARD_COLOUR, zorder=0))
+    for r in range(rows + 1):
+        ax.plot([0, cols], [r, r], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+    for c in range(cols + 1):
+        ax.plot([c, c], [0, rows], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+
+
 def draw_board(
     ax: Axes,
     board: Board,
@@ -82,15 +95,7 @@ def draw_board(
     title: str | None = None,
 ) -> Axes:
     """Draw ``board`` on ``ax``; matched groups outlined red, falls as arrows, refills dashed blue."""
-    ax.set_xlim(0, board.cols)
-    ax.set_ylim(board.rows, 0)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), board.cols, board.rows, color=BOARD_COLOUR, zorder=0))
-    for r in range(board.rows + 1):
-        ax.plot([0, board.cols], [r, r], color=GRID_COLOUR, linewidth=0.6, zorder=1)
-    for c in range(board.cols + 1):
-        ax.plot([c, c], [0, board.rows], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+    _draw_grid(ax, board.rows, board.cols)
     for cell in board.cells():
         if board[cell] != EMPTY:
             draw_candy(ax, cell, board[cell])
@@ -268,15 +273,7 @@ def draw_special_candy(ax: Axes, cell: Cell, kind: int, special: str) -> None:
 def draw_special_board(ax: Axes, board, *, blast: Iterable[Cell] = (), groups: Sequence[Group] = (),
                        move: tuple[Cell, Cell] | None = None, title: str | None = None) -> Axes:
     """Draw a :class:`~tilelab.match3.specials.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
-    ax.set_xlim(0, board.cols)
-    ax.set_ylim(board.rows, 0)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.add_patch(Rectangle((0, 0), board.cols, board.rows, color=BOARD_COLOUR, zorder=0))
-    for r in range(board.rows + 1):
-        ax.plot([0, board.cols], [r, r], color=GRID_COLOUR, linewidth=0.6, zorder=1)
-    for c in range(board.cols + 1):
-        ax.plot([c, c], [0, board.rows], color=GRID_COLOUR, linewidth=0.6, zorder=1)
+    _draw_grid(ax, board.rows, board.cols)
     for r, c in blast:
         ax.add_patch(Rectangle((c, r), 1, 1, facecolor=BLAST_COLOUR, alpha=0.45, hatch="///", edgecolor="#8a5a00",
                                linewidth=0, zorder=0.5))

@@ -309,7 +309,7 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
     """A match-3 board drawn with Pillow in the widget's colours and candy shapes.
 
     >>> from tilelab.match3 import new_board
-    >>> board_picture(new_board(4, 5, 3, 1), 20).size
+    >>> board_picture(new_board(4, 5, 3, rng=1), 20).size
     (100, 80)
     >>> from tilelab.match3.specials import SpecialBoard
     >>> plain, striped = (board_picture(SpecialBoard.parse(p), 40) for p in ("0 1 2", "0- 1 2"))
