@@ -1,9 +1,27 @@
 """The sliding-tile puzzle: board, moves, parity and shuffles (engine: stdlib + numpy).
 
->>> from tilelab.sliding import Puzzle, is_solvable, inversions, shuffle
+Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`):
+
+- ``play(puzzle, move) -> Slide``: one move, a tile number or a direction (``"up"``: the tile
+  below the blank moves up); the :class:`Slide` holds the moved tiles, their cells, and the
+  boards before and after. ``Puzzle.slide_segment(tile)`` and ``Puzzle.move(direction)`` are its
+  older names (``Puzzle.move`` returns only the board after).
+- ``legal_moves(puzzle)`` / ``Puzzle.legal_moves()``: the tiles that may slide (``legal_tiles``
+  is the older name).
+- randomness is the keyword ``rng`` (a seed or a numpy Generator), required:
+  ``shuffle(rows, cols, *, rng)``, ``random_board(rows, cols, *, rng)``,
+  ``random_walk(puzzle, steps, *, rng)``, ``puzzle8_walk(puzzle, steps, *, rng)``.
+- :class:`Game` is the session (``play(move) -> Turn``, ``undo``, ``hint``, save/load).
+
+>>> from tilelab.sliding import Puzzle, is_solvable, inversions, play, shuffle
 >>> p = shuffle(3, 3, rng=0)
 >>> is_solvable(p), inversions(Puzzle.goal(3, 3))
 (True, 0)
+>>> before = Puzzle.parse("1 2 3\\n4 5 6\\n7 . 8")
+>>> print(play(before, "left").after)
+1 2 3
+4 5 6
+7 8 .
 """
 
 from tilelab.sliding.core import *  # noqa: F401,F403

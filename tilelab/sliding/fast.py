@@ -134,34 +134,35 @@ def _lis(seq: np.ndarray, m: int, best: np.ndarray) -> int:
     return top
 
 
-@njit
-def _row_conflicts(board: np.ndarray, r: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
-                   scratch: np.ndarray) -> int:
-    """Tiles that must leave row ``r`` (``scratch``: spare space, 2 x the longer side)."""
+@njit(inline="always")
+def _line_conflicts(board: np.ndarray, start: int, stride: int, count: int, line: int, goal_on: np.ndarray,
+                    goal_along: np.ndarray, scratch: np.ndarray) -> int:
+    """Tiles that must leave one line: the ``count`` cells from ``start`` by ``stride`` (1 along a row,
+    ``cols`` down a column), counting tiles whose goal lies on ``line`` (``goal_on``), ordered by
+    ``goal_along`` (``scratch``: spare space, 2 x the longer side)."""
     half = scratch.shape[0] // 2
     seq = scratch[:half]
     m = 0
-    for c in range(cols):
-        t = board[r * cols + c]
-        if t != 0 and goal_row[t] == r:
-            seq[m] = goal_col[t]
+    for k in range(count):
+        t = board[start + k * stride]
+        if t != 0 and goal_on[t] == line:
+            seq[m] = goal_along[t]
             m += 1
     return m - _lis(seq, m, scratch[half:])
+
+
+@njit
+def _row_conflicts(board: np.ndarray, r: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
+                   scratch: np.ndarray) -> int:
+    """Tiles that must leave row ``r``."""
+    return _line_conflicts(board, r * cols, 1, cols, r, goal_row, goal_col, scratch)
 
 
 @njit
 def _col_conflicts(board: np.ndarray, c: int, rows: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
                    scratch: np.ndarray) -> int:
     """Tiles that must leave column ``c``."""
-    half = scratch.shape[0] // 2
-    seq = scratch[:half]
-    m = 0
-    for r in range(rows):
-        t = board[r * cols + c]
-        if t != 0 and goal_col[t] == c:
-            seq[m] = goal_row[t]
-            m += 1
-    return m - _lis(seq, m, scratch[half:])
+    return _line_conflicts(board, c, cols, rows, c, goal_col, goal_row, scratch)
 
 
 @njit

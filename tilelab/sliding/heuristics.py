@@ -93,6 +93,15 @@ def line_conflicts(goal_places: Sequence[int]) -> int:
     return len(goal_places) - _longest_increasing(goal_places)
 
 
+def _goal_places(puzzle: Puzzle, index: int, axis: int) -> list[int]:
+    """Row ``index`` (axis 0) or column ``index`` (axis 1): where along it the tiles whose goal is
+    that line belong, in board order (the input of :func:`line_conflicts`)."""
+    cols = puzzle.cols
+    line = puzzle.tiles[index * cols : (index + 1) * cols] if axis == 0 else puzzle.tiles[index::cols]
+    goals = [_goal_cell(t, cols) for t in line if t != BLANK]
+    return [goal[1 - axis] for goal in goals if goal[axis] == index]
+
+
 def linear_conflict(puzzle: Puzzle) -> int:
     """Manhattan distance plus 2 per tile that must step out of its goal row or column.
 
@@ -105,23 +114,8 @@ def linear_conflict(puzzle: Puzzle) -> int:
     >>> linear_conflict(Puzzle.parse('2 1\\n3 .'))   # 1 and 2 swap places in their row
     4
     """
-    rows, cols = puzzle.rows, puzzle.cols
-    tiles = puzzle.tiles
-    extra = 0
-    for r in range(rows):
-        places = []
-        for c in range(cols):
-            t = tiles[r * cols + c]
-            if t != BLANK and _goal_cell(t, cols)[0] == r:
-                places.append(_goal_cell(t, cols)[1])
-        extra += line_conflicts(places)
-    for c in range(cols):
-        places = []
-        for r in range(rows):
-            t = tiles[r * cols + c]
-            if t != BLANK and _goal_cell(t, cols)[1] == c:
-                places.append(_goal_cell(t, cols)[0])
-        extra += line_conflicts(places)
+    extra = sum(line_conflicts(_goal_places(puzzle, r, 0)) for r in range(puzzle.rows))
+    extra += sum(line_conflicts(_goal_places(puzzle, c, 1)) for c in range(puzzle.cols))
     return manhattan(puzzle) + LINEAR_CONFLICT_COST * extra
 
 
