@@ -2,12 +2,16 @@
 
     python benchmarks/make_strong_net.py --full benchmarks/results/td_wu-yeh_tc-long.npz
     python benchmarks/make_strong_net.py --full NET.npz --out /tmp/strong.npz --compare   # every encoding side by side
+    python benchmarks/make_strong_net.py --full NET.npz --bits 14 --prune one-sided        # if 16 bits is over 25 MB
 
 Prints the two files' sizes, how many weights training touched (the compact file keeps only those),
 the largest quantisation error (per weight, and on ``V`` of the sampled positions), the load time, and
 how often the compact net chooses the same move as the full one on ``--positions`` positions sampled from
 seeded 1-ply games of the full net, at each search depth of ``--depths``. ``--compare`` measures every
-encoding (int16 at 16/14/12 bits, float16) before writing the chosen one (``--encoding``/``--bits``).
+encoding (int16 at each of ``--compare-bits``, float16; with and without ``--prune``) before writing the chosen
+one. ``--prune one-sided`` also drops the weights whose every training update had the same sign (read from the
+temporal-coherence accumulators): mostly patterns training met once or twice, about 30% of the touched weights.
+A file over ``--max-mb`` (25) is refused.
 """
 
 from __future__ import annotations
@@ -83,9 +87,29 @@ def measure(full: NTupleNetwork, weights: np.ndarray, positions: list[Board], de
 def report(label: str, size: int | None, m: dict, n: int, depths: list[int]) -> None:
     cells = "  ".join(f"depth {d}: {m[f'agree_depth{d}'][0]}/{n} = {100 * m[f'agree_depth{d}'][0] / n:.2f}% "
                       f"(others lose <= {m[f'agree_depth{d}'][1]:.1f} points)" for d in depths)
-    where = f"{size / 2**20:7.2f} MiB" if size is not None else "           "
-    print(f"  {label:<14} {where}  max |w error| {m['max_error']:8.4f}  mean {m['mean_error']:.4f}  "
-          f"max |V error| {m['max_v_error']:8.3f}  dropped {m['dropped']:>8,}  same move {cells}", flush=True)
+    where = f"{size / 1e6:6.2f} MB" if size is not None else "         "
+    print(f"  {label:<24} {where}  max |w error| {m['max_error']:8.2f}  mean {m['mean_error']:.3f}  "
+          f"max |V error| {m['max_v_error']:8.2f}  zeroed {m['dropped']:>10,}  same move {cells}", flush=True)
+
+
+def one_sided(net: NTupleNetwork) -> np.ndarray:
+    """Weights whose every temporal-coherence update had the same sign (``|E| == A``): mostly weights updated
+    once or a few times, for patterns training rarely met (needs the accumulators of a TC training file)."""
+    if net.e_sum is None or net.a_sum is None:
+        raise SystemExit("--prune one-sided needs the temporal-coherence accumulators: give the training file "
+                         "(saved with them, as benchmarks/train_2048_td.py --method tc does)")
+    return (net.weights != 0) & (np.abs(net.e_sum) == net.a_sum)
+
+
+def pruned(net: NTupleNetwork, prune: str) -> NTupleNetwork:
+    """``net`` itself (``prune="none"``) or a copy with its one-sided weights set to 0."""
+    if prune == "none":
+        return net
+    weights = net.weights.copy()
+    weights[one_sided(net)] = 0
+    out = NTupleNetwork(net.tuples, weights, name=net.name)
+    out.training = net.training
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,50 +118,63 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=STRONG_NET)
     parser.add_argument("--encoding", choices=("int16", "float16"), default="int16")
     parser.add_argument("--bits", type=int, default=16, help="int16 steps: max |w| / (2**(bits-1) - 1)")
+    parser.add_argument("--prune", choices=("none", "one-sided"), default="none",
+                        help="one-sided: also drop weights whose every training update had the same sign")
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--stride", type=int, default=25, help="keep every stride-th position of each game")
     parser.add_argument("--depths", default="1,3", help="search depths at which to compare the chosen moves")
     parser.add_argument("--compare", action="store_true", help="measure every encoding before writing")
-    parser.add_argument("--max-mib", type=float, default=25.0, help="refuse to keep a file larger than this")
+    parser.add_argument("--compare-bits", default="16,14,12,10", help="int16 step sizes --compare measures")
+    parser.add_argument("--max-mb", type=float, default=25.0, help="refuse to write a file larger than this (10**6 B)")
     args = parser.parse_args(argv)
     depths = [int(d) for d in args.depths.split(",") if d.strip()]
     tick = time.perf_counter()
     full = NTupleNetwork.load(args.full)
-    print(f"{full} from {args.full}: {args.full.stat().st_size / 2**20:.1f} MiB on disk, loaded in "
+    print(f"{full} from {args.full}: {args.full.stat().st_size / 1e6:.1f} MB on disk, loaded in "
           f"{time.perf_counter() - tick:.1f} s", flush=True)
     touched = int(np.count_nonzero(full.weights))
     print(f"weights training touched (not 0): {touched:,} of {full.weights.size:,} = {touched / full.weights.size:.1%}")
+    if full.e_sum is not None:
+        sided = int(np.count_nonzero(one_sided(full)))
+        print(f"  of which one-sided (every update the same sign; --prune one-sided drops them): {sided:,} = "
+              f"{sided / max(touched, 1):.1%}")
     positions = sample_positions(full, args.positions, args.stride)
     print(f"{len(positions)} positions from seeded 1-ply games of the full net (seeds {POSITION_SEED}..); "
           f"max tile among them {max(b.max_tile for b in positions)}", flush=True)
     if args.compare:
-        print("encodings (file sizes written to a temporary folder):")
+        print("encodings (file sizes written to a temporary folder; errors against the full net):")
+        prunes = ("none", "one-sided") if full.e_sum is not None else ("none",)
+        bits_list = [int(b) for b in args.compare_bits.split(",") if b.strip()]
         with tempfile.TemporaryDirectory() as folder:
-            for encoding, bits in (("int16", 16), ("int16", 14), ("int16", 12), ("float16", 16)):
-                path = save_compact(full, Path(folder) / f"{encoding}-{bits}.npz", encoding=encoding, bits=bits)
-                report(f"{encoding} {bits} bits", path.stat().st_size,
-                       measure(full, compact_weights(full, encoding, bits=bits), positions, depths), len(positions),
-                       depths)
+            for prune in prunes:
+                source = pruned(full, prune)
+                for encoding, bits in [("int16", b) for b in bits_list] + [("float16", 16)]:
+                    path = save_compact(source, Path(folder) / "net.npz", encoding=encoding, bits=bits)
+                    report(f"{encoding} {bits} bits, prune {prune}", path.stat().st_size,
+                           measure(full, compact_weights(source, encoding, bits=bits), positions, depths),
+                           len(positions), depths)
+    source = pruned(full, args.prune)
     new = args.out.with_name(args.out.name + ".new")  # replaces --out only once it is checked
     tick = time.perf_counter()
-    save_compact(full, new, encoding=args.encoding, bits=args.bits)
+    save_compact(source, new, encoding=args.encoding, bits=args.bits)
     saved = time.perf_counter() - tick
     tick = time.perf_counter()
     compact = load_compact(new)
     loaded = time.perf_counter() - tick
     size = new.stat().st_size
-    print(f"compact file: {size / 2**20:.2f} MiB ({size:,} bytes; the full file is "
-          f"{args.full.stat().st_size / size:.0f}x larger), written in {saved:.1f} s, loads in {loaded:.2f} s", flush=True)
-    if not np.array_equal(compact.weights, compact_weights(full, args.encoding, bits=args.bits)):
+    print(f"compact file ({args.encoding}, {args.bits} bits, prune {args.prune}): {size / 1e6:.2f} MB ({size:,} bytes; "
+          f"the full file is {args.full.stat().st_size / size:.0f}x larger), written in {saved:.1f} s, loads in "
+          f"{loaded:.2f} s", flush=True)
+    if not np.array_equal(compact.weights, compact_weights(source, args.encoding, bits=args.bits)):
         new.unlink()
         print("ERROR: the file does not load back as the weights it was made from", file=sys.stderr)
         return 1
-    report(f"{args.encoding} {args.bits} bits", size, measure(full, compact.weights, positions, depths),
-           len(positions), depths)
-    if size > args.max_mib * 2**20:
+    report(f"{args.encoding} {args.bits} bits, prune {args.prune}", size,
+           measure(full, compact.weights, positions, depths), len(positions), depths)
+    if size > args.max_mb * 1e6:
         new.unlink()
-        print(f"ERROR: {size / 2**20:.2f} MiB is more than --max-mib {args.max_mib:g}; nothing written. Try "
-              "--bits 14 or 12 (see --compare)", file=sys.stderr)
+        print(f"ERROR: {size / 1e6:.2f} MB is more than --max-mb {args.max_mb:g}; nothing written. Try "
+              "--bits 14 or 12, or --prune one-sided (see --compare)", file=sys.stderr)
         return 1
     new.replace(args.out)
     print(f"wrote {args.out}")

@@ -207,9 +207,9 @@ def test_make_strong_net_writes_a_checked_file_and_reports_agreement(full_file, 
 def test_make_strong_net_refuses_a_file_over_the_limit(full_file, tmp_path, capsys):
     out = tmp_path / "strong.npz"
     assert make.main(["--full", str(full_file), "--out", str(out), "--positions", "10", "--depths", "1",
-                      "--max-mib", "0.001"]) == 1
+                      "--max-mb", "0.001"]) == 1
     assert not out.exists() and not (tmp_path / "strong.npz.new").exists()
-    assert "more than --max-mib" in capsys.readouterr().err
+    assert "more than --max-mb" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------------------ bench_2048_strong.py
@@ -285,3 +285,23 @@ def test_seed_ranges():
     for bad in ("1050", "9:3", "a:b"):
         with pytest.raises(SystemExit):
             bench.parse_seeds(bad, 100)
+
+
+def test_make_strong_net_prunes_one_sided_weights_of_a_tc_net(tmp_path, capsys):
+    net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="tc")
+    net.train(200, seed=3, method="tc", alpha=1.0, block=100)
+    full = net.save(tmp_path / "tc.npz")
+    sided = (net.weights != 0) & (np.abs(net.e_sum) == net.a_sum)
+    assert 0 < np.count_nonzero(sided) < np.count_nonzero(net.weights)
+    out = tmp_path / "strong.npz"
+    assert make.main(["--full", str(full), "--out", str(out), "--positions", "20", "--depths", "1",
+                      "--prune", "one-sided"]) == 0
+    assert "one-sided" in capsys.readouterr().out
+    back = load_compact(out)
+    assert np.all(back.weights[sided] == 0) and np.count_nonzero(back.weights[~sided & (net.weights != 0)]) > 0
+
+
+def test_make_strong_net_prune_needs_the_accumulators(full_file, tmp_path):
+    with pytest.raises(SystemExit, match="accumulators"):
+        make.main(["--full", str(full_file), "--out", str(tmp_path / "s.npz"), "--positions", "10", "--depths", "1",
+                   "--prune", "one-sided"])
