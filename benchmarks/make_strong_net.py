@@ -2,7 +2,7 @@
 
     python benchmarks/make_strong_net.py --full benchmarks/results/td_wu-yeh_tc-long.npz
     python benchmarks/make_strong_net.py --full NET.npz --out /tmp/strong.npz --compare   # every encoding side by side
-    python benchmarks/make_strong_net.py --full NET.npz --bits 14 --prune one-sided        # if 16 bits is over 25 MB
+    python benchmarks/make_strong_net.py --full NET.npz --bits 14 --prune one-sided      # if 16 bits is over 25 MB
 
 Prints the two files' sizes, how many weights training touched (the compact file keeps only those),
 the largest quantisation error (per weight, and on ``V`` of the sampled positions), the load time, and
@@ -10,7 +10,9 @@ how often the compact net chooses the same move as the full one on ``--positions
 seeded 1-ply games of the full net, at each search depth of ``--depths``. ``--compare`` measures every
 encoding (int16 at each of ``--compare-bits``, float16; with and without ``--prune``) before writing the chosen
 one. ``--prune one-sided`` also drops the weights whose every training update had the same sign (read from the
-temporal-coherence accumulators): mostly patterns training met once or twice, about 30% of the touched weights.
+temporal-coherence accumulators) of size at most ``--prune-max`` points: mostly patterns training met once or
+twice (on a 32,000-game snapshot: 30% of the touched weights are one-sided, 19% also at most 50 in size);
+``--prune small`` drops every weight that small (65% there).
 A file over ``--max-mb`` (25) is refused.
 """
 
@@ -30,6 +32,7 @@ from tilelab.game2048.ntuple import (
     STRONG_NET, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, save_compact,
 )
 
+PRUNES = ("none", "small", "one-sided")
 POSITION_SEED = 50_000  # seeds of the games the positions come from (not the benchmark's 1000..1099)
 
 
@@ -88,7 +91,7 @@ def report(label: str, size: int | None, m: dict, n: int, depths: list[int]) -> 
     cells = "  ".join(f"depth {d}: {m[f'agree_depth{d}'][0]}/{n} = {100 * m[f'agree_depth{d}'][0] / n:.2f}% "
                       f"(others lose <= {m[f'agree_depth{d}'][1]:.1f} points)" for d in depths)
     where = f"{size / 1e6:6.2f} MB" if size is not None else "         "
-    print(f"  {label:<24} {where}  max |w error| {m['max_error']:8.2f}  mean {m['mean_error']:.3f}  "
+    print(f"  {label:<36} {where}  max |w error| {m['max_error']:8.2f}  mean {m['mean_error']:.3f}  "
           f"max |V error| {m['max_v_error']:8.2f}  zeroed {m['dropped']:>10,}  same move {cells}", flush=True)
 
 
@@ -101,12 +104,16 @@ def one_sided(net: NTupleNetwork) -> np.ndarray:
     return (net.weights != 0) & (np.abs(net.e_sum) == net.a_sum)
 
 
-def pruned(net: NTupleNetwork, prune: str) -> NTupleNetwork:
-    """``net`` itself (``prune="none"``) or a copy with its one-sided weights set to 0."""
+def pruned(net: NTupleNetwork, prune: str, limit: float) -> NTupleNetwork:
+    """``net`` itself (``prune="none"``) or a copy without its weights of size at most ``limit`` points:
+    all of them (``"small"``) or only the one-sided ones (``"one-sided"``)."""
     if prune == "none":
         return net
     weights = net.weights.copy()
-    weights[one_sided(net)] = 0
+    drop = np.abs(weights) <= limit
+    if prune == "one-sided":
+        drop &= one_sided(net)
+    weights[drop] = 0
     out = NTupleNetwork(net.tuples, weights, name=net.name)
     out.training = net.training
     return out
@@ -118,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=STRONG_NET)
     parser.add_argument("--encoding", choices=("int16", "float16"), default="int16")
     parser.add_argument("--bits", type=int, default=16, help="int16 steps: max |w| / (2**(bits-1) - 1)")
-    parser.add_argument("--prune", choices=("none", "one-sided"), default="none",
-                        help="one-sided: also drop weights whose every training update had the same sign")
+    parser.add_argument("--prune", choices=PRUNES, default="none",
+                        help="also drop weights of size <= --prune-max: all (small) or those whose every training "
+                             "update had the same sign (one-sided)")
+    parser.add_argument("--prune-max", type=float, default=50.0, help="the largest |weight| --prune drops (points)")
     parser.add_argument("--positions", type=int, default=2000)
     parser.add_argument("--stride", type=int, default=25, help="keep every stride-th position of each game")
     parser.add_argument("--depths", default="1,3", help="search depths at which to compare the chosen moves")
@@ -136,24 +145,28 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weights training touched (not 0): {touched:,} of {full.weights.size:,} = {touched / full.weights.size:.1%}")
     if full.e_sum is not None:
         sided = int(np.count_nonzero(one_sided(full)))
-        print(f"  of which one-sided (every update the same sign; --prune one-sided drops them): {sided:,} = "
-              f"{sided / max(touched, 1):.1%}")
+        small = int(np.count_nonzero(one_sided(full) & (np.abs(full.weights) <= args.prune_max)))
+        print(f"  of which one-sided (every update the same sign): {sided:,} = {sided / max(touched, 1):.1%}; "
+              f"also at most {args.prune_max:g} in size (--prune one-sided drops them): {small / max(touched, 1):.1%}")
+    small = int(np.count_nonzero((full.weights != 0) & (np.abs(full.weights) <= args.prune_max)))
+    print(f"  of size at most {args.prune_max:g} (--prune small drops them): {small / max(touched, 1):.1%}")
     positions = sample_positions(full, args.positions, args.stride)
     print(f"{len(positions)} positions from seeded 1-ply games of the full net (seeds {POSITION_SEED}..); "
           f"max tile among them {max(b.max_tile for b in positions)}", flush=True)
     if args.compare:
         print("encodings (file sizes written to a temporary folder; errors against the full net):")
-        prunes = ("none", "one-sided") if full.e_sum is not None else ("none",)
+        prunes = PRUNES if full.e_sum is not None else PRUNES[:2]
         bits_list = [int(b) for b in args.compare_bits.split(",") if b.strip()]
         with tempfile.TemporaryDirectory() as folder:
             for prune in prunes:
-                source = pruned(full, prune)
+                source = pruned(full, prune, args.prune_max)
                 for encoding, bits in [("int16", b) for b in bits_list] + [("float16", 16)]:
                     path = save_compact(source, Path(folder) / "net.npz", encoding=encoding, bits=bits)
-                    report(f"{encoding} {bits} bits, prune {prune}", path.stat().st_size,
+                    how = prune if prune == "none" else f"{prune} <= {args.prune_max:g}"
+                    report(f"{encoding} {bits} bits, prune {how}", path.stat().st_size,
                            measure(full, compact_weights(source, encoding, bits=bits), positions, depths),
                            len(positions), depths)
-    source = pruned(full, args.prune)
+    source = pruned(full, args.prune, args.prune_max)
     new = args.out.with_name(args.out.name + ".new")  # replaces --out only once it is checked
     tick = time.perf_counter()
     save_compact(source, new, encoding=args.encoding, bits=args.bits)

@@ -295,10 +295,21 @@ def test_make_strong_net_prunes_one_sided_weights_of_a_tc_net(tmp_path, capsys):
     assert 0 < np.count_nonzero(sided) < np.count_nonzero(net.weights)
     out = tmp_path / "strong.npz"
     assert make.main(["--full", str(full), "--out", str(out), "--positions", "20", "--depths", "1",
-                      "--prune", "one-sided"]) == 0
+                      "--prune", "one-sided", "--prune-max", "1e9"]) == 0
     assert "one-sided" in capsys.readouterr().out
     back = load_compact(out)
     assert np.all(back.weights[sided] == 0) and np.count_nonzero(back.weights[~sided & (net.weights != 0)]) > 0
+    limit = float(np.median(np.abs(net.weights[sided])))
+    assert make.main(["--full", str(full), "--out", str(out), "--positions", "20", "--depths", "1",
+                      "--prune", "one-sided", "--prune-max", str(limit)]) == 0
+    back = load_compact(out)
+    assert np.all(back.weights[sided & (np.abs(net.weights) <= limit)] == 0)
+    assert np.count_nonzero(back.weights[sided & (np.abs(net.weights) > limit)]) > 0
+    assert make.main(["--full", str(full), "--out", str(out), "--positions", "20", "--depths", "1",
+                      "--prune", "small", "--prune-max", str(limit)]) == 0
+    back = load_compact(out)
+    assert np.all(back.weights[np.abs(net.weights) <= limit] == 0)
+    assert np.all((back.weights != 0) == (np.abs(net.weights) > limit))
 
 
 def test_make_strong_net_prune_needs_the_accumulators(full_file, tmp_path):
