@@ -28,7 +28,7 @@ B_FETCH = [
     "{k: float(np.mean(np.array(v) % 2 == 1)) for k, v in dealt.items()}", "float(np.mean(dist % 2 == 1))",
     "[even_boards, even_cells, *np.bincount(blank_cell).tolist()]", "[tvd_walk, tvd_coin]",
     "coin_cells.tolist()", "[lazy[81], lazy[300]]",
-    "ours == puzzle8_walk(goal3, 81, np.random.default_rng(SEED))", "turn_probabilities(0, 2)",
+    "ours == puzzle8_walk(goal3, 81, rng=np.random.default_rng(SEED))", "turn_probabilities(0, 2)",
     "mass_by_blank_cell(puzzle8_n).round(3).tolist()", "total_variation(puzzle8_n)",
     "[float(((cells - expected) ** 2 / expected).sum()), chi_square_critical(8)]",
     "float(np.abs(cells / deals - coin_cells.ravel()).max())",
@@ -167,7 +167,7 @@ def test_03b_exact_walk_distributions_match_the_prose(b):
 
 def test_03b_puzzle8_walk_opened(b):
     text = prose(B)
-    assert b["ours == puzzle8_walk(goal3, 81, np.random.default_rng(SEED))"] is True
+    assert b["ours == puzzle8_walk(goal3, 81, rng=np.random.default_rng(SEED))"] is True
     assert b["turn_probabilities(0, 2)"] == [0.0, 0.75, 0.25, 0.0]
     grid = b["mass_by_blank_cell(puzzle8_n).round(3).tolist()"]
     assert grid == [[0.0, 0.182, 0.0], [0.182, 0.0, 0.318], [0.0, 0.318, 0.0]]

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tilelab.sliding
-from tilelab.sliding import MoveCount, Puzzle, bfs_distances, is_solvable
+from tilelab.sliding import MoveCount, Puzzle, bfs_distances, count_moves, is_solvable, play
 from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
 from tilelab.widgets.sliding import (
@@ -669,3 +669,22 @@ def test_the_board_holds_no_rules_of_its_own():
     source = inspect.getsource(ws.SlidingWidget)
     for rule in ("count_moves", "shuffle", "solve", "slide_segment", "MoveCount"):
         assert not re.search(rf"(?<![\w.]){rule}\(", source), rule
+
+
+def test_rng_is_the_randomness_keyword_and_seed_its_older_name():
+    make = lambda **kw: SlidingWidget(3, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, **kw)
+    assert make(rng=5).puzzle == make(seed=5).puzzle == make(rng=np.random.default_rng(5)).puzzle
+    with pytest.raises(ValueError, match="not both"):
+        make(rng=1, seed=1)
+
+
+def test_a_drag_along_the_blanks_line_plays_the_engine_slide():
+    board = SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, raise_errors=True)
+    start = board.puzzle
+    tile = next(t for t in start.legal_moves() if play(start, t).single_moves == 2)
+    x0, y0, cell = board_origin(3, 3, board.width, board.height)
+    (r, c), direction = start.position(tile), play(start, tile).direction
+    dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
+    cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
+    drag(board, cx, cy, cx + dc * cell, cy + dr * cell)
+    assert board.puzzle == play(start, tile).after and board.moves == count_moves(start, [tile])

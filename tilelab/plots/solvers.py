@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from tilelab._random import RngLike, as_generator
 from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
 from tilelab.sliding import Puzzle
 from tilelab.sliding.heuristics import HEURISTICS
@@ -72,17 +73,21 @@ def plot_heuristic_values(
     heuristics: Mapping[str, Callable[[Puzzle], int]] | None = None,
     *,
     sample: int = 3000,
-    seed: int = SEED,
+    rng: RngLike = SEED,
+    seed: RngLike = None,
 ) -> Figure:
     """Mean heuristic value against the true distance (from the BFS table), with ``h = d``.
 
     An admissible heuristic stays on or under the diagonal; the closer to it, the fewer
-    boards the search has to expand.
+    boards the search has to expand. ``rng`` (a seed or a Generator; ``seed=`` is its older
+    name) picks the sampled boards.
     """
+    if seed is not None:
+        rng = seed
     heuristics = dict(HEURISTICS) if heuristics is None else dict(heuristics)
     table = distance_table(rows, cols)
     ranks = np.flatnonzero(table >= 0)
-    chosen = np.random.default_rng(seed).choice(ranks, size=min(sample, len(ranks)), replace=False)
+    chosen = as_generator(rng).choice(ranks, size=min(sample, len(ranks)), replace=False)
     boards = [Puzzle(unrank(int(r), rows * cols), rows, cols) for r in chosen]
     truth = table[chosen].astype(int)
     fig, ax = plt.subplots(figsize=(6, 4))
