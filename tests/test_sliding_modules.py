@@ -37,3 +37,12 @@ def test_svg_is_imported_only_when_a_board_is_drawn():
 
 def test_parity_imports_on_its_own():
     subprocess.run([sys.executable, "-c", "from tilelab.sliding.parity import is_solvable"], check=True, timeout=120)
+
+
+def test_moves_imports_on_its_own_and_is_re_exported():
+    import tilelab.sliding.moves as moves
+
+    for name in moves.__all__:
+        assert getattr(core, name) is getattr(moves, name) is getattr(sliding, name), name
+        assert name in core.__all__, name
+    subprocess.run([sys.executable, "-c", "from tilelab.sliding.moves import play, Slide"], check=True, timeout=120)
