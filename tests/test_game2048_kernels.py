@@ -13,6 +13,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -211,3 +212,36 @@ def test_traced_search_equals_the_untraced_one(rows, depth, p_four):
                                                                                      plain.items()}
     assert tree.root.value == ai.best_value(board, depth, evaluate, p_four)
     assert len(tree.nodes) == 1 + sum(e[0] == "enter" for e in recorder.events)
+
+
+# ---------------------------------------------------------------------------------- the fast search's shortcuts
+boards = st.integers(0, 2**64 - 1)
+full_of_big_tiles = st.lists(st.sampled_from([0, 13, 14, 15, 15]), min_size=16, max_size=16).map(
+    lambda cells: sum(e << (4 * i) for i, e in enumerate(cells)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(boards, full_of_big_tiles))
+def test_moves_from_the_compact_tables_equal_apply_move(bits):
+    full, rows = bitboard.row_tables(), kernels.search_rows()
+    b = np.uint64(bits)
+    flipped = np.uint64(kernels.transpose_bits(b))  # (numba hands a uint64 back as a Python int)
+    for code in range(4):
+        want = kernels.apply_move(b, code, full.left, full.right, full.score)
+        assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, True) == want
+        if not kernels.might_overflow(b):  # unscored: same board, no points (the heuristic does not count them)
+            assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, False)[0] == want[0]
+    assert kernels.might_overflow(b) == (kernels.max_exponent(b) == 15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards, st.integers(0, 15), st.sampled_from([1, 2]))
+def test_a_spawned_leaf_scores_the_very_same_float_as_a_full_evaluation(bits, index, exponent):
+    from tilelab.game2048.expectimax import _evaluate, _evaluate_prepare, _evaluate_spawned, heuristic_table
+
+    after = np.uint64(bits & ~(0xF << (4 * index)))  # cell index is empty
+    child = after | np.uint64(exponent << (4 * index))
+    table = heuristic_table()
+    flipped, *entries = _evaluate_prepare(after, table)
+    prep = (np.uint64(flipped), *entries)  # (numba hands a uint64 back as a Python int)
+    assert _evaluate_spawned(child, index, np.uint64(exponent), prep, table) == _evaluate(child, table)

@@ -41,9 +41,9 @@ import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
 from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array, U64Array, _count_empty,
-    _max_exponent, _move,
-    _random_playout, _seed_state, _spawn_random, _transpose,
+    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array,
+    U64Array, _count_empty, _max_exponent, _move, _random_playout, _seed_state, _spawn_random, _transpose,
+    row_tables,
 )
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "random_playout", "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
     "transposition_table", "NO_MOVE",
     "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
+    "SearchRows", "search_rows", "move_pair", "no_prepare",
 ]
 
 U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
@@ -70,6 +71,8 @@ COUNTERS = 7  #: nodes, table hits, stopped, two words for the clock to write in
 FREE_TAG = np.iinfo(np.uint64).max  #: the tag of a transposition-table slot never written
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
 _CELL_MASK = U64(CELL_MASK)
+_ROW_MASK = U64(ROW_MASK)
+_NIBBLE_LOW_BITS = U64(0x1111111111111111)
 F64Array = npt.NDArray[np.float64]  #: float64 arrays: move values, the table's values as float64
 
 
@@ -138,12 +141,96 @@ def transposition_table(size: int) -> tuple[U64Array, F64Array]:
     return tt, tt.view(np.float64)
 
 
+class SearchRows(NamedTuple):
+    """The row tables the search kernels take: the same slides as :func:`tilelab.game2048.bitboard.row_tables`,
+    in 16 bits a row (``left``, ``right``: 128 KiB each) and 32-bit points (``score``), so that they and the
+    heuristic's line table fit in the core's 1 MiB L2 cache together (the uint64 tables are 512 KiB each)."""
+
+    left: npt.NDArray[np.uint16]
+    right: npt.NDArray[np.uint16]
+    score: npt.NDArray[np.int32]
+
+
+_SEARCH_ROWS: list[SearchRows] = []
+
+
+def search_rows() -> SearchRows:
+    """The compact row tables (built once from :func:`row_tables`; read-only).
+
+    >>> rows, full = search_rows(), row_tables()
+    >>> bool((rows.left == full.left).all() and (rows.score == full.score).all()), rows.left.nbytes
+    (True, 131072)
+    """
+    if not _SEARCH_ROWS:
+        full = row_tables()
+        tables = SearchRows(full.left.astype(np.uint16), full.right.astype(np.uint16), full.score.astype(np.int32))
+        for table in tables:
+            table.setflags(write=False)
+        _SEARCH_ROWS.append(tables)
+    return _SEARCH_ROWS[0]
+
+
+@njit(inline="always")
+def _slide_all(bits: Bits, table: Any, score_table: Any, scored: bool) -> tuple[Bits, int]:
+    """A row table on all four rows: (new bits, points); points OVERFLOW if a row would overflow.
+
+    Points (and the overflow check) are looked up only when ``scored``: a board without a 32768 tile
+    cannot overflow, and the heuristic search does not count points.
+    """
+    out = U64(0)
+    points = 0
+    for r in range(SIZE):
+        shift = U64(ROW_BITS * r)
+        row = (bits >> shift) & _ROW_MASK
+        if scored:
+            gained = score_table[row]
+            if gained == OVERFLOW:
+                return bits, OVERFLOW
+            points += gained
+        out |= U64(table[row]) << shift
+    return out, points
+
+
+@njit(inline="always")
+def might_overflow(bits: Bits) -> bool:
+    """True if some cell holds exponent 15 (the 32768 tile): only then can a move overflow."""
+    bits = U64(bits)
+    fifteen: bool = (bits & (bits >> U64(1)) & (bits >> U64(2)) & (bits >> U64(3)) & _NIBBLE_LOW_BITS) != U64(0)
+    return fifteen
+
+
+@njit(inline="always")
+def move_pair(bits: Bits, flipped: Bits, code: int, left: Any, right: Any, score_table: Any,
+              scored: bool) -> tuple[Bits, int]:
+    """:func:`apply_move` given the board and its transpose (computed once for the four moves).
+
+    Same result as ``apply_move(bits, code, ...)`` whenever ``scored`` or the board cannot overflow
+    (:func:`might_overflow`); the points are 0 when not ``scored``.
+    """
+    bits, flipped = U64(bits), U64(flipped)
+    if code == 2:  # LEFT
+        return _slide_all(bits, left, score_table, scored)
+    if code == 3:  # RIGHT
+        return _slide_all(bits, right, score_table, scored)
+    moved, gained = _slide_all(flipped, left if code == 0 else right, score_table, scored)  # UP, DOWN
+    if gained == OVERFLOW:
+        return bits, OVERFLOW
+    return _transpose(moved), gained
+
+
+@njit(inline="always")
+def no_prepare(after: Bits, leaf_data: Any) -> int:
+    """The default per-chance-node preparation of a leaf evaluation: nothing."""
+    return 0
+
+
 # The search kernel is written once, below, as plain Python. make_search() compiles one copy per leaf
 # evaluation, with ``leaf``, ``WITH_POINTS`` and ``chance`` (the copy itself, for the recursion) bound as
 # that copy's globals: numba freezes them as constants, so the leaf is inlined as if written in place,
 # and each copy caches on disk under its own name (a jitted function passed as an *argument* would make
 # numba compile the search again in every new process).
 WITH_POINTS = False  # the template's globals; make_search binds each copy's own
+leaf_prepare = no_prepare
 
 
 def leaf(board: Bits, leaf_data: Any) -> float:  # pragma: no cover - the template's; make_search binds each copy's own
@@ -151,14 +238,26 @@ def leaf(board: Bits, leaf_data: Any) -> float:  # pragma: no cover - the templa
     raise NotImplementedError("chance_value is the template: compile a copy with make_search(name, leaf, ...)")
 
 
-def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: float, left: U64Array, right: U64Array,
-                 score_table: I64Array, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
+def spawned_leaf(child: Bits, index: int, exponent: Bits, prep: Any, leaf_data: Any) -> float:
+    """The template's leaf of a spawned board (``exponent`` at cell ``index`` of the afterstate ``prep`` was made
+    from): ``leaf(child, leaf_data)`` unless :func:`make_search` was given a faster one."""
+    return leaf(child, leaf_data)
+
+
+def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: float, left: Any, right: Any,
+                 score_table: Any, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
                  counters: I64Array, limit: int, deadline: float) -> float:
     """Expected value of an afterstate: every spawn by its probability, then our best move (depth = our moves left).
 
     Each spawned board is one node. Where ``depth <= 1`` or the branch's probability falls below
     ``cutoff``, ``leaf(board, leaf_data)`` scores it; deeper, the best move's value (plus its points when
     ``WITH_POINTS``) from the chance node below, or :data:`LOST` when no move is left.
+
+    ``left``, ``right``, ``score_table``: :func:`search_rows` (or the uint64 :func:`row_tables`).
+    ``leaf_prepare(after, leaf_data)`` runs once per chance node; each leaf below it is
+    ``spawned_leaf(child, index, exponent, prep, leaf_data)`` (by default just ``leaf``).
+    A max node transposes its board once for its four moves, and looks up points only when they count
+    (``WITH_POINTS``) or a 32768 tile could overflow.
 
     ``tt`` holds one 32-byte slot per entry (board, tag, value bits; ``tt_f`` is the same memory read
     as float64), keyed by (afterstate, depth) and tagged ``tag_base + depth``. ``counters`` = [nodes,
@@ -174,6 +273,7 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
         stored: float = tt_f[slot, 2]  # numpy's stubs type an element as Any
         return stored
     cell_p = 1.0 / _count_empty(after)
+    prep = leaf_prepare(after, leaf_data)
     total = 0.0
     for index in range(CELLS):
         shift = U64(CELL_BITS * index)
@@ -189,11 +289,31 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
             if count_node(counters, limit, deadline):
                 return 0.0
             if depth <= 1 or branch_p < cutoff:
-                value = leaf(child, leaf_data)
+                value = spawned_leaf(child, index, exponent, prep, leaf_data)
             else:
                 value = -np.inf
+                flipped = _transpose(child)
+                scored = WITH_POINTS or might_overflow(child)
+                up, up_points = move_pair(child, flipped, 0, left, right, score_table, scored)
+                down, down_points = move_pair(child, flipped, 1, left, right, score_table, scored)
+                go_left, left_points = move_pair(child, flipped, 2, left, right, score_table, scored)
+                go_right, right_points = move_pair(child, flipped, 3, left, right, score_table, scored)
+                # read the four table slots now, so that their cache misses overlap instead of coming one
+                # after another (the comparison is a use the compiler cannot drop; it is never true)
+                mask = tt.shape[0] - 1
+                seen = (tt[table_slot(up, depth - 1, mask), 0] ^ tt[table_slot(down, depth - 1, mask), 0]
+                        ^ tt[table_slot(go_left, depth - 1, mask), 0] ^ tt[table_slot(go_right, depth - 1, mask), 0])
+                if seen == child:
+                    counters[4] = 0  # (a word the clock overwrites anyway)
                 for code in range(4):
-                    moved, gained = _move(child, code, left, right, score_table)
+                    if code == 0:
+                        moved, gained = up, up_points
+                    elif code == 1:
+                        moved, gained = down, down_points
+                    elif code == 2:
+                        moved, gained = go_left, left_points
+                    else:
+                        moved, gained = go_right, right_points
                     if gained == OVERFLOW or moved == child:
                         continue
                     v = chance(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table, leaf_data, tt,
@@ -211,17 +331,26 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
     return total
 
 
-def root_values(bits: Bits, depth: int, p_four: float, cutoff: float, left: U64Array, right: U64Array,
-                score_table: I64Array, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
+def root_values(bits: Bits, depth: int, p_four: float, cutoff: float, left: Any, right: Any,
+                score_table: Any, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
                 counters: I64Array, values: F64Array, limit: int, deadline: float) -> int:
     """Fill ``values[code]`` with each move's value, :func:`chance_value` of depth ``depth`` (NaN if illegal).
 
-    Returns the best move's code (:data:`NO_MOVE` if none, or if the search was stopped).
+    Returns the best move's code (:data:`NO_MOVE` if none, or if the search was stopped). ``counters``
+    and ``values`` are reset here (so a caller may reuse them from one search to the next).
     """
+    counters[0] = 0
+    counters[1] = 0
+    counters[2] = 0
+    counters[6] = 0
+    counters[5] = int(monotonic(counters[3:]) * 1e9) if deadline > 0.0 else 0  # the first gap counts too
+    for code in range(4):
+        values[code] = np.nan
     bits = U64(bits)
     best = NO_MOVE
+    flipped = _transpose(bits)
     for code in range(4):
-        moved, gained = _move(bits, code, left, right, score_table)
+        moved, gained = move_pair(bits, flipped, code, left, right, score_table, True)
         if gained == OVERFLOW or moved == bits:
             values[code] = np.nan
             continue
@@ -247,23 +376,36 @@ class Search(NamedTuple):
     root_values: Callable[..., int]
 
 
-def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool) -> Search:
+def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool, *,
+                prepare: Callable[[Bits, Any], Any] | None = None,
+                spawned: Callable[[Bits, int, Bits, Any, Any], float] | None = None) -> Search:
     """Compile the search kernel for one leaf evaluation ``leaf(board, leaf_data) -> float``.
 
     ``name`` names the compiled copy (its disk cache); ``with_points``: a move's points count toward
-    the value. Without numba the copy runs as plain Python, with the same results.
+    the value. Optionally a faster leaf that reuses work per chance node: ``prepare(after, leaf_data)``
+    once per afterstate, then ``spawned(child, index, exponent, prep, leaf_data)`` for each spawned
+    board (it must equal ``leaf(child, leaf_data)`` exactly). Without numba the copy runs as plain
+    Python, with the same results.
     """
+    if (prepare is None) != (spawned is None):
+        raise ValueError("give both prepare= and spawned= (a faster leaf), or neither")
     namespace = dict(globals())
     namespace.update(leaf=leaf, WITH_POINTS=bool(with_points))
-    compiled = []
-    for template in (chance_value, root_values):
-        copy_name = f"{template.__name__}_{name}"
-        if sys.version_info >= (3, 11):  # co_qualname is new in 3.11
-            code = template.__code__.replace(co_name=copy_name, co_qualname=copy_name)
-        else:
-            code = template.__code__.replace(co_name=copy_name)
-        copy = types.FunctionType(code, namespace, code.co_name)
-        copy.__doc__, copy.__qualname__ = template.__doc__, copy_name
-        compiled.append(njit(copy))
+    if spawned is not None:
+        namespace.update(leaf_prepare=prepare, spawned_leaf=spawned)
+    else:
+        namespace.update(spawned_leaf=_copy(spawned_leaf, f"spawned_leaf_{name}", namespace, inline="always"))
+    compiled = [_copy(template, f"{template.__name__}_{name}", namespace) for template in (chance_value, root_values)]
     namespace["chance"] = compiled[0]  # the recursion calls this copy
     return Search(*compiled)
+
+
+def _copy(template: Callable[..., Any], copy_name: str, namespace: dict[str, Any], **options: Any) -> Any:
+    """``template`` compiled with ``namespace`` as its globals, under its own name (and disk cache)."""
+    if sys.version_info >= (3, 11):  # co_qualname is new in 3.11
+        code = template.__code__.replace(co_name=copy_name, co_qualname=copy_name)
+    else:
+        code = template.__code__.replace(co_name=copy_name)
+    copy = types.FunctionType(code, namespace, code.co_name)
+    copy.__doc__, copy.__qualname__ = template.__doc__, copy_name
+    return njit(**options)(copy)

@@ -20,7 +20,7 @@ from tilelab.game2048.expectimax import (
     Budget, SearchResult, TranspositionTable, check_deadline, check_node_limit, check_search_settings, deepen,
     result_of,
 )
-from tilelab.game2048.kernels import NO_MOVE, U64, new_counters
+from tilelab.game2048.kernels import NO_MOVE, U64, search_rows
 from tilelab.game2048.ntuple_kernels import TD_SEARCH, greedy_values
 from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 
@@ -116,14 +116,15 @@ class TDExpectimax(TranspositionTable):
         tick = time.perf_counter()
         t = row_tables()
         tag_base = self.next_tag_base()
-        counters = new_counters()
-        values = np.full(4, np.nan)
+        counters, values = self.counters, self.values  # reused: the kernels reset them
         n = self.net
         if depth <= 1:  # our move, then V of its afterstate: no chance node
+            counters.fill(0)
             best = greedy_values(U64(bits), n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score, values)
         else:  # our move, then the one expectimax kernel from its afterstate, one of our moves fewer
             leaf_data = (n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score)
-            best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, t.left, t.right, t.score,
+            r = search_rows()  # the same slides in 16 bits a row
+            best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, r.left, r.right, r.score,
                                          leaf_data, self.tt, self.tt_f, tag_base, counters, values, node_limit,
                                          deadline)
         return result_of(best, values, depth, counters, tick)
