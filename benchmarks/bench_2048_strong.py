@@ -13,8 +13,8 @@ both played (games only one of them won, an exact McNemar p-value and a 95% inte
     python benchmarks/bench_2048_strong.py --net benchmarks/results/td_wu-yeh_tc-long.npz --depth 3 --seeds 1050:1100
     python benchmarks/bench_2048_strong.py --depth 3 --seeds 1000:1050 &   # default --net: the shipped compact net
     python benchmarks/bench_2048_strong.py --depth 3 --seeds 1050:1100
-    python benchmarks/bench_2048_strong.py --summary benchmarks/results/bench_2048_strong_full_depth3.jsonl \\
-        benchmarks/results/bench_2048_strong_compact_depth3.jsonl
+    python benchmarks/bench_2048_strong.py --summary benchmarks/results/bench_2048_strong_full-depth3.jsonl \\
+        benchmarks/results/bench_2048_strong_compact-depth3.jsonl
 
 Seeds 1000.. are those of ``benchmarks/bench_2048_ai.py`` and ``bench_2048_learning.py`` (same spawns).
 """
