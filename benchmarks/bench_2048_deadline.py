@@ -122,6 +122,15 @@ def summary(rows: np.ndarray, ms: float) -> dict:
     }
 
 
+def _autogroup() -> str:
+    """Whether Linux groups processes by session when sharing the cores (then our own busy processes take their
+    share from us, not from other sessions' programs)."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
+    except OSError:
+        return "unknown"
+
+
 def players(ms: float, which: list[str]) -> dict[str, Callable[[], Any]]:
     from tilelab.game2048.ntuple import TDExpectimax, lesson_network
 
@@ -137,10 +146,13 @@ def main() -> None:
     parser.add_argument("--players", default="expectimax,td-expectimax")
     parser.add_argument("--loads", default="quiet,busy")
     parser.add_argument("--json", default="", help="write the figures here")
+    parser.add_argument("--note", default="", help="what else ran on the machine (saved with the figures)")
     args = parser.parse_args()
     ms = args.ms
     made = players(ms, args.players.split(","))
-    out: dict = {"ms_per_move": ms, "cores": os.cpu_count(), "loadavg_start": os.getloadavg(), "runs": {}}
+    out: dict = {"ms_per_move": ms, "cores": os.cpu_count(), "loadavg_start": os.getloadavg(),
+                 "autogroup": _autogroup(), "busy": "one `python -c 'while True: pass'` per core, in this session",
+                 "note": args.note, "runs": {}}
     print(f"== deadline: ms_per_move={ms:g}, {args.moves} moves each; target p95 <= {1.2 * ms:g} ms, max <= {2 * ms:g} ms")
     print(f"{'player':<15} {'load':<6} {'p50':>6} {'p95':>6} {'max':>6} {'>1.2T':>5} {'>2T':>4} {'cpu p95':>7} "
           f"{'cpu max':>7} {'stall':>6} {'steal':>6} {'depth':>5} loadavg  (ms; stall = wall - CPU of the worst move, "
