@@ -44,8 +44,10 @@ def test_wall_clock_budget_spends_about_its_time():
         spent.append(1e3 * (time.perf_counter() - tick))
         assert thought.direction is not None
     spent.sort()
-    # loose bounds on a shared machine: not a timing test, a check that the clock is honoured at all
-    assert 10 < spent[len(spent) // 2] < 400, spent
+    # loose bounds on a shared machine: not a timing test, a check that the clock is honoured at all. The low
+    # bound is well above a depth-1 search (~0.1 ms) but below T/4: a level predicted to need more than the time
+    # left is not started, so a fast search may stop after ~8 ms when the next level would take ~35
+    assert 2 < spent[len(spent) // 2] < 400, spent
 
 
 def test_wall_clock_uses_more_depth_with_more_time():

@@ -14,7 +14,8 @@ or as the same plain Python without it:
 - :func:`random_playout` -- random legal moves until the game ends: ``(bits, points, moves, state)``;
 - :func:`table_slot` -- the transposition-table slot of (afterstate, depth);
 - :func:`count_node` -- count one searched node; True once the node limit or the deadline is passed;
-- :func:`chance_value` -- **the** expectimax chance node, with a pluggable leaf evaluation;
+- :func:`chance_value` -- **the** expectimax chance node, with a pluggable leaf evaluation (its last level,
+  :func:`leaf_chance`, where every spawn is a leaf, is inlined into the max node above: no call);
 - :func:`root_values` -- every root move's value through :func:`chance_value`, and the best move;
 - :func:`make_search` -- both compiled for one leaf evaluation.
 
@@ -51,7 +52,7 @@ __all__ = [
     "random_playout", "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
     "transposition_table", "NO_MOVE",
     "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
-    "SearchRows", "search_rows", "move_pair", "no_prepare",
+    "SearchRows", "search_rows", "move_pair", "no_prepare", "might_overflow", "leaf_chance",
 ]
 
 U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
@@ -244,6 +245,38 @@ def spawned_leaf(child: Bits, index: int, exponent: Bits, prep: Any, leaf_data: 
     return leaf(child, leaf_data)
 
 
+def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
+                counters: I64Array, limit: int, deadline: float) -> float:
+    """:func:`chance_value` where every spawn is a leaf (``depth <= 1``): not recursive, so compiled copies
+    inline it into the max node above (the most frequent call of the search costs no call)."""
+    after = U64(after)
+    tag = U64(tag_base + depth)
+    slot = table_slot(after, depth, tt.shape[0] - 1)
+    if tt[slot, 1] == tag and tt[slot, 0] == after:
+        counters[1] += 1
+        stored: float = tt_f[slot, 2]
+        return stored
+    cell_p = 1.0 / _count_empty(after)
+    prep = leaf_prepare(after, leaf_data)
+    total = 0.0
+    for index in range(CELLS):
+        shift = U64(CELL_BITS * index)
+        if ((after >> shift) & _CELL_MASK) != 0:
+            continue
+        for kind in range(2):
+            tile_p = 1.0 - p_four if kind == 0 else p_four
+            if tile_p <= 0.0:
+                continue
+            exponent = U64(SPAWN_TWO) if kind == 0 else U64(SPAWN_FOUR)
+            if count_node(counters, limit, deadline):
+                return 0.0
+            total += cell_p * tile_p * spawned_leaf(after | (exponent << shift), index, exponent, prep, leaf_data)
+    tt[slot, 0] = after
+    tt[slot, 1] = tag
+    tt_f[slot, 2] = total
+    return total
+
+
 def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: float, left: Any, right: Any,
                  score_table: Any, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
                  counters: I64Array, limit: int, deadline: float) -> float:
@@ -265,6 +298,8 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
     ``nodes`` passes ``limit`` (``limit > 0``) or the clock passes ``deadline`` (``deadline > 0``); then every
     value from there on is meaningless.
     """
+    if depth <= 1:
+        return one_level(after, depth, p_four, leaf_data, tt, tt_f, tag_base, counters, limit, deadline)
     after = U64(after)
     tag = U64(tag_base + depth)  # generation and depth in one number
     slot = table_slot(after, depth, tt.shape[0] - 1)
@@ -316,8 +351,12 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
                         moved, gained = go_right, right_points
                     if gained == OVERFLOW or moved == child:
                         continue
-                    v = chance(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table, leaf_data, tt,
-                               tt_f, tag_base, counters, limit, deadline)
+                    if depth - 1 <= 1:  # all leaves below: no call
+                        v = one_level(moved, depth - 1, p_four, leaf_data, tt, tt_f, tag_base, counters, limit,
+                                      deadline)
+                    else:
+                        v = chance(moved, depth - 1, branch_p, p_four, cutoff, left, right, score_table, leaf_data,
+                                   tt, tt_f, tag_base, counters, limit, deadline)
                     if WITH_POINTS:
                         v += gained
                     if v > value:
@@ -367,6 +406,7 @@ def root_values(bits: Bits, depth: int, p_four: float, cutoff: float, left: Any,
 
 
 chance = chance_value  # the template's recursion (make_search binds each copy's own)
+one_level = leaf_chance  # the template's last level (make_search binds each copy's own, inlined)
 
 
 class Search(NamedTuple):
@@ -395,6 +435,7 @@ def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool
         namespace.update(leaf_prepare=prepare, spawned_leaf=spawned)
     else:
         namespace.update(spawned_leaf=_copy(spawned_leaf, f"spawned_leaf_{name}", namespace, inline="always"))
+    namespace["one_level"] = _copy(leaf_chance, f"leaf_chance_{name}", namespace, inline="always")
     compiled = [_copy(template, f"{template.__name__}_{name}", namespace) for template in (chance_value, root_values)]
     namespace["chance"] = compiled[0]  # the recursion calls this copy
     return Search(*compiled)
