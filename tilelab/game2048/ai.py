@@ -44,7 +44,7 @@ from tilelab.game2048.expectimax import (
     check_search_settings, deepen, row_terms, search_bits,
 )
 from tilelab.game2048.records import (  # noqa: F401  (re-exported: the old home of these names)
-    GameRecord, Player, _is_count, _player_name, _spawned, play_game, replay,
+    GameRecord, Player, play_game, replay,
 )
 
 __all__ = [

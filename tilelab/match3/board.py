@@ -250,7 +250,7 @@ def read_picture(picture: object, who: str = "parse") -> tuple[tuple[tuple[int, 
         for ch in line.replace(" ", "").replace("\t", ""):
             if ch in marks:
                 if not kinds or kinds[-1] < 0 or codes[-1] != 0:
-                    raise ValueError(f"mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
+                    raise ValueError(f"picture mark {ch!r} must follow a plain candy's kind, e.g. '3{ch}'")
                 codes[-1] = marks[ch]
             elif ch == BOMB_SYMBOL:
                 kinds.append(NO_COLOUR)
