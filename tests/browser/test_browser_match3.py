@@ -105,8 +105,8 @@ def test_valid_pair_swaps_cascades_and_scores(match3: BoardView) -> None:
     a, b = lab.kernel_json("[list(c) for c in board.valid_moves()[0]]")
     expected = lab.kernel_json(
         f"[r.score, r.cascades, [[int(r.board[i, j]) for j in range(board.cols)] for i in range(board.rows)]]",
-        setup=f"import copy\nfrom tilelab.match3 import swap\n"
-              f"r = swap(board.board, {tuple(a)}, {tuple(b)}, copy.deepcopy(board.rng))")
+        setup=f"import copy\nfrom tilelab.match3 import play\n"
+              f"r = play(board.board, ({tuple(a)}, {tuple(b)}), rng=copy.deepcopy(board.rng))")
     match3.click(*centre(st, a))
     lab.wait_for(lambda: state(match3)["selected"] == [a], 15, "the first candy selected")
     match3.settle()

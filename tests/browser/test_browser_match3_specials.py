@@ -62,7 +62,7 @@ def set_board(picture, seed):
     board._update_status()
 
 def expected_swap(a, b):
-    r = _sp.swap_specials(board.board, a, b, copy.deepcopy(board.rng))
+    r = _sp.swap_specials(board.board, a, b, rng=copy.deepcopy(board.rng))
     grid, special = _grids(r.board)
     first = r.steps[0] if r.steps else None
     acts = first.activations if first else ()
