@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from typing import Any, TypeAlias, Union
+from typing import Any, Sequence, TypeAlias, Union
 
 import numpy as np
 
@@ -36,3 +36,19 @@ def as_generator(rng: RngLike) -> np.random.Generator:
         f"expected a seed (int), a numpy.random.Generator or None, got {type(rng).__name__}; "
         "pass e.g. rng=numpy.random.default_rng(0) or seed=0"
     )
+
+
+def outcome_at(outcomes: Sequence[tuple[Any, float]], u: float) -> Any:
+    """The outcome a uniform draw ``u`` in [0, 1) picks from ``[(outcome, p)]``: walk the cumulative sum.
+
+    The one chance sampler the engines share (a 2048 spawn, a match-3 refill).
+
+    >>> outcome_at([("two", 0.9), ("four", 0.1)], 0.5), outcome_at([("two", 0.9), ("four", 0.1)], 0.95)
+    ('two', 'four')
+    """
+    total = 0.0
+    for outcome, p in outcomes:
+        total += p
+        if u < total:
+            return outcome
+    return outcomes[-1][0]  # u landed in the rounding gap just below 1.0

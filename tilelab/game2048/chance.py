@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, outcome_at
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, _as_board, _check_p_four,
 )
@@ -66,13 +66,7 @@ def sample_outcome(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generat
     """Pick one outcome from ``[(outcome, p)]`` with one uniform draw (walk the cumulative sum)."""
     if not outcomes:
         raise ValueError("there is no outcome to sample from (is the board full?)")
-    u = rng.random()
-    total = 0.0
-    for outcome, p in outcomes:
-        total += p
-        if u < total:
-            return outcome
-    return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
+    return outcome_at(outcomes, rng.random())
 
 
 def spawn(board: BoardLike, *, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> tuple[Board, Spawn]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Iterable, Sequence, TypeVar
 
-from tilelab._random import as_generator, RngLike
+from tilelab._random import as_generator, outcome_at, RngLike
 from tilelab.match3.board import (
     Board, BoardBase, Cell, check_cell, check_full, EMPTY, MAX_CASCADES, Move, neighbours,
 )
@@ -117,12 +117,8 @@ def sample_refill(outcomes: Sequence[tuple[int, float]], u: float) -> int:
     first = outcomes[0][1]
     if all(p == first for _, p in outcomes):
         return outcomes[kind_from_uniform(u, len(outcomes))][0]
-    total = 0.0
-    for kind, p in outcomes:
-        total += p
-        if u < total:
-            return kind
-    return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
+    kind: int = outcome_at(outcomes, u)
+    return kind
 
 
 def refill(board: Board, *, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
