@@ -316,3 +316,74 @@ def test_make_strong_net_prune_needs_the_accumulators(full_file, tmp_path):
     with pytest.raises(SystemExit, match="accumulators"):
         make.main(["--full", str(full_file), "--out", str(tmp_path / "s.npz"), "--positions", "10", "--depths", "1",
                    "--prune", "one-sided"])
+
+
+# ------------------------------------------------------------------------------ the file tilelab ships
+@pytest.fixture(scope="module")
+def shipped() -> NTupleNetwork:
+    return strong_network()
+
+
+def test_shipped_strong_net_is_small_checked_and_the_tc_wu_yeh_net(shipped):
+    assert ntuple_compact.STRONG_NET.stat().st_size <= 25_000_000       # the repository's limit for it
+    header, _ = ntuple_compact.read_npz(ntuple_compact.STRONG_NET, "compact n-tuple network", lambda h: {})
+    assert (header["format"], header["encoding"], header["bits"]) == (COMPACT_FORMAT, "int16", 16)
+    assert [tuple(t) for t in shipped.tuples] == [tuple(t) for t in NTupleNetwork.wu_yeh().tuples]
+    assert shipped.training["method"] == "tc" and shipped.training["games"] >= 200_000
+    assert shipped.curve and shipped.curve[-1].games == shipped.training["games"]
+
+
+def test_shipped_strong_net_plays_strongly_from_the_first_move(shipped):
+    """Seeded 1-ply games of the shipped net all outlive 1,500 moves (an untrained net dies within ~200)."""
+    from tilelab.game2048 import play_game
+    for seed in (1, 2, 3):
+        record = play_game(TDPlayer(shipped), rng=seed, max_moves=1500)
+        assert record.moves == 1500 and record.max_tile >= 1024, (seed, record.moves, record.max_tile)
+
+
+def test_saved_strong_results_are_of_the_shipped_file(shipped):
+    """The depth-3 and depth-4 figures in the README and lesson 06 were played by exactly this file."""
+    import hashlib
+    sha = hashlib.sha256(shipped.weights.data).hexdigest()
+    for setting in ("compact-depth3", "compact-depth4"):
+        lines = (ROOT / "benchmarks" / "results" / f"bench_2048_strong_{setting}.jsonl").read_text().splitlines()
+        specs = {json.loads(line)["net_sha256"] for line in lines if line.strip()}
+        assert specs == {sha}, setting
+
+
+RESULTS = ROOT / "benchmarks" / "results"
+SAVED_STRONG = {"depth3": ("full-depth3", "compact-depth3"), "depth4": ("compact-depth4",)}
+
+
+@pytest.mark.parametrize("name", sorted(SAVED_STRONG))
+def test_saved_strong_summaries_are_their_game_records(name):
+    """Lesson 06 prints the saved summaries: they must be what the per-game records say (no hand edits)."""
+    saved = json.loads((RESULTS / f"bench_2048_strong_{name}.json").read_text())
+    groups = bench.by_setting([RESULTS / f"bench_2048_strong_{s}.jsonl" for s in SAVED_STRONG[name]])
+    assert set(saved["players"]) == set(groups)
+    for player, games in groups.items():
+        assert saved["players"][player] == bench.summarise(list(games.values()))
+        assert set(games) <= set(range(1000, 1100))  # the seeds of bench_2048_ai.py and bench_2048_learning.py
+
+
+def test_compact_net_plays_like_the_full_net_at_depth_3():
+    """The issue's bar, on the same 100 seeds at depth 3: the compact net reaches 16384 at least as often as
+    the full net less 3 points, and the paired difference at every tile is noise (its interval holds 0)."""
+    saved = json.loads((RESULTS / "bench_2048_strong_depth3.json").read_text())
+    full, compact = saved["players"]["full-depth3"], saved["players"]["compact-depth3"]
+    assert full["games"] == compact["games"] == saved["paired"]["games"] == 100
+    assert compact["reach_16384"]["rate"] >= full["reach_16384"]["rate"] - 0.03
+    for tile in bench.TILES:
+        low, high = saved["paired"][f"reach_{tile}"]["interval95"]
+        assert low <= 0.0 <= high, tile
+
+
+def test_readme_quotes_the_saved_strong_figures():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    d3 = json.loads((RESULTS / "bench_2048_strong_depth3.json").read_text())["players"]
+    d4 = json.loads((RESULTS / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
+    for s in (d3["compact-depth3"], d3["full-depth3"]):
+        r = s["reach_16384"]
+        assert f"16384 in {100 * r['rate']:.0f}% [{100 * r['wilson95'][0]:.0f}, {100 * r['wilson95'][1]:.0f}]" in readme
+    assert f"Depth 4, {d4['games']} games" in readme
+    assert f"{ntuple_compact.STRONG_NET.stat().st_size / 1e6:.1f} MB compact file" in readme

@@ -57,6 +57,8 @@ FETCH_06 = [
     "[('bench_2048_learning_wuyeh_tc_50ms.json', 'td-expectimax-50ms'), "
     "('bench_2048_learning_td_search.json', 'td-expectimax-50ms'), "
     "('bench_2048_learning_heuristic_search.json', 'heuristic-expectimax-50ms')]]",
+    "[strong.training['games'] / net.training['games'], "
+    "saved['compact-depth4']['ms_per_move'] / saved['compact-depth3']['ms_per_move']]",
 ]
 
 
@@ -156,6 +158,15 @@ def test_06_core_numbers(ran06):
     assert shipped == 2000 and live == [500]
     assert "blocks of 2,000 games, the live curve's\nblocks of 500" in text
     assert ran06[FETCH_06[3]] is True and ran06[FETCH_06[4]] is True
+
+
+def test_06_strong_player_section(ran06):
+    """Trained on "more than four times as many games" as the shipped classroom net; a depth-4 move "costs several
+    times" a depth-3 one."""
+    text = prose(L06)
+    longer, cost = ran06[FETCH_06[-1]]
+    assert longer > 4 and "more than four times as many games" in text
+    assert cost >= 3 and "costs several times as much" in text
 
 
 def test_06_claims_fixed_from_the_review():

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from tilelab._jit import HAVE_NUMBA
 from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, play
 from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
@@ -19,7 +20,10 @@ from tilelab.widgets.game2048_ai import Game2048AIWidget
 __all__ = ["Game2048TDWidget", "value_note", "NETS", "STRONG_DEPTH"]
 
 NETS = ("lesson", "strong")  # the nets a board can name: the classroom net, the shipped strong net
-STRONG_DEPTH = 3  # the strong player's search depth (as tilelab.game2048.ntuple.strong_player)
+#: The strong board's search depth: 3 moves, as :func:`~tilelab.game2048.ntuple.strong_player`, where the search is
+#: compiled; 1 (the 1-ply player) in the browser (JupyterLite has no numba: plain Python is too slow for 3 at a
+#: game's pace).
+STRONG_DEPTH = 3 if HAVE_NUMBA else 1
 
 
 def value_note(net: NTupleNetwork, board: Board, chosen: Direction | None) -> str:
@@ -45,7 +49,7 @@ class Game2048TDWidget(Game2048AIWidget):
 
     ``net`` defaults to the lesson's classroom net; ``net="strong"`` (or :meth:`strong`) watches the strong
     player shipped with tilelab (:func:`~tilelab.game2048.ntuple.strong_player`: the 4 x 6-tuple net,
-    searching 3 moves deep). ``search_ms`` (a wall-clock budget) or ``depth`` (fixed) switch from 1-ply
+    searching :data:`STRONG_DEPTH` moves deep). ``search_ms`` (a wall-clock budget) or ``depth`` (fixed) switch from 1-ply
     play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
     """
 
