@@ -13,8 +13,8 @@ import pytest
 
 from tilelab.game2048 import Board, legal_moves
 from tilelab.game2048.ntuple import (
-    COMPACT_FORMAT, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, load_network, save_compact,
-    strong_network, strong_player,
+    COMPACT_FORMAT, WU_YEH_TUPLES, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, load_network,
+    save_compact, strong_network, strong_player,
 )
 from tilelab.game2048 import ntuple_compact
 
@@ -328,7 +328,7 @@ def test_shipped_strong_net_is_small_checked_and_the_tc_wu_yeh_net(shipped):
     assert ntuple_compact.STRONG_NET.stat().st_size <= 25_000_000       # the repository's limit for it
     header, _ = ntuple_compact.read_npz(ntuple_compact.STRONG_NET, "compact n-tuple network", lambda h: {})
     assert (header["format"], header["encoding"], header["bits"]) == (COMPACT_FORMAT, "int16", 16)
-    assert [tuple(t) for t in shipped.tuples] == [tuple(t) for t in NTupleNetwork.wu_yeh().tuples]
+    assert [tuple(t) for t in shipped.tuples] == [tuple(t) for t in WU_YEH_TUPLES]
     assert shipped.training["method"] == "tc" and shipped.training["games"] >= 200_000
     assert shipped.curve and shipped.curve[-1].games == shipped.training["games"]
 
