@@ -15,11 +15,15 @@ pytestmark = pytest.mark.browser
 
 
 SEED = 4096
-SETUP = close_previous("ai") + f"""
+
+
+def ai_setup(make: str, imports: str) -> str:
+    """Kernel code: the board ``make`` builds (after ``imports``) in variable ``ai``, every AI decision recorded,
+    and ``board_state()`` / ``replay_choices()`` to read it (shared with the strong player's test)."""
+    return close_previous("ai") + imports + f"""
 from tilelab.game2048 import Game
 from tilelab.game2048.palette import BLANK_COLOR, tile_style
-from tilelab.widgets.game2048_ai import Game2048AIWidget
-ai = Game2048AIWidget(seed={SEED}, ms_per_move=20, speed=8)
+ai = {make}
 choices = []
 _think = ai.think
 def _record_think():
@@ -47,6 +51,10 @@ def replay_choices():
         out.append({{"legal": direction in legal, "moved": bool(moved), "rows": [list(r) for r in g.board.rows]}})
     return out
 """
+
+
+SETUP = ai_setup(f"Game2048AIWidget(seed={SEED}, ms_per_move=20, speed=8)",
+                 "from tilelab.widgets.game2048_ai import Game2048AIWidget\n")
 
 
 @pytest.fixture
