@@ -382,7 +382,8 @@ def test_readme_quotes_the_saved_strong_figures():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     d3 = json.loads((RESULTS / "bench_2048_strong_depth3.json").read_text())["players"]
     d4 = json.loads((RESULTS / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
-    for s in (d3["compact-depth3"], d3["full-depth3"]):
+    assert d4["games"] == 100  # the 100 seeded games, every one played
+    for s in (d3["compact-depth3"], d3["full-depth3"], d4):
         r = s["reach_16384"]
         assert f"16384 in {100 * r['rate']:.0f}% [{100 * r['wilson95'][0]:.0f}, {100 * r['wilson95'][1]:.0f}]" in readme
     assert f"Depth 4, {d4['games']} games" in readme

@@ -3,6 +3,9 @@ and a student who changes the demonstration parameters meets no error and still 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,6 +15,7 @@ import pytest  # noqa: E402
 from tests.lessonrun import errors, exercise_outputs, prose, run_lesson  # noqa: E402
 
 L02, L06 = "02_2048_ai", "06_2048_learning"
+ROOT = Path(__file__).resolve().parents[1]
 CITATION = "Jaśkowski, arXiv 2016; IEEE Transactions on Games 2018"
 
 FETCH_02 = [
@@ -167,6 +171,12 @@ def test_06_strong_player_section(ran06):
     longer, cost = ran06[FETCH_06[-1]]
     assert longer > 4 and "more than four times as many games" in text
     assert cost >= 3 and "costs several times as much" in text
+    results = ROOT / "benchmarks" / "results"
+    deeper = json.loads((results / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
+    shallow = json.loads((results / "bench_2048_strong_depth3.json").read_text())["players"]["compact-depth3"]
+    assert deeper["games"] == shallow["games"] == 100 and "then 4 moves deep, on the same 100\nseeds" in prose(L06)
+    assert deeper["reach_16384"]["count"] <= shallow["reach_16384"]["count"]
+    assert "yet it reaches 16384 no more often on these seeds" in text
 
 
 def test_06_claims_fixed_from_the_review():
