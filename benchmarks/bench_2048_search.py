@@ -347,9 +347,10 @@ def main() -> None:
     parser.add_argument("--td-baseline", default="952645a", help="git revision of the TD search before the one "
                         "kernel ('' to skip the TD speed part)")
     parser.add_argument("--td-depths", default="2,3,4")
+    parser.add_argument("--note", default="", help="what else ran on the machine, saved with the figures")
     args = parser.parse_args()
     baseline = load_baseline(args.baseline) if args.baseline else None
-    results: dict = {"machine": {"cores": os.cpu_count(), "loadavg_start": os.getloadavg()}}
+    results: dict = {"machine": {"cores": os.cpu_count(), "loadavg_start": os.getloadavg(), "note": args.note}}
     if not args.skip_speed:
         results["speed"] = speed([int(d) for d in args.depths.split(",")], args.reps, baseline)
         if args.td_baseline:

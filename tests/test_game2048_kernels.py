@@ -11,6 +11,7 @@ import ast
 import importlib
 import json
 import math
+import time
 from pathlib import Path
 
 import numpy as np
@@ -245,3 +246,37 @@ def test_a_spawned_leaf_scores_the_very_same_float_as_a_full_evaluation(bits, in
     flipped, *entries = _evaluate_prepare(after, table)
     prep = (np.uint64(flipped), *entries)  # (numba hands a uint64 back as a Python int)
     assert _evaluate_spawned(child, index, np.uint64(exponent), prep, table) == _evaluate(child, table)
+
+
+# a bitboard with at least one empty cell and tiles up to 2048 (a search from it has moves to make)
+playable = st.lists(st.integers(0, 11), min_size=16, max_size=16).filter(lambda cells: 0 in cells).map(
+    lambda cells: sum(e << (4 * i) for i, e in enumerate(cells)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(playable, st.sampled_from([2, 3]), st.floats(0.0, 1.0), st.sampled_from([0.0, 0.1, 1.0]))
+def test_a_node_limit_stops_the_search_exactly_one_node_past_it(bits, depth, share, p_four):
+    """The last level counts its leaves in one step (kernels.leaf_chance) unless the limit falls among them: a
+    search limited to L nodes still stops at node L + 1 exactly, and one given room finishes with the same tree."""
+    full = search_bits(bits, depth, SearchTables(table_bits=12), p_four=p_four)
+    limit = max(1, int(share * full.nodes))
+    cut = search_bits(bits, depth, SearchTables(table_bits=12), p_four=p_four, node_limit=limit)
+    if limit >= full.nodes:
+        assert (cut.complete, cut.nodes, _values(cut.values)) == (True, full.nodes, _values(full.values))
+    else:
+        assert (cut.complete, cut.nodes) == (False, limit + 1), (hex(bits), depth, limit, full.nodes)
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_a_passed_deadline_stops_the_search_at_the_first_look_at_the_clock(depth):
+    """The clock is read every CHECK_EVERY nodes, also where the last level counts its leaves in one step."""
+    for position in DATA["positions"][:6]:
+        bits = int(position, 16)
+        full = search_bits(bits, depth, SearchTables(table_bits=14))
+        late = search_bits(bits, depth, SearchTables(table_bits=14), deadline=1e-9)  # long passed
+        if full.nodes >= kernels.CHECK_EVERY:
+            assert (late.complete, late.nodes) == (False, kernels.CHECK_EVERY), position
+        else:
+            assert (late.complete, late.nodes) == (True, full.nodes)
+        later = search_bits(bits, depth, SearchTables(table_bits=14), deadline=time.perf_counter() + 60.0)
+        assert (later.complete, later.nodes, _values(later.values)) == (True, full.nodes, _values(full.values))

@@ -52,7 +52,8 @@ __all__ = [
     "random_playout", "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
     "transposition_table", "NO_MOVE",
     "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
-    "SearchRows", "search_rows", "move_pair", "no_prepare", "might_overflow", "leaf_chance",
+    "SearchRows", "search_rows", "move_pair", "no_prepare", "might_overflow", "leaf_chance", "empty_cells_bits",
+    "cell_index",
 ]
 
 U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
@@ -201,6 +202,31 @@ def might_overflow(bits: Bits) -> bool:
 
 
 @njit(inline="always")
+def empty_cells_bits(bits: Bits) -> Bits:
+    """The lowest bit of each empty cell's nibble (bit ``4 * index``), all others clear.
+
+    >>> hex(int(empty_cells_bits(U64(0x0000_0000_0000_1230))))
+    '0x1111111111110001'
+    """
+    bits = U64(bits)
+    free: Bits = ~(bits | (bits >> U64(1)) | (bits >> U64(2)) | (bits >> U64(3))) & _NIBBLE_LOW_BITS
+    return free
+
+
+@njit(inline="always")
+def cell_index(low: Bits) -> int:
+    """The cell whose nibble's lowest bit is the one bit set in ``low`` (a loop over the empty cells of
+    :func:`empty_cells_bits` takes them lowest first, without a branch per cell).
+
+    >>> [cell_index(U64(1) << U64(4 * i)) for i in (0, 1, 7, 8, 15)]
+    [0, 1, 7, 8, 15]
+    """
+    low = U64(low)
+    return (8 * int((low & U64(0xFFFFFFFF00000000)) != U64(0)) + 4 * int((low & U64(0xFFFF0000FFFF0000)) != U64(0))
+            + 2 * int((low & U64(0xFF00FF00FF00FF00)) != U64(0)) + int((low & U64(0xF0F0F0F0F0F0F0F0)) != U64(0)))
+
+
+@njit(inline="always")
 def move_pair(bits: Bits, flipped: Bits, code: int, left: Any, right: Any, score_table: Any,
               scored: bool) -> tuple[Bits, int]:
     """:func:`apply_move` given the board and its transpose (computed once for the four moves).
@@ -248,7 +274,11 @@ def spawned_leaf(child: Bits, index: int, exponent: Bits, prep: Any, leaf_data: 
 def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64Array, tt_f: F64Array, tag_base: int,
                 counters: I64Array, limit: int, deadline: float) -> float:
     """:func:`chance_value` where every spawn is a leaf (``depth <= 1``): not recursive, so compiled copies
-    inline it into the max node above (the most frequent call of the search costs no call)."""
+    inline it into the max node above (the most frequent call of the search costs no call).
+
+    Its leaves are counted in one step, unless the node limit, a look at the clock or a stop falls among
+    them: then one by one through :func:`count_node`, so the counts and the stopping point are the same.
+    The empty cells are visited lowest first through :func:`empty_cells_bits` (no branch per cell)."""
     after = U64(after)
     tag = U64(tag_base + depth)
     slot = table_slot(after, depth, tt.shape[0] - 1)
@@ -256,21 +286,31 @@ def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64A
         counters[1] += 1
         stored: float = tt_f[slot, 2]
         return stored
-    cell_p = 1.0 / _count_empty(after)
+    empty = _count_empty(after)
+    cell_p = 1.0 / empty
     prep = leaf_prepare(after, leaf_data)
     total = 0.0
-    for index in range(CELLS):
-        shift = U64(CELL_BITS * index)
-        if ((after >> shift) & _CELL_MASK) != 0:
-            continue
+    # every spawn here is one leaf node: count them all at once, unless the node limit, a look at the clock or
+    # a stop falls among them (then one by one, as count_node does: the same counts and the same stopping point)
+    leaves = empty * ((1 if 1.0 - p_four > 0.0 else 0) + (1 if p_four > 0.0 else 0))
+    before = counters[0]
+    one_by_one = (counters[2] != 0 or (limit > 0 and before + leaves > limit)
+                  or (deadline > 0.0 and before // CHECK_EVERY != (before + leaves) // CHECK_EVERY))
+    if not one_by_one:
+        counters[0] = before + leaves
+    free = empty_cells_bits(after)
+    while free:  # the empty cells, lowest first
+        low = free & (~free + U64(1))
+        free ^= low
+        index = cell_index(low)
         for kind in range(2):
             tile_p = 1.0 - p_four if kind == 0 else p_four
             if tile_p <= 0.0:
                 continue
             exponent = U64(SPAWN_TWO) if kind == 0 else U64(SPAWN_FOUR)
-            if count_node(counters, limit, deadline):
+            if one_by_one and count_node(counters, limit, deadline):
                 return 0.0
-            total += cell_p * tile_p * spawned_leaf(after | (exponent << shift), index, exponent, prep, leaf_data)
+            total += cell_p * tile_p * spawned_leaf(after | (low * exponent), index, exponent, prep, leaf_data)
     tt[slot, 0] = after
     tt[slot, 1] = tag
     tt_f[slot, 2] = total
@@ -310,16 +350,17 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
     cell_p = 1.0 / _count_empty(after)
     prep = leaf_prepare(after, leaf_data)
     total = 0.0
-    for index in range(CELLS):
-        shift = U64(CELL_BITS * index)
-        if ((after >> shift) & _CELL_MASK) != 0:
-            continue
+    free = empty_cells_bits(after)
+    while free:  # the empty cells, lowest first
+        low = free & (~free + U64(1))
+        free ^= low
+        index = cell_index(low)
         for kind in range(2):
             tile_p = 1.0 - p_four if kind == 0 else p_four
             if tile_p <= 0.0:
                 continue
             exponent = U64(SPAWN_TWO) if kind == 0 else U64(SPAWN_FOUR)
-            child = after | (exponent << shift)
+            child = after | (low * exponent)
             branch_p = prob * cell_p * tile_p
             if count_node(counters, limit, deadline):
                 return 0.0
