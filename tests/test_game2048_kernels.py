@@ -11,6 +11,7 @@ import ast
 import importlib
 import json
 import math
+import os
 import time
 from pathlib import Path
 
@@ -280,3 +281,45 @@ def test_a_passed_deadline_stops_the_search_at_the_first_look_at_the_clock(depth
             assert (late.complete, late.nodes) == (True, full.nodes)
         later = search_bits(bits, depth, SearchTables(table_bits=14), deadline=time.perf_counter() + 60.0)
         assert (later.complete, later.nodes, _values(later.values)) == (True, full.nodes, _values(full.values))
+
+
+def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_a_stale_cache(tmp_path):
+    """numba reuses a disk-cached copy while kernels.py is unchanged; the copy's name carries a digest of the
+    leaf's code (and of the tilelab functions it calls), the same in every process whatever its hash seed."""
+    import subprocess
+    import sys
+
+    from tilelab.game2048 import expectimax
+
+    name = expectimax._HEURISTIC_SEARCH.chance_value.__name__
+    digest = kernels.code_digest(expectimax._evaluate, expectimax._evaluate_prepare, expectimax._evaluate_spawned)
+    assert name == f"chance_value_heuristic_{digest}"
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", "from tilelab.game2048 import expectimax; "
+                              "print(expectimax._HEURISTIC_SEARCH.chance_value.__name__)"],
+                             capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed},
+                             cwd=Path(__file__).resolve().parents[1])
+        assert out.stdout.strip() == name
+
+    def leaf(board, data):
+        return 1.0
+
+    def other_leaf(board, data):
+        return 2.0
+
+    def calls_a_tilelab_function(board, data):
+        return float(kernels.count_empty(board))
+
+    assert len({kernels.code_digest(f) for f in (leaf, other_leaf, calls_a_tilelab_function)}) == 3
+    assert kernels.code_digest(calls_a_tilelab_function) != kernels.code_digest(calls_a_tilelab_function, leaf)
+
+    def leaf_calling(helper_source: str):
+        namespace: dict = {}
+        exec(helper_source, namespace)  # the same leaf over a helper whose code differs
+        namespace["helper"].__module__ = "tilelab.game2048.somewhere"
+        exec("def leaf(board, data):\n    return helper(1.0)\n", namespace)
+        return namespace["leaf"]
+
+    first = leaf_calling("def helper(x):\n    return x + 1.0\n")
+    assert kernels.code_digest(first) == kernels.code_digest(leaf_calling("def helper(x):\n    return x + 1.0\n"))
+    assert kernels.code_digest(first) != kernels.code_digest(leaf_calling("def helper(x):\n    return x + 2.0\n"))

@@ -32,6 +32,7 @@ leaf built in, so neither player pays for the other's evaluation.
 
 from __future__ import annotations
 
+import hashlib
 import sys
 import time
 import types
@@ -53,7 +54,7 @@ __all__ = [
     "transposition_table", "NO_MOVE",
     "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
     "SearchRows", "search_rows", "move_pair", "no_prepare", "might_overflow", "leaf_chance", "empty_cells_bits",
-    "cell_index",
+    "cell_index", "code_digest",
 ]
 
 U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
@@ -470,6 +471,9 @@ def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool
     """
     if (prepare is None) != (spawned is None):
         raise ValueError("give both prepare= and spawned= (a faster leaf), or neither")
+    # numba checks only this file's time stamp before it reuses a disk-cached copy, but the leaf is compiled
+    # into the copy: name the copy after the leaf's code too, so that a changed leaf compiles afresh
+    name = f"{name}_{code_digest(leaf, prepare, spawned)}"
     namespace = dict(globals())
     namespace.update(leaf=leaf, WITH_POINTS=bool(with_points))
     if spawned is not None:
@@ -480,6 +484,57 @@ def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool
     compiled = [_copy(template, f"{template.__name__}_{name}", namespace) for template in (chance_value, root_values)]
     namespace["chance"] = compiled[0]  # the recursion calls this copy
     return Search(*compiled)
+
+
+def code_digest(*functions: Callable[..., Any] | None) -> str:
+    """A short hash of these functions' code and of every tilelab function they call, however deep.
+
+    The same code gives the same digest in every process; any change to the code gives another.
+
+    >>> def a(x): return x + 1
+    >>> def b(x): return x + 2
+    >>> code_digest(a) == code_digest(a), code_digest(a) == code_digest(b), len(code_digest(a))
+    (True, False, 12)
+    """
+    digest = hashlib.sha256()
+    seen: set[int] = set()
+    stack = [f for f in functions if f is not None]
+    while stack:
+        item = stack.pop()
+        function = getattr(item, "py_func", item)
+        code = getattr(function, "__code__", None)
+        if code is None or id(function) in seen:
+            continue
+        seen.add(id(function))
+        digest.update(_code_bytes(code))
+        for global_name in sorted(_names(code)):
+            called = function.__globals__.get(global_name)
+            module = getattr(getattr(called, "py_func", called), "__module__", "") or ""
+            if callable(called) and module.startswith("tilelab"):
+                stack.append(called)
+    return digest.hexdigest()[:12]
+
+
+def _code_bytes(code: types.CodeType) -> bytes:
+    """The bytecode, names and constants of a code object and of the code objects nested in it."""
+    parts = [code.co_code, repr(code.co_names).encode(), repr(code.co_varnames).encode()]
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            parts.append(_code_bytes(const))
+        elif isinstance(const, frozenset):  # a set's order changes with the process's hash seed
+            parts.append(repr(sorted(repr(item) for item in const)).encode())
+        else:
+            parts.append(repr(const).encode())
+    return b"\0".join(parts)
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """Every global name a code object (or one nested in it) may load."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _names(const)
+    return names
 
 
 def _copy(template: Callable[..., Any], copy_name: str, namespace: dict[str, Any], **options: Any) -> Any:
