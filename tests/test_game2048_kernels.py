@@ -323,3 +323,6 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
     first = leaf_calling("def helper(x):\n    return x + 1.0\n")
     assert kernels.code_digest(first) == kernels.code_digest(leaf_calling("def helper(x):\n    return x + 1.0\n"))
     assert kernels.code_digest(first) != kernels.code_digest(leaf_calling("def helper(x):\n    return x + 2.0\n"))
+    weight = leaf_calling("WEIGHT = 1.0\ndef helper(x):\n    return x + WEIGHT\n")
+    assert kernels.code_digest(weight) != kernels.code_digest(leaf_calling("WEIGHT = 2.0\ndef helper(x):\n"
+                                                                           "    return x + WEIGHT\n"))

@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
 from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array,
+    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array,
     U64Array, _count_empty, _max_exponent, _move, _random_playout, _seed_state, _spawn_random, _transpose,
     row_tables,
 )
@@ -73,7 +73,6 @@ STOPPED_BY_LIMIT, STOPPED_BY_CLOCK = 1, 2  #: counters[2] after a search that di
 COUNTERS = 7  #: nodes, table hits, stopped, two words for the clock to write into, last look (ns), longest gap (ns)
 FREE_TAG = np.iinfo(np.uint64).max  #: the tag of a transposition-table slot never written
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
-_CELL_MASK = U64(CELL_MASK)
 _ROW_MASK = U64(ROW_MASK)
 _NIBBLE_LOW_BITS = U64(0x1111111111111111)
 F64Array = npt.NDArray[np.float64]  #: float64 arrays: move values, the table's values as float64
@@ -487,7 +486,8 @@ def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool
 
 
 def code_digest(*functions: Callable[..., Any] | None) -> str:
-    """A short hash of these functions' code and of every tilelab function they call, however deep.
+    """A short hash of these functions' code, of the plain constants they read (numba freezes those into the
+    compiled code) and of every tilelab function they call by a global name, however deep.
 
     The same code gives the same digest in every process; any change to the code gives another.
 
@@ -509,6 +509,9 @@ def code_digest(*functions: Callable[..., Any] | None) -> str:
         digest.update(_code_bytes(code))
         for global_name in sorted(_names(code)):
             called = function.__globals__.get(global_name)
+            if isinstance(called, (bool, int, float, str, np.generic)):
+                digest.update(f"{global_name}={called!r}".encode())
+                continue
             module = getattr(getattr(called, "py_func", called), "__module__", "") or ""
             if callable(called) and module.startswith("tilelab"):
                 stack.append(called)
