@@ -236,6 +236,19 @@ def test_moves_from_the_compact_tables_equal_apply_move(bits):
     assert kernels.might_overflow(b) == (kernels.max_exponent(b) == 15)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(boards, st.sets(st.integers(0, 15)).map(lambda empty: sum(
+    (0 if i in empty else 1 + i % 15) << (4 * i) for i in range(16)))))
+def test_the_chance_nodes_empty_cells_are_exactly_the_boards_zero_nibbles(bits):
+    """The bit tricks a chance node walks its spawns with: the mask, its popcount and each cell's index."""
+    b = np.uint64(bits)
+    want = [i for i in range(16) if (bits >> (4 * i)) & 15 == 0]
+    free = int(kernels.empty_cells_bits(b))
+    assert free == sum(1 << (4 * i) for i in want)
+    assert kernels.count_cells(np.uint64(free)) == len(want) == kernels.count_empty(b)
+    assert [kernels.cell_index(np.uint64(1 << (4 * i))) for i in want] == want
+
+
 @settings(max_examples=200, deadline=None)
 @given(boards, st.integers(0, 15), st.sampled_from([1, 2]))
 def test_a_spawned_leaf_scores_the_very_same_float_as_a_full_evaluation(bits, index, exponent):
