@@ -24,15 +24,19 @@ lab: $(STAMP)
 	$(if $(STUDENT),test -d student || $(PY) -m tilelab.teach student student)
 	$(VENV)/bin/jupyter lab $(LAB_DIR)/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
-# Everything in one pytest run so CI sees one summary line.
+# Everything in one pytest run so CI sees one summary line. pytest-xdist spreads the test files over
+# TEST_JOBS processes (one per core, at most 4; TEST_JOBS=0: all in this process); a file's tests stay in one
+# process, so its fixtures and a notebook's cells run in order.
+TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
+PARALLEL  := -n $(TEST_JOBS) --dist loadfile
 test: $(STAMP)
-	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env --durations=15
+	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env --durations=15 $(PARALLEL)
 
 test-unit: $(STAMP)
-	$(PYTEST) tests tilelab --doctest-modules -m "not browser"
+	$(PYTEST) tests tilelab --doctest-modules -m "not browser" $(PARALLEL)
 
 test-notebooks: $(STAMP)
-	$(PYTEST) notebooks --nbval-lax --nbval-current-env
+	$(PYTEST) notebooks --nbval-lax --nbval-current-env $(PARALLEL)
 
 test-browser: $(STAMP)
 	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser tests/test_teach_site.py -m browser

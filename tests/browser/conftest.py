@@ -5,8 +5,9 @@
 * The server serves a temporary copy of ``notebooks/``; tests write their own small notebooks there.
 * A failed test leaves a screenshot, the browser console log and the server log tail under
   ``test-artifacts/<test name>/``; the paths are printed in the run's summary.
-* Server and browser are shut down right after the last browser test (and at exit, also on failure),
-  so the rest of ``make test`` (nbval) runs without them.
+* Server and browser are shut down right after the last browser test in a row (and at exit, also on
+  failure), so the rest of ``make test`` (nbval) runs without them; with ``pytest -n`` a worker that gets
+  browser tests again starts them again.
 """
 
 from __future__ import annotations
@@ -82,9 +83,9 @@ def _browser_unavailable(reason: str) -> None:
     pytest.skip(f"BROWSER TESTS SKIPPED: {reason}")
 
 
-@pytest.fixture(scope="session")
-def lab_session() -> _Session:
-    """The shared server + browser (started on first use)."""
+def _started() -> _Session:
+    """The shared server + browser, started on first use, and again after :func:`pytest_runtest_teardown` closed
+    them (with ``pytest -n``, a worker may get browser tests again after running others)."""
     if _SESSION.error is not None:
         if isinstance(_SESSION.error, bl.BrowserUnavailable):
             _browser_unavailable(str(_SESSION.error))
@@ -103,7 +104,13 @@ def lab_session() -> _Session:
     return _SESSION
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
+def lab_session() -> _Session:
+    """The shared server + browser (started on first use)."""
+    return _started()
+
+
+@pytest.fixture
 def lab_server(lab_session: _Session) -> bl.LabServer:
     assert lab_session.server is not None
     return lab_session.server
@@ -136,7 +143,8 @@ def lab(request: pytest.FixtureRequest, lab_session: _Session) -> Iterator[bl.La
 
 
 @pytest.fixture(scope="module")
-def _module_tab(lab_session: _Session) -> Iterator[dict]:
+def _module_tab() -> Iterator[dict]:
+    lab_session = _started()
     context, labpage = _new_tab(lab_session, "module")
     holder = {"lab": labpage, "opened": None}
     try:
