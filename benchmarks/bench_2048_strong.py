@@ -15,6 +15,7 @@ both played (games only one of them won, an exact McNemar p-value and a 95% inte
     python benchmarks/bench_2048_strong.py --depth 3 --seeds 1050:1100
     python benchmarks/bench_2048_strong.py --summary benchmarks/results/bench_2048_strong_full-depth3.jsonl \\
         benchmarks/results/bench_2048_strong_compact-depth3.jsonl
+    python benchmarks/bench_2048_strong.py --readme README.md   # its table row, from the saved summaries
 
 Seeds 1000.. are those of ``benchmarks/bench_2048_ai.py`` and ``bench_2048_learning.py`` (same spawns).
 """
@@ -251,6 +252,55 @@ def summary(paths: list[Path], save: Path | None) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------ the README's row
+README_ROW_START = "| the strong learned player shipped in every clone"
+README_ROW_AFTER = "| the TC net trained on to 643,000 games"
+
+
+def _rate(s: dict[str, Any], tile: int) -> str:
+    r = s[f"reach_{tile}"]
+    if s["games"] < 100:
+        return f"{tile} in {r['count']} of {s['games']} [{100 * r['wilson95'][0]:.0f}%, {100 * r['wilson95'][1]:.0f}%]"
+    return f"{tile} in {100 * r['rate']:.0f}% [{100 * r['wilson95'][0]:.0f}, {100 * r['wilson95'][1]:.0f}]"
+
+
+def readme_row(results: Path = RESULTS, net: Path = STRONG_NET) -> str:
+    """The README's table row for the shipped player, from the saved depth-3 and depth-4 summaries, the
+    records' training games and the shipped file's size (``--readme`` writes it; a test checks the README has it)."""
+    d3 = json.loads((results / "bench_2048_strong_depth3.json").read_text())
+    d4 = json.loads((results / "bench_2048_strong_depth4.json").read_text())
+    trained = {r["trained_games"] for r in read_records(results / "bench_2048_strong_compact-depth3.jsonl")}
+    if len(trained) != 1:
+        raise ValueError(f"the compact depth-3 records come from nets trained on {sorted(trained)} games: "
+                         "play one net per file (fresh JSONL files for a new net)")
+    full, comp, four = d3["players"]["full-depth3"], d3["players"]["compact-depth3"], d4["players"]["compact-depth4"]
+    p = d3["paired"]["reach_16384"]
+    return (f"{README_ROW_START} (`strong_player()`, `Game2048TDWidget.strong()`: the TC 4 × 6-tuple net at "
+            f"{trained.pop():,} training games in a {net.stat().st_size / 1e6:.1f} MB compact file, "
+            f"`tilelab/data/ntuple-strong.npz`), seeds from 1000 (`bench_2048_strong.py`) | depth 3, "
+            f"{comp['games']} games, {comp['ms_per_move']:.1f} ms/move: {_rate(comp, 8192)}, {_rate(comp, 16384)}, "
+            f"{_rate(comp, 32768)}; median score {comp['median_score']:,.0f}. The full float32 net on the same seeds: "
+            f"{_rate(full, 8192)}, {_rate(full, 16384)}; compact minus full at 16384 {-100 * p['difference']:+.0f} "
+            f"points [{-100 * p['interval95'][1]:+.0f}, {-100 * p['interval95'][0]:+.0f}] on the same seeds "
+            f"({p['only_second']} games only the compact net took there, {p['only_first']} only the full one; "
+            f"McNemar p = {p['mcnemar_p']:.2f}: noise). Depth 4, {four['games']} games"
+            f"{' (the time allowed)' if four['games'] < 100 else ''}, {four['ms_per_move']:.1f} ms/move on a busy "
+            f"machine: {_rate(four, 8192)}, {_rate(four, 16384)}, {_rate(four, 32768)} |")
+
+
+def write_readme_row(readme: Path) -> int:
+    """Put :func:`readme_row` in ``readme`` (replacing the old row, below the 643,000-game net's row)."""
+    lines = [line for line in readme.read_text(encoding="utf-8").split("\n") if not line.startswith(README_ROW_START)]
+    after = next((k for k, line in enumerate(lines) if line.startswith(README_ROW_AFTER)), None)
+    if after is None:
+        raise ValueError(f"{readme} has no row starting {README_ROW_AFTER!r} to put the strong player's row after")
+    row = readme_row()
+    lines.insert(after + 1, row)
+    readme.write_text("\n".join(lines), encoding="utf-8")
+    print(row)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--net", type=Path, default=STRONG_NET, help="a full or compact net file")
@@ -263,7 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves (tests)")
     parser.add_argument("--summary", type=Path, nargs="+", default=None, help="summarise these JSONL files instead")
     parser.add_argument("--save-summary", type=Path, default=None, help="with --summary: also write it as JSON")
+    parser.add_argument("--readme", type=Path, default=None,
+                        help="rewrite this README's strong-player row from the saved summaries, then stop")
     args = parser.parse_args(argv)
+    if args.readme:
+        return write_readme_row(args.readme)
     if args.summary:
         return summary(args.summary, args.save_summary)
     if args.depth is None and args.ms is None:

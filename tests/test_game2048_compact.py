@@ -388,3 +388,20 @@ def test_readme_quotes_the_saved_strong_figures():
         assert f"16384 in {100 * r['rate']:.0f}% [{100 * r['wilson95'][0]:.0f}, {100 * r['wilson95'][1]:.0f}]" in readme
     assert f"Depth 4, {d4['games']} games" in readme
     assert f"{ntuple_compact.STRONG_NET.stat().st_size / 1e6:.1f} MB compact file" in readme
+    assert bench.readme_row() in readme.splitlines()  # the whole row, as `bench_2048_strong.py --readme` writes it
+
+
+def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path, monkeypatch):
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{bench.README_ROW_AFTER} | x |\n{bench.README_ROW_START} (old) | y |\nend\n")
+    assert bench.write_readme_row(readme) == 0
+    assert readme.read_text().splitlines() == ["intro", f"{bench.README_ROW_AFTER} | x |", bench.readme_row(), "end"]
+    results = tmp_path / "results"
+    results.mkdir()
+    for name in ("bench_2048_strong_depth3.json", "bench_2048_strong_depth4.json"):
+        (results / name).write_text((RESULTS / name).read_text())
+    lines = (RESULTS / "bench_2048_strong_compact-depth3.jsonl").read_text().splitlines()
+    other = json.dumps({**json.loads(lines[0]), "trained_games": 1})
+    (results / "bench_2048_strong_compact-depth3.jsonl").write_text("\n".join(lines + [other]) + "\n")
+    with pytest.raises(ValueError, match="fresh JSONL"):
+        bench.readme_row(results)
