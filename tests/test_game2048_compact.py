@@ -391,7 +391,7 @@ def test_readme_quotes_the_saved_strong_figures():
     assert bench.readme_row() in readme.splitlines()  # the whole row, as `bench_2048_strong.py --readme` writes it
 
 
-def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path, monkeypatch):
+def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{bench.README_ROW_AFTER} | x |\n{bench.README_ROW_START} (old) | y |\nend\n")
     assert bench.write_readme_row(readme) == 0
