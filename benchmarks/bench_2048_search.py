@@ -14,6 +14,7 @@ Two parts, each printed as ratios side by side plus absolute figures:
 
     python benchmarks/bench_2048_search.py                  # everything (about 6 minutes)
     python benchmarks/bench_2048_search.py --skip-deadline  # speed only (about 30 s)
+    python benchmarks/bench_2048_search.py --skip-deadline --reps 7 --runs 5  # median and range of 5 runs
     python benchmarks/bench_2048_search.py --skip-deadline --baseline 952645a  # the one kernel against the two before
     python benchmarks/bench_2048_search.py --moves 200 --ms 50 --json benchmarks/results/bench_2048_search.json
 
@@ -101,10 +102,43 @@ def time_side_by_side(modules: list, depth: int, reps: int) -> list[tuple[int, f
     return [(n, secs, values) for n, secs, values in out]
 
 
-def speed(depths: list[int], reps: int, baseline) -> dict:
+def speed(depths: list[int], reps: int, baseline, runs: int = 1) -> dict:
+    """:func:`speed_run` ``runs`` times; with a baseline, each depth's median, lowest and highest speed-up."""
+    out: dict = {"runs": [speed_run(depths, reps, baseline, k, runs) for k in range(runs)]}
+    out["depths"] = {depth: median_row([run["depths"][depth] for run in out["runs"]]) for depth in depths}
+    if baseline is not None and runs > 1:
+        print(f"\n== speed over {runs} runs: median (lowest - highest)")
+        for depth, row in out["depths"].items():
+            print(f"depth {depth}: {row['nodes_per_s'] / 1e6:.1f} M nodes/s, {row['speedup']:.2f}x "
+                  f"({row['speedup_low']:.2f} - {row['speedup_high']:.2f}) the old kernel; same tree and values in "
+                  f"every run: {'yes' if row['same_tree_and_values'] else 'NO'}")
+    out["reference"] = reference_agreement()
+    return out
+
+
+def median_row(rows: list[dict]) -> dict:
+    """One depth over several runs: the run with the median speed-up (by new nodes/s without a baseline), and the
+    lowest and highest speed-up.
+
+    >>> rows = [{"nodes": 5, "nodes_per_s": r, "speedup": s, "same_tree_and_values": True} for r, s in
+    ...         [(1.0, 1.9), (2.0, 2.1), (3.0, 1.8)]]
+    >>> row = median_row(rows); (row["speedup"], row["speedup_low"], row["speedup_high"], row["runs"])
+    (1.9, 1.8, 2.1, 3)
+    """
+    key = "speedup" if all("speedup" in row for row in rows) else "nodes_per_s"
+    ordered = sorted(rows, key=lambda row: row[key])
+    out = dict(ordered[(len(ordered) - 1) // 2], runs=len(rows))
+    if key == "speedup":
+        out.update(speedup_low=ordered[0]["speedup"], speedup_high=ordered[-1]["speedup"],
+                   same_tree_and_values=all(row["same_tree_and_values"] for row in rows))
+    return out
+
+
+def speed_run(depths: list[int], reps: int, baseline, k: int = 0, runs: int = 1) -> dict:
+    """One run: every depth, new and old taking turns."""
     out: dict = {"depths": {}}
-    print(f"\n== speed: 20 fixed positions, cutoff 1e-4, table 2**20, best of {reps} per position, new and old "
-          "taking turns search by search (CPU time)")
+    print(f"\n== speed{f' (run {k + 1} of {runs})' if runs > 1 else ''}: 20 fixed positions, cutoff 1e-4, table "
+          f"2**20, best of {reps} per position, new and old taking turns search by search (CPU time)")
     head = f"{'depth':>5} {'nodes':>10} {'new M/s':>9} {'ms/search':>10}"
     print(head + (f"  {'old M/s':>8} {'old ms':>8} {'x faster':>8} same" if baseline else ""))
     for depth in depths:
@@ -125,7 +159,6 @@ def speed(depths: list[int], reps: int, baseline) -> dict:
                      f"{old_secs / secs:>8.2f} {'yes' if same else 'NO'}")
         print(line, flush=True)
         out["depths"][depth] = row
-    out["reference"] = reference_agreement()
     return out
 
 
@@ -337,6 +370,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", default="3,4,5")
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=1, help="the speed part this many times (median, range)")
     parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the old search ('' for none)")
     parser.add_argument("--ms", type=float, default=50.0)
     parser.add_argument("--moves", type=int, default=1000)
@@ -352,7 +386,7 @@ def main() -> None:
     baseline = load_baseline(args.baseline) if args.baseline else None
     results: dict = {"machine": {"cores": os.cpu_count(), "loadavg_start": os.getloadavg(), "note": args.note}}
     if not args.skip_speed:
-        results["speed"] = speed([int(d) for d in args.depths.split(",")], args.reps, baseline)
+        results["speed"] = speed([int(d) for d in args.depths.split(",")], args.reps, baseline, args.runs)
         if args.td_baseline:
             results["td_speed"] = td_speed([int(d) for d in args.td_depths.split(",")], args.reps, args.td_baseline)
     if not args.skip_deadline:

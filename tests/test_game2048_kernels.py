@@ -339,3 +339,23 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
     weight = leaf_calling("WEIGHT = 1.0\ndef helper(x):\n    return x + WEIGHT\n")
     assert kernels.code_digest(weight) != kernels.code_digest(leaf_calling("WEIGHT = 2.0\ndef helper(x):\n"
                                                                            "    return x + WEIGHT\n"))
+
+
+def test_readme_quotes_the_saved_search_speed():
+    """The README's speed row is the saved benchmark's: each depth's median run and range, every run on the same
+    tree with the same values as the old kernel, and how many runs reached 2x at depth 3."""
+    root = Path(__file__).resolve().parents[1]
+    saved = json.loads((root / "benchmarks" / "results" / "bench_2048_search.json").read_text())["speed"]
+    row = next(line for line in (root / "README.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| expectimax search speed on 20 fixed positions"))
+    runs = saved["runs"]
+    assert len(runs) >= 5 and all(r["depths"][d]["same_tree_and_values"] for r in runs for d in ("3", "4", "5"))
+    depths = saved["depths"]
+    rates = " / ".join(f"{depths[d]['nodes_per_s'] / 1e6:.1f}" for d in ("3", "4", "5"))
+    ratios = " / ".join(f"{depths[d]['speedup']:.2f}x ({depths[d]['speedup_low']:.2f}-{depths[d]['speedup_high']:.2f})"
+                        for d in ("3", "4", "5"))
+    assert f"median of {len(runs)} runs: {rates} M nodes/s at depths 3 / 4 / 5, {ratios}" in row
+    for d in ("4", "5"):
+        assert depths[d]["speedup_low"] >= 2.0  # "met at depths 4 and 5 in every run"
+    at_three = sum(r["depths"]["3"]["speedup"] >= 2.0 for r in runs)
+    assert f"at depth 3 in {at_three} of {len(runs)} (median {depths['3']['speedup']:.2f}x)" in row
