@@ -383,6 +383,8 @@ def main() -> None:
     parser.add_argument("--td-depths", default="2,3,4")
     parser.add_argument("--note", default="", help="what else ran on the machine, saved with the figures")
     args = parser.parse_args()
+    if args.runs < 1 or args.reps < 1:
+        parser.error(f"--runs and --reps must be at least 1 (got --runs {args.runs}, --reps {args.reps})")
     baseline = load_baseline(args.baseline) if args.baseline else None
     results: dict = {"machine": {"cores": os.cpu_count(), "loadavg_start": os.getloadavg(), "note": args.note}}
     if not args.skip_speed:

@@ -496,8 +496,7 @@ def make_search(name: str, leaf: Callable[[Bits, Any], float], with_points: bool
     else:
         namespace.update(spawned_leaf=_copy(spawned_leaf, f"spawned_leaf_{name}", namespace, inline="always"))
     namespace["one_level"] = _copy(leaf_chance, f"leaf_chance_{name}", namespace, inline="always")
-    compiled = [_copy(template, f"{template.__name__}_{name}", namespace)
-                for template in (chance_value, root_values)]
+    compiled = [_copy(template, f"{template.__name__}_{name}", namespace) for template in (chance_value, root_values)]
     namespace["chance"] = compiled[0]  # the recursion calls this copy
     return Search(*compiled)
 
