@@ -110,6 +110,13 @@ def net_kind(path: Path) -> str:
     return "compact" if header.get("format") == COMPACT_FORMAT else "full"
 
 
+def net_label(path: Path) -> str:
+    """How a record names its net: the path inside the repository, or only the file name outside it (a
+    machine's own folders mean nothing in a clone; the SHA-256 beside it says which weights played)."""
+    path = Path(path).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+
+
 def setting_name(kind: str, depth: int | None, ms: float | None) -> str:
     return f"{kind}-{ms:g}ms" if ms is not None else f"{kind}-depth{depth}"
 
@@ -139,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     net = load_network(args.net)
     net.e_sum = net.a_sum = None  # a full training file's accumulators: not needed to play
     loaded = time.perf_counter() - tick
-    spec = {"setting": setting, "net": str(args.net), "net_sha256": hashlib.sha256(net.weights.data).hexdigest(),
+    spec = {"setting": setting, "net": net_label(args.net), "net_sha256": hashlib.sha256(net.weights.data).hexdigest(),
             "trained_games": net.training["games"], "kind": kind, "depth": args.depth, "ms": args.ms,
             "max_moves": args.max_moves}
     old = read_records(out)

@@ -225,6 +225,7 @@ def test_bench_appends_one_line_per_game_and_resumes(compact_file, tmp_path, cap
     records = bench.read_records(out)
     assert [r["seed"] for r in records] == [1000, 1001, 1002, 1003]
     assert all(r["setting"] == "compact-depth1" and r["moves"] == 25 and r["kind"] == "compact" for r in records)
+    assert {r["net"] for r in records} == {compact_file.name}  # outside the repository: the file name, no folders
     capsys.readouterr()
     _run(compact_file, out, "1000:1004")  # nothing left to play
     assert "0 games to play" in capsys.readouterr().out and len(bench.read_records(out)) == 4
@@ -349,6 +350,12 @@ def test_saved_strong_results_are_of_the_shipped_file(shipped):
         lines = (ROOT / "benchmarks" / "results" / f"bench_2048_strong_{setting}.jsonl").read_text().splitlines()
         specs = {json.loads(line)["net_sha256"] for line in lines if line.strip()}
         assert specs == {sha}, setting
+        assert {json.loads(line)["net"] for line in lines if line.strip()} == {"tilelab/data/ntuple-strong.npz"}
+
+
+def test_records_name_a_net_inside_the_repository_by_its_relative_path():
+    assert bench.net_label(ROOT / "tilelab" / "data" / "ntuple-strong.npz") == "tilelab/data/ntuple-strong.npz"
+    assert bench.net_label(Path("/somewhere/else/td_net.npz")) == "td_net.npz"
 
 
 RESULTS = ROOT / "benchmarks" / "results"
