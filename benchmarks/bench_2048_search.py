@@ -7,6 +7,8 @@ Two parts, each printed as ratios side by side plus absolute figures:
    Compared with the search as it was before the speed work (``--baseline REV``: that revision's
    ``expectimax.py`` is loaded from git; same tree, so the node counts must be identical and the
    values too), and with the readable search (plain Python, the reference) at depth 2 without cutoff.
+   Then ``TDExpectimax`` (the lesson net at the leaves) against the TD search of ``--td-baseline REV``,
+   also taking turns search by search.
 2. **Deadline** -- per-move thinking time p50/p95/max over ``--moves`` moves of real games with
    ``Expectimax(ms_per_move=T)`` and ``TDExpectimax(lesson net, ms_per_move=T)``, on a quiet machine and
    with one busy process per core (spawned here, each stopping by itself after ``--busy-seconds``).
@@ -81,19 +83,25 @@ def time_searches(module, depth: int, reps: int) -> tuple[int, float, list]:
 
 
 def time_side_by_side(modules: list, depth: int, reps: int) -> list[tuple[int, float, list]]:
-    """:func:`time_searches` for several modules at once, taking turns search by search (A B A B ...), so a
-    burst of load on the shared machine hits all of them alike; each keeps its best of ``reps`` per position."""
+    """:func:`time_searches` for several modules at once, taking turns search by search (see :func:`take_turns`)."""
     tables = [module.SearchTables() for module in modules]
     for module, table in zip(modules, tables):
         module.search_bits(POSITIONS[0], 2, table)  # compile / load the cache
-    out = [[0, 0.0, []] for _ in modules]
+    return take_turns([lambda bits, m=module, t=table: m.search_bits(bits, depth, t)
+                       for module, table in zip(modules, tables)], reps)
+
+
+def take_turns(searches: list, reps: int) -> list[tuple[int, float, list]]:
+    """Each ``search(bits)`` on the 20 positions, taking turns search by search (A B A B ...), so that a burst of
+    load on the shared machine hits all of them alike: total nodes, summed best-of-``reps`` CPU seconds, values."""
+    out = [[0, 0.0, []] for _ in searches]
     for bits in POSITIONS:
-        best = [math.inf] * len(modules)
-        results: list = [None] * len(modules)
+        best = [math.inf] * len(searches)
+        results: list = [None] * len(searches)
         for _ in range(reps):
-            for i, (module, table) in enumerate(zip(modules, tables)):
+            for i, search in enumerate(searches):
                 tick = time.process_time()
-                results[i] = module.search_bits(bits, depth, table)
+                results[i] = search(bits)
                 best[i] = min(best[i], time.process_time() - tick)
         for i, result in enumerate(results):
             out[i][0] += result.nodes
@@ -211,25 +219,19 @@ def load_old_ntuple(rev: str):
     return module
 
 
-def time_td(module, net, depth: int, reps: int) -> tuple[int, float, list]:
-    """TDExpectimax.search at one depth on the 20 positions: nodes, summed best-of-``reps`` CPU seconds, values."""
-    player = module.TDExpectimax(module.NTupleNetwork(net.tuples, net.weights), depth=depth)
-    player.search(POSITIONS[0], 2)  # compile / load the cache
-    nodes, seconds, values = 0, 0.0, []
-    for bits in POSITIONS:
-        best = math.inf
-        for _ in range(reps):
-            tick = time.process_time()
-            result = player.search(bits, depth)
-            best = min(best, time.process_time() - tick)
-        nodes += result.nodes
-        seconds += best
-        values.append(result.values)
-    return nodes, seconds, values
+def td_searches(modules: list, net, depth: int) -> list:
+    """One ``TDExpectimax(net, depth=depth).search`` per module (each module's own network class), compiled."""
+    searches = []
+    for module in modules:
+        player = module.TDExpectimax(module.NTupleNetwork(net.tuples, net.weights), depth=depth)
+        player.search(POSITIONS[0], 2)  # compile / load the cache
+        searches.append(lambda bits, p=player: p.search(bits, depth))
+    return searches
 
 
 def td_speed(depths: list[int], reps: int, rev: str) -> dict:
-    """TDExpectimax nodes/s now (the one kernel, V at its leaves) against ``rev``'s own TD kernel, side by side."""
+    """TDExpectimax nodes/s now (the one kernel, V at its leaves) against ``rev``'s own TD kernel, taking turns
+    search by search like the main comparison."""
     from tilelab.game2048 import ntuple
 
     old = load_old_ntuple(rev)
@@ -237,13 +239,12 @@ def td_speed(depths: list[int], reps: int, rev: str) -> dict:
         return {}
     net = ntuple.lesson_network()
     out: dict = {"baseline": rev, "depths": {}}
-    print(f"\n== TD speed: TDExpectimax(lesson net).search, 20 positions, cutoff 1e-3, best of {reps} (CPU time)")
+    print(f"\n== TD speed: TDExpectimax(lesson net).search, 20 positions, cutoff 1e-3, best of {reps} (CPU time), "
+          "taking turns")
     print(f"{'depth':>5} {'nodes':>9} {'new M/s':>8} {'old M/s':>8} {'new/old':>8} same")
     for depth in depths:
-        nodes, secs, values = time_td(ntuple, net, depth, reps)
-        old_nodes, old_secs, old_values = time_td(old, net, depth, reps)
-        nodes2, secs2, _ = time_td(ntuple, net, depth, reps)
-        secs = min(secs, secs2)
+        (nodes, secs, values), (old_nodes, old_secs, old_values) = take_turns(td_searches([ntuple, old], net, depth),
+                                                                              reps)
         same = old_nodes == nodes and all(np.array_equal(np.array(a), np.array(b), equal_nan=True)
                                           for a, b in zip(values, old_values))
         print(f"{depth:>5} {nodes:>9} {nodes / secs / 1e6:>8.2f} {old_nodes / old_secs / 1e6:>8.2f} "
