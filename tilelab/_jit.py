@@ -8,9 +8,12 @@ run as plain Python -- slower, same answers. Tests run both ways.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any, Callable, TypeVar, overload
 
 try:  # pragma: no cover - exercised by whichever way the environment is set up
@@ -25,6 +28,80 @@ except ImportError:  # pragma: no cover
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+PACKAGE = Path(__file__).resolve().parent  #: the tilelab package's folder
+
+
+def source_digest(py_file: str | os.PathLike[str]) -> str:
+    """A hash of every module a compiled function in ``py_file`` may call: the ``.py`` files of its own folder
+    and the package's top-level modules (``_jit`` and friends), names and contents.
+
+    numba reuses a disk-cached function while *its own* file is unchanged, but the functions it calls are
+    compiled into it: after an edit to a helper in another file it would run the old helper. tilelab's
+    compiled functions call only their own subpackage and the top-level modules, so this digest, added to
+    numba's freshness stamp (see :func:`install_cache_stamp`), makes any such edit compile afresh.
+
+    >>> a, b = source_digest(PACKAGE / "game2048" / "kernels.py"), source_digest(PACKAGE / "game2048" / "rules.py")
+    >>> a == b, a == source_digest(PACKAGE / "sliding" / "pdb.py"), len(a)
+    (True, False, 64)
+    """
+    folder = Path(py_file).resolve().parent
+    files = sorted({*folder.glob("*.py"), *PACKAGE.glob("*.py")})
+    return _digest(tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
+
+
+@functools.lru_cache(maxsize=None)
+def _digest(files: tuple[tuple[str, int, int], ...]) -> str:
+    """SHA-256 of these files' names (within the package) and contents; cached by their times and sizes."""
+    digest = hashlib.sha256()
+    for name, _, _ in files:
+        path = Path(name)
+        digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def install_cache_stamp() -> bool:
+    """Make numba's disk cache of tilelab's compiled functions stale whenever :func:`source_digest` changes.
+
+    Each of numba's cache locators gets a twin, tried first, that serves the files inside the package only
+    and stamps them with (numba's own stamp of the file, :func:`source_digest`); functions elsewhere (a
+    student's notebook) are cached as numba always does. Returns False, changing nothing, when numba is
+    missing or its cache classes are not where this numba version was expected to keep them.
+    """
+    if not HAVE_NUMBA:
+        return False
+    try:
+        from numba.core import caching
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+        locators: list[Any] = impl._locator_classes
+    except (ImportError, AttributeError):  # pragma: no cover - a numba that keeps its caching elsewhere
+        return False
+    if any(getattr(cls, "_tilelab_stamp", False) for cls in locators):
+        return True
+    twins = [_stamped_twin(cls) for cls in locators]
+    locators[:0] = twins
+    return True
+
+
+def _stamped_twin(base: type) -> type:
+    """``base`` (a numba cache locator) for files inside the package, its stamp extended by :func:`source_digest`."""
+
+    class Twin(base):  # type: ignore[misc, valid-type]
+        _tilelab_stamp = True
+
+        def get_source_stamp(self) -> Any:
+            return (super().get_source_stamp(), source_digest(self._tilelab_file))
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if not Path(py_file).resolve().is_relative_to(PACKAGE):
+                return None
+            locator = super().from_function(py_func, py_file)
+            if locator is not None:
+                locator._tilelab_file = py_file
+            return locator
+
+    Twin.__name__ = Twin.__qualname__ = f"Tilelab{base.__name__}"
+    return Twin
 
 
 @overload
@@ -48,6 +125,7 @@ def njit(*args: Any, **kwargs: Any) -> Any:  # the type checker sees the functio
 
     def decorate(func: Callable) -> Callable:
         if HAVE_NUMBA:
+            install_cache_stamp()
             # Cache compiled code on disk, except for functions with no source file (a notebook
             # cell, a doctest), which numba cannot cache.
             has_file = not func.__code__.co_filename.startswith("<")
