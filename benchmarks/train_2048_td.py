@@ -3,6 +3,8 @@
     python benchmarks/train_2048_td.py --net classroom --games 50000            # the lesson's 4-tuple net
     python benchmarks/train_2048_td.py --net wu-yeh --games 200000 --minutes 60  # the 4 x 6-tuple net
     python benchmarks/train_2048_td.py --net classroom --games 100000 --resume  # go on from the saved file
+    python benchmarks/train_2048_td.py --net wu-yeh --method tc --games 643000 --restart-at 348000 --resume
+        # the recipe of the 91% net: temporal coherence, every learning rate restarted at 1 at 348,000 games
 
 Weights go to ``benchmarks/results/td_<net>_<method>.npz`` (checked format, see
 ``tilelab.game2048.ntuple``; large nets are gitignored) and the learning curve + timing to the
@@ -41,11 +43,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--restart-coherence", action="store_true",
                         help="resume TC from a file saved without its accumulators (every rate restarts at 1)")
+    parser.add_argument("--restart-at", type=int, action="append", default=[], metavar="GAMES",
+                        help="TC: restart every learning rate at 1 (zero both sums) when the net has trained this many "
+                             "games; once per file, recorded in its training record (repeat the option for more)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--ship", type=Path, default=None, help="also save a compressed copy here")
     parser.add_argument("--progress", action="store_true", help="tqdm progress bar")
     args = parser.parse_args(argv)
     alpha = args.alpha if args.alpha is not None else (0.1 if args.method == "td0" else 1.0)
+    if args.restart_at and (args.method != "tc" or min(args.restart_at) < 1):
+        parser.error("--restart-at GAMES needs --method tc and GAMES >= 1")
     out = args.out or RESULTS / f"td_{args.net}_{args.method}.npz"
     if args.resume and out.exists():
         net = NTupleNetwork.load(out)
@@ -61,9 +68,15 @@ def main(argv: list[str] | None = None) -> int:
         if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
             print("time limit reached", flush=True)
             break
-        n = min(args.block, args.games - net.training["games"])
+        trained = net.training["games"]
+        restart = trained in args.restart_at and trained not in net.training.get("restarts", [])
+        if restart:
+            net.e_sum = net.a_sum = None  # every rate back at 1 (the sums start again from 0)
+            net.training["restarts"] = [*net.training.get("restarts", []), trained]
+            print(f"  learning rates restarted at {trained:,} games", flush=True)
+        n = min(args.block, args.games - trained, *(at - trained for at in args.restart_at if at > trained))
         (point,) = net.train(n, seed=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress,
-                             restart_coherence=args.restart_coherence)
+                             restart_coherence=args.restart_coherence or restart)
         seed = None
         print(f"  games {point.games:>8,}  mean score {point.mean_score:>9,.0f}  2048 rate {point.reach_2048:6.1%}  "
               f"max tile {point.max_tile:>6}  {point.block / point.seconds:7.0f} games/s  "
@@ -72,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         summary = {"net": net.name, "tuples": [list(t) for t in net.tuples], "weights": len(net.weights),
                    "memory_bytes": net.memory_bytes, "method": args.method, "alpha": alpha,
                    "seed": net.training["seed"], "games": net.training["games"],
-                   "training_seconds": net.training["seconds"], "curve": net.training["curve"],
+                   "training_seconds": net.training["seconds"], "restarts": net.training.get("restarts", []),
+                   "curve": net.training["curve"],
                    "machine": {"python": sys.version.split()[0], "platform": platform.platform(),
                                "cpus": os.cpu_count(),
                                "note": "2-core machine shared with other jobs (nice 10): times are upper bounds"}}
