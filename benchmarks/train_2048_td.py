@@ -46,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--restart-at", type=int, action="append", default=[], metavar="GAMES",
                         help="TC: restart every learning rate at 1 (zero both sums) when the net has trained this many "
                              "games; once per file, recorded in its training record (repeat the option for more)")
+    parser.add_argument("--expect", type=Path, default=None, metavar="JSON",
+                        help="a saved run's .json (e.g. benchmarks/results/td_wu-yeh_tc-long.json): say after each "
+                             "block whether this run repeats it exactly (same seed and settings give the same games)")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--ship", type=Path, default=None, help="also save a compressed copy here")
     parser.add_argument("--progress", action="store_true", help="tqdm progress bar")
@@ -63,6 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed
     print(f"{net.name}: {len(net.weights):,} weights = {net.memory_bytes / 2**20:.1f} MiB "
           f"({'+ 2 x that for TC accumulators' if args.method == 'tc' else 'float32'})", flush=True)
+    expected = expected_curve(args.expect)
     start = time.perf_counter()
     while net.training["games"] < args.games:
         if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
@@ -80,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         seed = None
         print(f"  games {point.games:>8,}  mean score {point.mean_score:>9,.0f}  2048 rate {point.reach_2048:6.1%}  "
               f"max tile {point.max_tile:>6}  {point.block / point.seconds:7.0f} games/s  "
-              f"total {net.training['seconds'] / 60:6.1f} min", flush=True)
+              f"total {net.training['seconds'] / 60:6.1f} min{compare(point, expected)}", flush=True)
         net.save(out, compress=net.memory_bytes < 50 * 2**20)
         summary = {"net": net.name, "tuples": [list(t) for t in net.tuples], "weights": len(net.weights),
                    "memory_bytes": net.memory_bytes, "method": args.method, "alpha": alpha,
@@ -98,6 +102,27 @@ def main(argv: list[str] | None = None) -> int:
         print(f"shipped {args.ship} ({args.ship.stat().st_size / 2**20:.2f} MiB)")
     print(f"saved {out}; trained {net.training['games']:,} games in {net.training['seconds'] / 60:.1f} min")
     return 0
+
+
+def expected_curve(path: Path | None) -> dict[int, tuple]:
+    """A saved run's learning curve, by games trained: (block, mean score, 2048 rate, max tile)."""
+    if path is None:
+        return {}
+    try:
+        curve = json.loads(Path(path).read_text())["curve"]
+        return {p["games"]: (p["block"], p["mean_score"], p["reach_2048"], p["max_tile"]) for p in curve}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SystemExit(f"--expect {path}: not a training run's .json with a learning curve ({exc})") from None
+
+
+def compare(point, expected: dict[int, tuple]) -> str:
+    """``"  = saved run"`` when this block is exactly the saved run's, what differs when not, "" past its end."""
+    if point.games not in expected:
+        return ""
+    mine = (point.block, point.mean_score, point.reach_2048, point.max_tile)
+    if mine == expected[point.games]:
+        return "  = saved run"
+    return f"  DIFFERS from the saved run (mean score {expected[point.games][1]:,.3f} there, {point.mean_score:,.3f} here)"
 
 
 if __name__ == "__main__":

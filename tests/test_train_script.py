@@ -64,3 +64,17 @@ def test_restart_at_refuses_what_it_cannot_do(tmp_path, extra, capsys):
     with pytest.raises(SystemExit):
         train.main(["--net", "classroom", "--games", "20", "--out", str(tmp_path / "x.npz"), "--method", "tc", *extra])
     assert "--restart-at GAMES needs --method tc" in capsys.readouterr().err
+
+
+def test_expect_says_block_by_block_whether_a_run_repeats_a_saved_one(tmp_path, capsys):
+    _train(tmp_path / "a.npz", 30, "--restart-at", "20")
+    saved = tmp_path / "a.json"
+    capsys.readouterr()
+    _train(tmp_path / "b.npz", 30, "--restart-at", "20", "--expect", str(saved))
+    assert capsys.readouterr().out.count("= saved run") == 3
+    _train(tmp_path / "c.npz", 30, "--expect", str(saved))  # no restart: the same until 20 games, then not
+    lines = [line for line in capsys.readouterr().out.splitlines() if "games " in line and "mean score" in line]
+    assert ["= saved run" in line for line in lines] == [True, True, False] and "DIFFERS" in lines[2]
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(SystemExit, match="not a training run's .json"):
+        _train(tmp_path / "d.npz", 10, "--expect", str(tmp_path / "bad.json"))
