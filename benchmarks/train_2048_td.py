@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.restart_at and (args.method != "tc" or min(args.restart_at) < 1):
         parser.error("--restart-at GAMES needs --method tc and GAMES >= 1")
     out = args.out or RESULTS / f"td_{args.net}_{args.method}.npz"
+    if args.expect is not None and args.expect.resolve() == out.with_suffix(".json").resolve():
+        parser.error(f"--expect {args.expect} is the file this run writes its curve to; give another --out")
     if args.resume and out.exists():
         net = NTupleNetwork.load(out)
         print(f"resuming {net}", flush=True)

@@ -75,6 +75,9 @@ def test_expect_says_block_by_block_whether_a_run_repeats_a_saved_one(tmp_path, 
     _train(tmp_path / "c.npz", 30, "--expect", str(saved))  # no restart: the same until 20 games, then not
     lines = [line for line in capsys.readouterr().out.splitlines() if "games " in line and "mean score" in line]
     assert ["= saved run" in line for line in lines] == [True, True, False] and "DIFFERS" in lines[2]
+    with pytest.raises(SystemExit):  # the saved run's own file would be overwritten by this run's curve
+        _train(tmp_path / "a.npz", 40, "--resume", "--expect", str(saved))
+    assert "is the file this run writes its curve to" in capsys.readouterr().err
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(SystemExit, match="not a training run's .json"):
         _train(tmp_path / "d.npz", 10, "--expect", str(tmp_path / "bad.json"))
