@@ -61,6 +61,8 @@ FETCH_06 = [
     "[('bench_2048_learning_wuyeh_tc_50ms.json', 'td-expectimax-50ms'), "
     "('bench_2048_learning_td_search.json', 'td-expectimax-50ms'), "
     "('bench_2048_learning_heuristic_search.json', 'heuristic-expectimax-50ms')]]",
+    "[long_curve[split - 1]['games'], long_curve[lead]['games'], sum(ahead[lead:shared]), shared - lead, "
+    "long_curve[shared - 1]['games'], twin_path.name]",
     "[strong.training['games'] / net.training['games'], "
     "saved['compact-depth4']['ms_per_move'] / saved['compact-depth3']['ms_per_move']]",
 ]
@@ -210,6 +212,18 @@ def test_06_deeper_numbers(ran06):
     assert spent == [50.4, 52.9, 82.1]
     assert "50.4 ms, the classroom net 52.9 ms, lesson 02's heuristic 82.1 ms" in text
     assert "it spent 50.4 ms a move" in text
+
+
+def test_06_the_twin_run_that_kept_its_sums(ran06):
+    """The restart at 348,000 games, against a run on the same seed and settings that kept its sums."""
+    text = prose(L06).replace("\n", " ")
+    assert ran06[FETCH_06[16]] == [348_000, 419_000, 223, 225, 643_000, "td_wu-yeh_tc-twin.json"]
+    assert "the very same games up to 348,000" in text
+    assert "from 419,000 games on the restarted run scored more in 223 of the 225 blocks to the end" in text
+    assert "--restart-at 348000" in text and "Loshchilov & Hutter, ICLR 2017" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert "played the very same games to 348,000" in readme
+    assert "from 419,000 games on, the restarted run scored more in 223 of the 225 blocks of 1,000 games to 643,000" in readme
 
 
 def test_06_exploring_other_parameters_never_crashes():
