@@ -6,20 +6,26 @@ Prints, measured in one run:
   2. nodes and seconds per board for each heuristic on seeded 8-puzzles (IDA* and A*);
   3. the 6-6-3 pattern database's build time and size (built fresh in a temporary directory);
   4. Korf's 100 15-puzzle instances solved optimally with IDA* + that database;
-  5. the human strategy on 20x20 boards.
+  5. the human strategy on 20x20 boards;
+  6. the IDA* kernel of ``--baseline REV`` (that revision's ``tilelab/sliding/fast.py``, loaded from git) against
+     today's on the first ``--baseline-korf`` of Korf's instances with the database, taking turns instance by
+     instance: the same nodes and solutions, and the ratio of CPU seconds.
 
-Usage: .venv/bin/python benchmarks/bench_solvers.py [--korf N] [--no-build]
-(--no-build uses the cached database instead of timing a fresh build.)
+Usage: .venv/bin/python benchmarks/bench_solvers.py [--korf N] [--no-build] [--baseline REV] [--baseline-korf N]
+(--no-build uses the cached database instead of timing a fresh build; --baseline '' skips part 6.)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +38,8 @@ from tilelab.sliding.human import human_moves, parberry_bound
 from tilelab.sliding.search import astar_reference, idastar_reference
 from tilelab.sliding.space import distance
 
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_BASELINE = "555a08b"  # the IDA* kernel while numba still counted references to its arrays
 EIGHT_SEEDS = range(20)
 RATE_INSTANCES = range(3)
 RATE_NODES = 100_000
@@ -156,10 +164,54 @@ def human() -> None:
               f"mean {statistics.mean(lengths):,.0f} moves (Parberry bound {parberry_bound(side, side):,})")
 
 
+def load_baseline(rev: str):
+    """That revision's ``tilelab/sliding/fast.py``, imported under another name (None if git cannot give it)."""
+    try:
+        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:tilelab/sliding/fast.py"], check=True,
+                              capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"baseline {rev!r} not available ({exc})")
+        return None
+    path = Path(tempfile.mkdtemp(prefix="tilelab-baseline-")) / "fast_baseline.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("fast_baseline", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def against_baseline(db: pdbmod.PatternDatabase, rev: str, count: int) -> None:
+    """Today's IDA* kernel and ``rev``'s on the same instances, taking turns: nodes, solutions, CPU seconds."""
+    print(f"\n== 6. IDA* + 6-6-3 PDB, Korf's instances 1-{count}: today's kernel vs {rev}'s, taking turns ==")
+    old = load_baseline(rev)
+    if old is None:
+        return
+    instances = korf100()[:count]
+    for module in (old, None):
+        (module.FastIDAStar if module else FastIDAStar)(instances[0].puzzle, "pdb", db).run(max_nodes=10)
+    totals = {"today": [0, 0.0], rev: [0, 0.0]}
+    same = True
+    for inst in instances:
+        runs = {}
+        for label, solver in (("today", FastIDAStar), (rev, old.FastIDAStar)):
+            tick = time.process_time()
+            runs[label] = solver(inst.puzzle, "pdb", db).run()
+            totals[label][1] += time.process_time() - tick
+            totals[label][0] += runs[label].nodes
+        same &= runs["today"].nodes == runs[rev].nodes and list(runs["today"].moves) == list(runs[rev].moves)
+    (new_nodes, new_s), (old_nodes, old_s) = totals["today"], totals[rev]
+    print(f"  today   {new_nodes:12,d} nodes {new_s:7.2f} s {new_nodes / new_s:12,.0f} nodes/s")
+    print(f"  {rev:7s} {old_nodes:12,d} nodes {old_s:7.2f} s {old_nodes / old_s:12,.0f} nodes/s")
+    print(f"  today is {old_s / new_s:.2f}x as fast; same nodes and solutions: {'yes' if same else 'NO'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--korf", type=int, default=100, help="how many of Korf's instances (default 100)")
     parser.add_argument("--no-build", action="store_true", help="load the cached database, do not time a build")
+    parser.add_argument("--baseline", default=DEFAULT_BASELINE, help="git revision of the old IDA* kernel ('' skips)")
+    parser.add_argument("--baseline-korf", type=int, default=30, help="instances for the comparison (default 30)")
     args = parser.parse_args()
     print("conditions at start:", conditions())
     start = time.perf_counter()
@@ -168,6 +220,8 @@ def main() -> None:
     db = build_database(fresh=not args.no_build)
     korf(db, args.korf)
     human()
+    if args.baseline:
+        against_baseline(db, args.baseline, args.baseline_korf)
     print(f"\ntotal {time.perf_counter() - start:.0f} s; conditions at end: {conditions()}")
 
 

@@ -201,3 +201,33 @@ def test_result_replays_its_boards():
     boards = r.boards()
     assert boards[0] == board and boards[-1].is_goal() and r.final.is_goal()
     assert len(boards) == r.length + 1
+
+
+@pytest.mark.skipif(not HAVE_NUMBA, reason="numba's runtime exists only with numba")
+def test_the_ida_kernels_run_without_numbas_reference_counting():
+    """The IDA* kernel passes 14 arrays to its heuristic update twice a node: counted by numba's runtime, that was
+    about half of Korf's instances' time. Every compiled function of the kernel runs without it."""
+    from tilelab.sliding import fast
+
+    kernels = [fast._lis, fast._row_conflicts, fast._col_conflicts, fast._init_heuristic, fast._after_move,
+               fast._ida_kernel, fast._many_values]
+    assert {k.__name__: k.targetoptions.get("_nrt") for k in kernels} == {k.__name__: False for k in kernels}
+
+
+def test_readme_quotes_the_saved_solver_benchmark():
+    """The README's Korf row is the saved run's: the totals of part 4 and the side-by-side ratio of part 6."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    saved = (root / "benchmarks" / "results" / "bench_solvers.txt").read_text()
+    row = next(line for line in (root / "README.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| 15-puzzle: Korf's 100 instances"))
+    assert "solved 100/100 at the published optimal length" in saved
+    median, worst, total = re.search(r"seconds: median ([\d.]+), mean [\d.]+, max ([\d.]+), total ([\d.]+)", saved).groups()
+    rate = int(re.search(r"rate ([\d,]+) nodes/s", saved).group(1).replace(",", ""))
+    assert f"median {median} s, max {worst} s, total {total} s ({rate / 1e6:.1f} M nodes/s)" in row
+    part6 = saved[saved.index("== 6."):]
+    ratio = re.search(r"today is ([\d.]+)x as fast; same nodes and solutions: yes", part6).group(1)
+    rev, count = re.search(r"instances 1-(\d+): today's kernel vs (\w+)'s", part6).groups()[::-1]
+    assert f"(revision {rev}), taking turns on instances 1-{count}: today's is {ratio}x as fast, same nodes" in row

@@ -119,7 +119,7 @@ def make_tables(rows: int, cols: int, heuristic: str, db: PatternDatabase | None
 
 
 # ------------------------------------------------------------------ heuristic pieces
-@njit
+@njit(refcounts=False)
 def _lis(seq: np.ndarray, m: int, best: np.ndarray) -> int:
     """Longest strictly increasing subsequence of ``seq[:m]`` (``best`` is scratch space)."""
     top = 0
@@ -151,27 +151,27 @@ def _line_conflicts(board: np.ndarray, start: int, stride: int, count: int, line
     return m - _lis(seq, m, scratch[half:])
 
 
-@njit
+@njit(refcounts=False)
 def _row_conflicts(board: np.ndarray, r: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
                    scratch: np.ndarray) -> int:
     """Tiles that must leave row ``r``."""
     return _line_conflicts(board, r * cols, 1, cols, r, goal_row, goal_col, scratch)
 
 
-@njit
+@njit(refcounts=False)
 def _col_conflicts(board: np.ndarray, c: int, rows: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
                    scratch: np.ndarray) -> int:
     """Tiles that must leave column ``c``."""
     return _line_conflicts(board, c, cols, rows, c, goal_col, goal_row, scratch)
 
 
-@njit
+@njit(inline="always")  # a view: returned from a call only under numba's runtime
 def _scratch(lines: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The spare tail of the bookkeeping array, used by the line-conflict counts."""
     return lines[lines.shape[0] - 2 * (rows + cols):]
 
 
-@njit
+@njit(refcounts=False)
 def _init_heuristic(board: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
                     pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
                     rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
@@ -224,7 +224,7 @@ def _init_heuristic(board: np.ndarray, rows: int, cols: int, code: int, goal_row
     return h
 
 
-@njit
+@njit(refcounts=False)
 def _after_move(board: np.ndarray, tile: int, frm: int, to: int, h: int, rows: int, cols: int, code: int,
                 goal_row: np.ndarray, goal_col: np.ndarray, pdb: np.ndarray, offset: np.ndarray, group: np.ndarray,
                 weight: np.ndarray, rgroup: np.ndarray, rweight: np.ndarray, tcell: np.ndarray, reflect: int,
@@ -272,7 +272,7 @@ def _after_move(board: np.ndarray, tile: int, frm: int, to: int, h: int, rows: i
     return int(plain)
 
 
-@njit
+@njit(refcounts=False)
 def _ida_kernel(board: np.ndarray, regs: np.ndarray, path_tile: np.ndarray, path_blank: np.ndarray,
                 next_dir: np.ndarray, h_stack: np.ndarray, max_nodes: int, rows: int, cols: int, code: int,
                 goal_row: np.ndarray, goal_col: np.ndarray, nb: np.ndarray, pdb: np.ndarray, offset: np.ndarray,
@@ -447,7 +447,7 @@ class FastIDAStar:
             bound = int(regs[R_NEXT])
 
 
-@njit
+@njit(refcounts=False)
 def _many_values(boards: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
                  pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
                  rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
