@@ -161,8 +161,12 @@ def main(argv: list[str] | None = None) -> int:
             for prune in prunes:
                 source = pruned(full, prune, args.prune_max)
                 for encoding, bits in [("int16", b) for b in bits_list] + [("float16", 16)]:
-                    path = save_compact(source, Path(folder) / "net.npz", encoding=encoding, bits=bits)
                     how = prune if prune == "none" else f"{prune} <= {args.prune_max:g}"
+                    try:
+                        path = save_compact(source, Path(folder) / "net.npz", encoding=encoding, bits=bits)
+                    except ValueError as exc:  # float16 cannot hold a weight over 65504 (a long-trained net has them)
+                        print(f"  {encoding} {bits} bits, prune {how}: not possible: {exc}", flush=True)
+                        continue
                     report(f"{encoding} {bits} bits, prune {how}", path.stat().st_size,
                            measure(full, compact_weights(source, encoding, bits=bits), positions, depths),
                            len(positions), depths)

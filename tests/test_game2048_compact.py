@@ -212,6 +212,20 @@ def test_make_strong_net_refuses_a_file_over_the_limit(full_file, tmp_path, caps
     assert "more than --max-mb" in capsys.readouterr().err
 
 
+def test_make_strong_net_compare_goes_on_past_an_encoding_that_cannot_hold_the_net(trained, tmp_path, capsys):
+    """A long-trained net has weights over float16's 65504: --compare says so for float16 and measures the rest."""
+    big = NTupleNetwork(trained.tuples, trained.weights.copy(), name="big")
+    big.weights[np.argmax(np.abs(big.weights))] = 96_111.0
+    big.training = trained.training
+    full = big.save(tmp_path / "big.npz")
+    out = tmp_path / "strong.npz"
+    assert make.main(["--full", str(full), "--out", str(out), "--positions", "10", "--stride", "5", "--depths", "1",
+                      "--compare", "--compare-bits", "16,12"]) == 0
+    text = capsys.readouterr().out
+    assert "float16 16 bits, prune none: not possible: a weight of size 96,111 does not fit float16" in text
+    assert "int16 12 bits, prune none" in text and out.exists()
+
+
 # ------------------------------------------------------------------------------ bench_2048_strong.py
 def _run(net: Path, out: Path, seeds: str, *extra: str) -> None:
     assert bench.main(["--net", str(net), "--depth", "1", "--seeds", seeds, "--out", str(out),

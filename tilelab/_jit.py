@@ -116,8 +116,9 @@ def njit(*args: Any, **kwargs: Any) -> Any:  # the type checker sees the functio
 
     ``refcounts=False`` compiles without numba's runtime: numba then counts no references to the arrays a
     compiled function passes to another (an atomic add and an atomic subtract per array per call, which cost
-    a recursive search or a per-node helper 15-17% of its time). Only for functions that allocate no array
-    (views are fine): the caller owns every array for the whole call.
+    a recursive search or a per-node helper 15-17% of its time). Only for functions that make no array to
+    hand back (a view used inside is fine; returning one is refused at compile time): the caller owns every
+    array for the whole call.
 
     >>> @njit
     ... def add(a, b):
