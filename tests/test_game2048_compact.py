@@ -412,6 +412,31 @@ def test_readme_quotes_the_saved_strong_figures():
     assert bench.readme_row() in readme.splitlines()  # the whole row, as `bench_2048_strong.py --readme` writes it
 
 
+def test_readme_quotes_the_twin_nets_compact_file_against_its_full_net():
+    """The 643,000-game twin: what its compact encoding costs, from the saved game records and encoding log."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    folder = RESULTS / "twin643k"
+    groups = bench.by_setting([folder / "bench_2048_strong_full-depth3.jsonl",
+                               folder / "bench_2048_strong_compact-depth3.jsonl"])
+    saved = json.loads((folder / "bench_2048_strong_depth3.json").read_text())
+    assert {p: saved["players"][p] for p in groups} == {p: bench.summarise(list(g.values())) for p, g in groups.items()}
+    assert set(groups["full-depth3"]) == set(groups["compact-depth3"]) == set(range(1000, 1100))
+    for player, name in (("compact-depth3", "that compact file"), ("full-depth3", "the twin's full net")):
+        r = saved["players"][player]["reach_16384"]
+        assert (f"{name} {'reached 16384 in ' if player.startswith('compact') else 'in '}{100 * r['rate']:.0f}% "
+                f"[{100 * r['wilson95'][0]:.0f}, {100 * r['wilson95'][1]:.0f}]") in readme
+    pair = saved["paired"]["reach_16384"]  # full minus compact
+    low, high = -pair["interval95"][1], -pair["interval95"][0]
+    assert (f"compact minus full {-100 * pair['difference']:+.0f} points [{100 * low:+.0f}, {100 * high:+.0f}] "
+            f"({pair['only_second']} games only the compact file took there, {pair['only_first']} only the full one; "
+            f"McNemar p = {pair['mcnemar_p']:.2f}") in readme
+    log = (RESULTS / "make_strong_net_compare_twin643k.txt").read_text()
+    line = next(x for x in log.splitlines() if "24.35 MB  max |w error|" in x)
+    assert "max |w error|    60.00" in line and "depth 3: 1958/2000 = 97.90%" in line
+    assert "24.35 MB file that chose the full net's move on 97.9% of 2,000 positions at depth 3" in readme
+    assert "34.28 MB" in log and "16-bit compact file would be 34.3 MB" in readme
+
+
 def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text(f"intro\n{bench.README_ROW_AFTER} | x |\n{bench.README_ROW_START} (old) | y |\nend\n")
