@@ -27,14 +27,11 @@ quiet and loaded and says, for each slow move, whether it waited for a core.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import multiprocessing as mp
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -47,6 +44,7 @@ from tilelab.game2048 import Expectimax, play_game  # noqa: E402
 from tilelab.game2048.ai import evaluate, expectimax_values  # noqa: E402
 from tilelab.game2048.bitboard import DIRECTION_NAMES, from_bitboard  # noqa: E402
 from tilelab.game2048 import expectimax as fast  # noqa: E402
+from baseline import module_at  # noqa: E402  (benchmarks/baseline.py)
 
 # 20 positions, every 150th board of one seeded game of Expectimax(nodes_per_move=20_000) (seed 2026)
 POSITIONS = (
@@ -61,20 +59,7 @@ DEFAULT_BASELINE = "205486e^"  # the search before the speed and deadline work
 # ---------------------------------------------------------------------------------- part 1: speed
 def load_baseline(rev: str):
     """That revision's expectimax module, imported under another name (None if git cannot give it)."""
-    try:
-        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:tilelab/game2048/expectimax.py"],
-                              check=True, capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"baseline {rev!r} not available ({exc}); comparing with nothing", flush=True)
-        return None
-    folder = Path(tempfile.mkdtemp(prefix="tilelab-baseline-"))
-    path = folder / "expectimax_baseline.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("expectimax_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "tilelab/game2048/expectimax.py", "expectimax_baseline")
 
 
 def time_searches(module, depth: int, reps: int) -> tuple[int, float, list]:
@@ -204,19 +189,7 @@ def reference_agreement(depth: int = 2, count: int = 4) -> dict:
 
 def load_old_ntuple(rev: str):
     """That revision's ntuple.py (the TD search before the one kernel), imported under another name, or None."""
-    try:
-        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:tilelab/game2048/ntuple.py"],
-                              check=True, capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"TD baseline {rev!r} not available ({exc})", flush=True)
-        return None
-    path = Path(tempfile.mkdtemp(prefix="tilelab-baseline-")) / "ntuple_baseline.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("ntuple_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "tilelab/game2048/ntuple.py", "ntuple_baseline")
 
 
 def td_searches(modules: list, net, depth: int) -> list:

@@ -18,17 +18,15 @@ Usage: .venv/bin/python benchmarks/bench_solvers.py [--korf N] [--no-build] [--b
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 
+from baseline import module_at  # benchmarks/baseline.py
 from tilelab._jit import HAVE_NUMBA
 from tilelab.sliding import korf100, shuffle
 from tilelab.sliding import pdb as pdbmod
@@ -38,7 +36,6 @@ from tilelab.sliding.human import human_moves, parberry_bound
 from tilelab.sliding.search import astar_reference, idastar_reference
 from tilelab.sliding.space import distance
 
-ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BASELINE = "555a08b"  # the IDA* kernel while numba still counted references to its arrays
 EIGHT_SEEDS = range(20)
 RATE_INSTANCES = range(3)
@@ -164,27 +161,10 @@ def human() -> None:
               f"mean {statistics.mean(lengths):,.0f} moves (Parberry bound {parberry_bound(side, side):,})")
 
 
-def load_baseline(rev: str):
-    """That revision's ``tilelab/sliding/fast.py``, imported under another name (None if git cannot give it)."""
-    try:
-        text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:tilelab/sliding/fast.py"], check=True,
-                              capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"baseline {rev!r} not available ({exc})")
-        return None
-    path = Path(tempfile.mkdtemp(prefix="tilelab-baseline-")) / "fast_baseline.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location("fast_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def against_baseline(db: pdbmod.PatternDatabase, rev: str, count: int) -> None:
     """Today's IDA* kernel and ``rev``'s on the same instances, taking turns: nodes, solutions, CPU seconds."""
     print(f"\n== 6. IDA* + 6-6-3 PDB, Korf's instances 1-{count}: today's kernel vs {rev}'s, taking turns ==")
-    old = load_baseline(rev)
+    old = module_at(rev, "tilelab/sliding/fast.py", "fast_baseline")
     if old is None:
         return
     instances = korf100()[:count]
