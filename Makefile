@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-browser bench clean student site warm grade lite test-lite
+.PHONY: lab test test-unit test-notebooks test-browser bench strong-net clean student site warm grade lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ bench: $(STAMP)
 	    echo "== $$b"; \
 	    case $$b in *bench_2048_ai.py) $(PY) $$b --quick ;; *) $(PY) $$b ;; esac || exit 1; \
 	done
+
+# The strong 2048 player from nothing (README: "The strong learned player"): train the 91% net's recipe,
+# make the compact file, measure it on 100 seeded games over both cores, rewrite the README row. Hours; a
+# stopped run started again goes on where it was. STRONG_ARGS=--dry-run prints the steps still to run.
+strong-net: $(STAMP)
+	$(PY) benchmarks/strong_net_pipeline.py $(STRONG_ARGS)
 
 # Teacher's kit (README: "Teaching with tilelab").
 #   make student [OUT=folder]            lessons without solution cells (default: student/)

@@ -117,6 +117,11 @@ def net_label(path: Path) -> str:
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
 
 
+def weights_sha256(net: Any) -> str:
+    """The SHA-256 of a net's float32 weights, as loaded: what a record's ``net_sha256`` says played."""
+    return hashlib.sha256(net.weights.data).hexdigest()
+
+
 def setting_name(kind: str, depth: int | None, ms: float | None) -> str:
     return f"{kind}-{ms:g}ms" if ms is not None else f"{kind}-depth{depth}"
 
@@ -146,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     net = load_network(args.net)
     net.e_sum = net.a_sum = None  # a full training file's accumulators: not needed to play
     loaded = time.perf_counter() - tick
-    spec = {"setting": setting, "net": net_label(args.net), "net_sha256": hashlib.sha256(net.weights.data).hexdigest(),
+    spec = {"setting": setting, "net": net_label(args.net), "net_sha256": weights_sha256(net),
             "trained_games": net.training["games"], "kind": kind, "depth": args.depth, "ms": args.ms,
             "max_moves": args.max_moves}
     old = read_records(out)
