@@ -82,6 +82,56 @@ def test_fast_training_equals_the_readable_td_loop(state):
     assert [round(p["mean_score"]) for p in fast.training["curve"]] == scores
 
 
+def _train_both(tuples, state, alpha, tc, games, start_seed):
+    """``games`` self-play games from ``state`` by the fused trainer and by the plain one, on two copies of a net
+    already trained a little (so weights, and with tc the learning-rate sums, are not all zero)."""
+    from tilelab.game2048.bitboard import row_tables
+    from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
+
+    base = NTupleNetwork(tuples)
+    base.train(3, seed=start_seed, alpha=alpha, method="tc" if tc else "td0")
+    t = row_tables()
+    out = []
+    for train in (train_games, train_games_plain):
+        w = base.weights.copy()
+        e = base.e_sum.copy() if tc else np.zeros(1, np.float32)
+        a = base.a_sum.copy() if tc else np.zeros(1, np.float32)
+        results = [np.zeros(games, np.int64) for _ in range(3)]
+        end = train(games, np.uint64(state), alpha, tc, 0.1, w, e, a, base._cells, base._lens, base._offs,
+                    t.left, t.right, t.score, *results)
+        out.append((int(end), w, e, a, [r.tolist() for r in results]))
+    return out
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(1, 2**62), st.booleans(), st.sampled_from([SMALL, ((0, 1, 2, 3), (0, 1, 4, 5)), ((0, 5),)]))
+def test_the_fused_trainer_plays_and_learns_exactly_as_the_plain_one(state, tc, tuples):
+    alpha = 1.0 if tc else 0.1
+    (end, w, e, a, results), (end2, w2, e2, a2, results2) = _train_both(tuples, state | 1, alpha, tc, 3, 11)
+    assert end == end2 and results == results2  # the same games: the same moves chosen all along
+    assert np.array_equal(w, w2) and np.array_equal(e, e2) and np.array_equal(a, a2)  # bit for bit
+
+
+TINY_TC = """
+import hashlib, numpy as np
+from tilelab.game2048.ntuple import NTupleNetwork
+net = NTupleNetwork(((0, 1), (4, 5)))
+net.train(2, seed=99, alpha=1.0, method="tc")
+print(hashlib.sha256(net.weights.tobytes() + net.a_sum.tobytes()).hexdigest(), net.training["state"])
+"""
+
+
+def test_the_fused_trainer_in_plain_python_equals_its_compiled_self():
+    import os
+    import subprocess
+    import sys
+
+    runs = [subprocess.run([sys.executable, "-c", TINY_TC], capture_output=True, text=True, timeout=300,
+                           env={**os.environ, "TILELAB_NO_JIT": flag}) for flag in ("1", "0")]
+    assert all(run.returncode == 0 for run in runs), [run.stderr[-1000:] for run in runs]
+    assert runs[0].stdout == runs[1].stdout and len(runs[0].stdout) > 64
+
+
 def test_training_is_seeded_and_resumable():
     a, b, c = NTupleNetwork(SMALL), NTupleNetwork(SMALL), NTupleNetwork(SMALL)
     a.train(30, seed=5, block=7)
@@ -266,3 +316,17 @@ def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
     assert (again.mean_score, again.reach, again.moves) == (result.mean_score, result.reach, result.moves)  # seeded
     with pytest.raises(ValueError, match="games"):
         net.evaluate(0, seed=1)
+
+
+def test_the_readme_quotes_the_saved_training_speed_run():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    saved = json.loads((root / "benchmarks" / "results" / "bench_2048_training.json").read_text())
+    readme = (root / "README.md").read_text()
+    for label, what in (("fresh", "from all-zero weights"), ("203k", "on the 203,000-game net (800 MB of tables read at random)")):
+        s = saved[label]
+        assert all(r["speedup"] > 1 for r in s["rounds"])  # faster in every round, never slower
+        assert (f"{what}: {s['median_fused_moves_per_s'] / 1e3:.0f}k against {s['median_plain_moves_per_s'] / 1e3:.0f}k "
+                f"moves/s, {s['median_speedup']:.2f}x ({s['lowest_speedup']:.2f}-{s['highest_speedup']:.2f}") in readme

@@ -53,3 +53,23 @@ def test_refcounts_false_compiles_without_numbas_runtime():
 def test_without_numba_refcounts_is_ignored():
     head, total = compiled(refcounts=False)
     assert head(np.arange(5.0)).tolist() == [0.0, 1.0] and total(np.arange(5.0)) == 10.0
+
+
+def test_prefetch_changes_nothing_and_never_faults():
+    numba = pytest.importorskip("numba")
+    if not _jit.HAVE_NUMBA:
+        pytest.skip("TILELAB_NO_JIT is set")
+
+    @numba.njit
+    def summed(a, far):
+        total = 0.0
+        for i in range(a.size):
+            _jit.prefetch(a, i + 8)
+            total += a[i]
+        _jit.prefetch(a, far)  # past the end: a hint is no load, so nothing faults
+        return total
+
+    a = np.arange(100, dtype=np.float32)
+    assert summed(a, a.size + 10**6) == a.sum() == summed.py_func(a, 3)
+    llvm = next(iter(summed.inspect_llvm().values()))
+    assert "llvm.prefetch" in llvm  # a real prefetch instruction, not a call that does nothing

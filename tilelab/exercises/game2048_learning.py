@@ -55,7 +55,8 @@ def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]
 
 
 @checker("2048learn.td_update", forbid=(_NTUPLE + "td_update_ref", _NTUPLE + "learn_game_ref", _NTUPLE + "_update",
-                                        _NTUPLE + "_update_tc", _NTUPLE + "_learn"))
+                                        _NTUPLE + "_update_tc", _NTUPLE + "_learn",
+                                        "tilelab.game2048.ntuple_kernels:learn_indices"))
 def _check_td_update(answer: Any) -> Result:
     name = "2048learn.td_update"
     rng = np.random.default_rng(SEED)

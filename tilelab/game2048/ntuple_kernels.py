@@ -12,13 +12,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit
+from tilelab._jit import njit, prefetch
 from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
 from tilelab.game2048.kernels import (
     OVERFLOW, U64, F64Array, apply_move, make_search, max_exponent, spawn_xorshift,
 )
 
-__all__ = ["tuple_index", "net_value", "update_weights", "update_weights_tc", "learn_step", "train_games",
+__all__ = ["tuple_index", "net_value", "update_weights", "update_weights_tc", "learn_step", "train_games_plain",
+           "train_games", "learn_indices",
            "greedy_values", "batch_values", "td_leaf", "TD_SEARCH"]
 
 F32Array = npt.NDArray[np.float32]  #: the weights and the temporal-coherence accumulators
@@ -40,7 +41,7 @@ def tuple_index(bits: Bits, cells: I64Array, lens: I64Array, f: int) -> int:
 def net_value(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> float:
     total = 0.0
     for f in range(cells.shape[0]):
-        total += weights[offs[f] + tuple_index(bits, cells, lens, f)]
+        total += float(weights[offs[f] + tuple_index(bits, cells, lens, f)])
     return total
 
 
@@ -48,7 +49,7 @@ def net_value(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, of
 def update_weights(bits: Bits, step: float, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> None:
     for f in range(cells.shape[0]):
         i = offs[f] + tuple_index(bits, cells, lens, f)
-        weights[i] = weights[i] + step
+        weights[i] = float(weights[i]) + step
 
 
 @njit
@@ -57,10 +58,10 @@ def update_weights_tc(bits: Bits, error: float, alpha: float, weights: F32Array,
     n = cells.shape[0]
     for f in range(n):
         i = offs[f] + tuple_index(bits, cells, lens, f)
-        rate = 1.0 if a_sum[i] == 0.0 else abs(e_sum[i]) / a_sum[i]
-        weights[i] = weights[i] + alpha * rate * error / n
-        e_sum[i] = e_sum[i] + error
-        a_sum[i] = a_sum[i] + abs(error)
+        rate = 1.0 if a_sum[i] == 0.0 else float(abs(e_sum[i]) / a_sum[i])  # a float32 quotient, as compiled
+        weights[i] = float(weights[i]) + alpha * rate * error / n
+        e_sum[i] = float(e_sum[i]) + error
+        a_sum[i] = float(a_sum[i]) + abs(error)
 
 
 @njit
@@ -74,10 +75,12 @@ def learn_step(previous: Bits, target: float, alpha: float, tc: bool, weights: F
 
 
 @njit
-def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, weights: F32Array, e_sum: F32Array,
-                a_sum: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array, right: U64Array,
-                score_table: I64Array, scores: I64Array, max_exps: I64Array, moves: I64Array) -> Bits:
-    """TD(0) (or TC) self-play for ``games`` games; per-game results into the arrays; returns the state."""
+def train_games_plain(games: int, state: Bits, alpha: float, tc: bool, p_four: float, weights: F32Array,
+                      e_sum: F32Array, a_sum: F32Array, cells: I64Array, lens: I64Array, offs: I64Array,
+                      left: U64Array, right: U64Array, score_table: I64Array, scores: I64Array, max_exps: I64Array,
+                      moves: I64Array) -> Bits:
+    """TD(0) (or TC) self-play for ``games`` games, written with the small kernels above (what
+    :func:`train_games` does faster); per-game results into the arrays; returns the state."""
     state = U64(state)
     for g in range(games):
         bits, state = spawn_xorshift(U64(0), state, p_four)
@@ -104,6 +107,92 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
             if have_previous:
                 learn_step(previous, best_value, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
             previous = best
+            have_previous = True
+            score += best_reward
+            played += 1
+            bits, state = spawn_xorshift(best, state, p_four)
+        scores[g] = score
+        max_exps[g] = max_exponent(bits)
+        moves[g] = played
+    return state
+
+
+@njit
+def learn_indices(features: I64Array, target: float, alpha: float, tc: bool, weights: F32Array, e_sum: F32Array,
+                  a_sum: F32Array) -> None:
+    """:func:`learn_step` on an afterstate given by its feature indices (``offs[f] + tuple_index``)."""
+    n = features.shape[0]
+    total = 0.0
+    for f in range(n):
+        total += float(weights[features[f]])
+    error = target - total
+    if tc:
+        for f in range(n):
+            i = features[f]
+            rate = 1.0 if a_sum[i] == 0.0 else float(abs(e_sum[i]) / a_sum[i])  # a float32 quotient, as compiled
+            weights[i] = float(weights[i]) + alpha * rate * error / n
+            e_sum[i] = float(e_sum[i]) + error
+            a_sum[i] = float(a_sum[i]) + abs(error)
+    else:
+        step = alpha * error / n
+        for f in range(n):
+            weights[features[f]] = float(weights[features[f]]) + step
+
+
+@njit
+def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, weights: F32Array, e_sum: F32Array,
+                a_sum: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array, right: U64Array,
+                score_table: I64Array, scores: I64Array, max_exps: I64Array, moves: I64Array) -> Bits:
+    """TD(0) (or TC) self-play for ``games`` games; per-game results into the arrays; returns the state.
+
+    The same games, weights and state as :func:`train_games_plain`, about twice as fast on a large net: each
+    afterstate's feature indices are worked out once (not three times), and every weight and learning-rate
+    sum a move will read is asked for (:func:`~tilelab._jit.prefetch`) before the first is used.
+    """
+    n = cells.shape[0]
+    features = np.empty((4, n), dtype=np.int64)  # each move's afterstate: where its n weights are
+    previous = np.empty(n, dtype=np.int64)  # the afterstate the next update is for
+    state = U64(state)
+    for g in range(games):
+        bits, state = spawn_xorshift(U64(0), state, p_four)
+        bits, state = spawn_xorshift(bits, state, p_four)
+        have_previous = False
+        score: Points = 0
+        played = 0
+        while True:
+            for code in range(4):  # first ask for every weight the four afterstates need...
+                moved, reward = apply_move(bits, code, left, right, score_table)
+                if reward == OVERFLOW or moved == bits:
+                    continue
+                for f in range(n):
+                    i = offs[f] + tuple_index(moved, cells, lens, f)
+                    features[code, f] = i
+                    prefetch(weights, i)
+            best = U64(0)
+            best_code = -1
+            best_value = -np.inf
+            best_reward: Points = 0
+            for code in range(4):  # ...then add them up
+                moved, reward = apply_move(bits, code, left, right, score_table)
+                if reward == OVERFLOW or moved == bits:
+                    continue
+                total = 0.0
+                for f in range(n):
+                    total += float(weights[features[code, f]])
+                v = reward + total
+                if v > best_value:
+                    best, best_code, best_value, best_reward = moved, code, v, reward
+            if best_value == -np.inf:
+                if have_previous:
+                    learn_indices(previous, 0.0, alpha, tc, weights, e_sum, a_sum)
+                break
+            if tc:  # the sums this afterstate's update will read, one move from now
+                for f in range(n):
+                    prefetch(e_sum, features[best_code, f])
+                    prefetch(a_sum, features[best_code, f])
+            if have_previous:
+                learn_indices(previous, best_value, alpha, tc, weights, e_sum, a_sum)
+            previous[:] = features[best_code]
             have_previous = True
             score += best_reward
             played += 1
