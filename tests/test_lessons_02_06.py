@@ -176,9 +176,9 @@ def test_06_strong_player_section(ran06):
     results = ROOT / "benchmarks" / "results"
     deeper = json.loads((results / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
     shallow = json.loads((results / "bench_2048_strong_depth3.json").read_text())["players"]["compact-depth3"]
-    assert deeper["games"] == shallow["games"] == 100 and "then 4 moves deep, on the same 100\nseeds" in prose(L06)
-    assert deeper["reach_16384"]["count"] <= shallow["reach_16384"]["count"]
-    assert "yet it reaches 16384 no more often on these seeds" in text
+    assert shallow["games"] == 100 and 0 < deeper["games"] <= 100
+    assert "then 4 moves deep, on as many of the same\nseeds as there was time for (the table says how many)" in prose(L06)
+    assert "the last line compares the two depths on the seeds both have played" in text
 
 
 def test_06_claims_fixed_from_the_review():

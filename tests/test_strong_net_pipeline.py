@@ -120,3 +120,13 @@ def test_make_and_the_readme_name_the_one_command():
 def test_the_readme_states_the_saved_runs_training_time():
     hours = json.loads((ROOT / "benchmarks" / "results" / "td_wu-yeh_tc-long.json").read_text())["training_seconds"] / 3600
     assert f"The saved 91% run trained for {hours:.1f} hours on one core" in (ROOT / "README.md").read_text()
+
+
+def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe():
+    from tilelab.game2048.ntuple_compact import STRONG_BUILD
+
+    out = run_pipeline(["--dry-run"]).replace(str(ROOT) + "/", "")
+    assert STRONG_BUILD.startswith("make strong-net (benchmarks/strong_net_pipeline.py")
+    for part in ("--games 643000", "--restart-at 348000", "--out benchmarks/results/td_wu-yeh_tc-rebuild.npz",
+                 "--out tilelab/data/ntuple-strong.npz --bits 14 --prune small --prune-max 60"):
+        assert part in STRONG_BUILD and part in out, part

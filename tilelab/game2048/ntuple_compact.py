@@ -45,9 +45,11 @@ ENCODINGS = ("int16", "float16")
 INT16_STEPS = 32767  # the largest |weight| of a table maps to this many steps of its scale (bits=16)
 
 STRONG_NET = Path(__file__).resolve().parents[1] / "data" / "ntuple-strong.npz"
-STRONG_BUILD = ("python benchmarks/train_2048_td.py --net wu-yeh --method tc --games 643000 --out "
-                "benchmarks/results/td_wu-yeh_tc-long.npz, then python benchmarks/make_strong_net.py "
-                "--full benchmarks/results/td_wu-yeh_tc-long.npz --out tilelab/data/ntuple-strong.npz")
+STRONG_BUILD = ("make strong-net (benchmarks/strong_net_pipeline.py: python benchmarks/train_2048_td.py --net wu-yeh "
+                "--method tc --games 643000 --restart-at 348000 --resume --out "
+                "benchmarks/results/td_wu-yeh_tc-rebuild.npz, then python benchmarks/make_strong_net.py --full "
+                "benchmarks/results/td_wu-yeh_tc-rebuild.npz --out tilelab/data/ntuple-strong.npz --bits 14 "
+                "--prune small --prune-max 60; about two hours of one core)")
 
 
 # ------------------------------------------------------------------------------ quantising
