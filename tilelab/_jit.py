@@ -194,14 +194,13 @@ else:  # pragma: no cover
     monotonic.py_func = _monotonic_py  # type: ignore[attr-defined]
 
 
-
 def prefetch(array: Any, index: int) -> None:
     """Ask the processor to start loading ``array[index]`` into its caches, and go on at once.
 
     A hint, not a load: it changes no value and never faults (the index is not checked). In compiled code
     it is one prefetch instruction; called from Python (or without numba) it does nothing. Training an
-    n-tuple net reads 32 weights and 64 learning-rate sums at random in 800 MB for every move: asking for
-    them all before using any lets the memory system fetch them side by side instead of one by one.
+    n-tuple net reads up to 128 weights and 64 learning-rate sums at random in 800 MB for every move: asking
+    for them all before using any lets the memory system fetch them side by side instead of one by one.
 
     >>> prefetch([0.5, 1.5, 2.5], 2) is None
     True
@@ -236,7 +235,7 @@ if HAVE_NUMBA:  # pragma: no branch - one way per machine
         return _types.void(array, index), codegen
 
     @_overload(prefetch, inline="always")
-    def _prefetch_compiled(array, index):  # type: ignore[no-untyped-def]  # (numba compares the names and annotations with the lambda's)
+    def _prefetch_compiled(array, index):  # type: ignore[no-untyped-def]  # numba wants the lambda's bare names
         if isinstance(array, _types.Array) and isinstance(index, _types.Integer):
             return lambda array, index: _prefetch_instruction(array, index)
         return None
