@@ -2,7 +2,7 @@
 
     python benchmarks/make_strong_net.py --full benchmarks/results/td_wu-yeh_tc-long.npz
     python benchmarks/make_strong_net.py --full NET.npz --out /tmp/strong.npz --compare   # every encoding side by side
-    python benchmarks/make_strong_net.py --full NET.npz --bits 14 --prune small --prune-max 60  # if 16 bits is over 25 MB
+    python benchmarks/make_strong_net.py --full NET.npz --bits 14 --prune small --prune-max 80  # if 16 bits is over 25 MB
 
 Prints the two files' sizes, how many weights training touched (the compact file keeps only those),
 the largest quantisation error (per weight, and on ``V`` of the sampled positions), the load time, and
@@ -14,8 +14,9 @@ temporal-coherence accumulators) of size at most ``--prune-max`` points: mostly 
 twice (on a 32,000-game snapshot: 30% of the touched weights are one-sided, 19% also at most 50 in size);
 ``--prune small`` drops every weight that small (65% there).
 A file over ``--max-mb`` (25) is refused. A net trained to 643,000 games touches a third of its weights, and
-its 16-bit file is 34.3 MB: ``--bits 14 --prune small --prune-max 60`` makes it 24.4 MB, choosing the full net's
-move at depth 3 on 97.9% of the positions (``benchmarks/results/make_strong_net_compare_twin643k.txt``).
+its 16-bit file is 34.3 MB: ``--bits 14 --prune small --prune-max 60`` made the twin's 24.4 MB (the full net's move at
+depth 3 on 97.9% of the positions, ``benchmarks/results/make_strong_net_compare_twin643k.txt``) but the rebuilt 91%
+net's 25.8 MB; ``--prune-max 80`` makes that one 24.45 MB (96.95%, ``benchmarks/results/rebuild643k/``).
 """
 
 from __future__ import annotations
@@ -193,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     if size > args.max_mb * 1e6:
         new.unlink()
         print(f"ERROR: {size / 1e6:.2f} MB is more than --max-mb {args.max_mb:g}; nothing written. Try "
-              "--bits 14 --prune small --prune-max 60 (a 643,000-game net: 24.4 MB; 34.3 MB at 16 bits), or see "
+              "--bits 14 --prune small --prune-max 80 (the 643,000-game net: 24.45 MB; 34.3 MB at 16 bits), or see "
               "--compare", file=sys.stderr)
         return 1
     new.replace(args.out)

@@ -8,7 +8,7 @@ Steps, each skipped when its result is already there, so a stopped run started a
 
 1. **train** ``--full`` (``train_2048_td.py --resume``) to ``--games``, restarting the learning rates at
    ``--restart-at`` and comparing each block with ``--expect``; skipped once its ``.json`` says it is there;
-2. **compact** it into ``--out`` (``make_strong_net.py --bits 14 --prune small --prune-max 60``); skipped while
+2. **compact** it into ``--out`` (``make_strong_net.py --bits 14 --prune small --prune-max 80``); skipped while
    ``--out`` is newer than ``--full``;
 3. **measure** on the seeds ``--seeds``, split over ``--jobs`` processes (``bench_2048_strong.py``): the full net
    and the compact file at ``--depth``, the compact file at ``--deep``. Result files of another net are moved
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=1000, help="train_2048_td.py --block")
     parser.add_argument("--out", type=Path, default=SHIPPED, help="the compact file (default: the shipped one)")
     parser.add_argument("--bits", type=int, default=14)
-    parser.add_argument("--prune-max", type=float, default=60.0)
+    parser.add_argument("--prune-max", type=float, default=80.0)
     parser.add_argument("--positions", type=int, default=2000, help="make_strong_net.py --positions")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where the game records and summaries go")
     parser.add_argument("--seeds", default="1000:1100")

@@ -451,3 +451,49 @@ def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path):
     (results / "bench_2048_strong_compact-depth3.jsonl").write_text("\n".join(lines + [other]) + "\n")
     with pytest.raises(ValueError, match="fresh JSONL"):
         bench.readme_row(results)
+
+
+# ------------------------------------------------------------------------------ the rebuilt 91% net, waiting to ship
+REBUILD = RESULTS / "rebuild643k"
+
+
+def test_the_rebuild_repeats_the_91_percent_run_block_for_block():
+    """The rebuild's training curve equals the saved 91% run's in all 643 blocks of 1,000 games: same seed,
+    the same restart at 348,000, deterministic training (with the fused trainer)."""
+    rebuilt = json.loads((RESULTS / "td_wu-yeh_tc-rebuild.json").read_text())
+    saved = json.loads((RESULTS / "td_wu-yeh_tc-long.json").read_text())
+    keys = ("games", "block", "mean_score", "reach_2048", "max_tile")
+    assert len(rebuilt["curve"]) == len(saved["curve"]) == 643 and rebuilt["restarts"] == [348_000]
+    assert [[p[k] for k in keys] for p in rebuilt["curve"]] == [[p[k] for k in keys] for p in saved["curve"]]
+
+
+def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
+    """At depth 3 the rebuilt full net plays the saved 91% run's games on the same seeds move for move."""
+    saved = {g["seed"]: g for g in json.loads((RESULTS / "bench_2048_learning_wuyeh_tc_long.json").read_text())["games"]
+             if g["setting"] == "td-expectimax-depth3"}
+    records = bench.read_records(REBUILD / "bench_2048_strong_full-depth3.jsonl")
+    assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
+    for r in records:
+        assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert sorted(r["seed"] for r in records) == list(range(1000, 1100))
+    reached = sum(r["max_tile"] >= 16384 for r in records)
+    assert f"replays the saved 91% run's {len(records)} games exactly" in readme and f"16384 in {reached} of them" in readme
+
+
+def test_the_rebuilds_compact_file_is_checked_small_and_described():
+    import re
+    path = REBUILD / "ntuple-strong-643k.npz"
+    assert path.stat().st_size <= 25_000_000
+    net = load_compact(path)  # version, shape and SHA-256 checked
+    header, _ = ntuple_compact.read_npz(path, "compact n-tuple network", lambda h: {})
+    assert (header["encoding"], header["bits"]) == ("int16", 14)
+    assert net.training["games"] == 643_000 and net.training["restarts"] == [348_000]
+    log = (REBUILD / "make_strong_net_643k.txt").read_text()
+    touched = re.search(r"weights training touched \(not 0\): [\d,]+ of 67,108,864 = ([\d.]+)%", log)[1]
+    m = re.search(r"compact file \(int16, 14 bits, prune small\): ([\d.]+) MB \(([\d,]+) bytes", log)
+    same = int(re.search(r"int16 14 bits, prune small .*depth 3: (\d+)/2000", log)[1])
+    assert int(m[2].replace(",", "")) == path.stat().st_size and "max |w error|    80.00" in log
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert f"It touched {touched}% of its weights" in readme
+    assert f"80 points: {m[1]} MB, the full net's move on {same:,} of 2,000 positions at depth 3" in readme

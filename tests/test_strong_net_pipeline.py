@@ -103,7 +103,7 @@ def test_the_dry_run_prints_the_91_percent_recipe_and_runs_nothing(tmp_path):
     for part in ("--net wu-yeh", "--method tc", "--games 643000", "--resume", "--restart-at 348000",
                  "--expect " + str(ROOT / "benchmarks" / "results" / "td_wu-yeh_tc-long.json")):
         assert part in train
-    assert "--bits 14 --prune small --prune-max 60" in out and "tilelab/data/ntuple-strong.npz" in out
+    assert "--bits 14 --prune small --prune-max 80" in out and "tilelab/data/ntuple-strong.npz" in out
     for depth, kind in ((3, "full"), (3, "compact"), (4, "compact")):
         assert f"measure the {kind} net at depth {depth}" in out
         assert f"--depth {depth} --seeds 1000:1050" in out and f"--depth {depth} --seeds 1050:1100" in out
@@ -128,5 +128,13 @@ def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe():
     out = run_pipeline(["--dry-run"]).replace(str(ROOT) + "/", "")
     assert STRONG_BUILD.startswith("make strong-net (benchmarks/strong_net_pipeline.py")
     for part in ("--games 643000", "--restart-at 348000", "--out benchmarks/results/td_wu-yeh_tc-rebuild.npz",
-                 "--out tilelab/data/ntuple-strong.npz --bits 14 --prune small --prune-max 60"):
+                 "--out tilelab/data/ntuple-strong.npz --bits 14 --prune small --prune-max 80"):
         assert part in STRONG_BUILD and part in out, part
+
+
+def test_the_readme_states_the_rebuilds_training_time():
+    rebuild = ROOT / "benchmarks" / "results" / "td_wu-yeh_tc-rebuild.json"
+    hours = json.loads(rebuild.read_text())["training_seconds"] / 3600
+    readme = (ROOT / "README.md").read_text().replace("\n", " ")
+    assert "the rebuild, with the faster trainer (the table's training row) on this VM" in readme
+    assert f"in {hours:.1f} hours. The 300 games at depths 3 and 4" in readme

@@ -49,7 +49,7 @@ STRONG_BUILD = ("make strong-net (benchmarks/strong_net_pipeline.py: python benc
                 "--method tc --games 643000 --restart-at 348000 --resume --out "
                 "benchmarks/results/td_wu-yeh_tc-rebuild.npz, then python benchmarks/make_strong_net.py --full "
                 "benchmarks/results/td_wu-yeh_tc-rebuild.npz --out tilelab/data/ntuple-strong.npz --bits 14 "
-                "--prune small --prune-max 60; about two hours of one core)")
+                "--prune small --prune-max 80; about 1.5 hours of one core)")
 
 
 # ------------------------------------------------------------------------------ quantising
