@@ -8,8 +8,9 @@ and learning-rate sum a move reads asked for before the first is used) against `
 loop written with the small kernels), on two states of the temporal-coherence net:
 
 * **fresh**: all weights 0, as training starts (the tables touched are few and stay in the caches);
-* **the shipped net** (``tilelab/data/ntuple-strong.npz``; labelled by its training games, ``203k`` in the saved
-  run), its learning-rate sums restarted (0), as in the middle of the 91% run: 800 MB of tables read at random.
+* **the shipped net** (``tilelab/data/ntuple-strong.npz``; labelled by its training games: ``203k`` in the saved
+  run, made while the 203,000-game net was shipped), its learning-rate sums restarted (0), as in the middle of
+  the 91% run: 800 MB of tables read at random.
 
 Each round gives both trainers the same copy of the state and the same seed, one after the other (which first
 alternates), checks that they end with the same weights, sums, xorshift state and game scores, and times them

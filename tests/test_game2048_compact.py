@@ -342,9 +342,10 @@ def shipped() -> NTupleNetwork:
 def test_shipped_strong_net_is_small_checked_and_the_tc_wu_yeh_net(shipped):
     assert ntuple_compact.STRONG_NET.stat().st_size <= 25_000_000       # the repository's limit for it
     header, _ = ntuple_compact.read_npz(ntuple_compact.STRONG_NET, "compact n-tuple network", lambda h: {})
-    assert (header["format"], header["encoding"], header["bits"]) == (COMPACT_FORMAT, "int16", 16)
+    assert (header["format"], header["encoding"], header["bits"]) == (COMPACT_FORMAT, "int16", 14)
     assert [tuple(t) for t in shipped.tuples] == [tuple(t) for t in WU_YEH_TUPLES]
-    assert shipped.training["method"] == "tc" and shipped.training["games"] >= 200_000
+    assert shipped.training["method"] == "tc" and shipped.training["games"] == 643_000  # the 91% net, rebuilt
+    assert shipped.training["restarts"] == [348_000]
     assert shipped.curve and shipped.curve[-1].games == shipped.training["games"]
 
 
@@ -453,7 +454,7 @@ def test_the_readme_row_is_rewritten_in_place_and_refuses_mixed_nets(tmp_path):
         bench.readme_row(results)
 
 
-# ------------------------------------------------------------------------------ the rebuilt 91% net, waiting to ship
+# ------------------------------------------------------------------------------ the rebuilt 91% net, shipped
 REBUILD = RESULTS / "rebuild643k"
 
 
@@ -471,7 +472,7 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     """At depth 3 the rebuilt full net plays the saved 91% run's games on the same seeds move for move."""
     saved = {g["seed"]: g for g in json.loads((RESULTS / "bench_2048_learning_wuyeh_tc_long.json").read_text())["games"]
              if g["setting"] == "td-expectimax-depth3"}
-    records = bench.read_records(REBUILD / "bench_2048_strong_full-depth3.jsonl")
+    records = bench.read_records(RESULTS / "bench_2048_strong_full-depth3.jsonl")
     assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
     for r in records:
         assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
@@ -481,14 +482,9 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     assert f"replays the saved 91% run's {len(records)} games exactly" in readme and f"16384 in {reached} of them" in readme
 
 
-def test_the_rebuilds_compact_file_is_checked_small_and_described():
+def test_the_shipped_compact_file_is_the_one_its_log_and_the_readme_describe():
     import re
-    path = REBUILD / "ntuple-strong-643k.npz"
-    assert path.stat().st_size <= 25_000_000
-    net = load_compact(path)  # version, shape and SHA-256 checked
-    header, _ = ntuple_compact.read_npz(path, "compact n-tuple network", lambda h: {})
-    assert (header["encoding"], header["bits"]) == ("int16", 14)
-    assert net.training["games"] == 643_000 and net.training["restarts"] == [348_000]
+    path = ntuple_compact.STRONG_NET
     log = (REBUILD / "make_strong_net_643k.txt").read_text()
     touched = re.search(r"weights training touched \(not 0\): [\d,]+ of 67,108,864 = ([\d.]+)%", log)[1]
     m = re.search(r"compact file \(int16, 14 bits, prune small\): ([\d.]+) MB \(([\d,]+) bytes", log)
@@ -497,3 +493,20 @@ def test_the_rebuilds_compact_file_is_checked_small_and_described():
     readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert f"It touched {touched}% of its weights" in readme
     assert f"80 points: {m[1]} MB, the full net's move on {same:,} of 2,000 positions at depth 3" in readme
+    assert "prune small --prune-max 80" in readme  # the recipe that made it
+    load = re.search(r"loads in ([\d.]+) s", log)[1]
+    assert f"{load} s to load" in readme
+
+
+def test_the_readme_quotes_the_net_shipped_before():
+    """The 203,000-game net's saved games (moved to shipped203k/ when the 643,000-game net replaced it)."""
+    folder = RESULTS / "shipped203k"
+    games = bench.by_setting([folder / "bench_2048_strong_compact-depth3.jsonl"])["compact-depth3"]
+    assert set(games) == set(range(1000, 1100)) and {g["trained_games"] for g in games.values()} == {203_000}
+    rate = bench.summarise(list(games.values()))["reach_16384"]["rate"]
+    for name, settings in SAVED_STRONG.items():  # its saved summaries are still its records
+        saved = json.loads((folder / f"bench_2048_strong_{name}.json").read_text())["players"]
+        groups = bench.by_setting([folder / f"bench_2048_strong_{s}.jsonl" for s in settings])
+        assert saved == {player: bench.summarise(list(g.values())) for player, g in groups.items()}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    assert f"shipped the same run at 203,000 games, which reached 16384 in {100 * rate:.0f}% of those games" in readme

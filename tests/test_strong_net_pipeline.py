@@ -122,10 +122,14 @@ def test_the_readme_states_the_saved_runs_training_time():
     assert f"The saved 91% run trained for {hours:.1f} hours on one core" in (ROOT / "README.md").read_text()
 
 
-def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe():
+def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe(tmp_path):
+    """The dry run as on a fresh clone (no full net yet, wherever this test runs), then the default --full path."""
     from tilelab.game2048.ntuple_compact import STRONG_BUILD
 
-    out = run_pipeline(["--dry-run"]).replace(str(ROOT) + "/", "")
+    full = tmp_path / "td_wu-yeh_tc-rebuild.npz"
+    out = run_pipeline(["--dry-run", "--full", str(full)]).replace(str(tmp_path), "benchmarks/results")
+    out = out.replace(str(ROOT) + "/", "")
+    assert 'default=RESULTS / "td_wu-yeh_tc-rebuild.npz"' in SCRIPT.read_text()
     assert STRONG_BUILD.startswith("make strong-net (benchmarks/strong_net_pipeline.py")
     for part in ("--games 643000", "--restart-at 348000", "--out benchmarks/results/td_wu-yeh_tc-rebuild.npz",
                  "--out tilelab/data/ntuple-strong.npz --bits 14 --prune small --prune-max 80"):
