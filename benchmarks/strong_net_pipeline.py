@@ -9,7 +9,7 @@ Steps, each skipped when its result is already there, so a stopped run started a
 1. **train** ``--full`` (``train_2048_td.py --resume``) to ``--games``, restarting the learning rates at
    ``--restart-at`` and comparing each block with ``--expect``; skipped once its ``.json`` says it is there;
 2. **compact** it into ``--out`` (``make_strong_net.py --bits 14 --prune small --prune-max 80``); skipped while
-   ``--out`` is newer than ``--full``;
+   ``--out`` is newer than ``--full`` and no training was due;
 3. **measure** on the seeds ``--seeds``, split over ``--jobs`` processes (``bench_2048_strong.py``): the full net
    and the compact file at ``--depth``, the compact file at ``--deep``. Result files of another net are moved
    aside first (to ``NAME.jsonl.<its sha-256, 8 digits>``), since one file holds the games of one net;
@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             train += ["--expect", str(args.expect)]
         run([train], dry)
 
-    fresh = args.out.exists() and args.full.exists() and args.out.stat().st_mtime > args.full.stat().st_mtime
+    fresh = (done >= args.games and args.out.exists() and args.full.exists()  # more training: a new compact file
+             and args.out.stat().st_mtime > args.full.stat().st_mtime)
     print(f"2. compact {args.out}: {'up to date' if fresh else 'to make'}", flush=True)
     if not fresh:
         run([[py, str(BENCH / "make_strong_net.py"), "--full", str(args.full), "--out", str(args.out),

@@ -84,6 +84,10 @@ def test_the_whole_recipe_runs_small_and_a_second_run_goes_on_where_it_was(tmp_p
     assert (tmp_path / "compact.npz").stat().st_mtime_ns == stamp
     assert {path: path.read_bytes() for path in records.values()} == before  # no game played twice
 
+    more = run_pipeline([*small_args(tmp_path), "--games", "400", "--dry-run"])  # train on: the README's command
+    assert "300 of 400 games" in more and "--games 400" in more and "--resume" in more
+    assert "compact.npz: to make" in more and "make_strong_net.py" in more
+
 
 def test_games_of_another_net_are_moved_aside_not_mixed(tmp_path):
     jsonl = tmp_path / "bench_2048_strong_compact-depth3.jsonl"
