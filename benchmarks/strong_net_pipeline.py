@@ -30,6 +30,7 @@ from typing import Sequence
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = ROOT / "benchmarks"
 RESULTS = BENCH / "results"
+FULL = RESULTS / "td_wu-yeh_tc-rebuild.npz"  # the full net with its TC sums (gitignored)
 SHIPPED = ROOT / "tilelab" / "data" / "ntuple-strong.npz"
 Command = list[str]
 
@@ -108,7 +109,7 @@ def run(commands: Sequence[Command], dry_run: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--full", type=Path, default=RESULTS / "td_wu-yeh_tc-rebuild.npz",
+    parser.add_argument("--full", type=Path, default=FULL,
                         help="the full net with its TC sums (805 MB at 643,000 games; gitignored)")
     parser.add_argument("--net", default="wu-yeh", help="train_2048_td.py --net")
     parser.add_argument("--games", type=int, default=643_000)
