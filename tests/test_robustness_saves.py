@@ -111,3 +111,85 @@ def test_a_game_drawing_from_another_bit_generator_says_so_when_saved(name: str)
     other = game(**kwargs, rng=np.random.Generator(np.random.MT19937(1)))
     with pytest.raises(ValueError, match="MT19937.*default_rng"):
         other.to_json()
+
+
+# ---------------------------------------------------------------------- D3: the sliding loader, bounded
+
+
+def _oscillating_save(side: int, slides: int) -> str:
+    """A legal save of a ``side`` x ``side`` game whose slides move a whole row back and forth."""
+    goal = sliding.Puzzle.goal(side, side)
+    start = goal.slide(goal.tiles[goal.blank_index - side])
+    start = start.slide(start.tiles[start.blank_index - side + 1])  # blank at the left end of a row
+    far = start.tiles[start.blank_index + side - 1]
+    back = start.slide(far).tiles[start.blank_index]
+    data = sliding.Game(puzzle=start, rng=0).to_dict()
+    data["played"] = [far, back] * (slides // 2)
+    return json.dumps(data)
+
+
+def test_the_hunts_memory_bomb_loads_in_little_memory() -> None:
+    """D3: 20,000 slides of a 250x250 game (0.5 MB of JSON) ran out of 1.5 GB after 21.6 s (undo kept a board a slide)."""
+    import tracemalloc
+
+    goal = sliding.Puzzle.goal(250, 250)  # the hunt's reproduction: one tile slid back and forth
+    start = goal.slide(goal.legal_moves()[0])
+    data = sliding.Game(puzzle=start, rng=0).to_dict()
+    data["played"] = [next(t for t in start.legal_moves() if start.slide(t) != goal)] * 20_000
+    text = json.dumps(data)
+    tracemalloc.start()
+    game = sliding.Game.from_json(text)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 40 * 2**20, f"peak {peak / 2**20:.0f} MB"
+    assert game.undo_depth == 20_000 and game.puzzle == start.play(data["played"][:2])  # period 2 after the first
+    assert game.moves.single == sliding.count_moves(start, data["played"][:2]).single + 19_998  # then one tile a slide
+    assert game.to_json() == text
+
+
+def test_saves_past_the_move_limit_are_refused_before_replaying_them() -> None:
+    from tilelab.sliding.game import MAX_MOVES
+
+    with pytest.raises(ValueError, match="MAX_MOVES"):  # 10**6 slides: refused by length, before any replay
+        sliding.Game.from_json(_oscillating_save(3, 10**6))
+    with pytest.raises(ValueError, match="MAX_MOVES"):  # 20,000 slides of 249 tiles each: refused part way
+        sliding.Game.from_json(_oscillating_save(250, 20_000))
+    most = sliding.Game.from_json(_oscillating_save(3, MAX_MOVES // 2))  # 2 tiles a slide: exactly the limit
+    assert most.moves.single == MAX_MOVES
+    with pytest.raises(ValueError, match="MAX_MOVES.*restart"):
+        most.play(most.legal_moves()[0])
+    assert most.moves.single == MAX_MOVES and most.undo() and most.moves.single == MAX_MOVES - 2
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4), (2, 5), (6, 3)])
+def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> None:
+    """Undo keeps four ints a slide and slides the segment back: every position returns exactly."""
+    rng = np.random.default_rng(shape[0] * 10 + shape[1])
+    game = sliding.Game(*shape, rng=int(rng.integers(1000)))
+    seen = [(game.puzzle, game.moves)]
+    for _ in range(400):
+        if game.over:
+            break
+        game.play(int(rng.choice(game.legal_moves())))
+        seen.append((game.puzzle, game.moves))
+    loaded = sliding.Game.from_json(game.to_json())
+    assert loaded.to_json() == game.to_json() and (loaded.puzzle, loaded.moves) == seen[-1]
+    assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
+    while loaded.undo():
+        seen.pop()
+        assert (loaded.puzzle, loaded.moves) == seen[-1]
+        if len(seen) % 50 == 0:
+            assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
+    assert len(seen) == 1 and loaded.puzzle == loaded.start
+
+
+def test_a_slide_after_the_puzzle_is_solved_or_an_illegal_one_is_refused() -> None:
+    goal = sliding.Puzzle.goal(3, 3)
+    data = sliding.Game(puzzle=goal.slide(8), rng=0).to_dict()
+    data["played"] = [8, 8]
+    with pytest.raises(ValueError, match=r"played\[1\].*solved"):
+        sliding.Game.from_dict(data)
+    for bad in (1, 0, 9, -1, True, 8.0, "8", None):
+        data["played"] = [bad]
+        with pytest.raises(ValueError, match=r"played\[0\]"):
+            sliding.Game.from_dict(data)
