@@ -221,7 +221,7 @@ def test_readme_quotes_the_saved_solver_benchmark():
 
     root = Path(__file__).resolve().parents[1]
     saved = (root / "benchmarks" / "results" / "bench_solvers.txt").read_text()
-    row = next(line for line in (root / "README.md").read_text(encoding="utf-8").splitlines()
+    row = next(line for line in (root / "benchmarks" / "README.md").read_text(encoding="utf-8").splitlines()
                if line.startswith("| 15-puzzle: Korf's 100 instances"))
     assert "solved 100/100 at the published optimal length" in saved
     median, worst, total = re.search(r"seconds: median ([\d.]+), mean [\d.]+, max ([\d.]+), total ([\d.]+)", saved).groups()

@@ -36,7 +36,7 @@ from tilelab._protocol import (
     Turn,
     check_saved_header,
     generator_from_state,
-    jsonable,
+    rng_state_to_save,
     saved_field,
 )
 from tilelab._random import RngLike, as_generator
@@ -280,7 +280,7 @@ class Game(SessionBase):
             "format": JSON_FORMAT, "version": JSON_VERSION,
             "rows": self.puzzle.rows, "cols": self.puzzle.cols, "method": self.method, "seed": self.seed,
             "start": list(self.start.tiles), "played": list(self._played),
-            "rng": jsonable(self._rng.bit_generator.state),
+            "rng": rng_state_to_save(self._rng),
         }
 
     def to_json(self) -> str:
