@@ -44,7 +44,9 @@ from tilelab._protocol import (
     check_saved_header,
     generator_from_state,
     jsonable,
+    rng_state_to_save,
     saved_field,
+    saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.match3 import core
@@ -429,7 +431,7 @@ class Game(SessionBase):
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
         now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
-                        dict(self._rng.bit_generator.state))
+                        rng_state_to_save(self._rng))
         return {"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.name, "seed": self.seed,
                 **self._state(now), "history": [self._state(s) for s in self._history]}
 
@@ -448,7 +450,7 @@ class Game(SessionBase):
         if not board.is_full:
             raise ValueError(f"saved game field {where}'board' has holes: a saved board is always refilled")
         counts = [saved_field(data, key, int, where) for key in ("score", "moves", "last_cascades", "best_cascades")]
-        state = generator_from_state(saved_field(data, "rng", dict, where), f"{where}rng").bit_generator.state
+        state = saved_rng_state(saved_field(data, "rng", dict, where), f"{where}rng")
         score, moves, last_cascades, best_cascades = counts
         return _Snapshot(board, score, moves, last_cascades, best_cascades, dict(state))
 
