@@ -287,3 +287,89 @@ def test_the_hint_works_past_the_bitboards_tiles(board) -> None:
     assert hint in game.legal_moves()
     if board[0][1] == 32768:
         assert hint is game2048.Direction.LEFT  # the 65536 merge
+
+
+# ---------------------------------------------------------------------- D8, D11: match-3 sizes and contradictions
+
+ENDLESS_MATCH3 = {
+    "Board of endless rows": lambda: match3.Board(itertools.repeat((0, 1, 2)), 3),
+    "Board with an endless row": lambda: match3.Board([itertools.repeat(0)] * 3, 3),
+    "Board of 10**4 x 10**4": lambda: match3.Board([[0] * 10**4] * 10**4, 3),
+    "Board of a 10**4 x 10**4 array": lambda: match3.Board(np.zeros((10**4, 10**4), np.int8), 3),
+    "SpecialBoard of endless rows": lambda: match3.SpecialBoard(itertools.repeat((0, 1, 2)), itertools.repeat((0,) * 3), 3),
+    "SpecialBoard with an endless row": lambda: match3.SpecialBoard([itertools.repeat(0)], [[0]], 3),
+}
+
+
+@pytest.mark.parametrize("case", ENDLESS_MATCH3)
+def test_match3_refuses_oversized_and_endless_boards_before_reading_them(case: str) -> None:
+    """D8: an endless row or endless rows ran out of 1 GiB; now refused after one row past MAX_SIDE."""
+    with pytest.raises(ValueError, match="past tilelab's limits"):
+        ENDLESS_MATCH3[case]()
+
+
+def _match3_save(rules: str = "plain") -> dict:
+    game = match3.Game(4, 5, 3, rng=7, rules=rules)
+    for _ in range(2):
+        assert game.play(game.hint())
+    return game.to_dict()
+
+
+DEAD = [[0, 1, 2], [1, 2, 0], [2, 0, 1]]  # no swap makes a match
+
+
+def _contradict(change):
+    data = _match3_save()
+    change(data)
+    return data
+
+
+CONTRADICTIONS = {  # the hunt's D11 and their kin: each refused naming what contradicts
+    "history board of another shape": (lambda d: d["history"][0].update(board={"grid": DEAD, "kinds": 3}), "undo step"),
+    "history board of other kinds": (lambda d: d["history"][0]["board"].update(kinds=4), "undo step"),
+    "last_cascades above best_cascades": (lambda d: d.update(last_cascades=99), "contradict"),
+    "best_cascades not the largest": (lambda d: d.update(best_cascades=d["best_cascades"] + 1), "best cascade"),
+    "a dead board": (lambda d: d.update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2], [2, 0, 1, 2, 0],
+                                                        [0, 1, 2, 0, 1]], "kinds": 3}), "dead"),
+    "a 1x1 board": (lambda d: d.update(board={"grid": [[0]], "kinds": 3}, history=[]), "dead"),
+    "a ready run": (lambda d: d.update(board={"grid": [[0, 0, 0, 1, 2], [1, 2, 1, 2, 0], [2, 0, 2, 0, 1],
+                                                       [0, 1, 0, 1, 2]], "kinds": 3}), "ready run"),
+    "score before the first move": (lambda d: d.update(moves=0, score=60, history=[]), "first move"),
+    "a dead board in the history": (lambda d: d["history"][0].update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2],
+                                                                                     [2, 0, 1, 2, 0], [0, 1, 2, 0, 1]],
+                                                                            "kinds": 3}), "dead"),
+}
+
+
+@pytest.mark.parametrize("case", CONTRADICTIONS)
+def test_match3_saves_that_contradict_themselves_are_refused(case: str) -> None:
+    change, words = CONTRADICTIONS[case]
+    with pytest.raises(ValueError, match=words):
+        match3.Game.from_dict(_contradict(change))
+
+
+def test_the_hunts_3x3_after_undo_cannot_happen() -> None:
+    """D11: after undo, a 4x5 game became 3x3."""
+    game = match3.Game(4, 5, 3, rng=7)
+    game.play(((0, 0), (1, 0)))
+    data = game.to_dict()
+    data["history"][0]["board"] = {"grid": DEAD, "kinds": 3}
+    with pytest.raises(ValueError, match="3x3.*4x5"):
+        match3.Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("rules", ["plain", "specials"])
+def test_a_dead_board_given_to_a_game_is_reshuffled_as_after_a_swap(rules: str) -> None:
+    dead = match3.Board(((0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2), (0, 1, 2, 0)), 3)
+    game = match3.Game(board=dead, rng=5, rules=rules)
+    assert not game.is_dead() and game.legal_moves() and game.hint() is not None
+    assert sorted(game.board.counts() if rules == "plain" else game.board.colours().counts()) == sorted(dead.counts())
+    again = match3.Game(board=dead, rng=5, rules=rules)  # drawn from the game's own generator: reproducible
+    assert again.board == game.board and match3.Game.from_json(game.to_json()).board == game.board
+    with pytest.raises(ValueError, match="never have a legal move"):
+        match3.Game(board=match3.Board(((0,),), 3), rng=1)
+
+
+def test_a_live_board_given_to_a_game_is_kept() -> None:
+    live = match3.Board.parse("0120\n1201\n0012\n2102")
+    assert match3.Game(board=live, rng=1).board == live
