@@ -60,8 +60,10 @@ def check_count_empty(answer) -> Result:
 #: The lessons in order, with their game and big idea (titles and times are read from the lessons).
 COURSE = (
     ("01a_2048_merge", "2048", "one swipe = slide + merge; a tile merges once; four directions from one"),
-    ("01b_2048_chance", "2048", "where new tiles appear: chance as data, expected values"),
-    ("02_2048_ai", "2048", "expectimax, what makes a board \"good\""),
+    ("01b_2048_chance", "2048", "where new tiles appear: chance as data, telling a real difference from luck"),
+    ("01c_2048_bugs", "2048", "winning, game over and bugs in published code"),
+    ("02a_2048_expectimax", "2048", "expectimax: chance nodes, by hand and as a recursion"),
+    ("02b_2048_heuristics", "2048", "what makes a board \"good\", and players compared"),
     ("03a_sliding_parity", "sliding puzzle", "inversions and parity: why half of all arrangements are unsolvable"),
     ("03b_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
     ("04a_sliding_search", "sliding puzzle", "BFS, A*, IDA*: searching for the shortest solution"),
