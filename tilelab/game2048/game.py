@@ -11,7 +11,7 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 import numpy as np
 
 from tilelab._checks import _short
-from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable
+from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable, rng_state_to_save, saved_rng_state
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -283,7 +283,7 @@ class Game(SessionBase):
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
-            "rng": _jsonable(self._rng.bit_generator.state),
+            "rng": rng_state_to_save(self._rng),
             "history": [
                 {
                     "board": [list(row) for row in s.board.rows],
@@ -342,7 +342,7 @@ class Game(SessionBase):
             game._history.append(_Snapshot(
                 _saved_board(snap, "board", size, where), _saved_count(snap, "score", where),
                 _saved_bool(snap, "won", where), moves,
-                _generator_from_state(_saved(snap, "rng", where), f"{where}rng").bit_generator.state,
+                saved_rng_state(_saved(snap, "rng", where), f"{where}rng"),
             ))
         later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
         for i, (snap, after) in enumerate(zip(game._history, later)):
