@@ -9,7 +9,8 @@ Loads ``tilelab/data/ntuple-strong.npz`` both ways: :func:`~tilelab.game2048.ntu
 load it (peak and resident, measured in a child process), then plays both at ``--depth`` on the same
 positions (every ``--stride``-th board of seeded 1-ply games, as ``make_strong_net.py`` samples them), the two
 players taking turns position by position so both meet the same machine load: how often they choose the same
-move (and the same values), the mean milliseconds per move of each, and their ratio.
+move (and the same values), the mean milliseconds per move of each (wall-clock and CPU time: on a busy machine the
+CPU time is the steadier), and their ratio.
 """
 
 from __future__ import annotations
@@ -74,20 +75,23 @@ def main(argv: list[str] | None = None) -> int:
           f"depth {args.depth}", flush=True)
     players = {"float32": TDExpectimax(dense, depth=args.depth), "compact": TDExpectimax(compact, depth=args.depth)}
     seconds = dict.fromkeys(players, 0.0)
+    cpu = dict.fromkeys(players, 0.0)
     same_move = same_values = 0
     for i, board in enumerate(positions):
         order = list(players) if i % 2 == 0 else list(reversed(players))  # each goes first half of the time
         thoughts = {}
         for name in order:
-            tick = time.perf_counter()
+            tick, cpu_tick = time.perf_counter(), time.process_time()
             thoughts[name] = players[name].think(board)
             seconds[name] += time.perf_counter() - tick
+            cpu[name] += time.process_time() - cpu_tick
         same_move += thoughts["float32"].direction == thoughts["compact"].direction
         same_values += thoughts["float32"].values == thoughts["compact"].values
-    ms = {name: 1e3 * s / len(positions) for name, s in seconds.items()}
     print(f"same move on {same_move:,} of {len(positions):,} positions; the same values on {same_values:,}")
-    print(f"ms per move at depth {args.depth}: float32 {ms['float32']:.3f}, compact {ms['compact']:.3f}; "
-          f"compact / float32 = {ms['compact'] / ms['float32']:.2f}")
+    for label, spent in (("wall-clock", seconds), ("CPU", cpu)):
+        ms = {name: 1e3 * s / len(positions) for name, s in spent.items()}
+        print(f"{label} ms per move at depth {args.depth}: float32 {ms['float32']:.3f}, compact {ms['compact']:.3f}; "
+              f"compact / float32 = {ms['compact'] / ms['float32']:.2f}")
     return 0 if same_move == len(positions) else 1
 
 

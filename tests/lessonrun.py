@@ -12,13 +12,19 @@ Each (lesson, overrides) pair runs once per test session; runs are cached.
 
 Every run also records the kernel's peak resident memory (``ran.peak_mib``, Linux's VmHWM of the kernel process),
 and a run at the lesson's own settings must stay within :data:`KERNEL_BUDGET_MIB`, the memory a class's hub gives
-each student's kernel (docs/hub.md): every lesson test checks it, on the run it makes anyway.
+each student's kernel (docs/hub.md): every lesson test checks it, on the run it makes anyway. As on a hub, the
+caches are built first (``python -m tilelab.warm``, once per test session, one process at a time): a kernel that
+compiles numba code or builds a pattern database holds far more while it does.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -42,6 +48,28 @@ def _tilelab_peak_mib():
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return peak / 2**20 if sys.platform == "darwin" else peak / 1024
 """
+
+
+_warmed = False
+
+
+def warm_caches() -> None:
+    """``python -m tilelab.warm`` once per process (and one process at a time: the first builds, the others find)."""
+    global _warmed
+    if _warmed:
+        return
+    lock = Path(tempfile.gettempdir()) / f"tilelab-warm-{os.getuid() if hasattr(os, 'getuid') else 0}.lock"
+    with open(lock, "w") as handle:
+        try:
+            import fcntl
+
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except ImportError:  # not a Unix: no lock, each process warms on its own
+            pass
+        done = subprocess.run([sys.executable, "-m", "tilelab.warm"], capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise LessonError(f"python -m tilelab.warm failed:\n{(done.stdout + done.stderr)[-2000:]}")
+    _warmed = True
 
 
 class LessonError(AssertionError):
@@ -92,11 +120,13 @@ def run_lesson(
     overrides: Mapping[str, Any] | str | None = None,
     fetch: Sequence[str] = (),
     timeout: int = 600,
+    warm: bool = True,
 ) -> Ran:
     """Run the lesson top to bottom (with ``overrides`` after its ``parameters`` cell) and fetch values.
 
     Each expression in ``fetch`` is evaluated in the lesson's namespace at the end and must give a
-    JSON value (tuples come back as lists). Raises :class:`LessonError` naming the cell that raised.
+    JSON value (tuples come back as lists). Raises :class:`LessonError` naming the cell that raised, or the
+    kernel's peak memory when it passes the budget. ``warm=False`` skips building the caches first.
     """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -108,6 +138,8 @@ def run_lesson(
         return cached
     # fetch everything any test asked of this run so far, so one run serves them all
     wanted = list(dict.fromkeys([*(cached or {}), *fetch]))
+    if warm:
+        warm_caches()
     nb = nbformat.read(path, as_version=4)
     if overrides:
         at = [i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in tags(c)]
