@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import numbers
+from collections import abc
 from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
@@ -151,6 +152,9 @@ def _check_tile(value: object, where: str) -> int:
     return tile
 
 
+_TILES = frozenset([BLANK] + [1 << k for k in range(1, MAX_TILE.bit_length())])  #: every value a cell may hold
+
+
 def _check_p_four(p_four: object) -> float:
     if not isinstance(p_four, numbers.Real) or isinstance(p_four, bool):
         raise TypeError(f"p_four must be a number between 0 and 1, got {type(p_four).__name__}")
@@ -196,7 +200,7 @@ class Board:
             return
         if isinstance(rows, np.ndarray):
             rows = rows[:MAX_SIZE + 1].tolist()  # never copy more than one row too many
-        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        if type(rows) not in (list, tuple) and (isinstance(rows, (str, bytes)) or not isinstance(rows, abc.Iterable)):
             raise TypeError(
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
@@ -210,7 +214,7 @@ class Board:
             )
         checked = []
         for r, row in enumerate(lines):
-            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            if type(row) not in (list, tuple) and (isinstance(row, (str, bytes)) or not isinstance(row, abc.Iterable)):
                 raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
             cells = list(islice(row, size + 1))
             if len(cells) != size:
@@ -218,7 +222,10 @@ class Board:
                     f"row {r} has {'more' if len(cells) > size else len(cells)} cells but the board has {size} rows; "
                     "boards are square: give every row exactly as many cells as there are rows"
                 )
-            checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
+            if all(type(v) is int and v in _TILES for v in cells):  # the common case, at C speed
+                checked.append(tuple(cells))
+            else:
+                checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
         self._rows = tuple(checked)
         self._hash = None
 
