@@ -7,6 +7,7 @@ naming the field; every load that succeeds gives back exactly the save it read.
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -193,3 +194,200 @@ def test_a_slide_after_the_puzzle_is_solved_or_an_illegal_one_is_refused() -> No
         data["played"] = [bad]
         with pytest.raises(ValueError, match=r"played\[0\]"):
             sliding.Game.from_dict(data)
+
+
+# ---------------------------------------------------------------------- D8, D7, D10, D13: 2048 sizes and tiles
+
+ENDLESS_2048 = {
+    "Board of endless rows": lambda: game2048.Board(itertools.repeat([0, 0])),
+    "Board with an endless row": lambda: game2048.Board([itertools.repeat(0), [0, 0]]),
+    "Board of 10**4 x 10**4 zeros": lambda: game2048.Board([[0] * 10**4] * 10**4),
+    "Board.from_array of 10**4 x 10**4": lambda: game2048.Board.from_array(np.zeros((10**4, 10**4), np.int8)),
+    "play on endless rows": lambda: game2048.play(itertools.repeat([2, 2]), "left"),
+    "legal_moves on endless rows": lambda: game2048.legal_moves(itertools.repeat([2, 2])),
+    "Game(board=endless rows)": lambda: game2048.Game(board=itertools.repeat([0, 0])),
+    "slide_row(endless)": lambda: game2048.slide_row(itertools.repeat(2)),
+}
+
+
+@pytest.mark.parametrize("case", ENDLESS_2048)
+def test_2048_refuses_oversized_and_endless_input_before_reading_it(case: str) -> None:
+    """D8: these hung (endless) or took 20 s (10**4 x 10**4); now a ValueError after reading a row or so."""
+    with pytest.raises(ValueError, match="more|MAX_ROW"):
+        ENDLESS_2048[case]()
+
+
+def test_a_saved_2048_board_of_many_rows_is_refused_after_reading_nine() -> None:
+    data = game2048.Game(rng=1).to_dict()
+    data["board"] = [[0, 0, 0, 0]] * 10**5 + [itertools.repeat(0)]  # an endless last row: never reached
+    with pytest.raises(ValueError, match="'board'.*more than 8"):
+        game2048.Game.from_dict(data)
+
+
+def test_long_rows_are_not_kept_by_the_memo() -> None:
+    """D7: 20 rows of 10**5 tiles kept 367 MB alive in slide_row's memo; the memos now hold board lines only."""
+    from tilelab.game2048 import rules
+
+    held = rules._slide_cached.cache_info().currsize
+    for i in range(3):
+        assert game2048.slide_row([2] * 1000 + [4 << i]).score == 2 * 1000
+    assert rules._slide_cached.cache_info().currsize == held
+    with pytest.raises(ValueError, match="MAX_ROW"):
+        game2048.slide_row([0] * (rules.MAX_ROW + 1))
+
+
+def test_the_line_memos_stay_under_their_stated_bytes() -> None:
+    """The worst lines (8 cells of huge distinct tiles, each moving): CACHED_LINES of them in both memos < 40 MB."""
+    import gc
+    import tracemalloc
+
+    from tilelab.game2048 import rules
+
+    rng = np.random.default_rng(8)
+    lines = [(0,) + tuple(1 << int(e) for e in rng.permutation(np.arange(30, 62))[:7]) for _ in range(500)]
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for line in lines:
+        key = tuple(int(v) + 0 for v in line)  # a fresh key, as a memo keeps it
+        rules._slide_cached(key)
+        rules._line_result(8, 0, 0, key)
+        del key
+    gc.collect()
+    per_line = (tracemalloc.get_traced_memory()[0] - before) / len(lines)
+    tracemalloc.stop()
+    assert rules._slide_cached.cache_info().maxsize == rules._line_result.cache_info().maxsize == rules.CACHED_LINES
+    assert per_line * rules.CACHED_LINES < 40 * 2**20, f"{per_line:.0f} bytes a line"
+
+
+def test_two_max_tiles_do_not_merge_so_the_game_saves_and_loads() -> None:
+    """D10: two 2**62 tiles merged into 2**63: the game's own save was refused and to_array overflowed."""
+    from tilelab.game2048.board import MAX_TILE
+
+    game = game2048.Game(board=[[MAX_TILE, MAX_TILE, 0, 0]] + [[0] * 4] * 3, rng=1)
+    assert not game.play("left") and game2048.slide_row([MAX_TILE, MAX_TILE]).row == (MAX_TILE, MAX_TILE)
+    assert game.play("down")
+    loaded = game2048.Game.from_json(game.to_json())
+    assert loaded.to_json() == game.to_json() and int(loaded.board.to_array().max()) == MAX_TILE
+    full = game2048.Board([[MAX_TILE] * 2, [MAX_TILE] * 2])
+    assert game2048.is_over(full) and game2048.legal_moves(full) == []
+    assert game2048.slide_row([MAX_TILE // 2] * 2 + [MAX_TILE]).row == (MAX_TILE, MAX_TILE, 0)
+    with pytest.raises(ValueError, match="MAX_TILE"):
+        game2048.Board.from_array(np.array([[2.0**70, 0], [0, 0]]))  # named as 2**70, not a wrapped -2**63
+
+
+@pytest.mark.parametrize("board", [
+    [[65536, 2, 0, 0]] + [[0] * 4] * 3,  # the hunt's D13: ValueError "above 32768"
+    [[32768, 32768, 4, 0]] + [[0] * 4] * 3,  # the bitboard would skip the merge into 65536
+    [[131072, 4, 2, 0]] + [[0] * 4] * 3,  # the largest tile a 4x4 game reaches
+])
+def test_the_hint_works_past_the_bitboards_tiles(board) -> None:
+    game = game2048.Game(board=board, rng=1)
+    hint = game.hint(nodes=300)
+    assert hint in game.legal_moves()
+    if board[0][1] == 32768:
+        assert hint is game2048.Direction.LEFT  # the 65536 merge
+
+
+# ---------------------------------------------------------------------- D8, D11: match-3 sizes and contradictions
+
+ENDLESS_MATCH3 = {
+    "Board of endless rows": lambda: match3.Board(itertools.repeat((0, 1, 2)), 3),
+    "Board with an endless row": lambda: match3.Board([itertools.repeat(0)] * 3, 3),
+    "Board of 10**4 x 10**4": lambda: match3.Board([[0] * 10**4] * 10**4, 3),
+    "Board of a 10**4 x 10**4 array": lambda: match3.Board(np.zeros((10**4, 10**4), np.int8), 3),
+    "SpecialBoard of endless rows": lambda: match3.SpecialBoard(itertools.repeat((0, 1, 2)), itertools.repeat((0,) * 3), 3),
+    "SpecialBoard with an endless row": lambda: match3.SpecialBoard([itertools.repeat(0)], [[0]], 3),
+}
+
+
+@pytest.mark.parametrize("case", ENDLESS_MATCH3)
+def test_match3_refuses_oversized_and_endless_boards_before_reading_them(case: str) -> None:
+    """D8: an endless row or endless rows ran out of 1 GiB; now refused after one row past MAX_SIDE."""
+    with pytest.raises(ValueError, match="past tilelab's limits"):
+        ENDLESS_MATCH3[case]()
+
+
+def _match3_save(rules: str = "plain") -> dict:
+    game = match3.Game(4, 5, 3, rng=7, rules=rules)
+    for _ in range(2):
+        assert game.play(game.hint())
+    return game.to_dict()
+
+
+DEAD = [[0, 1, 2], [1, 2, 0], [2, 0, 1]]  # no swap makes a match
+
+
+def _contradict(change):
+    data = _match3_save()
+    change(data)
+    return data
+
+
+CONTRADICTIONS = {  # the hunt's D11 and their kin: each refused naming what contradicts
+    "history board of another shape": (lambda d: d["history"][0].update(board={"grid": DEAD, "kinds": 3}), "undo step"),
+    "history board of other kinds": (lambda d: d["history"][0]["board"].update(kinds=4), "undo step"),
+    "last_cascades above best_cascades": (lambda d: d.update(last_cascades=99), "contradict"),
+    "best_cascades not the largest": (lambda d: d.update(best_cascades=d["best_cascades"] + 1), "best cascade"),
+    "a dead board": (lambda d: d.update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2], [2, 0, 1, 2, 0],
+                                                        [0, 1, 2, 0, 1]], "kinds": 3}), "dead"),
+    "a 1x1 board": (lambda d: d.update(board={"grid": [[0]], "kinds": 3}, history=[]), "dead"),
+    "a ready run": (lambda d: d.update(board={"grid": [[0, 0, 0, 1, 2], [1, 2, 1, 2, 0], [2, 0, 2, 0, 1],
+                                                       [0, 1, 0, 1, 2]], "kinds": 3}), "ready run"),
+    "score before the first move": (lambda d: d.update(moves=0, score=60, history=[]), "first move"),
+    "a dead board in the history": (lambda d: d["history"][0].update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2],
+                                                                                     [2, 0, 1, 2, 0], [0, 1, 2, 0, 1]],
+                                                                            "kinds": 3}), "dead"),
+}
+
+
+@pytest.mark.parametrize("case", CONTRADICTIONS)
+def test_match3_saves_that_contradict_themselves_are_refused(case: str) -> None:
+    change, words = CONTRADICTIONS[case]
+    with pytest.raises(ValueError, match=words):
+        match3.Game.from_dict(_contradict(change))
+
+
+def test_the_hunts_3x3_after_undo_cannot_happen() -> None:
+    """D11: after undo, a 4x5 game became 3x3."""
+    game = match3.Game(4, 5, 3, rng=7)
+    game.play(((0, 0), (1, 0)))
+    data = game.to_dict()
+    data["history"][0]["board"] = {"grid": DEAD, "kinds": 3}
+    with pytest.raises(ValueError, match="3x3.*4x5"):
+        match3.Game.from_json(json.dumps(data))
+
+
+@pytest.mark.parametrize("rules", ["plain", "specials"])
+def test_a_dead_board_given_to_a_game_is_reshuffled_as_after_a_swap(rules: str) -> None:
+    dead = match3.Board(((0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2), (0, 1, 2, 0)), 3)
+    game = match3.Game(board=dead, rng=5, rules=rules)
+    assert not game.is_dead() and game.legal_moves() and game.hint() is not None
+    assert sorted(game.board.counts() if rules == "plain" else game.board.colours().counts()) == sorted(dead.counts())
+    again = match3.Game(board=dead, rng=5, rules=rules)  # drawn from the game's own generator: reproducible
+    assert again.board == game.board and match3.Game.from_json(game.to_json()).board == game.board
+    with pytest.raises(ValueError, match="never have a legal move"):
+        match3.Game(board=match3.Board(((0,),), 3), rng=1)
+
+
+def test_a_live_board_given_to_a_game_is_kept() -> None:
+    live = match3.Board.parse("0120\n1201\n0012\n2102")
+    assert match3.Game(board=live, rng=1).board == live
+
+
+# ---------------------------------------------------------------------- the text itself
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_text_past_the_save_limit_is_refused_unparsed_and_never_written(name: str, monkeypatch) -> None:
+    from tilelab import _protocol
+
+    game = _played(name)
+    text = game.to_json()
+    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text) - 1)
+    with pytest.raises(ValueError, match="MAX_SAVE_CHARS"):
+        type(game).from_json(text)
+    with pytest.raises(ValueError, match="MAX_SAVE_CHARS.*new game"):
+        game.to_json()
+    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text))
+    assert type(game).from_json(text).to_json() == text
