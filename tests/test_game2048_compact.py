@@ -12,10 +12,17 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import Board, legal_moves
-from tilelab.game2048.ntuple import (
-    COMPACT_FORMAT, WU_YEH_TUPLES, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, load_network,
-    save_compact, strong_network, strong_player,
+from tilelab.game2048.ntuple_compact import (
+    COMPACT_FORMAT,
+    compact_weights,
+    load_compact,
+    load_network,
+    save_compact,
+    strong_network,
+    strong_player,
 )
+from tilelab.game2048.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
 from tilelab.game2048 import ntuple_compact
 
 ROOT = Path(__file__).resolve().parents[1]

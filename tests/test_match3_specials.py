@@ -5,18 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tilelab.match3 import Board, SpecialBoard, swap_specials, valid_moves_specials
-from tilelab.match3.specials import (
-    ACTIVATION_BONUS,
-    BLAST_POINTS,
-    NO_COLOUR,
-    SCORE_TABLE,
-    Created,
-    combo_of,
-    find_groups,
-    is_dead_specials,
-    reshuffle_specials,
-    specials_count,
-)
+from tilelab.match3.special_board import ACTIVATION_BONUS, BLAST_POINTS, SCORE_TABLE, specials_count
+from tilelab.match3.board import NO_COLOUR
+from tilelab.match3.special_rules import Created, combo_of, find_groups, is_dead_specials
+from tilelab.match3.special_reshuffle import reshuffle_specials
 from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
 
 # Every kind once per row and once per column (no run, and no single swap can make one):
@@ -262,7 +254,7 @@ def test_l_shape_gives_a_wrapped_candy_and_a_line_of_five_a_colour_bomb():
 
 
 def test_cascade_line_of_four_gets_perpendicular_stripes_at_its_middle_cell():
-    from tilelab.match3.specials import creation_cell, special_for
+    from tilelab.match3.special_rules import creation_cell, special_for
 
     g, = find_groups(SpecialBoard.parse("0 0 0 0\n1 2 1 2"))
     assert creation_cell(g, None) == (0, 1) and special_for(g, None) == 3 - 1  # COL == 2

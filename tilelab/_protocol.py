@@ -21,7 +21,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 
 __all__ = ["GameProtocol", "SessionBase", "Turn", "check_saved_header", "generator_from_state", "jsonable", "load_json"]
 
@@ -155,13 +155,13 @@ def generator_from_state(state: Any, field: str = "rng") -> np.random.Generator:
     name = state.get("bit_generator") if isinstance(state, dict) else None
     bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
     if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
-        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
+        raise ValueError(f"saved random state {field!r} names an unknown bit generator {short_repr(name)}")
     bit_generator = bit_generator_class()
     try:
         bit_generator.state = state
         np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here
     except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
-        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
+        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {short_repr(str(exc), 120)})") from None
     bit_generator.state = state
     return np.random.Generator(bit_generator)
 
@@ -184,7 +184,7 @@ def check_saved_header(data: Any, fmt: str, version: int) -> dict:
         raise ValueError(f"not a saved game of this kind: expected a JSON object with format={fmt!r}")
     saved = data.get("version")
     if type(saved) is not int or saved != version:  # True and 1.0 are not the version 1
-        raise ValueError(f"saved game version {_short(saved)} is not supported (expected {version})")
+        raise ValueError(f"saved game version {short_repr(saved)} is not supported (expected {version})")
     return data
 
 
@@ -196,7 +196,7 @@ def saved_field(data: dict, key: str, kind: type | tuple[type, ...], where: str 
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
         names = " or ".join(k.__name__ for k in kinds)
-        raise ValueError(f"saved game field {where}{key!r} must be {names}, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be {names}, not {short_repr(value)}")
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise ValueError(f"saved game field {where}{key!r} must be >= 0, not {value}")
     return value

@@ -33,7 +33,8 @@ from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker
 from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
-from tilelab.game2048.ntuple import SYMMETRIES, NTupleNetwork, td_update_ref, value_ref
+from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
+from tilelab.game2048.ntuple_ref import td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))

@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.match3.specials import COL, ROW, SPECIAL_NAMES, SpecialBoard, combo_cells
+from tilelab.match3.special_board import COL, ROW, SPECIAL_NAMES, SpecialBoard
+from tilelab.match3.special_rules import combo_cells
 
 _BLAST = ("tilelab.match3.specials:combo_cells", "tilelab.match3.specials:blast_cells",
           "tilelab.match3.specials:swap_specials", "tilelab.match3.specials:resolve_specials",

@@ -31,9 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab.game2048.ntuple_net import FORMAT, NTupleNetwork, _check_training, check_tuples
+from tilelab.game2048.ntuple_net import FORMAT, NTupleNetwork, check_training, check_tuples
 from tilelab.game2048.ntuple_players import TDExpectimax
 
 __all__ = ["COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS", "STRONG_NET", "STRONG_BUILD", "compact_weights",
@@ -214,7 +214,7 @@ def _check_format(header: dict[str, Any]) -> None:
                                "read it with load_network() or NTupleNetwork.load()")
     if version != (COMPACT_FORMAT, COMPACT_VERSION) or isinstance(version[1], bool):
         raise DamagedFileError(f"it is not a {COMPACT_FORMAT} file of version {COMPACT_VERSION} (found "
-                               f"{_short(version[0])} version {_short(version[1])})")
+                               f"{short_repr(version[0])} version {short_repr(version[1])})")
 
 
 def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> NTupleNetwork:
@@ -222,7 +222,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> NTupl
     _check_format(header)
     encoding = header_field(header, "encoding", str)
     if encoding not in ENCODINGS:
-        raise DamagedFileError(f"its encoding {_short(encoding)} is not one of {ENCODINGS}")
+        raise DamagedFileError(f"its encoding {short_repr(encoding)} is not one of {ENCODINGS}")
     net = NTupleNetwork(header["tuples"], name=header_field(header, "name", str))
     scales = header_field(header, "scales", list)
     if len(scales) != len(net.tuples) or not all(
@@ -244,7 +244,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> NTupl
     if _sha256(weights) != header_field(header, "weights_sha256", str):
         raise DamagedFileError("the decoded weights fail their SHA-256 checksum (written by another tilelab version?)")
     if "training" in header:
-        net.training = _check_training(header_field(header, "training", dict))
+        net.training = check_training(header_field(header, "training", dict))
     return net
 
 

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from tilelab.game2048.board import (
-    BLANK, Board, BoardLike, Cell, Direction, DirectionLike, _as_board, _check_size, _check_tile,
+    BLANK, Board, BoardLike, Cell, Direction, DirectionLike, as_board, check_size, check_tile,
 )
 
 __all__ = [
@@ -107,7 +107,7 @@ def slide_row(row: Sequence[int]) -> SlideResult:
     """
     if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
         raise TypeError(f"slide_row expects a sequence of ints, got {type(row).__name__}")
-    checked = tuple(_check_tile(v, f"index {i}") for i, v in enumerate(row))
+    checked = tuple(check_tile(v, f"index {i}") for i, v in enumerate(row))
     if not checked:
         raise ValueError("slide_row needs at least one cell; pass e.g. [2, 2, 0, 0]")
     return _slide_cached(checked)
@@ -139,7 +139,7 @@ def line_cells(size: int, direction: DirectionLike) -> tuple[tuple[Cell, ...], .
     >>> line_cells(2, "up")
     (((0, 0), (1, 0)), ((0, 1), (1, 1)))
     """
-    return _line_cells(_check_size(size), Direction.parse(direction))
+    return _line_cells(check_size(size), Direction.parse(direction))
 
 
 class MoveResult(NamedTuple):
@@ -174,7 +174,7 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     >>> play(r.board, "left").changed
     False
     """
-    board = _as_board(board)
+    board = as_board(board)
     direction = Direction.parse(direction)
     rows = board._rows
     n = len(rows)
@@ -247,7 +247,7 @@ def legal_moves(board: BoardLike) -> list[Direction]:
     ... '''))
     [Direction.DOWN, Direction.LEFT]
     """
-    rows = _as_board(board)._rows
+    rows = as_board(board)._rows
     return [d for d in Direction if any(map(_line_can_slide, _lines_toward(rows, _DIRECTION_CODE[d])))]
 
 
@@ -263,7 +263,7 @@ def is_over(board: BoardLike) -> bool:
     ... '''))
     (True, False)
     """
-    rows = _as_board(board)._rows
+    rows = as_board(board)._rows
     n = len(rows)
     if any(BLANK in row for row in rows):
         # some tile can slide into a blank -- unless there is no tile at all

@@ -20,7 +20,7 @@ from matplotlib.patches import FancyArrowPatch, Polygon, Rectangle
 
 from tilelab.match3 import EMPTY, Board, Cell, Group, SwapResult
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
-from tilelab.match3.core import DIRECTIONS, four_direction_counts
+from tilelab.match3.matches import DIRECTIONS, four_direction_counts
 
 __all__ = [
     "draw_board",

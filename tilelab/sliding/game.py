@@ -30,7 +30,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -40,7 +40,8 @@ from tilelab._protocol import (
     saved_field,
 )
 from tilelab._random import RngLike, as_generator
-from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves, play
+from tilelab.sliding.core import DIRECTIONS, Puzzle
+from tilelab.sliding.moves import MoveCount, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -110,7 +111,7 @@ class Game(SessionBase):
             raise TypeError("pass rng= or seed= (the same thing), not both")
         source = rng if rng is not None else seed
         if method not in METHODS:
-            raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+            raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
         self.method = method
         self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
         self._rng = as_generator(source)
@@ -142,7 +143,7 @@ class Game(SessionBase):
         """Deal a new board (same size and shuffle unless given); the generator carries on."""
         if method is not None:
             if method not in METHODS:
-                raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+                raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
             self.method = method
         rows = self.puzzle.rows if rows is None else rows
         cols = (self.puzzle.cols if rows == self.puzzle.rows else rows) if cols is None else cols
@@ -186,7 +187,7 @@ class Game(SessionBase):
         """
         if isinstance(move, str):
             if move not in DIRECTIONS:
-                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(move)}")
+                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}")
             tile = self.puzzle.tile_for(move)
             if tile is None or self.over:
                 return Turn(move, False, None, over=self.over, won=self.won)
@@ -195,7 +196,7 @@ class Game(SessionBase):
             if self.over:
                 return Turn(tile, False, None, over=True, won=True)
         else:
-            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {_short(move)}")
+            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {short_repr(move)}")
         event = play(self.puzzle, tile)
         self._history.append(_Snapshot(self.puzzle, self.moves, self._direction))
         self.puzzle = event.after
@@ -302,13 +303,13 @@ class Game(SessionBase):
             seed = saved_field(data, "seed", int)
         method = saved_field(data, "method", str)
         if method not in METHODS:
-            raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {_short(method)}")
+            raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {short_repr(method)}")
         game = cls(puzzle=puzzle, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
         for i, tile in enumerate(saved_field(data, "played", list)):
             if not isinstance(tile, int) or isinstance(tile, bool) or tile not in game.puzzle.legal_moves():
-                raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there")
+                raise ValueError(f"saved game field 'played[{i}]' = {short_repr(tile)} is not a legal slide there")
             if game.over:
                 raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
             game.play(tile)

@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             pages = build_site(args.out, args.notebooks, lite_url=args.lite_url, repo=args.repo, branch=args.branch)
             print(f"{len(pages)} pages in {args.out}/ ({time.perf_counter() - start:.1f} s); open {args.out}/index.html")
         elif args.command == "lite":
-            from tilelab.teach.lite import LiteBuildError, build_lite
+            from tilelab.teach.lite_fetch import LiteBuildError
+            from tilelab.teach.lite import build_lite
 
             try:
                 summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache)
