@@ -84,7 +84,7 @@ def moved(module: str, names: dict[str, str]) -> tuple[Callable[[str], Any], Cal
         warn(f"{module}.{name}", target.replace(":", "."))
         return _resolve(target)
 
-    def __dir__() -> list[str]:
-        return sorted(names)
+    def __dir__() -> list[str]:  # the names that live here; older ones stay out of sight (tools list dir())
+        return sorted(vars(sys.modules[module]))
 
     return __getattr__, __dir__

@@ -55,8 +55,10 @@ def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 
-@checker("2048learn.td_update", forbid=(_NTUPLE + "td_update_ref", _NTUPLE + "learn_game_ref", _NTUPLE + "_update",
-                                        _NTUPLE + "_update_tc", _NTUPLE + "_learn",
+@checker("2048learn.td_update", forbid=(_NTUPLE + "td_update_ref", _NTUPLE + "learn_game_ref",
+                                        "tilelab.game2048.ntuple_kernels:update_weights",
+                                        "tilelab.game2048.ntuple_kernels:update_weights_tc",
+                                        "tilelab.game2048.ntuple_kernels:learn_step",
                                         "tilelab.game2048.ntuple_kernels:learn_indices"))
 def _check_td_update(answer: Any) -> Result:
     name = "2048learn.td_update"

@@ -40,14 +40,14 @@ from tilelab._random import as_generator, RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
 from tilelab.game2048.chance import rng_or_seed, sample_outcome
 from tilelab.game2048.bitrows import (
-    apply_move, Bitboard, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
+    apply_move, Bitboard, check_bits, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
     DOWN, I64Array, LEFT, max_exponent, MAX_EXPONENT, MAX_TILE, OVERFLOW, Points, RIGHT, ROW_BITS,
     ROW_MASK_U64, row_tables, RowTables, SIZE, SPAWN_FOUR, SPAWN_TWO, transpose_bits, U64, U64Array, UP,
 )
 
 __all__ = [
     "to_bitboard", "from_bitboard", "bits_from_exponents", "exponents", "picture", "parse_bits",
-    "move_bits", "legal_codes", "direction_code", "check_bits", "empty_cells", "max_tile_bits", "spawn_outcomes_bits",
+    "move_bits", "legal_codes", "direction_code", "empty_cells", "max_tile_bits", "spawn_outcomes_bits",
     "spawn_bits", "spawn_xorshift", "seed_state", "random_playout", "BatchResult", "play_random_batch",
     "random_game_bits", "ENGINES",
 ]
@@ -65,14 +65,6 @@ def direction_code(direction: Any) -> int:
     if isinstance(direction, (int, np.integer)) and not isinstance(direction, bool) and 0 <= direction < 4:
         return int(direction)
     raise ValueError(f"unknown direction {direction!r}; use Direction.UP/DOWN/LEFT/RIGHT or their names")
-
-
-def check_bits(bits: Any) -> int:
-    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
-        raise TypeError(f"a bitboard is a 64-bit int, got {type(bits).__name__}; use to_bitboard(board)")
-    if not 0 <= int(bits) < 1 << 64:
-        raise ValueError(f"a bitboard must fit in 64 bits, got {int(bits)}")
-    return int(bits)
 
 
 def move_bits(bits: Bitboard, direction: Any) -> tuple[Bitboard, int]:

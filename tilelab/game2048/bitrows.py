@@ -39,6 +39,7 @@ __all__ = [
     "DIRECTION_NAMES",
     "SPAWN_TWO",
     "SPAWN_FOUR",
+    "check_bits",
     "transpose",
     "RowTables",
     "row_tables",
@@ -100,6 +101,15 @@ SHIFT_1 = U64(3 * CELL_BITS)
 SHIFT_2 = U64(6 * CELL_BITS)
 ROW_MASK_U64 = U64(ROW_MASK)
 CELL_MASK_U64 = U64(CELL_MASK)
+
+
+def check_bits(bits: Any) -> int:
+    """``bits`` as a Python int that fits in 64 bits, or an error saying how to make a bitboard."""
+    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
+        raise TypeError(f"a bitboard is a 64-bit int, got {type(bits).__name__}; use to_bitboard(board)")
+    if not 0 <= int(bits) < 1 << 64:
+        raise ValueError(f"a bitboard must fit in 64 bits, got {int(bits)}")
+    return int(bits)
 
 
 def transpose(bits: Bitboard) -> Bitboard:

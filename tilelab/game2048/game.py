@@ -10,7 +10,7 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
-from tilelab._checks import is_int, short_repr
+from tilelab._checks import is_int as _is_integer, short_repr
 from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
@@ -23,6 +23,11 @@ from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, s
 __all__ = [
     "Game",
 ]
+
+
+def is_int(value: object) -> bool:
+    """True for a Python or numpy integer, not a bool (the saved-game checks read plain JSON ints)."""
+    return _is_integer(value)
 
 
 # --------------------------------------------------------------------------------------------

@@ -132,8 +132,8 @@ def planted_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     >>> print(b)
     112
     221
-    >>> from tilelab.match3.core import valid_moves
-    >>> valid_moves(b)
+    >>> from tilelab.match3 import legal_moves
+    >>> legal_moves(b)
     [((0, 2), (1, 2))]
     """
     rows, cols = check_shape(rows, cols)

@@ -432,7 +432,7 @@ def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -
 
     Returns ``(valid, board, score, cascades)``.
 
-    >>> from tilelab.match3.specials import swap_specials
+    >>> from tilelab.match3 import swap_specials
     >>> board = SpecialBoard.parse("0 1 0 0 2\\n1 0 2 1 1\\n2 2 1 2 0")
     >>> valid, after, score, cascades = swap_specials_fast(board, (0, 1), (1, 1), rng=0)
     >>> slow = swap_specials(board, (0, 1), (1, 1), rng=0)

@@ -34,6 +34,7 @@ from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
+from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [
     "BEST_SCORES",

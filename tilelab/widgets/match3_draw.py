@@ -310,7 +310,7 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
     >>> from tilelab.match3 import new_board
     >>> board_picture(new_board(4, 5, 3, rng=1), 20).size
     (100, 80)
-    >>> from tilelab.match3.specials import SpecialBoard
+    >>> from tilelab.match3 import SpecialBoard
     >>> plain, striped = (board_picture(SpecialBoard.parse(p), 40) for p in ("0 1 2", "0- 1 2"))
     >>> plain.crop((0, 0, 40, 40)).tobytes() != striped.crop((0, 0, 40, 40)).tobytes()
     True
