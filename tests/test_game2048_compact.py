@@ -409,7 +409,7 @@ def test_compact_net_plays_like_the_full_net_at_depth_3():
 
 
 def test_readme_quotes_the_saved_strong_figures():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
     d3 = json.loads((RESULTS / "bench_2048_strong_depth3.json").read_text())["players"]
     d4 = json.loads((RESULTS / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
     assert d4["games"] == 100  # the issue's 100 seeded games, every one played
@@ -423,7 +423,7 @@ def test_readme_quotes_the_saved_strong_figures():
 
 def test_readme_quotes_the_twin_nets_compact_file_against_its_full_net():
     """The 643,000-game twin: what its compact encoding costs, from the saved game records and encoding log."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     folder = RESULTS / "twin643k"
     groups = bench.by_setting([folder / "bench_2048_strong_full-depth3.jsonl",
                                folder / "bench_2048_strong_compact-depth3.jsonl"])
@@ -484,7 +484,7 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
     for r in records:
         assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert sorted(r["seed"] for r in records) == list(range(1000, 1100))
     reached = sum(r["max_tile"] >= 16384 for r in records)
     assert f"replays the saved 91% run's {len(records)} games exactly" in readme and f"16384 in {reached} of them" in readme
@@ -498,7 +498,7 @@ def test_the_shipped_compact_file_is_the_one_its_log_and_the_readme_describe():
     m = re.search(r"compact file \(int16, 14 bits, prune small\): ([\d.]+) MB \(([\d,]+) bytes", log)
     same = int(re.search(r"int16 14 bits, prune small .*depth 3: (\d+)/2000", log)[1])
     assert int(m[2].replace(",", "")) == path.stat().st_size and "max |w error|    80.00" in log
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert f"It touched {touched}% of its weights" in readme
     assert f"80 points: {m[1]} MB, the full net's move on {same:,} of 2,000 positions at depth 3" in readme
     assert "prune small --prune-max 80" in readme  # the recipe that made it
@@ -512,5 +512,5 @@ def test_the_readme_quotes_the_net_shipped_before():
     games = bench.by_setting([folder / "bench_2048_strong_compact-depth3.jsonl"])["compact-depth3"]
     assert set(games) == set(range(1000, 1100)) and {g["trained_games"] for g in games.values()} == {203_000}
     rate = bench.summarise(list(games.values()))["reach_16384"]["rate"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert f"shipped the same run at 203,000 games, which reached 16384 in {100 * rate:.0f}% of those games" in readme

@@ -1,6 +1,6 @@
 """2048 boards: directions, input checks and the immutable :class:`Board` (pure engine).
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here. The tile
+Part of the readable engine (:mod:`tilelab.game2048` is its public face). The tile
 palette is imported only when a board draws itself (``_repr_html_``).
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import numbers
+from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
@@ -46,7 +47,9 @@ DEFAULT_SIZE = 4
 DEFAULT_TARGET = 2048
 DEFAULT_P_FOUR = 0.1  #: the original game spawns a 4 one time in ten
 SMALL_TILE, BIG_TILE = 2, 4  #: the two tiles a spawn can place
-MAX_TILE = 2**62  #: the largest tile a board accepts (to_array and the bitboard engines work in 64-bit integers)
+#: The largest tile a board holds: two of them do not merge (their sum would not fit the 64-bit integers of
+#: ``to_array`` and numpy). Far past play: the largest tile a board can reach is 2**(cells + 1), 131072 on 4x4.
+MAX_TILE = 2**62
 START_TILES = 2  #: tiles spawned when a game starts
 JSON_FORMAT = "tilelab.game2048"
 JSON_VERSION = 1
@@ -139,7 +142,7 @@ def check_tile(value: object, where: str) -> int:
             f"tile {value!r} at {where} is a {type(value).__name__}, not an int; "
             "tiles are 0 (blank) or powers of two such as 2, 4, 8"
         )
-    tile: int = int(value)
+    tile: int = int(value)  # type: ignore[call-overload]
     if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
         raise ValueError(
             f"tile {short_repr(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
@@ -163,9 +166,9 @@ def check_size(size: object) -> int:
     """``size`` as a board side from MIN_SIZE to MAX_SIZE, or an error saying which sides exist."""
     if not is_int(size):
         raise TypeError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {type(size).__name__}")
-    if not MIN_SIZE <= int(size) <= MAX_SIZE:
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:  # type: ignore[call-overload]
         raise ValueError(f"size={size} is out of range; pick a board side from {MIN_SIZE} to {MAX_SIZE}")
-    checked: int = int(size)
+    checked: int = int(size)  # type: ignore[call-overload]
     return checked
 
 
@@ -195,28 +198,30 @@ class Board:
             self._hash: int | None = rows._hash
             return
         if isinstance(rows, np.ndarray):
-            rows = rows.tolist()
+            rows = rows[:MAX_SIZE + 1].tolist()  # never copy more than one row too many
         if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
             raise TypeError(
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
+        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable is read no further than this
+        size = len(lines)
+        if not MIN_SIZE <= size <= MAX_SIZE:
+            got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size
+            raise ValueError(
+                f"a board needs {MIN_SIZE} to {MAX_SIZE} rows, got {got}; pass a square grid such as 4 rows of 4"
+            )
         checked = []
-        for r, row in enumerate(rows):
+        for r, row in enumerate(lines):
             if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
                 raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
-            checked.append(tuple(check_tile(v, f"row {r}, col {c}") for c, v in enumerate(row)))
-        size = len(checked)
-        if not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(
-                f"a board needs {MIN_SIZE} to {MAX_SIZE} rows, got {size}; pass a square grid such as 4 rows of 4"
-            )
-        for r, row in enumerate(checked):
-            if len(row) != size:
+            cells = list(islice(row, size + 1))
+            if len(cells) != size:
                 raise ValueError(
-                    f"row {r} has {len(row)} cells but the board has {size} rows; "
+                    f"row {r} has {'more' if len(cells) > size else len(cells)} cells but the board has {size} rows; "
                     "boards are square: give every row exactly as many cells as there are rows"
                 )
+            checked.append(tuple(check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
         self._rows = tuple(checked)
         self._hash = None
 
@@ -281,11 +286,11 @@ class Board:
         a = np.asarray(array)
         if a.ndim != 2:
             raise ValueError(f"expected a 2-D array, got {a.ndim} dimensions with shape {a.shape}")
+        a = a[:MAX_SIZE + 1, :MAX_SIZE + 1]  # a larger array is refused by its first rows and columns
         if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
-                a = a.astype(np.int64)
-            else:
-                raise TypeError(f"expected an integer array, got dtype {a.dtype}")
+            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):  # whole numbers (NaN and inf are not)
+                return cls([[int(v) for v in row] for row in a.tolist()])  # exact: 2.0**70 is 2**70, not wrapped
+            raise TypeError(f"expected an integer array, got dtype {a.dtype}")
         return cls(a.tolist())
 
     # -- views -----------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """The 2048 session: :class:`Game` with score, win, undo to any depth and exact JSON save/load.
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
-from tilelab._checks import is_int as _is_integer, short_repr
-from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable
+from tilelab._checks import is_int, short_repr
+from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable, rng_state_to_save, saved_rng_state
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -25,9 +25,9 @@ __all__ = [
 ]
 
 
-def is_int(value: object) -> bool:
+def _is_int(value: object) -> bool:
     """True for a Python or numpy integer, not a bool (the saved-game checks read plain JSON ints)."""
-    return _is_integer(value)
+    return is_int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -42,7 +42,7 @@ class _Snapshot(NamedTuple):
 
 
 def _check_target(target: object) -> int:
-    if not is_int(target):
+    if not _is_int(target):
         raise TypeError(f"target must be an int power of two such as 2048, got {type(target).__name__}")
     t = int(cast(SupportsInt, target))  # an Integral (checked above)
     if t < BIG_TILE or t & (t - 1):
@@ -57,7 +57,7 @@ def _as_spawn(outcome: object) -> Spawn:
         r, c = cell
     except (TypeError, ValueError):
         raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {short_repr(outcome)}") from None
-    if not all(is_int(v) for v in (r, c, value)):
+    if not all(_is_int(v) for v in (r, c, value)):
         raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {short_repr(outcome)}")
     return Spawn((int(r), int(c)), int(value))
 
@@ -77,7 +77,7 @@ def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
 def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
-    if not is_int(value) or value < 0:
+    if not _is_int(value) or value < 0:
         raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {short_repr(value)}")
     return int(value)
 
@@ -287,7 +287,7 @@ class Game(SessionBase):
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
-            "rng": _jsonable(self._rng.bit_generator.state),
+            "rng": rng_state_to_save(self._rng),
             "history": [
                 {
                     "board": [list(row) for row in s.board.rows],
@@ -313,7 +313,7 @@ class Game(SessionBase):
         if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
             raise ValueError(f"saved game version {short_repr(version)} is not supported (expected {JSON_VERSION})")
         size = _saved(data, "size")
-        if not is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
+        if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {short_repr(size)}")
         board = _saved_board(data, "board", size)
         try:
@@ -321,7 +321,7 @@ class Game(SessionBase):
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")
-        if seed is not None and (not is_int(seed) or seed < 0):
+        if seed is not None and (not _is_int(seed) or seed < 0):
             raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {short_repr(seed)}")
         game.seed = seed
         game._rng = _generator_from_state(_saved(data, "rng"))
@@ -346,7 +346,7 @@ class Game(SessionBase):
             game._history.append(_Snapshot(
                 _saved_board(snap, "board", size, where), _saved_count(snap, "score", where),
                 _saved_bool(snap, "won", where), moves,
-                _generator_from_state(_saved(snap, "rng", where), f"{where}rng").bit_generator.state,
+                saved_rng_state(_saved(snap, "rng", where), f"{where}rng"),
             ))
         later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
         for i, (snap, after) in enumerate(zip(game._history, later)):

@@ -11,8 +11,8 @@ Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.mat
   no swipe; then (our choice) the stripes cross the line (a horizontal four clears a column).
 - an L, T or cross of five or more makes a **wrapped** candy of its colour;
 - a line of five (or more) makes a **colour bomb**, which has no colour of its own.
-- where it appears: on the player's match, at the cell the player's candy moved INTO (``b`` in
-  ``swap(board, a, b)``), else at ``a`` if only that cell is in the group; for a cascade match
+- where it appears: on the player's match, where the swapped candy that completed the group
+  landed (``b`` in ``swap(board, a, b)`` if the group holds ``b``, else ``a``); for a cascade match
   at a fixed cell: the first crossing cell in reading order for an L/T/cross (or a five that
   crosses another run), else the middle cell of the line (the upper/left one of the two middle
   cells of a line of four).
@@ -32,7 +32,9 @@ cascade step):
 Combinations when two specials are swapped (centred on ``b``, the cell the player moved into):
 striped+striped a cross (row and column of ``b``); striped+wrapped three rows and three columns;
 wrapped+wrapped the 5x5 block (Candy Crush fires it twice; we fire once); bomb+striped turns
-every candy of the striped one's colour into a striped candy (the same stripes) and fires them;
+every plain candy of the striped one's colour into a striped candy, the stripes alternating across
+and up/down in reading order (the Candy Crush Saga wiki's rule; fan guides call them random), and
+fires them all;
 bomb+wrapped likewise with wrapped candies; bomb+bomb clears the board; bomb+plain candy clears
 that colour. A swap of two specials (or of a bomb with anything) is legal without a match.
 
@@ -319,7 +321,10 @@ def special_for(group: Group, swipe: str | None) -> int:
 
 
 def creation_cell(group: Group, move: Move | None) -> Cell:
-    """Where a group's new special appears (see the module docstring).
+    """Where a group's new special appears: on the swap's own match, where the swapped candy that
+    completed the group landed (``b`` or ``a`` of ``move``, whichever the group holds; the two candies
+    differ in kind, so a group never holds both); in a cascade, the first crossing cell in reading
+    order, else the middle of the line (the upper/left middle cell of a four).
 
     >>> g, = find_groups(SpecialBoard.parse("0 0 0 0\\n1 2 1 2"))
     >>> creation_cell(g, None), creation_cell(g, ((1, 3), (0, 3)))
@@ -382,6 +387,15 @@ def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[
     >>> b = SpecialBoard.parse("0 0- 1\\n1 1| 0\\n2 0 2")
     >>> sorted(combo_cells(b, "striped+striped", (0, 1), (1, 1))[0])
     [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
+
+    Colour bomb + striped: every plain candy of the striped candy's colour turns striped, the
+    stripes alternating (across, up/down, ...) in reading order, as the Candy Crush Saga wiki
+    describes it; specials of that colour keep their own. All of them then go off:
+
+    >>> b = SpecialBoard.parse("* 0- 1\\n0 1 0\\n1 0 2")
+    >>> cells, turned = combo_cells(b, "bomb+striped", (0, 0), (0, 1))
+    >>> sorted(turned.items()) == [((1, 0), ROW), ((1, 2), COL), ((2, 1), ROW)]
+    True
     """
     if combo == "striped+striped":
         return _line(board, b, ROW) | _line(board, b, COL), {}
@@ -398,8 +412,10 @@ def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[
     same = {c for c in board.cells() if board[c] == colour}
     if combo == "bomb+plain":
         return {bomb} | same, {}
-    turn = board.special_code(other) if combo == "bomb+striped" else WRAPPED
-    return {bomb} | same, {c: turn for c in same if board.special_code(c) == NONE}
+    plain = [c for c in sorted(same) if board.special_code(c) == NONE]  # specials of that colour stay as they are
+    if combo == "bomb+striped":  # each its own stripes: across, up/down, across, ... in reading order
+        return {bomb} | same, {c: (ROW, COL)[i % 2] for i, c in enumerate(plain)}
+    return {bomb} | same, {c: WRAPPED for c in plain}
 
 
 def _activation_name(special: int) -> str:
