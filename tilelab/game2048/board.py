@@ -142,7 +142,7 @@ def check_tile(value: object, where: str) -> int:
             f"tile {value!r} at {where} is a {type(value).__name__}, not an int; "
             "tiles are 0 (blank) or powers of two such as 2, 4, 8"
         )
-    tile: int = int(value)  # type: ignore[call-overload]
+    tile: int = int(value)
     if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
         raise ValueError(
             f"tile {short_repr(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
@@ -166,9 +166,9 @@ def check_size(size: object) -> int:
     """``size`` as a board side from MIN_SIZE to MAX_SIZE, or an error saying which sides exist."""
     if not is_int(size):
         raise TypeError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {type(size).__name__}")
-    if not MIN_SIZE <= int(size) <= MAX_SIZE:  # type: ignore[call-overload]
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:
         raise ValueError(f"size={size} is out of range; pick a board side from {MIN_SIZE} to {MAX_SIZE}")
-    checked: int = int(size)  # type: ignore[call-overload]
+    checked: int = int(size)
     return checked
 
 
