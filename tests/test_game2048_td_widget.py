@@ -70,7 +70,7 @@ def strong_file(tmp_path, monkeypatch):
 
 def test_strong_board_plays_the_strong_players_move(strong_file):
     from tilelab.game2048.ntuple_players import TDExpectimax
-    from tilelab.game2048.ntuple_compact import strong_player
+    from tilelab.game2048.ntuple_players import strong_player
     w = Game2048TDWidget.strong(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     assert w.net.name == "stand-in" and isinstance(w.player, TDExpectimax) and w.player.budget.depth == 3
     before = w.game.board

@@ -23,8 +23,10 @@ import numpy as np
 
 from tilelab._checks import short_repr
 
-__all__ = ["GameProtocol", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "generator_from_state",
-           "jsonable", "load_json", "rng_state_to_save", "saved_rng_state"]
+__all__ = [
+    "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
+    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_rng_state",
+]
 
 
 class Turn(int):
@@ -232,10 +234,29 @@ def rng_state_to_save(generator: np.random.Generator) -> dict[str, Any]:
     return dict(jsonable(state))
 
 
+#: The longest save text tilelab writes or reads, checked before parsing (as numpy's ``max_header_size``
+#: bounds what ``numpy.load`` parses): a 2048 game of 100,000 moves with its undo history is 29 MB, and
+#: a sliding game's or a match-3 game's own limits keep theirs smaller.
+MAX_SAVE_CHARS = 64 * 2**20
+
+
+def dump_json(data: Any) -> str:
+    """``json.dumps(data)``, refused (ValueError) past :data:`MAX_SAVE_CHARS`: a save is never written unreadable."""
+    text = json.dumps(data)
+    if len(text) > MAX_SAVE_CHARS:
+        raise ValueError(f"this game's save would be {len(text) / 2**20:.0f} MB, past MAX_SAVE_CHARS = "
+                         f"{MAX_SAVE_CHARS / 2**20:.0f} MB, the most tilelab reads back; its undo history is the bulk: "
+                         "start a new game to save a shorter one")
+    return text
+
+
 def load_json(text: Any, what: str) -> Any:
-    """``json.loads(text)`` with a ValueError that says what was expected."""
+    """``json.loads(text)`` with a ValueError that says what was expected (texts past MAX_SAVE_CHARS are not parsed)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"{what}.from_json expects a JSON string, got {type(text).__name__}")
+    if len(text) > MAX_SAVE_CHARS:
+        raise ValueError(f"the text is {len(text) / 2**20:.0f} MB, past MAX_SAVE_CHARS = {MAX_SAVE_CHARS / 2**20:.0f} "
+                         "MB, more than any save tilelab writes; pass the text from game.to_json()")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

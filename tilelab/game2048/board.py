@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import numbers
+from collections import abc
 from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
@@ -152,6 +153,9 @@ def check_tile(value: object, where: str) -> int:
     return tile
 
 
+_TILES = frozenset([BLANK] + [1 << k for k in range(1, MAX_TILE.bit_length())])  #: every value a cell may hold
+
+
 def check_p_four(p_four: object) -> float:
     """``p_four`` as a probability in [0, 1]; the one check every 2048 engine (readable or bitboard) uses."""
     if not isinstance(p_four, numbers.Real) or isinstance(p_four, bool):
@@ -199,12 +203,12 @@ class Board:
             return
         if isinstance(rows, np.ndarray):
             rows = rows[:MAX_SIZE + 1].tolist()  # never copy more than one row too many
-        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+        if type(rows) not in (list, tuple) and (isinstance(rows, (str, bytes)) or not isinstance(rows, abc.Iterable)):
             raise TypeError(
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
-        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable is read no further than this
+        lines = list(islice(rows, MAX_SIZE + 1))  # type: ignore[arg-type]  # an endless iterable: read no further
         size = len(lines)
         if not MIN_SIZE <= size <= MAX_SIZE:
             got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size
@@ -213,7 +217,7 @@ class Board:
             )
         checked = []
         for r, row in enumerate(lines):
-            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
+            if type(row) not in (list, tuple) and (isinstance(row, (str, bytes)) or not isinstance(row, abc.Iterable)):
                 raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
             cells = list(islice(row, size + 1))
             if len(cells) != size:
@@ -221,7 +225,10 @@ class Board:
                     f"row {r} has {'more' if len(cells) > size else len(cells)} cells but the board has {size} rows; "
                     "boards are square: give every row exactly as many cells as there are rows"
                 )
-            checked.append(tuple(check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
+            if all(type(v) is int and v in _TILES for v in cells):  # the common case, at C speed
+                checked.append(tuple(cells))
+            else:
+                checked.append(tuple(check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
         self._rows = tuple(checked)
         self._hash = None
 

@@ -5,13 +5,14 @@ Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
 from tilelab._checks import is_int, short_repr
-from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable, rng_state_to_save, saved_rng_state
+from tilelab._protocol import (
+    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_rng_state,
+)
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -77,7 +78,7 @@ def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
 def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
-    if not _is_int(value) or value < 0:
+    if not (type(value) is int or _is_int(value)) or value < 0:
         raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {short_repr(value)}")
     return int(value)
 
@@ -302,7 +303,7 @@ class Game(SessionBase):
 
     def to_json(self) -> str:
         """The game as a JSON string; :meth:`from_json` restores it, random state included."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Game":

@@ -30,30 +30,30 @@ This module gathers the n-tuple package-internal modules under one name (import 
 :mod:`~tilelab.game2048.ntuple_net` (the network, its training and its files),
 :mod:`~tilelab.game2048.ntuple_ref` (the readable reference), :mod:`~tilelab.game2048.ntuple_kernels`
 (the compiled kernels), :mod:`~tilelab.game2048.ntuple_players` (the players and the lesson's net) and
-:mod:`~tilelab.game2048.ntuple_compact` (a trained net in a small file; :func:`strong_player`, the strong
-learned player shipped with tilelab).
+:mod:`~tilelab.game2048.ntuple_compact` (a trained net in a small file, and kept small in memory:
+:class:`CompactNetwork`; :func:`strong_player` plays the strong net shipped with tilelab).
 """
 
 from __future__ import annotations
 
 from tilelab._deprecation import moved
 from tilelab.game2048.ntuple_compact import (
-    COMPACT_FORMAT, COMPACT_VERSION, ENCODINGS, STRONG_NET, compact_weights, load_compact, load_network, save_compact,
-    strong_network, strong_player,
+    COMPACT_FORMAT, COMPACT_VERSION, compact_weights, CompactNetwork, ENCODINGS, load_compact, load_network, save_compact, STRONG_NET,
 )
 from tilelab.game2048.ntuple_net import (
-    CLASSROOM_TUPLES, FORMAT, FORMAT_VERSION, SYMMETRIES, WU_YEH_TUPLES, CurvePoint, Evaluation, NTupleNetwork,
-    cache_dir, cached_network, symmetric_tuples,
+    cache_dir, cached_network, CLASSROOM_TUPLES, CurvePoint, Evaluation, FORMAT, FORMAT_VERSION, NTupleNetwork, symmetric_tuples, SYMMETRIES, WU_YEH_TUPLES,
 )
-from tilelab.game2048.ntuple_players import LESSON_NET, TDExpectimax, TDPlayer, lesson_network
+from tilelab.game2048.ntuple_players import (
+    LESSON_NET, lesson_network, strong_network, strong_player, TDExpectimax, TDPlayer,
+)
 from tilelab.game2048.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
     "feature_indices_ref", "td_update_ref", "learn_game_ref", "CurvePoint", "Evaluation", "TDPlayer", "TDExpectimax",
     "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION", "lesson_network", "LESSON_NET",
-    "strong_player", "strong_network", "STRONG_NET", "save_compact", "load_compact", "load_network", "compact_weights",
-    "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
+    "strong_player", "strong_network", "STRONG_NET", "CompactNetwork", "save_compact", "load_compact", "load_network",
+    "compact_weights", "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
 ]
 
 # The names these objects had when they lived in this module (and the kernels' names it once gave them).

@@ -31,7 +31,6 @@ method of the rules, so no caller ever asks "are specials on?".
 
 from __future__ import annotations
 
-import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 
@@ -42,6 +41,7 @@ from tilelab._protocol import (
     SessionBase,
     Turn,
     check_saved_header,
+    dump_json,
     generator_from_state,
     jsonable,
     rng_state_to_save,
@@ -465,7 +465,7 @@ class Game(SessionBase):
 
     def to_json(self) -> str:
         """The game as JSON; :meth:`from_json` restores it, random state and undo history included."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
     def _snapshot_from(cls, rules: Rules, data: Any, where: str, like: Any = None) -> _Snapshot:

@@ -25,7 +25,6 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -35,6 +34,7 @@ from tilelab._protocol import (
     SessionBase,
     Turn,
     check_saved_header,
+    dump_json,
     generator_from_state,
     rng_state_to_save,
     saved_field,
@@ -345,7 +345,7 @@ class Game(SessionBase):
 
     def to_json(self) -> str:
         """The game as JSON; :meth:`from_json` restores it with its undo history and random state."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
