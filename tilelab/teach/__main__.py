@@ -90,7 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{len(built)} site(s) in {args.out}/ ({time.perf_counter() - start:.1f} s): "
                   + ", ".join(str(index) for index in built.values()))
         elif args.command == "lite":
-            from tilelab.teach.lite import LiteBuildError, build_lite
+            from tilelab.teach.lite_fetch import LiteBuildError
+            from tilelab.teach.lite import build_lite
 
             try:
                 summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache)
