@@ -17,7 +17,7 @@ import numpy as np
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.game2048.bitboard import empty_cells as _empty_cells_bits
 from tilelab.game2048.bitboard import max_tile_bits as _max_tile_bits
-from tilelab.game2048.core import Board as _Board2048
+from tilelab.game2048.board import Board as _Board2048
 
 # the package's own answers: an exercise answer that calls them does not pass
 _LARGEST = (_Board2048.max_tile.fget, _max_tile_bits)
