@@ -110,37 +110,53 @@ def test_05b_claims_hold_when_explored(setting):
 
 # ----------------------------------------------------------------------------- 05c
 
-@pytest.fixture(scope="module")
-def c05():
-    return run_lesson("05c", fetch=[
-        "ratio", "diff", "diff_half", "made", "matched", "blasted", "WATCHED",
-        "len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))",
-        "{n: len(s.cleared_cells) for n, s in cleared.items()}", "len(first.cleared_cells)", "again.cell",
-        "len(step.cleared_cells)", "step.score",
-    ])
+SETTINGS_05C = {
+    "defaults": None,
+    "seed 9, ten times the moves": {"SEED": 9, "MOVES": 40_000, "WATCHED": 100},  # the open task's question
+    "browser size": {"MOVES": 1000, "WATCHED": 80},
+}
+FETCH_05C = [
+    "play(four, ((1, 1), (0, 1)), rng=0).steps[0].created[0]", "same", "sorted(first.cleared_cells)",
+    "sorted(first.survivors)", "second.activations[0].cell", "second.activations[0].special",
+    "len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))", "{n: len(s.cleared_cells) for n, s in cleared.items()}",
+    "sorted(cleared['bomb+wrapped'].survivors)", "order", "sorted(matched | blasted)",
+    "[a.cell for a in step.activations] == order and step.cleared_cells == matched | blasted",
+    "step.score", "sum(g.points for g in step.groups)", "len(blasted - matched)",
+    "diff", "diff_half", "ratio", "MOVES", "WATCHED", "involved", "made", "left", "went_off", "caught", "pairs",
+]
 
 
-def test_05c_states_what_it_measures(c05):
-    text = prose("05c")
-    assert "Latin" not in text and "(2*r* + *c*) mod 6" in text
-    assert c05["len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))"] == 0 and "no\nswap can make a run" in text
-    counts = c05["{n: len(s.cleared_cells) for n, s in cleared.items()}"]
-    assert counts["striped+wrapped"] == 27 and "Twenty-seven" in text and counts["bomb+bomb"] == 36
-    assert c05["len(first.cleared_cells)"] == 9 and "Nine cells" in text and c05["again.cell"] == [2, 1]
-    assert c05["len(step.cleared_cells)"] == 8 and "8 cells" in text and c05["step.score"] == 360
-    assert 1.3 < c05["ratio"] < 1.8 and abs(c05["diff"]) < c05["diff_half"]
-    made = c05["made"]
-    assert 0.5 <= 10 * made / c05["WATCHED"] <= 1.5 and "about once every ten moves" in text
-    assert c05["matched"] + c05["blasted"] > made / 2 and c05["matched"] > c05["blasted"]
-    assert "most specials made by random play wait on the board" not in text
-    assert "differ between versions of Candy Crush" in text
-    assert "A special only goes off when it is matched or swapped" not in text
-    _checked(c05.notebook)
+@pytest.mark.parametrize("setting", SETTINGS_05C)
+def test_05c_claims_hold_when_explored(setting):
+    from tilelab.match3.special_board import BLAST_POINTS
 
-
-def test_05c_explores():
-    ran = run_lesson("05c", overrides={"SEED": 9, "MOVES": 1500, "WATCHED": 100}, fetch=["made"])
+    ran = run_lesson("05c", overrides=SETTINGS_05C[setting], fetch=FETCH_05C)
     _checked(ran.notebook)
+    # 1: an up/down swipe makes vertical stripes, where the 0 that completed the line landed
+    assert ran["play(four, ((1, 1), (0, 1)), rng=0).steps[0].created[0]"] == \
+        "Created(cell=(0, 1), kind=0, special='striped-col')"
+    # 2: the readable blast is the package's; the wrapped candy's block minus itself plus the matched 0 at (1, 3),
+    # then it fell one row and went off again
+    assert ran["same"] is True
+    block = {(r, c) for r in range(3) for c in range(3)} - {(1, 1)} | {(1, 3)}
+    assert {tuple(c) for c in ran["sorted(first.cleared_cells)"]} == block and ran["sorted(first.survivors)"] == [[1, 1]]
+    assert ran["second.activations[0].cell"] == [2, 1] and ran["second.activations[0].special"] == "wrapped-again"
+    # 3: no swap makes a run on the base board; striped + wrapped clears 18 + 9; bomb + wrapped leaves primed candies
+    counts = ran["{n: len(s.cleared_cells) for n, s in cleared.items()}"]
+    assert ran["len(legal_moves(Board(tuple(map(tuple, BASE)), 6)))"] == 0
+    assert counts["striped+wrapped"] == 18 + 9 and counts["bomb+bomb"] == 36 and ran["sorted(cleared['bomb+wrapped'].survivors)"]
+    # 4: the queue fires what the package fires; row 1 and column 4 share (1, 4): 8 cells
+    assert ran["[a.cell for a in step.activations] == order and step.cleared_cells == matched | blasted"]
+    assert ran["order"] == [[1, 1], [1, 4]] and len(ran["sorted(matched | blasted)"]) == 5 + 4 - 1
+    # 5: the chain's score is the match plus 60 per blasted cell
+    assert ran["step.score"] == ran["sum(g.points for g in step.groups)"] + BLAST_POINTS * ran["len(blasted - matched)"]
+    # going deeper: the verdict is computed from the interval; the specials' accounting adds up
+    assert ran["ratio"] > 1 and ran["diff_half"] > 0
+    assert 0 <= ran["involved"] <= ran["WATCHED"]
+    assert ran["made"] - ran["left"] == ran["went_off"] + ran["caught"] + ran["pairs"]
+    cell = next(c for c in ran.notebook.cells if "cannot tell whether specials" in c.source)
+    verdict = "".join(o.get("text", "") for o in cell.outputs)
+    assert ("cannot tell" in verdict) == (abs(ran["diff"]) <= ran["diff_half"])
 
 
 # ----------------------------------------------------------------------------- 05d
@@ -195,12 +211,12 @@ def test_00_map_reads_every_time_from_the_lessons():
     for stem, _, _ in COURSE:
         title, minutes = lesson_header(lesson_path(stem))
         assert f"| {minutes} |" in table and title in table
-    assert _stated_minutes("00_start_here") == 25 and "00 takes 15" not in prose("00")
+    assert _stated_minutes("00_start_here") <= 60 and "00 takes 15" not in prose("00")
     assert course_map() == table
 
 
 @pytest.mark.skipif(not PACE.exists(), reason="the pace tool lives outside the repository")
-@pytest.mark.parametrize("stem", ["05a_match3_dispel", "05b_match3_dead_boards", "05d_match3_bugs"])
+@pytest.mark.parametrize("stem", ["05a_match3_dispel", "05b_match3_dead_boards", "05c_match3_specials", "05d_match3_bugs"])
 def test_pace_fits_the_stated_time(stem):
     import importlib.util
 

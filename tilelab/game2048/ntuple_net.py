@@ -18,16 +18,20 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from tilelab._checks import _short, as_int, is_int
+from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._random import RngLike, as_generator
-from tilelab.game2048.bitboard import CELLS, SIZE, row_tables, to_bitboard
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, rng_or_seed
-from tilelab.game2048.kernels import U64, seed_state
+from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board
+from tilelab.game2048.chance import rng_or_seed
+from tilelab.game2048.bitrows import U64
+from tilelab.game2048.bitboard import seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
 
 __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "MAX_TUPLE", "symmetric_tuples",
-           "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION"]
+           "feature_layout", "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT",
+           "FORMAT_VERSION"]
 
 FORMAT = "tilelab.game2048.ntuple"
 FORMAT_VERSION = 1
@@ -70,6 +74,24 @@ def symmetric_tuples(cells: Sequence[int]) -> list[tuple[int, ...]]:
     [(0, 1, 2, 3), (3, 2, 1, 0), (3, 7, 11, 15)]
     """
     return [tuple(sym[c] for c in cells) for sym in SYMMETRIES]
+
+
+def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each feature (a tuple under one of the 8 symmetries) looks: ``(cells, lens, offs)``, the arrays every
+    kernel takes: its cells (one row per feature), how many, and where its tuple's table starts.
+
+    >>> cells, lens, offs = feature_layout([(0, 1), (4, 5, 6)])
+    >>> cells.shape, lens.tolist()[7:9], offs.tolist()[7:9]   # 2 tuples x 8 symmetries; the second table at 16**2
+    ((16, 3), [2, 3], [0, 256])
+    """
+    placements = [p for t in tuples for p in symmetric_tuples(t)]
+    cells = np.zeros((len(placements), max(len(t) for t in tuples)), dtype=np.int64)
+    for f, p in enumerate(placements):
+        cells[f, :len(p)] = p
+    lens = np.array([len(p) for p in placements], dtype=np.int64)
+    sizes = [16 ** len(t) for t in tuples]
+    offs = np.repeat(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), 8)
+    return cells, lens, offs
 
 
 def check_tuples(tuples: Any) -> tuple[tuple[int, ...], ...]:
@@ -135,13 +157,7 @@ class NTupleNetwork:
             raise ValueError(f"weights must be float32 of shape ({total},) for these tuples, "
                              f"got {weights.dtype} {weights.shape}")
         self.weights = weights
-        placements = [p for cells in self.tuples for p in symmetric_tuples(cells)]
-        width = max(len(t) for t in self.tuples)
-        self._cells = np.zeros((len(placements), width), dtype=np.int64)
-        for f, p in enumerate(placements):
-            self._cells[f, :len(p)] = p
-        self._lens = np.array([len(p) for p in placements], dtype=np.int64)
-        self._offs = np.repeat(self.offsets, 8)
+        self._cells, self._lens, self._offs = feature_layout(self.tuples)
         self.e_sum: np.ndarray | None = None  # temporal-coherence accumulators (created on first TC use)
         self.a_sum: np.ndarray | None = None
         self.training: dict[str, Any] = {"games": 0, "state": None, "seed": None, "alpha": None, "method": None,
@@ -351,14 +367,14 @@ class NTupleNetwork:
                 header.get("version"), bool
             ):
                 raise DamagedFileError(f"it is not a {FORMAT} file of version {FORMAT_VERSION} (found "
-                                       f"{_short(header.get('format'))} version {_short(header.get('version'))})")
+                                       f"{short_repr(header.get('format'))} version {short_repr(header.get('version'))})")
             weights = arrays["weights"]
             if _sha256(weights) != header_field(header, "sha256", str):
                 raise DamagedFileError("the weights fail their SHA-256 checksum")
             name = header_field(header, "name", str) if "name" in header else ""
             training = header_field(header, "training", dict) if "training" in header else None
             if training is not None:
-                training = _check_training(training)
+                training = check_training(training)
             net = cls(header["tuples"], weights, name=name)
             if "tc_sha256" in header:
                 e_sum, a_sum = arrays.get("e_sum"), arrays.get("a_sum")
@@ -383,11 +399,11 @@ def _weight_sizes(header: dict[str, Any]) -> dict[str, int]:
     return {"weights": size, "e_sum": size, "a_sum": size}
 
 
-def _check_training(training: dict[str, Any]) -> dict[str, Any]:
+def check_training(training: dict[str, Any]) -> dict[str, Any]:
     """A loaded header's training record, checked field by field (a learning curve is replotted from it)."""
     games = training.get("games", 0)
     if not is_int(games) or games < 0:
-        raise DamagedFileError(f"its training 'games' is {_short(games)}, not a whole number >= 0")
+        raise DamagedFileError(f"its training 'games' is {short_repr(games)}, not a whole number >= 0")
     curve = training.get("curve", [])
     if not isinstance(curve, list) or not all(isinstance(p, dict) for p in curve):
         raise DamagedFileError("its training 'curve' is not a list of points")
