@@ -188,9 +188,17 @@ def test_04c_the_browser_shows_what_a_laptop_computes():
     source = next(cell.source for cell in nbformat.read(lesson_path(C), as_version=4).cells if "korf_rows = [(57" in cell.source)
     saved = ast.literal_eval(re.search(r"korf_rows = (\[\(57.*?\])\n", source).group(1))
     assert [list(r) for r in saved] == laptop["korf_rows"]
-    six = next(cell.source for cell in nbformat.read(lesson_path(C), as_version=4).cells if "six_moves, six_nodes" in cell.source)
-    saved_moves, saved_nodes = map(int, re.search(r"six_moves, six_nodes, six_seconds = (\d+), (\d+), None", six).groups())
-    assert [saved_moves, saved_nodes] == laptop[C_FETCH[15]][:2]
+
+
+def test_04c_the_saved_6x6_weighted_astar_is_what_the_search_finds():
+    """The deeper cell shows saved numbers (the search holds about 100 MB): they are the search's own."""
+    from tilelab.sliding import manhattan, shuffle
+    from tilelab.sliding.search import astar_reference
+
+    six = next(cell.source for cell in nbformat.read(lesson_path(C), as_version=4).cells if "six_moves, six_nodes =" in cell.source)
+    saved = [int(x) for x in re.search(r"six_moves, six_nodes = (\d+), (\d+)\n", six).groups()]
+    out = astar_reference(shuffle(6, 6, rng=0), manhattan, weight=5, max_nodes=300_000)
+    assert out.found and [len(out.moves), out.nodes] == saved
 
 
 def test_04c_weighted_astar_and_the_human_strategy(c):
@@ -201,7 +209,7 @@ def test_04c_weighted_astar_and_the_human_strategy(c):
     solved, moves, side = c[C_FETCH[8]]
     assert solved and side >= 3
     six_moves, six_nodes, human = c[C_FETCH[15]]
-    assert six_moves > 0                                                        # weighted A* reaches 6x6
+    assert 0 < six_moves < human                          # weighted A* reaches 6x6, here shorter than the strategy
 
 
 def test_04c_article_router_bugs(c):
