@@ -31,8 +31,18 @@ One vocabulary across the three games:
 """
 
 import sys as _sys
+from typing import Any as _Any
 
 __version__ = "0.1.0"
+__all__ = ["IN_BROWSER", "check_game"]
 
 #: True in the browser kernel (JupyterLite/Pyodide), where lessons pick smaller sizes for heavy cells.
 IN_BROWSER: bool = _sys.platform == "emscripten"
+
+
+def __getattr__(name: str) -> _Any:
+    if name == "check_game":  # loaded on first use: ``import tilelab`` stays light
+        from tilelab.checking import check_game
+
+        return check_game
+    raise AttributeError(f"module 'tilelab' has no attribute {name!r}")
