@@ -238,7 +238,7 @@ def test_sliding_seeded_playthrough_transcript():
     assert game.board == Puzzle.parse("3 8 1\n2 . 5\n7 6 4")
     assert game.moves == MoveCount(8, 7) and game.played == (8, 3, 6, 8, 3, 2, 7, 6)
     walk = sliding.Game(4, rng=2026, method="walk")
-    assert walk.puzzle == Puzzle.parse("9 5 2 1\n14 12 7 8\n10 15 . 11\n4 6 13 3")
+    assert walk.board == Puzzle.parse("9 5 2 1\n14 12 7 8\n10 15 . 11\n4 6 13 3")
 
 
 def test_match3_seeded_playthrough_transcript():
