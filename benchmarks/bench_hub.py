@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -111,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the shared caches' folder (default: a folder in tilelab's cache, kept between runs)")
     parser.add_argument("--save", type=Path, default=None, help="write the rows as JSON here")
     args = parser.parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the hub and its servers are stopped too
     lessons = [name if name.endswith(".ipynb") else f"{name}.ipynb" for name in args.lessons]
 
     from tilelab.sliding.pdb import cache_dir
