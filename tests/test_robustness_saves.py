@@ -373,3 +373,21 @@ def test_a_dead_board_given_to_a_game_is_reshuffled_as_after_a_swap(rules: str) 
 def test_a_live_board_given_to_a_game_is_kept() -> None:
     live = match3.Board.parse("0120\n1201\n0012\n2102")
     assert match3.Game(board=live, rng=1).board == live
+
+
+# ---------------------------------------------------------------------- the text itself
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_text_past_the_save_limit_is_refused_unparsed_and_never_written(name: str, monkeypatch) -> None:
+    from tilelab import _protocol
+
+    game = _played(name)
+    text = game.to_json()
+    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text) - 1)
+    with pytest.raises(ValueError, match="MAX_SAVE_CHARS"):
+        type(game).from_json(text)
+    with pytest.raises(ValueError, match="MAX_SAVE_CHARS.*new game"):
+        game.to_json()
+    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text))
+    assert type(game).from_json(text).to_json() == text
