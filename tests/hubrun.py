@@ -103,12 +103,12 @@ def course_repository(dest: Path, source: Path = ROOT) -> tuple[str, str]:
 
 def puller_link(hub: "Hub", repo_url: str, branch: str, lesson: str) -> str:
     """The nbgitpuller link a teacher hands out (``tilelab.teach.links``' format) for ``lesson`` on this hub."""
-    from tilelab.teach.links import PULLER_LINK
+    from tilelab.teach.links import PULLER_LINK, hub_base
 
     folder = repo_url.rstrip("/").split("/")[-1]
-    return PULLER_LINK.format(hub=hub.url.split("://", 1)[1], repo_url=urllib.parse.quote(repo_url, safe=""),
+    return PULLER_LINK.format(hub=hub_base(hub.url), repo_url=urllib.parse.quote(repo_url, safe=""),
                               urlpath=urllib.parse.quote(f"lab/tree/{folder}/notebooks/{lesson}", safe=""),
-                              branch=urllib.parse.quote(branch, safe="")).replace("https://", "http://", 1)
+                              branch=urllib.parse.quote(branch, safe=""))
 
 
 # ------------------------------------------------------------------------------------------------ the hub

@@ -72,8 +72,8 @@ def test_each_student_is_measured_and_fits_the_sample_memory_limit(lesson_run):
 
     limit = ByteSpecification().validate(None, _sample().Spawner.mem_limit) / 2**20
     for name, peak in lesson_run.peak_mib.items():
-        assert 0 < lesson_run.kernel_peak_mib[name] < peak < limit, (name, peak, limit)
-        assert lesson_run.cpu_s[name] > 0
+        kernel, cpu = lesson_run.kernel_peak_mib[name], lesson_run.cpu_s[name]
+        assert 0 < kernel < peak < limit and cpu > 0, (name, kernel, peak, limit, cpu)
     assert lesson_run.machine_peak_mib >= lesson_run.machine_before_mib
 
 
