@@ -277,7 +277,7 @@ def index_page(lessons: Sequence[Any], student: bool) -> str:
         "another browser or computer does not, and clearing the browser's site data deletes them.</p>"
         "<p><b>To hand in a notebook</b>: in the lesson, <b>File &rarr; Download</b> saves the "
         "<code>.ipynb</code> file to your computer; send that file to your teacher (teachers: "
-        "<code>make grade FOLDER=...</code> runs and grades the downloaded notebooks).</p>"
+        "nbgrader's <code>autograde</code> grades the downloaded notebooks).</p>"
         "<p>Play a board: click it once, then use the arrow keys; <b>Escape</b> gives the keyboard back to "
         "the notebook. Some heavy steps (the 15-puzzle pattern database, live training) use a smaller size "
         "or the saved result here, and say so.</p></div>"
