@@ -11,19 +11,9 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 
-from tests.lessonrun import errors, exercise_outputs, run_lesson  # noqa: E402
-from tests.test_lessons_01 import browser, solution_outputs  # noqa: E402
+from tests.test_lessons_01 import checks_still_work, run_at  # noqa: E402
 
 L2A, L2B, L06 = "02a_2048_expectimax", "02b_2048_heuristics", "06_2048_learning"
-
-
-def checks_still_work(ran, exercises: int, solutions: int) -> None:
-    """No cell raised; every exercise stub says "not yet" and every solution passes."""
-    assert errors(ran.notebook) == []
-    shown = exercise_outputs(ran.notebook)
-    assert len(shown) == exercises and all("[NOT YET]" in s for s in shown), shown
-    solved = solution_outputs(ran.notebook)
-    assert len(solved) == solutions and all("[PASSED]" in s for s in solved), solved
 
 
 # ------------------------------------------------------------------------------------------ 2a
@@ -41,7 +31,7 @@ SETTINGS_2A = [None, "browser", {"SEED": 11, "CHECK_BOARDS": 5, "MAX_DEPTH": 5}]
 
 @pytest.mark.parametrize("overrides", SETTINGS_2A, ids=["defaults", "browser", "seed11-depth5"])
 def test_02a_claims_hold_at_every_setting(overrides):
-    ran = run_lesson(L2A, overrides=browser(L2A) if overrides == "browser" else overrides, fetch=FETCH_2A)
+    ran = run_at(L2A, overrides, FETCH_2A)
     checks_still_work(ran, exercises=1, solutions=1)
     # the hand computation: "Value ... = 0.1" and "= 0.9"; "right is nine times safer"
     assert ran[FETCH_2A[0]] == {"DOWN": 0.1, "RIGHT": 0.9}
@@ -81,7 +71,7 @@ SETTINGS_2B = [None, "browser", {"SEED": 11, "CHECK_BOARDS": 5}]
 
 @pytest.mark.parametrize("overrides", SETTINGS_2B, ids=["defaults", "browser", "seed11"])
 def test_02b_claims_hold_at_every_setting(overrides):
-    ran = run_lesson(L2B, overrides=browser(L2B) if overrides == "browser" else overrides, fetch=FETCH_2B)
+    ran = run_at(L2B, overrides, FETCH_2B)
     checks_still_work(ran, exercises=3, solutions=2)  # monotonicity, merges, and the contest (no solution)
     # "The one 8 costs more"; a merge raises the charge up to 16 + 16 -> 32 and lowers it from 32 + 32 -> 64
     four_twos, one_eight = ran[FETCH_2B[0]]
@@ -124,7 +114,7 @@ SETTINGS_06 = [None, "browser", {"SEED": 7, "TRAIN_GAMES": 1000, "TEST_GAMES": 1
 
 @pytest.mark.parametrize("overrides", SETTINGS_06, ids=["defaults", "browser", "seed7-suggested"])
 def test_06_claims_hold_at_every_setting(overrides):
-    ran = run_lesson(L06, overrides=browser(L06) if overrides == "browser" else overrides, fetch=FETCH_06)
+    ran = run_at(L06, overrides, FETCH_06)
     checks_still_work(ran, exercises=2, solutions=2)  # the TD update on the core path, the tuple shape deeper
     assert ran[FETCH_06[0]] == [12, 6]
     # "exponents 1 and 2 ... give index 1 + 2 x 16 = 33"; 8 placements, all different pairs; "each +2.5"
