@@ -194,3 +194,12 @@ def exercise_outputs(nb: nbformat.NotebookNode) -> list[str]:
                 texts.append(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", "")))
             out.append("".join(texts))
     return out
+
+
+def check_exercises(nb: nbformat.NotebookNode) -> None:
+    """Assert that every exercise cell showed a refusal (its starting code) and every solution cell a pass."""
+    shown = exercise_outputs(nb)
+    assert shown and all("[NOT YET]" in text for text in shown), shown
+    solutions = ["".join(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", "")) for o in c.outputs)
+                 for c in nb.cells if c.cell_type == "code" and "solution" in tags(c)]
+    assert solutions and all("[PASSED]" in text for text in solutions), solutions

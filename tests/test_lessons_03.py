@@ -10,18 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lessonrun import errors, exercise_outputs, run_lesson, tags
+from tests.lessonrun import check_exercises, errors, run_lesson
 
 A, B = "03a_sliding_parity", "03b_sliding_shuffles"
-
-
-def _check_results_show(ran) -> None:
-    """Every exercise cell shows a (red) check result and every solution cell a green one."""
-    shown = exercise_outputs(ran.notebook)
-    assert shown and all("[NOT YET]" in text for text in shown), shown
-    solutions = [c for c in ran.notebook.cells if c.cell_type == "code" and "solution" in tags(c)]
-    assert solutions and all("[PASSED]" in "".join(o.get("data", {}).get("text/plain", "")
-                                                    for o in c.outputs) for c in solutions)
 
 
 # ------------------------------------------------------------------ 03a
@@ -50,7 +41,7 @@ def a(request):
 
 def test_03a_runs_cleanly_and_its_exercises_check(a):
     assert errors(a.notebook) == []
-    _check_results_show(a)
+    check_exercises(a.notebook)
 
 
 def test_03a_moves_swaps_and_inversions(a):
@@ -116,7 +107,7 @@ def b(request):
 
 def test_03b_runs_cleanly_and_its_exercises_check(b):
     assert errors(b.notebook) == []
-    _check_results_show(b)
+    check_exercises(b.notebook)
 
 
 def test_03b_the_bug_and_its_fix(b):

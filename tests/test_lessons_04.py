@@ -14,23 +14,19 @@ import re
 import nbformat
 import pytest
 
-from tests.lessonrun import errors, exercise_outputs, lesson_path, run_lesson, tags
+from tests.lessonrun import check_exercises, errors, lesson_path, run_lesson
 
 A, B, C = "04a_sliding_search", "04b_sliding_idastar", "04c_sliding_heuristics"
 
 
-def _exercises_check(ran) -> None:
-    """Every exercise cell shows a (red) check result and every solution cell a green one."""
-    shown = exercise_outputs(ran.notebook)
-    assert shown and all("[NOT YET]" in text for text in shown), shown
-    solutions = [c for c in ran.notebook.cells if c.cell_type == "code" and "solution" in tags(c)]
-    assert solutions and all("[PASSED]" in "".join(o.get("data", {}).get("text/plain", "")
-                                                    for o in c.outputs) for c in solutions)
+def _lesson_runs(stem: str, settings: dict, fetch: list[str]):
+    """A module fixture: one run of the lesson per setting, fetching what the tests check."""
 
+    @pytest.fixture(scope="module", params=list(settings))
+    def ran(request):
+        return run_lesson(stem, overrides=settings[request.param], fetch=fetch)
 
-def _runs_cleanly(ran) -> None:
-    assert errors(ran.notebook) == []
-    _exercises_check(ran)
+    return ran
 
 
 # ------------------------------------------------------------------ 4a
@@ -52,13 +48,12 @@ A_FETCH = [
 ]
 
 
-@pytest.fixture(scope="module", params=list(A_SETTINGS))
-def a(request):
-    return run_lesson(A, overrides=A_SETTINGS[request.param], fetch=A_FETCH)
+a = _lesson_runs(A, A_SETTINGS, A_FETCH)
 
 
 def test_04a_runs_cleanly_and_its_exercises_check(a):
-    _runs_cleanly(a)
+    assert errors(a.notebook) == []
+    check_exercises(a.notebook)
 
 
 def test_04a_counts_and_bfs(a):
@@ -108,13 +103,12 @@ B_FETCH = [
 ]
 
 
-@pytest.fixture(scope="module", params=list(B_SETTINGS))
-def b(request):
-    return run_lesson(B, overrides=B_SETTINGS[request.param], fetch=B_FETCH)
+b = _lesson_runs(B, B_SETTINGS, B_FETCH)
 
 
 def test_04b_runs_cleanly_and_its_exercise_checks(b):
-    _runs_cleanly(b)
+    assert errors(b.notebook) == []
+    check_exercises(b.notebook)
 
 
 def test_04b_ida_star_is_the_package_s_and_optimal_even_with_h_zero(b):
@@ -160,13 +154,12 @@ C_FETCH = [
 ]
 
 
-@pytest.fixture(scope="module", params=list(C_SETTINGS))
-def c(request):
-    return run_lesson(C, overrides=C_SETTINGS[request.param], fetch=C_FETCH)
+c = _lesson_runs(C, C_SETTINGS, C_FETCH)
 
 
 def test_04c_runs_cleanly_and_its_exercise_checks(c):
-    _runs_cleanly(c)
+    assert errors(c.notebook) == []
+    check_exercises(c.notebook)
 
 
 def test_04c_pattern_database(c):
