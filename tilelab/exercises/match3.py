@@ -13,8 +13,9 @@
   (each cell uniform among the kinds that complete no run) deals exactly this board; 0 for a
   board with a run. Checked on stable boards with and without equal pairs, and on boards with runs.
 
-An answer that calls the package function doing the exercise's job does not pass; tilelab's own
-tests use :func:`tilelab.exercises.allow_package_calls`:
+An answer may build, read and swap boards (see :data:`ALLOW`); calling another tilelab function, the
+one doing the exercise's job above all, does not pass. tilelab's own tests use
+:func:`tilelab.exercises.allow_package_calls`:
 
 >>> from tilelab.exercises import allow_package_calls, check
 >>> from tilelab.match3 import is_dead
@@ -37,7 +38,8 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises import Result, as_real, checker, first_counterexample
+from tilelab.exercises.allow import MATCH3_BOARD, NUMPY
 from tilelab.match3 import EMPTY, Board, fall, find_runs, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
@@ -51,25 +53,19 @@ SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1)
 #: alone on a board (tested), at fewer board edges.
 DEAD_TRIES, DEAD_MIX = (500, 60) if IN_BROWSER else (1500, 120)
 
-# What each exercise may not call: the function it asks for, its fast twin, and any package
-# function that does the same job ("module:name", resolved when first needed).
-_RUNS = ("tilelab.match3.core:find_runs", "tilelab.match3.core:find_matches", "tilelab.match3.core:runs_through",
-         "tilelab.match3.specials:find_groups")
-_FALL = ("tilelab.match3.core:fall", "tilelab.match3.core:cascade_step", "tilelab.match3.core:resolve",
-         "tilelab.match3.dispel:remove_candys_article", "tilelab.match3.dispel:apply_group",
-         "tilelab.match3.specials:special_fall", "tilelab.match3.fast:match_clear_fall")
-_DEAD = ("tilelab.match3.core:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.core:valid_moves",
-         "tilelab.match3.fast:valid_moves_fast", "tilelab.match3.fast:any_move", "tilelab.match3.fast:list_moves",
-         "tilelab.match3.core:hint", "tilelab.match3.core:creates_run",
-         "tilelab.match3.dispel:is_dead_by_rule", "tilelab.match3.dispel:is_dead_by_templates",
-         "tilelab.match3.dispel:template_matches", "tilelab.match3.dispel:can_dispel",
-         "tilelab.match3.specials:is_dead_specials", "tilelab.match3.specials:valid_moves_specials")
-_DEAL = ("tilelab.match3.generate:stable_board", "tilelab.match3.generate:new_board",
-         "tilelab.match3.generate:planted_board", "tilelab.match3.generate:deal_no_runs",
-         "tilelab.match3.generate:banned_kinds", "tilelab.match3.fast:fill_no_runs",
-         "tilelab.match3.generate:reshuffle", "tilelab.match3.generate:reshuffle_report",
-         "tilelab.match3.dispel:redraw_deal", "tilelab.match3.specials:new_special_board")
-_PROBABILITY = ("tilelab.match3.generate:exclude_probability", "tilelab.match3.generate:banned_kinds")
+_M = "tilelab.match3:"
+#: What each exercise's answer may call: boards built, read and swapped, numpy, and for the dead-board and
+#: probability exercises the runs on a board (``find_runs``: lesson 5a's first idea). Any other tilelab
+#: function (the rules object ``PLAIN``, ``is_dead`` and its compiled twins, ``fall`` and the cascade,
+#: the deals and ``exclude_probability``) is delegation.
+_RUNS_OK = (_M + "find_runs", _M + "find_matches", _M + "Run[*]", _M + "Group[*]")
+ALLOW = {
+    "runs": (MATCH3_BOARD, NUMPY),
+    "fall": (MATCH3_BOARD, NUMPY),
+    "dead": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
+    "deal": (MATCH3_BOARD, "tilelab.exercises.match3:CountingGenerator[*]", *_RUNS_OK, NUMPY),
+    "probability": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
+}
 
 
 def _show(board: Board) -> str:
@@ -93,7 +89,7 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("match3.find_runs", forbid=_RUNS)
+@checker("match3.find_runs", allow=ALLOW["runs"])
 def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give exactly the cells that lie on a run of 3 or more."""
     reference = lambda board: {cell for run in find_runs(board) for cell in run.cells}  # noqa: E731
@@ -119,7 +115,7 @@ def side_by_side(*panels: tuple[str, str]) -> str:
     return "\n".join(lines)
 
 
-@checker("match3.fall", forbid=_FALL)
+@checker("match3.fall", allow=ALLOW["fall"])
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
     name = "match3.fall"
@@ -191,7 +187,7 @@ def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[
     return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
 
-@checker("match3.is_dead", forbid=_DEAD)
+@checker("match3.is_dead", allow=ALLOW["dead"], prepare=dead_and_live_boards)
 def check_is_dead(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must say whether no swap makes a run (every move pattern, dead and live boards)."""
     return first_counterexample(
@@ -242,7 +238,7 @@ for _name in ("integers", "random", "choice", "permutation", "shuffle", "permute
 del _name
 
 
-@checker("match3.deal", forbid=_DEAL)
+@checker("match3.deal", allow=ALLOW["deal"])
 def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) -> Result:
     """``answer(rows, cols, kinds, rng)`` must deal a no-run board in one draw per cell, even with 3 kinds."""
     name = "match3.deal"
@@ -281,11 +277,13 @@ def _deal_probability_cases() -> list[Board]:
     return cases
 
 
-@checker("match3.deal_probability", forbid=_PROBABILITY)
+@checker("match3.deal_probability", allow=ALLOW["probability"])
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
-    close = lambda got, want: isinstance(got, (int, float, np.floating)) and not isinstance(got, bool) and (  # noqa: E731
-        math.isclose(float(got), want, rel_tol=1e-9, abs_tol=0.0))
+    def close(got: Any, want: float) -> bool:
+        value = as_real(got)  # any real number: float, Fraction, Decimal, numpy's
+        return value is not None and math.isclose(value, want, rel_tol=1e-9, abs_tol=0.0)
+
     return first_counterexample(
         "match3.deal_probability", answer, exclude_probability, _deal_probability_cases(), equal=close, show=_show
     )
