@@ -345,3 +345,16 @@ def test_watch_reports_nothing_for_plain_python():
         sorted(range(100), key=lambda x: -x)
     assert (w.delegated, w.switched_off, w.timed_out) == (None, None, False)
     assert w.backend == ("monitoring" if NEW_PYTHON else "profile")
+
+
+def test_importing_tilelab_inside_an_answer_is_not_a_call(monkeypatch):
+    for name in [m for m in sys.modules if m.startswith("tilelab.game2048.tree")]:
+        monkeypatch.delitem(sys.modules, name)  # so the answer's import runs the module's code
+
+    def count_empty(rows):
+        from tilelab.game2048 import Board, Expectimax  # noqa: F401 - a lazily loaded name, named and not called
+        from tilelab.game2048 import tree  # noqa: F401 - a module imported for the first time
+
+        return sum(1 for r in Board(rows).rows for v in r if v == 0)
+
+    assert check("count_empty", count_empty)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tilelab.exercises.allow import Kit, describe, resolve
-from tilelab.exercises.watch import TIME_LIMIT, Watch
+from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
@@ -205,6 +205,9 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
     seconds = _LIMIT[-1] if _LIMIT else exercise.seconds
     watch = Watch(_allowed(name) if judge else frozenset(), seconds, judge=judge)
     result: Result | None = None
+    handed = _tilelab_answer(answer, watch.allowed) if judge else None
+    if handed is not None:  # the answer *is* a function of tilelab's: the checker would call it from tilelab
+        return _record(name, _delegated(name, handed, exercise.allow), answer, args, kwargs)
     _ACTIVE.append(watch)
     try:
         with watch:
@@ -223,11 +226,25 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
         result = _too_slow(name, watch.seconds)
     elif not isinstance(result, Result):  # pragma: no cover - a checker always returns one
         result = Result(name, False, "the check did not finish", reason="raised")
+    return _record(name, result, answer, args, kwargs)
+
+
+def _record(name: str, result: Result, answer: Any, args: tuple, kwargs: dict) -> Result:
     _RESULTS.pop(name, None)  # latest result last, so the report follows the order of work
     _RESULTS[name] = result
     _ANSWERS.pop(name, None)
     _ANSWERS[name] = (answer, args, kwargs)  # the teacher's grader checks these again itself (see regrade)
     return result
+
+
+def _tilelab_answer(answer: Any, allowed: frozenset) -> str | None:
+    """``module.name`` of the tilelab function an answer is (or wraps, or calls as an object), if not allowed."""
+    if not callable(answer) or isinstance(answer, type):
+        return None
+    code = code_of(answer) or code_of(getattr(type(answer), "__call__", None))
+    if code is None or kind_of(code) != TILELAB or code in allowed:
+        return None
+    return qualified(code)
 
 
 def _delegated(name: str, function: str, allow: Sequence[Any]) -> Result:
@@ -281,16 +298,18 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def counting(*functions: Any) -> Iterator[dict[str, int]]:
+def counting(*functions: Any, record: bool = False) -> Iterator[dict[str, Any]]:
     """Count the answer's calls of some allowed tilelab functions while a check runs (for checkers).
 
     Yields a dict ``{"calls": n}`` that grows as the answer calls any of ``functions`` (the answer's
-    own calls, not tilelab's calls inside them); outside a check it stays 0.
+    own calls, not tilelab's calls inside them; a generator counts once, when it starts). With
+    ``record=True`` it also lists each call's first argument under ``"args"``, in order. Outside a
+    check nothing is counted.
     """
     if not _ACTIVE:
-        yield {"calls": 0}
+        yield {"calls": 0, "args": []} if record else {"calls": 0}
         return
-    with _ACTIVE[-1].count(resolve(functions)) as tally:
+    with _ACTIVE[-1].count(resolve(functions), record) as tally:
         yield tally
 
 

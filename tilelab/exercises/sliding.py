@@ -65,7 +65,9 @@ _S = "tilelab.sliding:"
 ALLOW = {
     "inversions": (PUZZLE, NUMPY),
     "is_solvable": (PUZZLE, _S + "inversions", NUMPY),
-    "shuffle": (PUZZLE, _S + "Puzzle[swap_tiles]", _S + "is_solvable", _S + "inversions", NUMPY),
+    # moving tiles is fine (a walk is a shuffle, a biased one): the package's deals and walks are not
+    "shuffle": (PUZZLE, _S + "Puzzle[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play",
+                _S + "Slide[*]", _S + "is_solvable", _S + "inversions", NUMPY),
     "multi_moves": (PUZZLE, _S + "play", _S + "Slide[*]", _S + "legal_moves",
                     _S + "Puzzle[slide legal_moves neighbour_tiles tile_for legal_directions]", NUMPY),
     "even_share": (PUZZLE, NUMPY),

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises import Result, checker, counting, first_counterexample
 from tilelab.exercises.allow import NUMPY, PUZZLE
 from tilelab.sliding import Puzzle, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
@@ -69,7 +69,7 @@ _HEURISTICS = (_S + "manhattan", _S + "misplaced")
 ALLOW = {
     "heuristic": (PUZZLE, NUMPY),
     "admissible": (PUZZLE, *_HEURISTICS, NUMPY),
-    "search": (PUZZLE, *_MOVES, *_HEURISTICS, _S + "linear_conflict", NUMPY),
+    "search": (PUZZLE, *_MOVES, _S + "manhattan", NUMPY),
     "pattern": (PUZZLE, *_MOVES, NUMPY),
 }
 
@@ -236,16 +236,73 @@ def _true_distance(board: Puzzle) -> int:
     return int(distance_table(board.rows, board.cols)[rank(board.tiles)])
 
 
-@checker("solvers.search", allow=ALLOW["search"])
+#: Expanding a board: what a search calls to list the boards one move away (their first argument is the board).
+EXPANSIONS = ("tilelab.sliding.search:children", _S + "legal_moves", *(
+    f"{_S}Puzzle.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
+
+
+@functools.lru_cache(maxsize=1)
+def search_cases() -> tuple[tuple[Puzzle, int, dict[Puzzle, int]], ...]:
+    """The search boards with their true distance C and, for every board A* may expand, its f = g + h.
+
+    A* with Manhattan (a consistent heuristic) expands only boards with f = g + h <= C, each once, in
+    order of nondecreasing f; a breadth-first search from the start that never goes past f > C finds
+    them all with their true g (every board on a shortest path to such a board has f <= C too).
+    """
+    from collections import deque
+
+    from tilelab.sliding.search import children
+
+    out = []
+    for board in _search_boards():
+        limit = _true_distance(board)
+        g = {board: 0}
+        queue = deque([board])
+        while queue:
+            node = queue.popleft()
+            for _, child in children(node):
+                if child not in g and g[node] + 1 + manhattan(child) <= limit:
+                    g[child] = g[node] + 1
+                    queue.append(child)
+        out.append((board, limit, {node: depth + manhattan(node) for node, depth in g.items()}))
+    return tuple(out)
+
+
+def _not_astar(board: Puzzle, limit: int, f_of: dict[Puzzle, int], expanded: list[Any]) -> tuple[str, Any] | None:
+    """Why the boards an answer expanded (in order) are not what A* with Manhattan expands, with the board to show."""
+    done: set[Puzzle] = set()
+    highest, previous = -1, None
+    for node in expanded:
+        if node is previous or not isinstance(node, Puzzle):
+            continue  # the same expansion seen twice (children and neighbours of one board), or not a board
+        previous = node
+        if node in done:
+            return ("it expanded the board below twice: A* keeps a closed set and skips a board it has "
+                    "already expanded (IDA* and plain searches do not)", node)
+        done.add(node)
+        f = f_of.get(node)
+        if f is None:
+            return (f"it expanded the board below, whose f = g + h is above {limit}, the length of the answer: "
+                    "A* never takes such a board (breadth-first search does)", node)
+        if f < highest:
+            return (f"it expanded the board below (f = g + h = {f}) after one with f = {highest}: A* always takes "
+                    "the waiting board with the smallest f next, with h = manhattan", node)
+        highest = f
+    return None
+
+
+@checker("solvers.search", allow=ALLOW["search"], prepare=search_cases)
 def check_search(answer: Callable[[Puzzle], Any]) -> Result:
-    """``answer(puzzle)`` returns the tiles to slide; they must solve it in the fewest moves."""
+    """``answer(puzzle)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
     name = "solvers.search"
-    boards = _search_boards()
-    for board in boards:
-        moves = answer(board)
-        if moves is None or isinstance(moves, (str, bytes, Puzzle)) or not hasattr(moves, "__iter__"):
+    cases = search_cases()
+    expansions = 0
+    for board, limit, g in cases:
+        with counting(*EXPANSIONS, record=True) as tally:
+            moves = answer(board)
+            moves = list(moves) if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Puzzle)) else moves
+        if not isinstance(moves, list):
             return Result(name, False, f"return the list of tiles to slide, not {moves!r}", board, _show(board))
-        moves = list(moves)
         try:
             end = board.play(moves)
         except (ValueError, TypeError) as exc:
@@ -253,11 +310,26 @@ def check_search(answer: Callable[[Puzzle], Any]) -> Result:
         if not end.is_goal():
             return Result(name, False, f"your moves {moves!r} do not reach the goal from the board below",
                           board, _show(board))
-        d = _true_distance(board)
-        if len(moves) != d:
-            return Result(name, False, f"you used {len(moves)} moves on the board below; the fewest is {d}",
+        if len(moves) != limit:
+            return Result(name, False, f"you used {len(moves)} moves on the board below; the fewest is {limit}",
                           board, _show(board))
-    return Result(name, True, f"optimal on all {len(boards)} boards (2x3 and 3x3, up to {_true_distance(boards[-1])} moves)")
+        if limit > 1 and not tally["args"]:
+            return Result(name, False, "right, but the check cannot see your search: expand each board with "
+                          "children(board), as the exercise says, so that it can tell A* from other searches",
+                          board, _show(board))
+        why = _not_astar(board, limit, g, tally["args"])
+        if why is not None:
+            message, shown = why
+            return Result(name, False, f"right length, but not A*: on the {board.rows}x{board.cols} board "
+                          f"{_inline(board)} {message}", shown, _show(shown))
+        expansions += len(tally["args"])
+    return Result(name, True, f"A*: optimal on all {len(cases)} boards (2x3 and 3x3, up to {cases[-1][1]} moves), "
+                  f"each board expanded once, in order of f = g + h ({expansions:,} expansions)")
+
+
+def _inline(board: Puzzle) -> str:
+    """A board on one line for a message (``1 2 3 / 4 . 6 / 7 5 8``)."""
+    return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid())
 
 
 @functools.lru_cache(maxsize=1)

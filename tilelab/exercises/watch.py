@@ -62,7 +62,8 @@ import time
 import types
 from typing import Any, Callable, Iterable, Iterator
 
-__all__ = ["BROWSER_FACTOR", "NEUTRAL", "STUDENT", "TILELAB", "TIME_LIMIT", "TimeUp", "Watch", "code_of", "kind_of"]
+__all__ = ["BROWSER_FACTOR", "NEUTRAL", "STUDENT", "TILELAB", "TIME_LIMIT", "TimeUp", "Watch", "code_of", "kind_of",
+           "qualified"]
 
 #: Seconds a check may take unless its exercise sets another limit.
 TIME_LIMIT = 60.0
@@ -79,8 +80,12 @@ IN_BROWSER = sys.platform == "emscripten"
 def _neutral_dirs() -> tuple[str, ...]:
     """Folders whose code is neither tilelab's nor the student's: the standard library and installed packages."""
     found = set()
+    try:
+        paths = sysconfig.get_paths()
+    except Exception:  # noqa: BLE001 - an odd platform; the folders on sys.path still say it
+        paths = {}
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = sysconfig.get_paths().get(key)
+        path = paths.get(key)
         if path:
             found.add(os.path.abspath(path))
     for path in sys.path:  # site-packages of virtual environments, a zipped standard library
@@ -135,6 +140,8 @@ def code_of(obj: Any) -> types.CodeType | None:
     True
     """
     for _ in range(8):  # unwrap layers: bound method -> function, partial -> func, cache -> wrapped, ...
+        if isinstance(obj, (types.ModuleType, type)) or obj is None:
+            return None
         if isinstance(obj, types.FunctionType):
             return obj.__code__
         if isinstance(obj, types.CodeType):
@@ -160,7 +167,7 @@ _PLAIN_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodT
 
 def _native_tilelab(obj: Any) -> types.CodeType | None:
     """The tilelab code a callable runs *without a Python call event* (numba kernel, cache hit), else None."""
-    if isinstance(obj, _PLAIN_CALLABLES):
+    if isinstance(obj, (*_PLAIN_CALLABLES, types.ModuleType)):
         return None
     if not (getattr(obj, "py_func", None) is not None or isinstance(obj, functools.partial)
             or type(obj).__name__ == "_lru_cache_wrapper"):
@@ -239,7 +246,11 @@ def _switch_codes() -> dict[int, str]:
 _SWITCH_CODES = _switch_codes()
 
 
-def _qualified(code: types.CodeType) -> str:
+#: Code run by importing, never a call of the answer's: a module's body, a package's lazy ``__getattr__``/``__dir__``.
+_IMPORTING = frozenset({"<module>", "__getattr__", "__dir__"})
+
+
+def qualified(code: types.CodeType) -> str:
     """``module.qualname`` of tilelab code, for messages (``tilelab.game2048.rules.slide_row``)."""
     path = os.path.abspath(code.co_filename)
     module = os.path.relpath(path, os.path.dirname(_PACKAGE_DIR))
@@ -294,6 +305,10 @@ class Watch:
 
     def _crossing(self, frame: types.FrameType, code: types.CodeType) -> None:
         """A call into tilelab code not on the allow-list: delegation when the student's code made it."""
+        if code.co_name in _IMPORTING:  # importing a module of tilelab (or a name it loads lazily) is no call
+            self._allowed_ids.add(id(code))
+            self._keep.append(code)
+            return
         if code in self.allowed:  # equal code from a fresh import of tilelab (as a grader makes): remember its id
             self._allowed_ids.add(id(code))
             self._keep.append(code)
@@ -303,7 +318,7 @@ class Watch:
 
     def _stop_delegated(self, code: types.CodeType) -> None:
         if self.delegated is None and self.switched_off is None:
-            self.delegated = _qualified(code)
+            self.delegated = qualified(code)
         self._stop()
 
     def _stop_switched(self, what: str) -> None:
@@ -340,7 +355,10 @@ class Watch:
             start = self._generator_starts.setdefault(id(code), frame.f_lasti)
             if frame.f_lasti != start:
                 return
-        self._counted[id(code)]["calls"] += 1
+        tally = self._counted[id(code)]
+        tally["calls"] += 1
+        if "args" in tally and code.co_argcount:  # record the first argument (the board a search expands)
+            tally["args"].append(frame.f_locals.get(code.co_varnames[0]))
 
     def _first_sight(self, frame: types.FrameType, code: types.CodeType) -> bool:
         """The student's function runs for the first time in this check. True when the backend watches its calls."""
@@ -349,9 +367,12 @@ class Watch:
         return False
 
     @contextlib.contextmanager
-    def count(self, codes: Iterable[types.CodeType]) -> Iterator[dict[str, int]]:
-        """Count the answer's calls of these (allowed) functions while the block runs: yields ``{"calls": n}``."""
-        tally = {"calls": 0}
+    def count(self, codes: Iterable[types.CodeType], record: bool = False) -> Iterator[dict[str, Any]]:
+        """Count the answer's calls of these (allowed) functions while the block runs: yields ``{"calls": n}``.
+
+        ``record=True`` also keeps each call's first argument, in order, under ``"args"``.
+        """
+        tally: dict[str, Any] = {"calls": 0, "args": []} if record else {"calls": 0}
         codes = list(codes)
         self._keep.extend(codes)
         for code in codes:
@@ -473,7 +494,11 @@ class _Profile:
         sys.settrace(trace)
 
     def stop(self) -> None:
-        sys.setprofile(self.previous)
+        try:
+            sys.setprofile(self.previous)
+        except TypeError:  # a profiler written in C (cProfile, %prun) is not a function: it switches itself back on
+            sys.setprofile(None)
+            self.previous.enable()
         threading.setprofile(self.previous_threads)  # type: ignore[arg-type]
         if hasattr(self, "previous_trace") and threading.get_ident() == self.traced_thread:
             sys.settrace(self.previous_trace)
