@@ -49,13 +49,13 @@ bench: $(STAMP)
 	    case $$b in *bench_2048_ai.py) $(PY) $$b --quick ;; *) $(PY) $$b ;; esac || exit 1; \
 	done
 
-# The strong 2048 player from nothing (README: "The strong learned player"): train the 91% net's recipe,
-# make the compact file, measure it on 100 seeded games over both cores, rewrite the README row. Hours; a
+# The strong 2048 player from nothing (benchmarks/README.md): train the 91% net's recipe, make the compact
+# file, measure it on 100 seeded games over both cores, rewrite its row in benchmarks/README.md. Hours; a
 # stopped run started again goes on where it was. STRONG_ARGS=--dry-run prints the steps still to run.
 strong-net: $(STAMP)
 	$(PY) benchmarks/strong_net_pipeline.py $(STRONG_ARGS)
 
-# Teacher's kit (README: "Teaching with tilelab").
+# Teacher's kit (docs/teaching.md).
 #   make student [OUT=folder]            lessons without solution cells (default: student/)
 #   make site    [OUT=folder] [LITE_URL=lite/] [REPO=OWNER/NAME]  the course as a static website (default: site/);
 #                                        LITE_URL links each page to the lite site ("Run in your browser");

@@ -15,7 +15,7 @@ both played (games only one of them won, an exact McNemar p-value and a 95% inte
     python benchmarks/bench_2048_strong.py --depth 3 --seeds 1050:1100
     python benchmarks/bench_2048_strong.py --summary benchmarks/results/bench_2048_strong_full-depth3.jsonl \\
         benchmarks/results/bench_2048_strong_compact-depth3.jsonl
-    python benchmarks/bench_2048_strong.py --readme README.md   # its table row, from the saved summaries
+    python benchmarks/bench_2048_strong.py --readme benchmarks/README.md   # its table row, from the saved summaries
 
 Seeds 1000.. are those of ``benchmarks/bench_2048_ai.py`` and ``bench_2048_learning.py`` (same spawns).
 """
@@ -286,6 +286,8 @@ def readme_row(results: Path = RESULTS, net: Path = STRONG_NET) -> str:
         raise ValueError(f"the compact depth-3 records come from nets trained on {sorted(trained)} games: "
                          "play one net per file (fresh JSONL files for a new net)")
     full, comp, four = d3["players"]["full-depth3"], d3["players"]["compact-depth3"], d4["players"]["compact-depth4"]
+    when = max(r["finished"] for s in ("full-depth3", "compact-depth3", "compact-depth4")
+               for r in read_records(results / f"bench_2048_strong_{s}.jsonl"))[:10]
     p = d3["paired"]["reach_16384"]
     return (f"{README_ROW_START} (`strong_player()`, `Game2048TDWidget.strong()`: the TC 4 × 6-tuple net at "
             f"{trained.pop():,} training games in a {net.stat().st_size / 1e6:.1f} MB compact file, "
@@ -297,7 +299,8 @@ def readme_row(results: Path = RESULTS, net: Path = STRONG_NET) -> str:
             f"({p['only_second']} games only the compact net took there, {p['only_first']} only the full one; "
             f"McNemar p = {p['mcnemar_p']:.2f}: noise). Depth 4, {four['games']} games"
             f"{' (the time allowed)' if four['games'] < 100 else ''}, {four['ms_per_move']:.1f} ms/move on a busy "
-            f"machine: {_rate(four, 8192)}, {_rate(four, 16384)}, {_rate(four, 32768)} |")
+            f"machine: {_rate(four, 8192)}, {_rate(four, 16384)}, {_rate(four, 32768)} | "
+            f"{when}, `bench_2048_strong.py` (`results/bench_2048_strong_depth3.json`, `_depth4.json`) |")
 
 
 def write_readme_row(readme: Path) -> int:

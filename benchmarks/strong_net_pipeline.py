@@ -1,6 +1,7 @@
-"""The strong 2048 player from nothing, in one resumable command: train, make compact, measure, write the README row.
+"""The strong 2048 player from nothing, in one resumable command: train, make compact, measure, write its row in
+benchmarks/README.md.
 
-    python benchmarks/strong_net_pipeline.py             # the 91% net's recipe; hours (README: "The strong learned player")
+    python benchmarks/strong_net_pipeline.py             # the 91% net's recipe; hours (benchmarks/README.md)
     python benchmarks/strong_net_pipeline.py --dry-run   # only print the steps it would run now
     make strong-net                                      # the same, after the usual set-up
 
@@ -14,7 +15,7 @@ Steps, each skipped when its result is already there, so a stopped run started a
    and the compact file at ``--depth``, the compact file at ``--deep``. Result files of another net are moved
    aside first (to ``NAME.jsonl.<its sha-256, 8 digits>``), since one file holds the games of one net;
 4. **summarise** both depths into ``bench_2048_strong_depth<d>.json`` and, with ``--readme``, rewrite the
-   README's table row from them (only for the default ``--results`` and ``--out``, which that row describes).
+   table row of benchmarks/README.md from them (only for the default ``--results`` and ``--out``, which that row describes).
 """
 
 from __future__ import annotations
@@ -128,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=3, help="the depth of the full-against-compact comparison")
     parser.add_argument("--deep", type=int, default=4, help="the compact file also at this depth (0: not)")
     parser.add_argument("--max-moves", type=int, default=None, help="stop each measured game here (tests)")
-    parser.add_argument("--readme", type=Path, default=ROOT / "README.md", help="'none': leave the README alone")
+    parser.add_argument("--readme", type=Path, default=ROOT / "benchmarks" / "README.md",
+                        help="'none': leave the README alone")
     parser.add_argument("--dry-run", action="store_true", help="print the steps still to run; run nothing")
     args = parser.parse_args(argv)
     restarts = [at for at in (args.restart_at if args.restart_at is not None else [348_000]) if at > 0]

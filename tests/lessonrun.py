@@ -9,12 +9,22 @@ Lessons keep hard-coded expected numbers out of the cells students see. Instead 
 ``overrides`` explores: it is run right after the cell tagged ``parameters`` (the lesson's demonstration
 seeds and sizes), so ``run_lesson(stem, overrides={"SEED": 7})`` is what a student changing the seed meets.
 Each (lesson, overrides) pair runs once per test session; runs are cached.
+
+Every run also records the kernel's peak resident memory (``ran.peak_mib``, Linux's VmHWM of the kernel process),
+and a run at the lesson's own settings must stay within :data:`KERNEL_BUDGET_MIB`, the memory a class's hub gives
+each student's kernel (docs/hub.md): every lesson test checks it, on the run it makes anyway. As on a hub, the
+caches are built first (``python -m tilelab.warm``, once per test session, one process at a time): a kernel that
+compiles numba code or builds a pattern database holds far more while it does.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -25,6 +35,41 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PARAMETERS_TAG = "parameters"
 _CACHE: dict[tuple, "Ran"] = {}
 _MARK = "__tilelab_fetch__"
+KERNEL_BUDGET_MIB = 400  #: the most a lesson's kernel may hold at once, run top to bottom (docs/hub.md)
+_PEAK = "__kernel_peak_mib__"
+# the kernel's high-water mark of resident memory: VmHWM on Linux, else getrusage (KiB on Linux, bytes on macOS)
+_PEAK_SOURCE = """
+def _tilelab_peak_mib():
+    try:
+        with open("/proc/self/status") as status:
+            return next(int(l.split()[1]) for l in status if l.startswith("VmHWM:")) / 1024
+    except (OSError, StopIteration):
+        import resource, sys
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+"""
+
+
+_warmed = False
+
+
+def warm_caches() -> None:
+    """``python -m tilelab.warm`` once per process (and one process at a time: the first builds, the others find)."""
+    global _warmed
+    if _warmed:
+        return
+    lock = Path(tempfile.gettempdir()) / f"tilelab-warm-{os.getuid() if hasattr(os, 'getuid') else 0}.lock"
+    with open(lock, "w") as handle:
+        try:
+            import fcntl
+
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        except ImportError:  # not a Unix: no lock, each process warms on its own
+            pass
+        done = subprocess.run([sys.executable, "-m", "tilelab.warm"], capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise LessonError(f"python -m tilelab.warm failed:\n{(done.stdout + done.stderr)[-2000:]}")
+    _warmed = True
 
 
 class LessonError(AssertionError):
@@ -32,14 +77,18 @@ class LessonError(AssertionError):
 
 
 class Ran(dict):
-    """Fetched values by expression, plus the executed notebook (``.notebook``) and ``.seconds``."""
+    """Fetched values by expression, plus the executed notebook (``.notebook``), ``.seconds`` and the kernel's
+    peak resident memory in MiB (``.peak_mib``)."""
 
     notebook: nbformat.NotebookNode
     seconds: float
+    peak_mib: float
 
 
-def lesson_path(stem: str) -> Path:
-    """The notebook for ``stem`` (a full stem such as ``03a_sliding_parity`` or a prefix such as ``03a``)."""
+def lesson_path(stem: str | Path) -> Path:
+    """The notebook for ``stem`` (a full stem such as ``03a_sliding_parity``, a prefix such as ``03a``, or a path)."""
+    if isinstance(stem, Path):
+        return stem
     exact = NOTEBOOKS / f"{stem}.ipynb"
     if exact.exists():
         return exact
@@ -66,16 +115,18 @@ def _override_source(overrides: Mapping[str, Any] | str) -> str:
 
 
 def run_lesson(
-    stem: str,
+    stem: str | Path,
     *,
     overrides: Mapping[str, Any] | str | None = None,
     fetch: Sequence[str] = (),
     timeout: int = 600,
+    warm: bool = True,
 ) -> Ran:
     """Run the lesson top to bottom (with ``overrides`` after its ``parameters`` cell) and fetch values.
 
     Each expression in ``fetch`` is evaluated in the lesson's namespace at the end and must give a
-    JSON value (tuples come back as lists). Raises :class:`LessonError` naming the cell that raised.
+    JSON value (tuples come back as lists). Raises :class:`LessonError` naming the cell that raised, or the
+    kernel's peak memory when it passes the budget. ``warm=False`` skips building the caches first.
     """
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
@@ -87,6 +138,8 @@ def run_lesson(
         return cached
     # fetch everything any test asked of this run so far, so one run serves them all
     wanted = list(dict.fromkeys([*(cached or {}), *fetch]))
+    if warm:
+        warm_caches()
     nb = nbformat.read(path, as_version=4)
     if overrides:
         at = [i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in tags(c)]
@@ -95,11 +148,13 @@ def run_lesson(
         nb.cells.insert(at[0] + 1, nbformat.v4.new_code_cell(_override_source(overrides)))
     nb.cells.append(nbformat.v4.new_code_cell(
         "import json as _json\n"
+        f"{_PEAK_SOURCE}\n"
         f"_exprs = {json.dumps(wanted)}\n"
-        f"print({_MARK!r} + _json.dumps({{e: eval(e) for e in _exprs}}, default=repr))"
+        f"print({_MARK!r} + _json.dumps({{**{{e: eval(e) for e in _exprs}}, {_PEAK!r}: _tilelab_peak_mib()}}, "
+        "default=repr))"
     ))
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+                            resources={"metadata": {"path": str(path.parent)}})
     start = time.perf_counter()
     try:
         client.execute()
@@ -111,7 +166,10 @@ def run_lesson(
     if not match:
         raise LessonError(f"{path.name}: the fetch cell printed nothing: {text[-500:]!r}")
     ran = Ran(json.loads(match.group(1)))
-    ran.notebook, ran.seconds = nb, seconds
+    ran.notebook, ran.seconds, ran.peak_mib = nb, seconds, ran.pop(_PEAK)
+    if not overrides and ran.peak_mib > KERNEL_BUDGET_MIB:
+        raise LessonError(f"{path.name}: its kernel peaked at {ran.peak_mib:.0f} MiB resident, over the "
+                          f"{KERNEL_BUDGET_MIB} MiB a class's hub gives each student's kernel (docs/hub.md)")
     _CACHE[key] = ran
     return ran
 

@@ -12,11 +12,14 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import Board, legal_moves
+from tilelab._jit import py_func
+from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.ntuple import (
-    COMPACT_FORMAT, WU_YEH_TUPLES, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights, load_compact, load_network,
-    save_compact, strong_network, strong_player,
+    COMPACT_FORMAT, ENCODINGS, WU_YEH_TUPLES, CompactNetwork, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights,
+    load_compact, load_network, save_compact, strong_network, strong_player,
 )
 from tilelab.game2048 import ntuple_compact
+from tilelab.game2048.ntuple_kernels import compact_weight, net_value
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -169,10 +172,58 @@ def test_load_network_reads_either_kind(trained, full_file, tmp_path):
     assert np.array_equal(load_network(compact).weights, compact_weights(trained))
 
 
+# ------------------------------------------------------------------------------ kept compact in memory
+@pytest.fixture(scope="module")
+def odd_net() -> NTupleNetwork:
+    """Tables that do not start on a 64-weight boundary (a 1-cell and a 2-cell tuple first), trained a little."""
+    net = NTupleNetwork([(0,), (1, 2), (0, 1, 4, 5)], name="odd")
+    net.train(200, seed=5, alpha=0.1, block=100)
+    return net
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_compact_in_memory_reads_every_weight_as_the_float32_tables(odd_net, tmp_path, encoding):
+    path = save_compact(odd_net, tmp_path / "odd.npz", encoding=encoding)
+    small, dense = CompactNetwork.load(path), load_compact(path)
+    assert small.kept == np.count_nonzero(dense.weights) and small.sha256 == ntuple_compact._sha256(dense.weights)
+    assert np.array_equal(small.to_network().weights, dense.weights)
+    blocks, values, _ = small.tables
+    compiled, plain = compact_weight, py_func(compact_weight)
+    for t, (offset, cells) in enumerate(zip(dense.offsets, dense.tuples)):
+        every = range(int(offset), int(offset) + 16 ** len(cells))
+        read = [compiled(blocks, values, small.scales[t], i) for i in every]
+        assert read == [float(w) for w in dense.weights[every.start:every.stop]]
+        assert [plain(blocks, values, small.scales[t], i) for i in every[::97]] == read[::97]
+
+
+def test_compact_in_memory_gives_the_same_values_and_moves(odd_net, tmp_path):
+    path = save_compact(odd_net, tmp_path / "odd.npz")
+    small, dense = CompactNetwork.load(path), load_compact(path)
+    boards = np.random.default_rng(3).integers(0, 2**63, size=500, dtype=np.uint64)
+    assert np.array_equal(small.values_bits(boards), dense.values_bits(boards))
+    plain = py_func(net_value)
+    for bits in boards[:20]:
+        assert plain(bits, small.tables, small._cells, small._lens, small._offs) == dense.value_bits(int(bits))
+    board = Board.parse("2 4 8 16\n. 2 . .\n. . 4 .\n. . . 2")
+    assert TDPlayer(small).think(board).values == TDPlayer(dense).think(board).values
+    assert TDExpectimax(small, depth=2).think(board).values == TDExpectimax(dense, depth=2).think(board).values
+    assert small.value(board) == dense.value(board) and small.curve == dense.curve
+
+
+def test_compact_in_memory_refuses_what_does_not_fit(odd_net, tmp_path):
+    small = CompactNetwork.load(save_compact(odd_net, tmp_path / "odd.npz"))
+    with pytest.raises(ValueError, match="blocks must be uint64"):
+        CompactNetwork(small.tuples, small.blocks[:-1], small.values, small.scales)
+    with pytest.raises(ValueError, match="one scale per tuple"):
+        CompactNetwork(small.tuples, small.blocks, small.values, small.scales[:1])
+    with pytest.raises(TypeError, match="NTupleNetwork or a CompactNetwork"):
+        TDPlayer(small.tables)
+
+
 # ------------------------------------------------------------------------------ the shipped strong player
 def test_strong_player_uses_the_shipped_file(trained, compact_file, monkeypatch):
     monkeypatch.setattr(ntuple_compact, "STRONG_NET", compact_file)
-    assert np.array_equal(strong_network().weights, compact_weights(trained))
+    assert np.array_equal(strong_network().to_network().weights, compact_weights(trained))
     player = strong_player()
     assert isinstance(player, TDExpectimax) and player.budget.depth == 3
     assert strong_player(2).budget.depth == 2
@@ -359,13 +410,41 @@ def test_shipped_strong_net_plays_strongly_from_the_first_move(shipped):
 
 def test_saved_strong_results_are_of_the_shipped_file(shipped):
     """The depth-3 and depth-4 figures in the README and lesson 06 were played by exactly this file."""
-    import hashlib
-    sha = hashlib.sha256(shipped.weights.data).hexdigest()
+    sha = shipped.sha256
     for setting in ("compact-depth3", "compact-depth4"):
         lines = (ROOT / "benchmarks" / "results" / f"bench_2048_strong_{setting}.jsonl").read_text().splitlines()
         specs = {json.loads(line)["net_sha256"] for line in lines if line.strip()}
         assert specs == {sha}, setting
         assert {json.loads(line)["net"] for line in lines if line.strip()} == {"tilelab/data/ntuple-strong.npz"}
+
+
+def test_shipped_strong_net_is_small_in_memory_and_plays_as_its_float32_tables(shipped):
+    """The strong net kept compact (48 MiB, not 256) chooses today's move with today's values: on 2,000 positions of
+    seeded 1-ply games, searching 3 moves deep, against the same file expanded to float32 tables."""
+    assert shipped.memory_bytes < 50 * 2**20 and shipped.kept == shipped.values.size
+    dense = load_compact(ntuple_compact.STRONG_NET)
+    assert shipped.sha256 == ntuple_compact._sha256(dense.weights)
+    positions = make.sample_positions(shipped, 2000, 5)
+    assert len(positions) == 2000 and max(b.max_tile for b in positions) >= 2048
+    small, full = TDExpectimax(shipped, depth=3), TDExpectimax(dense, depth=3)
+    differ = [i for i, board in enumerate(positions) if small.think(board).values != full.think(board).values]
+    assert differ == []
+
+
+def test_loading_the_strong_net_takes_little_memory():
+    """Measured in a fresh process: loading the strong net raises its peak by under 100 MiB (256 MiB of float32
+    tables before), and it stays under 70 MiB."""
+    child = ("from tilelab.game2048.ntuple import strong_network\n"
+             "def status(): return {l.split(':')[0]: int(l.split()[1]) for l in open('/proc/self/status') "
+             "if l.startswith(('VmHWM', 'VmRSS'))}\n"
+             "before = status(); net = strong_network(); after = status()\n"
+             "print((after['VmHWM'] - before['VmRSS']) // 1024, (after['VmRSS'] - before['VmRSS']) // 1024)")
+    if not Path("/proc/self/status").exists():
+        pytest.skip("needs Linux's /proc to read a process's memory")
+    import subprocess
+    out = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True).stdout.split()
+    peak, kept = map(int, out)
+    assert peak < 100 and kept < 70, (peak, kept)
 
 
 def test_records_name_a_net_inside_the_repository_by_its_relative_path():
@@ -402,7 +481,7 @@ def test_compact_net_plays_like_the_full_net_at_depth_3():
 
 
 def test_readme_quotes_the_saved_strong_figures():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
     d3 = json.loads((RESULTS / "bench_2048_strong_depth3.json").read_text())["players"]
     d4 = json.loads((RESULTS / "bench_2048_strong_depth4.json").read_text())["players"]["compact-depth4"]
     assert d4["games"] == 100  # the issue's 100 seeded games, every one played
@@ -416,7 +495,7 @@ def test_readme_quotes_the_saved_strong_figures():
 
 def test_readme_quotes_the_twin_nets_compact_file_against_its_full_net():
     """The 643,000-game twin: what its compact encoding costs, from the saved game records and encoding log."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     folder = RESULTS / "twin643k"
     groups = bench.by_setting([folder / "bench_2048_strong_full-depth3.jsonl",
                                folder / "bench_2048_strong_compact-depth3.jsonl"])
@@ -477,7 +556,7 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
     for r in records:
         assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert sorted(r["seed"] for r in records) == list(range(1000, 1100))
     reached = sum(r["max_tile"] >= 16384 for r in records)
     assert f"replays the saved 91% run's {len(records)} games exactly" in readme and f"16384 in {reached} of them" in readme
@@ -491,7 +570,7 @@ def test_the_shipped_compact_file_is_the_one_its_log_and_the_readme_describe():
     m = re.search(r"compact file \(int16, 14 bits, prune small\): ([\d.]+) MB \(([\d,]+) bytes", log)
     same = int(re.search(r"int16 14 bits, prune small .*depth 3: (\d+)/2000", log)[1])
     assert int(m[2].replace(",", "")) == path.stat().st_size and "max |w error|    80.00" in log
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert f"It touched {touched}% of its weights" in readme
     assert f"80 points: {m[1]} MB, the full net's move on {same:,} of 2,000 positions at depth 3" in readme
     assert "prune small --prune-max 80" in readme  # the recipe that made it
@@ -505,5 +584,5 @@ def test_the_readme_quotes_the_net_shipped_before():
     games = bench.by_setting([folder / "bench_2048_strong_compact-depth3.jsonl"])["compact-depth3"]
     assert set(games) == set(range(1000, 1100)) and {g["trained_games"] for g in games.values()} == {203_000}
     rate = bench.summarise(list(games.values()))["reach_16384"]["rate"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert f"shipped the same run at 203,000 games, which reached 16384 in {100 * rate:.0f}% of those games" in readme

@@ -353,7 +353,7 @@ def test_readme_quotes_the_saved_search_speed():
     tree with the same values as the old kernel, 2x at every depth in every run, and the count of runs at depth 3."""
     root = Path(__file__).resolve().parents[1]
     saved = json.loads((root / "benchmarks" / "results" / "bench_2048_search.json").read_text())["speed"]
-    row = next(line for line in (root / "README.md").read_text(encoding="utf-8").splitlines()
+    row = next(line for line in (root / "benchmarks" / "README.md").read_text(encoding="utf-8").splitlines()
                if line.startswith("| expectimax search speed on 20 fixed positions"))
     runs = saved["runs"]
     assert len(runs) >= 5 and all(r["depths"][d]["same_tree_and_values"] for r in runs for d in ("3", "4", "5"))

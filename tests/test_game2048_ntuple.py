@@ -324,7 +324,7 @@ def test_the_readme_quotes_the_saved_training_speed_run():
 
     root = Path(__file__).resolve().parents[1]
     saved = json.loads((root / "benchmarks" / "results" / "bench_2048_training.json").read_text())
-    readme = (root / "README.md").read_text()
+    readme = (root / "benchmarks" / "README.md").read_text()
     for label, what in (("fresh", "from all-zero weights"), ("203k", "on the 203,000-game net (800 MB of tables read at random)")):
         s = saved[label]
         assert all(r["speedup"] > 1 for r in s["rounds"])  # faster in every round, never slower

@@ -221,7 +221,7 @@ def test_06_the_twin_run_that_kept_its_sums(ran06):
     assert "the very same games up to 348,000" in text
     assert "from 419,000 games on the restarted run scored more in 223 of the 225 blocks to the end" in text
     assert "--restart-at 348000" in text and "Loshchilov & Hutter, ICLR 2017" in text
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert "played the very same games to 348,000" in readme
     assert "from 419,000 games on, the restarted run scored more in 223 of the 225 blocks of 1,000 games to 643,000" in readme
 

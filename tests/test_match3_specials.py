@@ -107,18 +107,36 @@ def test_colour_bomb_plus_plain_candy_clears_that_colour():
     assert step.score == ACTIVATION_BONUS["bomb+plain"] + BLAST_POINTS * 7
 
 
-def test_colour_bomb_plus_striped_turns_that_colour_striped_and_fires_them():
+def test_colour_bomb_plus_striped_turns_that_colour_striped_with_alternating_stripes_and_fires_them():
+    # Candy Crush Saga: every candy of the striped candy's colour turns striped, each with its own
+    # direction (alternating across / up-down; the swapped striped candy keeps its own), then all fire
     result, step = first_step(board_with({A: "*", B: "1|"}), A, B)
     assert result.combo == "bomb+striped"
+    assert step.turned == {(0, 1), (1, 5), (3, 1), (4, 5), (5, 3)}  # the plain 1s, not the striped one
+    fired = sorted((a.cell, a.special) for a in step.activations if a.special.startswith("striped-"))
+    assert fired == [((0, 1), "striped-row"), ((1, 5), "striped-col"), ((2, 2), "striped-col"),
+                     ((3, 1), "striped-row"), ((4, 5), "striped-col"), ((5, 3), "striped-row")]
     assert step.cleared_cells == mask("""
-        . x x x . x
-        . x x x . x
-        . x x x . x
-        . x x x . x
-        . x x x . x
-        . x x x . x""")
-    fired = sorted(a.cell for a in step.activations if a.special == "striped-col")
-    assert fired == [(0, 1), (1, 5), (2, 2), (3, 1), (4, 5), (5, 3)]  # all six 1s, swapped one included
+        x x x x x x
+        . . x . . x
+        . . x x . x
+        x x x x x x
+        . . x . . x
+        x x x x x x""")  # rows 0, 3, 5, columns 2 and 5, and the bomb's own cell
+
+
+def test_colour_bomb_plus_striped_stripes_alternate_in_reading_order_whatever_the_swap():
+    from tilelab.match3.specials import COL, ROW, combo_cells
+
+    board = SpecialBoard.parse("* 0- 1\n0 1 0\n1 0 2")
+    for a, b in (((0, 0), (0, 1)), ((0, 1), (0, 0))):
+        cells, turned = combo_cells(board.swapped(a, b), "bomb+striped", a, b)
+        assert turned == {(1, 0): ROW, (1, 2): COL, (2, 1): ROW}
+        assert cells == {(0, 0), (0, 1), (1, 0), (1, 2), (2, 1)}
+    # the fast path turns the same candies the same way: same board, score and cascades
+    for a, b in (((0, 0), (0, 1)), ((0, 1), (0, 0))):
+        slow = swap_specials(board, a, b, rng=3)
+        assert swap_specials_fast(board, a, b, rng=3) == (True, slow.board, slow.score, slow.cascades)
 
 
 def test_colour_bomb_plus_wrapped_turns_that_colour_wrapped_and_they_go_off_twice():
@@ -259,6 +277,30 @@ def test_l_shape_gives_a_wrapped_candy_and_a_line_of_five_a_colour_bomb():
         1 2 0 1 2""")
     result = swap_specials(board, (1, 2), (0, 2), rng=0)
     assert result.steps[0].created == (Created((0, 2), NO_COLOUR, "colour-bomb"),)
+
+
+@pytest.mark.parametrize("a, b", [((0, 1), (1, 1)), ((1, 1), (0, 1))])
+def test_the_special_appears_where_the_candy_that_completed_the_match_landed(a, b):
+    # the 1 moving up from (1, 1) completes 1 1 1 1 in row 0, whichever of the two cells the player
+    # picked first; the 0 going down completes nothing. So the striped candy appears at (0, 1)
+    board = SpecialBoard.parse("""
+        1 0 1 1 2
+        2 1 0 3 3
+        3 2 3 0 1""")
+    result, step = first_step(board, a, b)
+    assert step.created == (Created((0, 1), 1, "striped-col"),)  # an up/down swipe: vertical stripes
+    assert result.board.special_code((0, 1)) == 2  # COL, still there after the cascade (nothing fell on row 0)
+
+
+@pytest.mark.parametrize("a, b", [((0, 2), (1, 2)), ((1, 2), (0, 2))])
+def test_each_swapped_candy_that_completes_a_match_makes_its_own_special_where_it_landed(a, b):
+    # the 0 going down makes 0 0 0 0 in row 1, the 1 going up makes 1 1 1 1 in row 0: two stripes
+    board = SpecialBoard.parse("""
+        1 1 0 1 2
+        0 0 1 0 3
+        2 3 2 3 2""")
+    result, step = first_step(board, a, b)
+    assert set(step.created) == {Created((0, 2), 1, "striped-col"), Created((1, 2), 0, "striped-col")}
 
 
 def test_cascade_line_of_four_gets_perpendicular_stripes_at_its_middle_cell():

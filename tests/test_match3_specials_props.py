@@ -10,8 +10,11 @@ from hypothesis import strategies as st
 from tilelab.match3 import EMPTY, Board, SpecialBoard, new_special_board, swap_specials, valid_moves_specials
 from tilelab.match3.specials import (
     BOMB,
+    COL,
+    NO_COLOUR,
     NONE,
     PRIMED,
+    ROW,
     WRAPPED,
     combo_of,
     find_groups,
@@ -131,3 +134,68 @@ def test_systematic_reshuffle_keeps_every_piece(board, seed):
         return  # no arrangement of these colours exists: a new deal (the plain reshuffle warned)
     assert sorted((shuffled[c], shuffled.special_code(c)) for c in shuffled.cells()) == pieces
     assert find_groups(shuffled) == [] and not is_dead_specials(shuffled)
+
+
+@settings(max_examples=120, deadline=None)
+@given(special_boards(), st.integers(0, 1000))
+def test_a_swap_s_special_appears_where_the_candy_that_completed_its_group_landed(board, seed):
+    """On the swap's own match each new special sits on the swapped cell its group holds (never both:
+    the two swapped candies differ in kind), in either order of the two cells; the fast path agrees."""
+    moves = [m for m in valid_moves_specials(board) if combo_of(board, *m) == "none"]
+    if not moves:
+        return
+    a, b = moves[seed % len(moves)]
+    for first, second in ((a, b), (b, a)):
+        result = swap_specials(board, first, second, rng=seed)
+        step = result.steps[0]
+        for made in step.created:
+            group = next(g for g in step.groups if made.cell in g.cells)
+            assert (first in group.cells) != (second in group.cells)
+            assert made.cell == (first if first in group.cells else second)
+            assert made.kind == (NO_COLOUR if made.special == "colour-bomb" else step.before[made.cell])
+        fast = swap_specials_fast(board, first, second, rng=seed)
+        assert fast == (True, result.board, result.score, result.cascades)
+
+
+@st.composite
+def bomb_beside_striped(draw):
+    """A stable random board with a colour bomb swapped against a striped candy next to it."""
+    rows, cols = draw(st.integers(2, 7)), draw(st.integers(3, 7))
+    board = new_special_board(rows, cols, draw(st.integers(3, 6)), rng=draw(st.integers(0, 2**32)))
+    bomb = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 2)))
+    other = (bomb[0], bomb[1] + 1)
+    if draw(st.booleans()):
+        bomb, other = other, bomb
+    code = draw(st.sampled_from([ROW, COL]))
+    changes = {bomb: (-2, BOMB), other: (board[other], code)}
+    for _ in range(draw(st.integers(0, 3))):  # a few more specials, some maybe of the striped colour
+        cell = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
+        if cell not in changes:
+            changes[cell] = (board[cell], draw(st.sampled_from([ROW, COL, WRAPPED])))
+    board = board.with_cells(changes)
+    return board, (bomb, other) if draw(st.booleans()) else (other, bomb)
+
+
+@settings(max_examples=120, deadline=None)
+@given(bomb_beside_striped(), st.integers(0, 1000))
+def test_bomb_plus_striped_turns_each_plain_candy_of_that_colour_striped_alternating_and_fires_all(case, seed):
+    """Candy Crush's rule: every plain candy of the striped candy's colour turns striped, the stripes
+    alternating ROW, COL, ... in reading order; specials of that colour keep theirs; all go off in
+    step 1. The compiled path reaches the same board and score."""
+    board, (a, b) = case
+    striped = a if board.special_code(a) in (ROW, COL) else b
+    colour = board[striped]
+    result = swap_specials(board, a, b, rng=seed)
+    assert result.valid and result.combo == "bomb+striped"
+    step = result.steps[0]
+    swapped = board.swapped(a, b)
+    plain = [c for c in swapped.cells() if swapped[c] == colour and swapped.special_code(c) == NONE]
+    assert step.turned == frozenset(plain)
+    fired = {act.cell: act.special for act in step.activations}
+    for i, cell in enumerate(plain):  # reading order
+        assert fired[cell] == ("striped-row", "striped-col")[i % 2]
+    for cell in swapped.cells():  # every candy of that colour went off, the old specials as they were
+        if swapped[cell] == colour and swapped.special_code(cell) != NONE:
+            assert cell in fired
+    fast = swap_specials_fast(board, a, b, rng=seed)
+    assert fast == (True, result.board, result.score, result.cascades)

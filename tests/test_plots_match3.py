@@ -112,3 +112,23 @@ def test_cascade_histogram_bars_are_shares():
     assert heights == pytest.approx([0.6, 0.2, 0.0, 0.2])
     with pytest.raises(ValueError):
         plot_cascade_lengths([])
+
+
+def _title_boxes(fig):
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    return [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+
+
+@pytest.mark.parametrize("titles", [["after the swap: two runs", "lowest first: the 0s torn apart"],
+                                    ["the cross: CheckDispel takes the 3 in black", "after the fall: the rest (black) stays"]])
+def test_long_titles_of_small_boards_do_not_overlap(titles):
+    from tilelab.match3.specials import SpecialBoard
+    from tilelab.plots.match3 import plot_special_boards
+
+    small = Board.parse("0120\n1201\n0012\n2102")
+    for fig in (plot_boards([small, small], titles),
+                plot_special_boards([SpecialBoard.from_board(small)] * 2, titles)):
+        left, right = _title_boxes(fig)
+        assert left.x1 <= right.x0, (left, right)
+        assert all(box.x0 >= 0 and box.x1 <= fig.bbox.width for box in (left, right))

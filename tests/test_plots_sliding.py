@@ -71,7 +71,8 @@ def test_inversion_diagram_draws_one_arc_per_inversion():
 def test_move_effect_titles_tell_the_rule_for_odd_and_even_widths():
     odd = plot_move_effect(Puzzle.parse("1 5 2\n4 . 3\n7 8 6"))
     titles = [ax.get_title() for ax in odd.axes]
-    assert titles[1] == "3 moves left" and titles[2].startswith("8 moves up: jumps 2")
+    assert titles[1] == "either: 3 moves left" and titles[2].startswith("or: 8 moves up, jumps 2")
+    assert odd._suptitle.get_text()  # a heading says the two moves are alternatives
     assert titles[4].endswith("(same)")
     even = plot_move_effect(Puzzle.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15"))
     change = int(even.axes[5].get_title().split("(")[1].rstrip(")"))

@@ -117,13 +117,13 @@ def test_the_dry_run_prints_the_91_percent_recipe_and_runs_nothing(tmp_path):
 def test_make_and_the_readme_name_the_one_command():
     makefile = (ROOT / "Makefile").read_text()
     assert "strong-net: $(STAMP)\n\t$(PY) benchmarks/strong_net_pipeline.py $(STRONG_ARGS)" in makefile
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "benchmarks" / "README.md").read_text()
     assert "make strong-net" in readme and "STRONG_ARGS=--dry-run" in readme
 
 
 def test_the_readme_states_the_saved_runs_training_time():
     hours = json.loads((ROOT / "benchmarks" / "results" / "td_wu-yeh_tc-long.json").read_text())["training_seconds"] / 3600
-    assert f"The saved 91% run trained for {hours:.1f} hours on one core" in (ROOT / "README.md").read_text()
+    assert f"The saved 91% run trained for {hours:.1f} hours on one core" in (ROOT / "benchmarks" / "README.md").read_text()
 
 
 def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe(tmp_path):
@@ -143,6 +143,6 @@ def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe(tmp_path):
 def test_the_readme_states_the_rebuilds_training_time():
     rebuild = ROOT / "benchmarks" / "results" / "td_wu-yeh_tc-rebuild.json"
     hours = json.loads(rebuild.read_text())["training_seconds"] / 3600
-    readme = (ROOT / "README.md").read_text().replace("\n", " ")
+    readme = (ROOT / "benchmarks" / "README.md").read_text().replace("\n", " ")
     assert "the rebuild, with the faster trainer (the table's training row) on this VM" in readme
     assert f"in {hours:.1f} hours. The 300 games at depths 3 and 4" in readme

@@ -12,7 +12,7 @@ import pytest
 from tilelab import exercises
 from tilelab.teach import lesson_paths, untagged_solutions
 from tilelab.teach.__main__ import main as teach_main
-from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, tags
+from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, TEACHER_TAG, tags
 from tilelab.teach.student import student_edition
 
 LESSONS = lesson_paths(Path(__file__).resolve().parents[1] / "notebooks")
@@ -52,7 +52,7 @@ def test_student_edition_has_no_solution(path: Path, student_dir: Path) -> None:
     teacher = nbformat.read(path, as_version=4)
     student = nbformat.read(student_dir / path.name, as_version=4)
     solutions = [c for c in teacher.cells if SOLUTION_TAG in tags(c)]
-    kept = [c for c in teacher.cells if SOLUTION_TAG not in tags(c)]
+    kept = [c for c in teacher.cells if not {SOLUTION_TAG, TEACHER_TAG} & set(tags(c))]
     assert not any(SOLUTION_TAG in tags(c) for c in student.cells)
     student_sources = {c.source.strip() for c in student.cells}
     assert not [c.source[:60] for c in solutions if c.source.strip() in student_sources]
@@ -81,12 +81,13 @@ def test_student_edition_removes_tagged_solutions_only() -> None:
                          outputs=[v4.new_output("stream", text="not yet")], execution_count=1),
         v4.new_code_cell("def solution_f(x): return x", metadata={"tags": [SOLUTION_TAG, "nbval-skip"]}),
         v4.new_markdown_cell("the answer, explained", metadata={"tags": [SOLUTION_TAG]}),
+        v4.new_markdown_cell("for the teacher: what students stumble on", metadata={"tags": [TEACHER_TAG]}),
         v4.new_code_cell("print(1)", outputs=[v4.new_output("stream", text="1\n")], execution_count=2),
     ])
     out = student_edition(nb)
     assert [c.source for c in out.cells] == ["prose", "def f(x): return 0\ncheck('e', f)", "print(1)"]
     assert out.cells[1].outputs == [] and out.cells[2].outputs[0].text == "1\n"
-    assert len(nb.cells) == 5 and nb.cells[1].outputs, "the teacher edition is not changed"
+    assert len(nb.cells) == 6 and nb.cells[1].outputs, "the teacher edition is not changed"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,10 @@ import numpy as np
 
 from tilelab._checks import _short
 
-__all__ = ["GameProtocol", "SessionBase", "Turn", "check_saved_header", "generator_from_state", "jsonable", "load_json"]
+__all__ = [
+    "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
+    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_rng_state",
+]
 
 
 class Turn(int):
@@ -150,26 +153,110 @@ def jsonable(state: Any) -> Any:
     return state
 
 
+#: The one bit generator a saved game may name: PCG64, what a seed gives (``numpy.random.default_rng``).
+#: Other bit generators' state setters trust their input (MT19937 reads ``key[pos]`` unchecked: a
+#: crafted ``pos`` crashes Python or draws from stray memory), so a save naming one is refused.
+SAVED_BIT_GENERATOR = "PCG64"
+_PCG64_FIELDS = ("bit_generator", "state", "has_uint32", "uinteger")
+_PCG64_LIMITS = {"state": 1 << 128, "inc": 1 << 128, "has_uint32": 2, "uinteger": 1 << 32}
+
+
+def _state_int(value: Any, name: str, field: str) -> int:
+    """One integer field of a saved PCG64 state, in range; ValueError naming it."""
+    limit = _PCG64_LIMITS[name]
+    if type(value) is not int or not 0 <= value < limit:  # bools, floats (1.5 would be truncated), strings
+        span = "0 or 1" if limit == 2 else f"a whole number from 0 to 2**{limit.bit_length() - 1} - 1"
+        raise ValueError(f"saved random state {field!r} is damaged: {name!r} must be {span}, not {_short(value)}")
+    return value
+
+
+def saved_rng_state(state: Any, field: str = "rng") -> dict[str, Any]:
+    """A saved PCG64 bit-generator state checked field by field, as a fresh dict (ValueError naming the fault).
+
+    Exactly the fields numpy writes: ``bit_generator`` ("PCG64"), ``state`` (``state`` and an odd
+    ``inc``, each below 2**128), ``has_uint32`` (0 or 1) and ``uinteger`` (below 2**32).
+
+    >>> state = np.random.default_rng(1).bit_generator.state
+    >>> saved_rng_state(state) == state
+    True
+    >>> saved_rng_state({**state, "has_uint32": 7})
+    Traceback (most recent call last):
+    ValueError: saved random state 'rng' is damaged: 'has_uint32' must be 0 or 1, not 7
+    """
+    if not isinstance(state, dict):
+        raise ValueError(f"saved random state {field!r} must be an object (game.rng.bit_generator.state), "
+                         f"not {_short(state)}")
+    name = state.get("bit_generator")
+    if name != SAVED_BIT_GENERATOR:
+        raise ValueError(f"saved random state {field!r} names the bit generator {_short(name)}; a saved game draws "
+                         f"from {SAVED_BIT_GENERATOR} (what numpy.random.default_rng gives), the only one tilelab loads")
+    if set(state) != set(_PCG64_FIELDS):
+        missing, extra = sorted(set(_PCG64_FIELDS) - set(state)), sorted(map(str, set(state) - set(_PCG64_FIELDS)))
+        raise ValueError(f"saved random state {field!r} is damaged: "
+                         + "; ".join([f"missing {missing}"] * bool(missing) + [f"unknown {_short(extra)}"] * bool(extra))
+                         + f"; a PCG64 state has exactly {list(_PCG64_FIELDS)}")
+    core = state["state"]
+    if not isinstance(core, dict) or set(core) != {"state", "inc"}:
+        raise ValueError(f"saved random state {field!r} is damaged: 'state' must be an object with exactly "
+                         f"'state' and 'inc', not {_short(core)}")
+    inc = _state_int(core["inc"], "inc", field)
+    if not inc & 1:
+        raise ValueError(f"saved random state {field!r} is damaged: a PCG64 increment 'inc' is always odd, not {_short(inc)}")
+    return {"bit_generator": SAVED_BIT_GENERATOR,
+            "state": {"state": _state_int(core["state"], "state", field), "inc": inc},
+            "has_uint32": _state_int(state["has_uint32"], "has_uint32", field),
+            "uinteger": _state_int(state["uinteger"], "uinteger", field)}
+
+
 def generator_from_state(state: Any, field: str = "rng") -> np.random.Generator:
-    """A numpy Generator continuing exactly from a saved bit-generator state (ValueError if damaged)."""
-    name = state.get("bit_generator") if isinstance(state, dict) else None
-    bit_generator_class = getattr(np.random, name, None) if isinstance(name, str) and name.isidentifier() else None
-    if not (isinstance(bit_generator_class, type) and issubclass(bit_generator_class, np.random.BitGenerator)):
-        raise ValueError(f"saved random state {field!r} names an unknown bit generator {_short(name)}")
-    bit_generator = bit_generator_class()
-    try:
-        bit_generator.state = state
-        np.random.Generator(bit_generator).random()  # a state numpy took but cannot draw from fails here
-    except (TypeError, ValueError, KeyError, IndexError, OverflowError, NotImplementedError, RecursionError) as exc:
-        raise ValueError(f"saved random state {field!r} is damaged ({type(exc).__name__}: {_short(str(exc), 120)})") from None
-    bit_generator.state = state
+    """A numpy Generator continuing exactly from a saved PCG64 state (:func:`saved_rng_state` checks it).
+
+    >>> g = np.random.default_rng(5)
+    >>> h = generator_from_state(jsonable(g.bit_generator.state))
+    >>> int(h.integers(1000)) == int(g.integers(1000))
+    True
+    """
+    bit_generator = np.random.PCG64(0)  # a fixed seed: no OS entropy is read for a state about to be replaced
+    bit_generator.state = saved_rng_state(state, field)
     return np.random.Generator(bit_generator)
 
 
+def rng_state_to_save(generator: np.random.Generator) -> dict[str, Any]:
+    """The generator's state as a save writes it; ValueError unless it is a PCG64 (the only kind a save loads).
+
+    >>> rng_state_to_save(np.random.default_rng(1))["bit_generator"]
+    'PCG64'
+    """
+    state = generator.bit_generator.state
+    if state.get("bit_generator") != SAVED_BIT_GENERATOR:
+        raise ValueError(f"this game draws from {_short(state.get('bit_generator'))}, which a save cannot hold; "
+                         f"start the game with rng=<a seed> or rng=numpy.random.default_rng(...) ({SAVED_BIT_GENERATOR})")
+    return dict(jsonable(state))
+
+
+#: The longest save text tilelab writes or reads, checked before parsing (as numpy's ``max_header_size``
+#: bounds what ``numpy.load`` parses): a 2048 game of 100,000 moves with its undo history is 29 MB, and
+#: a sliding game's or a match-3 game's own limits keep theirs smaller.
+MAX_SAVE_CHARS = 64 * 2**20
+
+
+def dump_json(data: Any) -> str:
+    """``json.dumps(data)``, refused (ValueError) past :data:`MAX_SAVE_CHARS`: a save is never written unreadable."""
+    text = json.dumps(data)
+    if len(text) > MAX_SAVE_CHARS:
+        raise ValueError(f"this game's save would be {len(text) / 2**20:.0f} MB, past MAX_SAVE_CHARS = "
+                         f"{MAX_SAVE_CHARS / 2**20:.0f} MB, the most tilelab reads back; its undo history is the bulk: "
+                         "start a new game to save a shorter one")
+    return text
+
+
 def load_json(text: Any, what: str) -> Any:
-    """``json.loads(text)`` with a ValueError that says what was expected."""
+    """``json.loads(text)`` with a ValueError that says what was expected (texts past MAX_SAVE_CHARS are not parsed)."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"{what}.from_json expects a JSON string, got {type(text).__name__}")
+    if len(text) > MAX_SAVE_CHARS:
+        raise ValueError(f"the text is {len(text) / 2**20:.0f} MB, past MAX_SAVE_CHARS = {MAX_SAVE_CHARS / 2**20:.0f} "
+                         "MB, more than any save tilelab writes; pass the text from game.to_json()")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -193,18 +193,20 @@ def _warm_2048() -> str:
     return _numba_task(run, ["tilelab.game2048.bitboard", "tilelab.game2048.ai", "tilelab.game2048.expectimax"])
 
 
-@warm_task("2048-td", "lesson 6: check the shipped classroom n-tuple net, compile TD training and search")
+@warm_task("2048-td", "lessons 2 and 6: check the shipped n-tuple nets, compile TD training and search")
 def _warm_td() -> str:
-    """Load (and checksum) the lesson's net, then run each numba kernel once so it is cached."""
+    """Load (and checksum) the lesson's net and the strong net, then run each numba kernel once so it is cached."""
     from tilelab.game2048 import Board
-    from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network
+    from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network
 
-    net = lesson_network()
+    net, strong = lesson_network(), strong_network()
     board = Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
-    TDPlayer(net)(board)
-    TDExpectimax(net, depth=2, table_bits=10)(board)
+    for each in (net, strong):  # float32 tables and compact ones: each compiles its own copy of the kernels
+        TDPlayer(each)(board)
+        TDExpectimax(each, depth=2, table_bits=10)(board)
     NTupleNetwork([(0, 1, 2, 3)]).train(2, seed=0)
-    return f"{net.name} net OK ({net.memory_bytes / 2**20:.2f} MiB, {net.training['games']:,} training games)"
+    return (f"{net.name} net OK ({net.memory_bytes / 2**20:.2f} MiB, {net.training['games']:,} training games); "
+            f"strong net OK ({strong.memory_bytes / 2**20:.0f} MiB, {strong.training['games']:,} training games)")
 
 
 @warm_task("numba-match3", "compile the match-3 fast paths (moves, dead boards, cascades)")

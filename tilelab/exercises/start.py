@@ -67,6 +67,7 @@ COURSE = (
     ("05a_match3_dispel", "match-3", "finding runs, groups, cascades and why they end"),
     ("05b_match3_dead_boards", "match-3", "dealing without ready matches, dead boards, reshuffles"),
     ("05c_match3_specials", "match-3", "special candies: striped, wrapped, colour bombs"),
+    ("05d_match3_bugs", "match-3", "bugs in published match-3 code: CheckDispel, RemoveCandys, lowest-first clearing"),
     ("06_2048_learning", "2048", "a player that learns from its own games (TD learning, n-tuple networks)"),
 )
 

@@ -37,6 +37,7 @@ from tilelab._random import RngLike, as_generator
 from tilelab.game2048.bitboard import (
     DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables, to_bitboard,
 )
+from tilelab.game2048.bitboard import MAX_TILE as BITBOARD_MAX_TILE
 from tilelab.game2048.kernels import LOST, NO_MOVE, U64, F64Array, apply_move, random_playout, seed_state, spawn_xorshift
 from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, legal_moves, play, rng_or_seed, spawn_outcomes
 from tilelab.game2048.expectimax import (
@@ -383,7 +384,7 @@ class Expectimax:
     def think(self, board: Board) -> Thought:
         """Search ``board``; return the chosen direction and every legal move's expected value."""
         start = time.perf_counter()
-        if board.size != SIZE:
+        if board.size != SIZE or not _bitboard_plays(board):
             result = self._deepen_readable(board, start)
         else:
             result = self._deepen(to_bitboard(board), start)
@@ -404,6 +405,14 @@ class Expectimax:
             return readable_search(board, depth, self.weights, self.p_four, node_limit=limit, deadline=deadline)
         result = deepen(run, self.readable_budget, start=start, strict=True)
         return result if result.complete else readable_search(board, 0, self.weights, self.p_four)
+
+
+def _bitboard_plays(board: Board) -> bool:
+    """True when the bitboard search plays ``board`` by the game's rules: 4-bit cells hold tiles up to 32768,
+    and two 32768 tiles (which would merge into 65536) are past it; such boards, reachable on 4x4, go to the
+    readable search."""
+    tiles = [v for row in board.rows for v in row]
+    return max(tiles) <= BITBOARD_MAX_TILE and tiles.count(BITBOARD_MAX_TILE) < 2
 
 
 class _OutOfBudget(Exception):

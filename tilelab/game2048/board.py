@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 import numbers
+from collections import abc
+from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
@@ -42,7 +44,9 @@ DEFAULT_SIZE = 4
 DEFAULT_TARGET = 2048
 DEFAULT_P_FOUR = 0.1  #: the original game spawns a 4 one time in ten
 SMALL_TILE, BIG_TILE = 2, 4  #: the two tiles a spawn can place
-MAX_TILE = 2**62  #: the largest tile a board accepts (to_array and the bitboard engines work in 64-bit integers)
+#: The largest tile a board holds: two of them do not merge (their sum would not fit the 64-bit integers of
+#: ``to_array`` and numpy). Far past play: the largest tile a board can reach is 2**(cells + 1), 131072 on 4x4.
+MAX_TILE = 2**62
 START_TILES = 2  #: tiles spawned when a game starts
 JSON_FORMAT = "tilelab.game2048"
 JSON_VERSION = 1
@@ -148,6 +152,9 @@ def _check_tile(value: object, where: str) -> int:
     return tile
 
 
+_TILES = frozenset([BLANK] + [1 << k for k in range(1, MAX_TILE.bit_length())])  #: every value a cell may hold
+
+
 def _check_p_four(p_four: object) -> float:
     if not isinstance(p_four, numbers.Real) or isinstance(p_four, bool):
         raise TypeError(f"p_four must be a number between 0 and 1, got {type(p_four).__name__}")
@@ -192,28 +199,33 @@ class Board:
             self._hash: int | None = rows._hash
             return
         if isinstance(rows, np.ndarray):
-            rows = rows.tolist()
-        if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
+            rows = rows[:MAX_SIZE + 1].tolist()  # never copy more than one row too many
+        if type(rows) not in (list, tuple) and (isinstance(rows, (str, bytes)) or not isinstance(rows, abc.Iterable)):
             raise TypeError(
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
-        checked = []
-        for r, row in enumerate(rows):
-            if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
-                raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
-            checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(row)))
-        size = len(checked)
+        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable is read no further than this
+        size = len(lines)
         if not MIN_SIZE <= size <= MAX_SIZE:
+            got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size
             raise ValueError(
-                f"a board needs {MIN_SIZE} to {MAX_SIZE} rows, got {size}; pass a square grid such as 4 rows of 4"
+                f"a board needs {MIN_SIZE} to {MAX_SIZE} rows, got {got}; pass a square grid such as 4 rows of 4"
             )
-        for r, row in enumerate(checked):
-            if len(row) != size:
+        checked = []
+        for r, row in enumerate(lines):
+            if type(row) not in (list, tuple) and (isinstance(row, (str, bytes)) or not isinstance(row, abc.Iterable)):
+                raise TypeError(f"row {r} is a {type(row).__name__}, not a sequence of ints")
+            cells = list(islice(row, size + 1))
+            if len(cells) != size:
                 raise ValueError(
-                    f"row {r} has {len(row)} cells but the board has {size} rows; "
+                    f"row {r} has {'more' if len(cells) > size else len(cells)} cells but the board has {size} rows; "
                     "boards are square: give every row exactly as many cells as there are rows"
                 )
+            if all(type(v) is int and v in _TILES for v in cells):  # the common case, at C speed
+                checked.append(tuple(cells))
+            else:
+                checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
         self._rows = tuple(checked)
         self._hash = None
 
@@ -278,11 +290,11 @@ class Board:
         a = np.asarray(array)
         if a.ndim != 2:
             raise ValueError(f"expected a 2-D array, got {a.ndim} dimensions with shape {a.shape}")
+        a = a[:MAX_SIZE + 1, :MAX_SIZE + 1]  # a larger array is refused by its first rows and columns
         if a.dtype.kind not in "iu":
-            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):
-                a = a.astype(np.int64)
-            else:
-                raise TypeError(f"expected an integer array, got dtype {a.dtype}")
+            if a.dtype.kind == "f" and np.all(np.mod(a, 1) == 0):  # whole numbers (NaN and inf are not)
+                return cls([[int(v) for v in row] for row in a.tolist()])  # exact: 2.0**70 is 2**70, not wrapped
+            raise TypeError(f"expected an integer array, got dtype {a.dtype}")
         return cls(a.tolist())
 
     # -- views -----------------------------------------------------------------------------

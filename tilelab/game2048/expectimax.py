@@ -271,7 +271,7 @@ class TranspositionTable:
 
     >>> t = TranspositionTable(8)
     >>> t.tt.shape, t.next_tag_base(), t.next_tag_base(), int(t.tt_tag[0])
-    ((256, 4), 256, 512, -1)
+    ((256, 4), 256, 512, 0)
     """
 
     def __init__(self, table_bits: int = 20) -> None:
@@ -288,7 +288,7 @@ class TranspositionTable:
 
     @property
     def tt_tag(self) -> np.ndarray:
-        """Each slot's tag, generation * 256 + depth (-1: never written; a view)."""
+        """Each slot's tag, generation * 256 + depth (0: never written; a view)."""
         return self.tt[:, 1].view(np.int64)
 
     @property

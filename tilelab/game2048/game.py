@@ -5,13 +5,14 @@ Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything 
 
 from __future__ import annotations
 
-import json
 from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
 from tilelab._checks import _short
-from tilelab._protocol import SessionBase, Turn, generator_from_state, jsonable
+from tilelab._protocol import (
+    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_rng_state,
+)
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
@@ -73,7 +74,7 @@ def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
 def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
-    if not _is_int(value) or value < 0:
+    if not (type(value) is int or _is_int(value)) or value < 0:
         raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {_short(value)}")
     return int(value)
 
@@ -283,7 +284,7 @@ class Game(SessionBase):
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
-            "rng": _jsonable(self._rng.bit_generator.state),
+            "rng": rng_state_to_save(self._rng),
             "history": [
                 {
                     "board": [list(row) for row in s.board.rows],
@@ -298,7 +299,7 @@ class Game(SessionBase):
 
     def to_json(self) -> str:
         """The game as a JSON string; :meth:`from_json` restores it, random state included."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Game":
@@ -342,7 +343,7 @@ class Game(SessionBase):
             game._history.append(_Snapshot(
                 _saved_board(snap, "board", size, where), _saved_count(snap, "score", where),
                 _saved_bool(snap, "won", where), moves,
-                _generator_from_state(_saved(snap, "rng", where), f"{where}rng").bit_generator.state,
+                saved_rng_state(_saved(snap, "rng", where), f"{where}rng"),
             ))
         later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
         for i, (snap, after) in enumerate(zip(game._history, later)):

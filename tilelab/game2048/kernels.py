@@ -71,7 +71,7 @@ LOST = 0.0  #: value of a board where the game is over
 CHECK_EVERY = 1024  #: searched nodes between two looks at the clock (about 0.05 ms of search; a look costs about 40 ns)
 STOPPED_BY_LIMIT, STOPPED_BY_CLOCK = 1, 2  #: counters[2] after a search that did not finish
 COUNTERS = 7  #: nodes, table hits, stopped, two words for the clock to write into, last look (ns), longest gap (ns)
-FREE_TAG = np.iinfo(np.uint64).max  #: the tag of a transposition-table slot never written
+FREE_TAG = 0  #: the tag of a transposition-table slot never written (a search's tags start at 256)
 # numba's runtime counts references to every array a compiled function passes to another, with an atomic add
 # and an atomic subtract each: the recursive chance_value passes seven arrays (and the learned player seven more in
 # its leaf_data), and perf put 15-17% of a depth-3 search's time on those two instructions. The search allocates
@@ -136,7 +136,9 @@ def new_counters() -> I64Array:
 def transposition_table(size: int) -> tuple[U64Array, F64Array]:
     """``(tt, tt_f)``: ``size`` free 32-byte slots (board, tag, value, spare) and the same memory as float64.
 
-    Each row starts on a 32-byte boundary, so a probe reads one cache line, not three.
+    Each row starts on a 32-byte boundary, so a probe reads one cache line, not three. A free slot is all
+    zeros (:data:`FREE_TAG` is 0): the table is not written when it is made, so the system gives it memory
+    only page by page as searches store entries (a 2**20-slot table is 32 MiB; a short search uses a few).
 
     >>> tt, tt_f = transposition_table(16)
     >>> tt.shape, tt.ctypes.data % 32, bool((tt[:, 1] == FREE_TAG).all()), tt_f.shape
@@ -145,7 +147,6 @@ def transposition_table(size: int) -> tuple[U64Array, F64Array]:
     raw = np.zeros(size * _SLOT_WORDS * 8 + 64, dtype=np.uint8)
     offset = (-raw.ctypes.data) % 64
     tt = raw[offset: offset + size * _SLOT_WORDS * 8].view(np.uint64).reshape(size, _SLOT_WORDS)
-    tt[:, 1] = FREE_TAG
     return tt, tt.view(np.float64)
 
 

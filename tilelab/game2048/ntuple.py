@@ -30,8 +30,8 @@ This module gathers the n-tuple package-internal modules under one name (import 
 :mod:`~tilelab.game2048.ntuple_net` (the network, its training and its files),
 :mod:`~tilelab.game2048.ntuple_ref` (the readable reference), :mod:`~tilelab.game2048.ntuple_kernels`
 (the compiled kernels), :mod:`~tilelab.game2048.ntuple_players` (the players and the lesson's net) and
-:mod:`~tilelab.game2048.ntuple_compact` (a trained net in a small file; :func:`strong_player`, the strong
-learned player shipped with tilelab).
+:mod:`~tilelab.game2048.ntuple_compact` (a trained net in a small file, and kept small in memory:
+:class:`CompactNetwork`; :func:`strong_player` plays the strong net shipped with tilelab).
 """
 
 from __future__ import annotations
@@ -55,10 +55,12 @@ from tilelab.game2048.ntuple_net import (
     CLASSROOM_TUPLES, FORMAT, FORMAT_VERSION, MAX_TUPLE, SYMMETRIES, WU_YEH_TUPLES, CurvePoint, Evaluation,
     NTupleNetwork, cache_dir, cached_network, check_tuples, symmetric_tuples,
 )
-from tilelab.game2048.ntuple_players import MAX_TD_NODES, LESSON_NET, TDExpectimax, TDPlayer, lesson_network
+from tilelab.game2048.ntuple_players import (
+    MAX_TD_NODES, LESSON_NET, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player,
+)
 from tilelab.game2048.ntuple_compact import (
-    COMPACT_FORMAT, COMPACT_VERSION, ENCODINGS, STRONG_NET, compact_weights, load_compact, load_network, save_compact,
-    strong_network, strong_player,
+    COMPACT_FORMAT, COMPACT_VERSION, ENCODINGS, STRONG_NET, CompactNetwork, compact_weights, load_compact, load_network,
+    save_compact,
 )
 from tilelab.game2048.ntuple_ref import feature_indices_ref, grid_exponents, learn_game_ref, td_update_ref, value_ref
 
@@ -66,8 +68,8 @@ __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
     "feature_indices_ref", "td_update_ref", "learn_game_ref", "CurvePoint", "Evaluation", "TDPlayer", "TDExpectimax",
     "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION", "lesson_network", "LESSON_NET",
-    "strong_player", "strong_network", "STRONG_NET", "save_compact", "load_compact", "load_network", "compact_weights",
-    "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
+    "strong_player", "strong_network", "STRONG_NET", "CompactNetwork", "save_compact", "load_compact", "load_network",
+    "compact_weights", "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
 ]
 
 # The names these objects had when they lived in this module: the same objects (an exercise's forbid list

@@ -13,12 +13,18 @@ compact file keeps only the others, each in 16 bits, and compresses what is left
 
 The header (JSON, as in :meth:`NTupleNetwork.save`) names the format and version, the tuples, the
 scales, how many weights are kept, a SHA-256 of the stored arrays and one of the float32 weights they
-decode to; a file failing any check raises ``ValueError`` saying how to rebuild it. Loading returns an
-ordinary :class:`NTupleNetwork`, so :class:`TDPlayer` and :class:`TDExpectimax` use it unchanged.
+decode to; a file failing any check raises ``ValueError`` saying how to rebuild it.
 
-:func:`strong_player` is the 4 x 6-tuple net trained by temporal coherence
-(``benchmarks/train_2048_td.py``), made compact by ``benchmarks/make_strong_net.py`` and shipped as
-``tilelab/data/ntuple-strong.npz``, searching 3 moves deep. Part of :mod:`tilelab.game2048.ntuple`.
+Two ways to load one. :meth:`CompactNetwork.load` keeps the net compact in memory too: the mask with a
+running count (16 bytes for every 64 weights) and the kept 16-bit codes, each scaled when it is looked up
+to exactly the float32 weight the file stands for. The shipped strong net takes 48 MiB so, not the 256 MiB
+of its float32 tables: a class's hub can afford it. :func:`load_compact` expands the file to an ordinary
+:class:`NTupleNetwork` (float32 tables: to train on, or to compare with the full net). Both play the same
+moves with the same values (:class:`TDPlayer` and :class:`TDExpectimax` take either).
+
+The strong player (:func:`~tilelab.game2048.ntuple.strong_player`) is the 4 x 6-tuple net trained by
+temporal coherence (``benchmarks/train_2048_td.py``), made compact by ``benchmarks/make_strong_net.py`` and
+shipped as ``tilelab/data/ntuple-strong.npz`` (:data:`STRONG_NET`). Part of :mod:`tilelab.game2048.ntuple`.
 """
 
 from __future__ import annotations
@@ -33,11 +39,16 @@ import numpy as np
 
 from tilelab._checks import _short
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab.game2048.ntuple_net import FORMAT, NTupleNetwork, _check_training, check_tuples
-from tilelab.game2048.ntuple_players import TDExpectimax
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.core import Board
+from tilelab.game2048.kernels import U64
+from tilelab.game2048.ntuple_kernels import CompactTables, batch_values, net_value
+from tilelab.game2048.ntuple_net import (
+    FORMAT, CurvePoint, NTupleNetwork, _check_training, check_tuples, feature_layout,
+)
 
-__all__ = ["COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS", "STRONG_NET", "STRONG_BUILD", "compact_weights",
-           "save_compact", "load_compact", "load_network", "strong_network", "strong_player"]
+__all__ = ["COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS", "STRONG_NET", "STRONG_BUILD", "CompactNetwork",
+           "compact_weights", "save_compact", "load_compact", "load_network"]
 
 COMPACT_FORMAT = "tilelab.game2048.ntuple-compact"
 COMPACT_VERSION = 1
@@ -98,10 +109,9 @@ def _quantise(net: NTupleNetwork, encoding: str, bits: int = 16) -> tuple[np.nda
     return codes, scales
 
 
-def _decode(codes: np.ndarray, where: np.ndarray, net: NTupleNetwork, encoding: str, scales: list[float],
-            out: np.ndarray | None = None) -> np.ndarray:
-    """float32 weights from the kept 16-bit ``codes`` and the boolean mask ``where`` (where they go), in ``out`` if given."""
-    weights = np.zeros(net.weights.size, dtype=np.float32) if out is None else out
+def _decode(codes: np.ndarray, where: np.ndarray, net: NTupleNetwork, encoding: str, scales: list[float]) -> np.ndarray:
+    """float32 weights from the kept 16-bit ``codes`` and the boolean mask ``where`` (where they go)."""
+    weights = np.zeros(net.weights.size, dtype=np.float32)
     if encoding == "float16":
         weights[where] = codes.view(np.float16).astype(np.float32)
         return weights
@@ -189,21 +199,10 @@ def _rebuild_advice(path: Path) -> str:
 
 
 def load_compact(path: str | os.PathLike[str]) -> NTupleNetwork:
-    """Read a compact file into an :class:`NTupleNetwork`; ``ValueError`` (saying how to rebuild) if damaged."""
-    path = Path(path)
-    try:
-        header, arrays = read_npz(path, "compact n-tuple network", _compact_sizes)
-    except DamagedFileError as exc:
-        raise DamagedFileError(f"{one_line(exc)}; {_rebuild_advice(path)}") from None
-    try:
-        net = _from_arrays(header, arrays)
-    except DamagedFileError as exc:
-        raise DamagedFileError(f"compact n-tuple network {path} is damaged or not a tilelab file: "
-                               f"{one_line(exc)}; {_rebuild_advice(path)}") from None
-    except (TypeError, ValueError, KeyError) as exc:
-        raise DamagedFileError(f"compact n-tuple network {path} has a damaged header ({type(exc).__name__}: "
-                               f"{one_line(exc)}); {_rebuild_advice(path)}") from None
-    return net
+    """Read a compact file into an :class:`NTupleNetwork` (float32 tables); ``ValueError`` (saying how to rebuild) if
+    damaged. :meth:`CompactNetwork.load` reads it without expanding it.
+    """
+    return CompactNetwork.load(path).to_network()
 
 
 def _check_format(header: dict[str, Any]) -> None:
@@ -217,35 +216,194 @@ def _check_format(header: dict[str, Any]) -> None:
                                f"{_short(version[0])} version {_short(version[1])})")
 
 
-def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> NTupleNetwork:
+_POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  # set bits of each byte
+_CHUNK = 1 << 20  # weights decoded at a time to check the SHA-256 or to expand (4 MiB of float32)
+
+
+def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "CompactNetwork":
     """The net a compact file's checked header and arrays describe (DamagedFileError on any mismatch)."""
     _check_format(header)
     encoding = header_field(header, "encoding", str)
     if encoding not in ENCODINGS:
         raise DamagedFileError(f"its encoding {_short(encoding)} is not one of {ENCODINGS}")
-    net = NTupleNetwork(header["tuples"], name=header_field(header, "name", str))
+    tuples = check_tuples(header["tuples"])
+    size = sum(16 ** len(t) for t in tuples)
     scales = header_field(header, "scales", list)
-    if len(scales) != len(net.tuples) or not all(
+    if len(scales) != len(tuples) or not all(
             isinstance(s, (int, float)) and not isinstance(s, bool) and np.isfinite(s) and s > 0 for s in scales):
-        raise DamagedFileError(f"its scales are not {len(net.tuples)} positive numbers")
+        raise DamagedFileError(f"its scales are not {len(tuples)} positive numbers")
     kept = header_field(header, "kept", int)
     mask, values = arrays["mask"], arrays["values"]
-    if mask.dtype != np.uint8 or mask.shape != ((net.weights.size + 7) // 8,):
-        raise DamagedFileError(f"its mask is {mask.dtype} {mask.shape}, expected uint8 ({(net.weights.size + 7) // 8},)")
+    if mask.dtype != np.uint8 or mask.shape != ((size + 7) // 8,):
+        raise DamagedFileError(f"its mask is {mask.dtype} {mask.shape}, expected uint8 ({(size + 7) // 8},)")
     if values.dtype != np.uint8 or values.shape != (2, kept):
         raise DamagedFileError(f"its values are {values.dtype} {values.shape}, expected uint8 (2, {kept})")
     if _sha256(mask, values) != header_field(header, "sha256", str):
         raise DamagedFileError("the stored weights fail their SHA-256 checksum")
-    where = np.unpackbits(mask, count=net.weights.size).view(bool)
-    if int(np.count_nonzero(where)) != kept:
-        raise DamagedFileError(f"its mask marks {int(np.count_nonzero(where)):,} weights, the header says {kept:,}")
-    codes = np.ascontiguousarray(values.T).view(np.int16).ravel()
-    weights = _decode(codes, where, net, encoding, [float(s) for s in scales], out=net.weights)
-    if _sha256(weights) != header_field(header, "weights_sha256", str):
+    blocks = _blocks(mask)
+    marked = int(blocks[-1, 1]) + int(_POPCOUNT8[mask[8 * (len(blocks) - 1):]].sum(dtype=np.int64))
+    if marked != kept:
+        raise DamagedFileError(f"its mask marks {marked:,} weights, the header says {kept:,}")
+    codes = np.empty(kept, dtype=np.int16)
+    codes.view(np.uint8)[0::2], codes.view(np.uint8)[1::2] = values[0], values[1]  # low bytes, high bytes
+    del arrays["values"], values
+    kept_values: np.ndarray = codes.view(np.float16).astype(np.float32) if encoding == "float16" else codes
+    training = _check_training(header_field(header, "training", dict)) if "training" in header else None
+    net = CompactNetwork(tuples, blocks, kept_values, [float(s) for s in scales],
+                         name=header_field(header, "name", str), training=training)
+    if net.sha256 != header_field(header, "weights_sha256", str):
         raise DamagedFileError("the decoded weights fail their SHA-256 checksum (written by another tilelab version?)")
-    if "training" in header:
-        net.training = _check_training(header_field(header, "training", dict))
     return net
+
+
+def _blocks(mask: np.ndarray) -> np.ndarray:
+    """``(words, 2)`` uint64 from a packed mask: each 64 weights' mask bits (weight ``64 w + j`` at bit ``63 - j``)
+    and how many weights before them are kept.
+
+    >>> _blocks(np.packbits([1, 0, 1] + [0] * 61 + [1])).tolist()
+    [[11529215046068469760, 0], [9223372036854775808, 2]]
+    """
+    padded = np.zeros(-(-mask.size // 8) * 8, dtype=np.uint8)
+    padded[:mask.size] = mask
+    blocks = np.empty((padded.size // 8, 2), dtype=np.uint64)
+    blocks[:, 0] = padded.view(">u8")
+    counts = _POPCOUNT8[padded].reshape(-1, 8).sum(axis=1, dtype=np.uint64)
+    blocks[0, 1] = 0
+    np.cumsum(counts[:-1], out=blocks[1:, 1])
+    return blocks
+
+
+class CompactNetwork:
+    """A trained n-tuple net kept compact in memory: its kept weights' 16-bit codes and where they go.
+
+    Reads as an :class:`NTupleNetwork` does (``value``, ``tuples``, ``training``, ``curve``) and plays with
+    :class:`~tilelab.game2048.ntuple.TDPlayer` and :class:`~tilelab.game2048.ntuple.TDExpectimax`: each look-up
+    is the float32 weight :func:`load_compact` would hold, so the moves and values are the same. It does not
+    train; :meth:`to_network` gives the float32 tables (to train on, or to compare).
+
+    >>> import tempfile
+    >>> net = NTupleNetwork([(0, 1, 2)], name="tiny")
+    >>> net.weights[[5, 70]] = [12.5, -3.0]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     small = CompactNetwork.load(save_compact(net, Path(folder) / "tiny.npz"))
+    >>> small.kept, np.array_equal(small.to_network().weights, compact_weights(net))
+    (2, True)
+    """
+
+    def __init__(self, tuples: Any, blocks: np.ndarray, values: np.ndarray, scales: list[float], *, name: str = "",
+                 training: dict[str, Any] | None = None) -> None:
+        self.tuples = check_tuples(tuples)
+        self.name = name or "custom"
+        self.size = sum(16 ** len(t) for t in self.tuples)
+        if blocks.dtype != np.uint64 or blocks.shape != (-(-self.size // 64), 2):
+            raise ValueError(f"blocks must be uint64 of shape ({-(-self.size // 64)}, 2), got {blocks.dtype} "
+                             f"{blocks.shape}")
+        if len(scales) != len(self.tuples):
+            raise ValueError(f"give one scale per tuple ({len(self.tuples)}), got {len(scales)}")
+        self.blocks, self.values, self.scales = blocks, values, [float(s) for s in scales]
+        self._cells, self._lens, self._offs = feature_layout(self.tuples)
+        self.offsets = self._offs[::8].copy()
+        self._feature_scales = np.repeat(np.array(self.scales, dtype=np.float64), 8)
+        self.training: dict[str, Any] = training or {"games": 0, "state": None, "seed": None, "alpha": None,
+                                                     "method": None, "seconds": 0.0, "curve": []}
+        self.sha256 = _sha256_of_chunks(self._chunks())  #: SHA-256 of the float32 weights it stands for
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> "CompactNetwork":
+        """Read a compact file, kept compact; ``ValueError`` (saying how to rebuild) if damaged."""
+        path = Path(path)
+        try:
+            header, arrays = read_npz(path, "compact n-tuple network", _compact_sizes)
+        except DamagedFileError as exc:
+            raise DamagedFileError(f"{one_line(exc)}; {_rebuild_advice(path)}") from None
+        try:
+            return _from_arrays(header, arrays)
+        except DamagedFileError as exc:
+            raise DamagedFileError(f"compact n-tuple network {path} is damaged or not a tilelab file: "
+                                   f"{one_line(exc)}; {_rebuild_advice(path)}") from None
+        except (TypeError, ValueError, KeyError) as exc:
+            raise DamagedFileError(f"compact n-tuple network {path} has a damaged header ({type(exc).__name__}: "
+                                   f"{one_line(exc)}); {_rebuild_advice(path)}") from None
+
+    def __repr__(self) -> str:
+        return (f"CompactNetwork({self.name!r}, tuples={len(self.tuples)}, weights={self.size:,} ({self.kept:,} kept), "
+                f"memory={self.memory_bytes / 2**20:.2f} MiB, trained games={self.training['games']:,})")
+
+    @property
+    def kept(self) -> int:
+        """How many weights are not 0."""
+        return int(self.values.size)
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes taken by the tables (the mask with its counts, and the kept codes)."""
+        return int(self.blocks.nbytes + self.values.nbytes)
+
+    @property
+    def features(self) -> int:
+        """Weights looked up per evaluation: tuples x 8 symmetries."""
+        return int(self._cells.shape[0])
+
+    @property
+    def tables(self) -> CompactTables:
+        """What the kernels read in place of float32 weights: ``(blocks, values, scale of each feature)``."""
+        return self.blocks.reshape(-1), self.values, self._feature_scales
+
+    @property
+    def curve(self) -> list[CurvePoint]:
+        """The learning curve of its training (one point per block)."""
+        return [CurvePoint(**p) for p in self.training["curve"]]
+
+    def value_bits(self, bits: int) -> float:
+        """``V`` of a bitboard."""
+        return float(net_value(U64(bits), self.tables, self._cells, self._lens, self._offs))
+
+    def value(self, board: Board | int) -> float:
+        """``V`` of a board (a :class:`Board` or a bitboard)."""
+        return self.value_bits(board if isinstance(board, (int, np.integer)) else to_bitboard(board))
+
+    def values_bits(self, boards: np.ndarray) -> np.ndarray:
+        """``V`` of many bitboards at once."""
+        boards = np.ascontiguousarray(boards, dtype=np.uint64)
+        out = np.zeros(boards.size, dtype=np.float64)
+        batch_values(boards.ravel(), self.tables, self._cells, self._lens, self._offs, out)
+        return out
+
+    def _chunks(self) -> Any:
+        """The float32 weights it stands for, in order, a chunk at a time: ``(start, weights)``."""
+        rank = 0
+        for t, (offset, cells) in enumerate(zip(self.offsets, self.tuples)):
+            end = int(offset) + 16 ** len(cells)
+            for start in range(int(offset), end, _CHUNK):
+                stop = min(start + _CHUNK, end)
+                where = _unpack(self.blocks, start, stop)
+                count = int(np.count_nonzero(where))
+                chunk = np.zeros(stop - start, dtype=np.float32)
+                chunk[where] = (self.values[rank:rank + count].astype(np.float64) * self.scales[t]).astype(np.float32)
+                rank += count
+                yield start, chunk
+
+    def to_network(self) -> NTupleNetwork:
+        """The same net with float32 tables (``4 * 16**n`` bytes a tuple: 256 MiB for the strong net)."""
+        net = NTupleNetwork(self.tuples, name=self.name)
+        for start, chunk in self._chunks():
+            net.weights[start:start + chunk.size] = chunk
+        net.training = self.training
+        return net
+
+
+def _unpack(blocks: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """The mask bits of weights ``start .. stop - 1`` as booleans."""
+    words = blocks[start // 64:-(-stop // 64), 0].astype(">u8")
+    skip = start % 64
+    return np.unpackbits(words.view(np.uint8), count=skip + stop - start)[skip:].view(bool)
+
+
+def _sha256_of_chunks(chunks: Any) -> str:
+    digest = hashlib.sha256()
+    for _, chunk in chunks:
+        digest.update(chunk.data)
+    return digest.hexdigest()
 
 
 def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
@@ -254,30 +412,3 @@ def load_network(path: str | os.PathLike[str]) -> NTupleNetwork:
     if header.get("format") == COMPACT_FORMAT:
         return load_compact(path)
     return NTupleNetwork.load(path)
-
-
-# ------------------------------------------------------------------------------ the shipped strong player
-def strong_network(path: str | os.PathLike[str] | None = None) -> NTupleNetwork:
-    """The strong net shipped with tilelab (``tilelab/data/ntuple-strong.npz``, checked on load).
-
-    A missing or damaged file raises ``ValueError`` naming the commands that build it.
-    """
-    where = Path(path) if path is not None else STRONG_NET
-    try:
-        return load_compact(where)
-    except FileNotFoundError:
-        raise ValueError(f"the strong net {where} is missing: in a clone, git pull (or git checkout "
-                         "tilelab/data/ntuple-strong.npz); else build it (about 3 hours of one core): "
-                         f"{STRONG_BUILD}") from None
-
-
-def strong_player(depth: int = 3, *, net: NTupleNetwork | None = None, **options: Any) -> TDExpectimax:
-    """The strong learned player: expectimax ``depth`` moves deep on the shipped 4 x 6-tuple net.
-
-    ``options`` go to :class:`TDExpectimax` (e.g. ``ms_per_move=50`` instead of a fixed depth, which
-    then is ignored); ``net`` replaces the shipped net (a net already loaded).
-    """
-    net = strong_network() if net is None else net
-    if "ms_per_move" in options or "nodes_per_move" in options:
-        return TDExpectimax(net, **options)
-    return TDExpectimax(net, depth=depth, **options)

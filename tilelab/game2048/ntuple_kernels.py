@@ -5,26 +5,36 @@ Part of :mod:`tilelab.game2048.ntuple` (which re-exports every name, under its o
 kernel works on a bitboard and the network's flattened tables: ``weights`` (float32), ``cells`` (one row
 of cells per tuple placement), ``lens`` (each placement's length) and ``offs`` (where its table starts).
 The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.ntuple_ref`.
+
+The kernels that only *read* weights (:func:`net_value` and all that call it: greedy values, the search's
+leaf) also take a compact net's tables instead of ``weights``: the tuple ``(blocks, values, scales)`` of
+:class:`~tilelab.game2048.ntuple_compact.CompactNetwork` (:func:`weight_at` reads either kind; numba
+compiles each kind once).
 """
 
 from __future__ import annotations
 
+from typing import Any, Union
+
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit, prefetch
+from tilelab._jit import HAVE_NUMBA, njit, popcount, prefetch
 from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
 from tilelab.game2048.kernels import (
     OVERFLOW, U64, F64Array, apply_move, make_search, max_exponent, spawn_xorshift,
 )
 
-__all__ = ["tuple_index", "net_value", "update_weights", "update_weights_tc", "learn_step", "train_games_plain",
-           "train_games", "learn_indices",
-           "greedy_values", "batch_values", "td_leaf", "TD_SEARCH"]
+__all__ = ["tuple_index", "kept_rank", "compact_weight", "weight_at", "net_value", "update_weights",
+           "update_weights_tc", "learn_step", "train_games_plain", "train_games", "learn_indices", "greedy_values",
+           "batch_values", "td_leaf", "TD_SEARCH"]
 
 F32Array = npt.NDArray[np.float32]  #: the weights and the temporal-coherence accumulators
+#: A compact net's tables: (blocks, values, scales); see :func:`compact_weight`.
+CompactTables = tuple[U64Array, npt.NDArray[Any], F64Array]
+Weights = Union[F32Array, CompactTables]  #: what the reading kernels take: float32 weights or a compact net's tables
 #: What td_leaf takes: (weights, cells, lens, offs, left, right, score_table).
-TDLeafData = tuple[F32Array, I64Array, I64Array, I64Array, U64Array, U64Array, I64Array]
+TDLeafData = tuple[Weights, I64Array, I64Array, I64Array, U64Array, U64Array, I64Array]
 
 
 @njit
@@ -37,11 +47,66 @@ def tuple_index(bits: Bits, cells: I64Array, lens: I64Array, f: int) -> int:
     return index
 
 
+@njit(inline="always")
+def compact_weight(blocks: U64Array, values: npt.NDArray[Any], scale: float, i: int) -> float:
+    """Weight ``i`` of a compact net: 0 unless bit ``i`` of the mask is set, else its kept value times ``scale``.
+
+    ``blocks`` covers 64 weights with two words: ``blocks[2 w]`` is the mask of weights ``64 w .. 64 w + 63``
+    (weight ``64 w + j`` at bit ``63 - j``, the order of ``np.packbits``), ``blocks[2 w + 1]`` how many weights
+    before ``64 w`` are kept. The kept values are in weight order, so weight ``i`` is ``values[blocks[2 w + 1] +
+    (set bits before it)]``, rounded to float32 as the float32 table it stands for holds it.
+
+    >>> blocks = np.array([0b101 << 61, 0], dtype=np.uint64)   # weights 0 and 2 kept
+    >>> [compact_weight(blocks, np.array([3, -2], dtype=np.int16), 0.5, i) for i in range(4)]
+    [1.5, 0.0, -1.0, 0.0]
+    """
+    rank = kept_rank(blocks, i)
+    if rank < 0:
+        return 0.0
+    return float(np.float32(values[rank] * scale))
+
+
+@njit(inline="always")
+def kept_rank(blocks: U64Array, i: int) -> int:
+    """Where weight ``i`` of a compact net is among its kept values (-1: not kept, its weight is 0)."""
+    w = 2 * (i >> 6)
+    here = blocks[w] >> (U64(63) - U64(i & 63))  # weight i's bit lowest, the bits of the weights before it above
+    if here & U64(1) == U64(0):
+        return -1
+    return int(np.int64(blocks[w + 1])) + popcount(here >> U64(1))
+
+
+def weight_at(weights: Weights, f: int, i: int) -> float:
+    """Weight ``i`` (feature ``f`` looks it up) of float32 ``weights`` or of a compact net's ``(blocks, values,
+    scales)``, where ``scales[f]`` is the scale of feature ``f``'s table. Compiled: one of the two, by type.
+
+    >>> weight_at(np.array([0.0, 2.5], dtype=np.float32), 0, 1)
+    2.5
+    """
+    if isinstance(weights, tuple):
+        blocks, values, scales = weights
+        return compact_weight(blocks, values, float(scales[f]), i)
+    return float(weights[i])
+
+
+if HAVE_NUMBA:  # pragma: no branch - one way per machine
+    from numba import types as _types
+    from numba.extending import overload as _overload
+
+    @_overload(weight_at, inline="always")
+    def _weight_at_compiled(weights, f, i):  # type: ignore[no-untyped-def]  # numba wants the lambdas' bare names
+        if isinstance(weights, _types.Array):
+            return lambda weights, f, i: float(weights[i])
+        if isinstance(weights, _types.BaseTuple) and len(weights) == 3:
+            return lambda weights, f, i: compact_weight(weights[0], weights[1], weights[2][f], i)
+        return None
+
+
 @njit
-def net_value(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array) -> float:
+def net_value(bits: Bits, weights: Weights, cells: I64Array, lens: I64Array, offs: I64Array) -> float:
     total = 0.0
     for f in range(cells.shape[0]):
-        total += float(weights[offs[f] + tuple_index(bits, cells, lens, f)])
+        total += weight_at(weights, f, offs[f] + tuple_index(bits, cells, lens, f))
     return total
 
 
@@ -204,7 +269,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
 
 
 @njit
-def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array,
+def greedy_values(bits: Bits, weights: Weights, cells: I64Array, lens: I64Array, offs: I64Array, left: U64Array,
                   right: U64Array, score_table: I64Array, values: F64Array) -> int:
     bits = U64(bits)
     best = -1
@@ -220,7 +285,7 @@ def greedy_values(bits: Bits, weights: F32Array, cells: I64Array, lens: I64Array
 
 
 @njit
-def batch_values(boards: U64Array, weights: F32Array, cells: I64Array, lens: I64Array, offs: I64Array,
+def batch_values(boards: U64Array, weights: Weights, cells: I64Array, lens: I64Array, offs: I64Array,
                  out: F64Array) -> None:
     for i in range(boards.size):
         out[i] = net_value(boards[i], weights, cells, lens, offs)
@@ -230,7 +295,8 @@ def batch_values(boards: U64Array, weights: F32Array, cells: I64Array, lens: I64
 @njit(inline="always")
 def td_leaf(board: Bits, leaf_data: TDLeafData) -> float:
     """A spawned board where the search stops, scored by a learned ``V`` of afterstates: the best move's points plus
-    ``V`` of its afterstate (0 when no move is left). ``leaf_data`` = (weights, cells, lens, offs, left, right, score).
+    ``V`` of its afterstate (0 when no move is left). ``leaf_data`` = (weights, cells, lens, offs, left, right, score),
+    ``weights`` float32 or a compact net's tables (each compiles its own copy of the search).
     """
     weights, cells, lens, offs, left, right, score_table = leaf_data
     best = -np.inf

@@ -27,7 +27,8 @@ from tilelab.game2048.kernels import U64, seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
 
 __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "MAX_TUPLE", "symmetric_tuples",
-           "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT", "FORMAT_VERSION"]
+           "feature_layout", "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT",
+           "FORMAT_VERSION"]
 
 FORMAT = "tilelab.game2048.ntuple"
 FORMAT_VERSION = 1
@@ -70,6 +71,24 @@ def symmetric_tuples(cells: Sequence[int]) -> list[tuple[int, ...]]:
     [(0, 1, 2, 3), (3, 2, 1, 0), (3, 7, 11, 15)]
     """
     return [tuple(sym[c] for c in cells) for sym in SYMMETRIES]
+
+
+def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where each feature (a tuple under one of the 8 symmetries) looks: ``(cells, lens, offs)``, the arrays every
+    kernel takes: its cells (one row per feature), how many, and where its tuple's table starts.
+
+    >>> cells, lens, offs = feature_layout([(0, 1), (4, 5, 6)])
+    >>> cells.shape, lens.tolist()[7:9], offs.tolist()[7:9]   # 2 tuples x 8 symmetries; the second table at 16**2
+    ((16, 3), [2, 3], [0, 256])
+    """
+    placements = [p for t in tuples for p in symmetric_tuples(t)]
+    cells = np.zeros((len(placements), max(len(t) for t in tuples)), dtype=np.int64)
+    for f, p in enumerate(placements):
+        cells[f, :len(p)] = p
+    lens = np.array([len(p) for p in placements], dtype=np.int64)
+    sizes = [16 ** len(t) for t in tuples]
+    offs = np.repeat(np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), 8)
+    return cells, lens, offs
 
 
 def check_tuples(tuples: Any) -> tuple[tuple[int, ...], ...]:
@@ -135,13 +154,7 @@ class NTupleNetwork:
             raise ValueError(f"weights must be float32 of shape ({total},) for these tuples, "
                              f"got {weights.dtype} {weights.shape}")
         self.weights = weights
-        placements = [p for cells in self.tuples for p in symmetric_tuples(cells)]
-        width = max(len(t) for t in self.tuples)
-        self._cells = np.zeros((len(placements), width), dtype=np.int64)
-        for f, p in enumerate(placements):
-            self._cells[f, :len(p)] = p
-        self._lens = np.array([len(p) for p in placements], dtype=np.int64)
-        self._offs = np.repeat(self.offsets, 8)
+        self._cells, self._lens, self._offs = feature_layout(self.tuples)
         self.e_sum: np.ndarray | None = None  # temporal-coherence accumulators (created on first TC use)
         self.a_sum: np.ndarray | None = None
         self.training: dict[str, Any] = {"games": 0, "state": None, "seed": None, "alpha": None, "method": None,

@@ -1,11 +1,13 @@
 """Players on a learned value: :class:`TDPlayer` (1-ply greedy) and :class:`TDExpectimax` (the one expectimax
-kernel of :mod:`tilelab.game2048.kernels` with ``V`` at its leaves), and the classroom net shipped with
-tilelab (:func:`lesson_network`). Part of :mod:`tilelab.game2048.ntuple`, which exports every name here.
+kernel of :mod:`tilelab.game2048.kernels` with ``V`` at its leaves), and the two nets shipped with tilelab: the
+classroom net (:func:`lesson_network`) and the strong net (:func:`strong_network`, played by :func:`strong_player`).
+Part of :mod:`tilelab.game2048.ntuple`, which exports every name here.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -21,12 +23,27 @@ from tilelab.game2048.expectimax import (
     result_of,
 )
 from tilelab.game2048.kernels import NO_MOVE, U64, search_rows
-from tilelab.game2048.ntuple_kernels import TD_SEARCH, greedy_values
+from tilelab.game2048 import ntuple_compact
+from tilelab.game2048.ntuple_compact import STRONG_BUILD, CompactNetwork
+from tilelab.game2048.ntuple_kernels import TD_SEARCH, Weights, greedy_values
 from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 
-__all__ = ["TDPlayer", "TDExpectimax", "MAX_TD_NODES", "LESSON_NET", "lesson_network"]
+__all__ = ["TDPlayer", "TDExpectimax", "MAX_TD_NODES", "LESSON_NET", "lesson_network", "strong_network",
+           "strong_player"]
 
 _CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)
+Net = NTupleNetwork | CompactNetwork  #: the nets a player takes: float32 tables, or kept compact in memory
+
+
+def _checked_net(net: object, player: str) -> Net:
+    if not isinstance(net, (NTupleNetwork, CompactNetwork)):
+        raise TypeError(f"{player} needs an NTupleNetwork or a CompactNetwork, got {type(net).__name__}")
+    return net
+
+
+def _weights(net: Net) -> Weights:
+    """What the kernels read: the float32 weights, or a compact net's tables."""
+    return net.tables if isinstance(net, CompactNetwork) else net.weights
 
 
 class TDPlayer:
@@ -41,10 +58,8 @@ class TDPlayer:
 
     name = "td-1ply"
 
-    def __init__(self, net: NTupleNetwork) -> None:
-        if not isinstance(net, NTupleNetwork):
-            raise TypeError(f"TDPlayer needs an NTupleNetwork, got {type(net).__name__}")
-        self.net = net
+    def __init__(self, net: Net) -> None:
+        self.net = _checked_net(net, "TDPlayer")
         self.last_values: dict[Direction, float] = {}
 
     def think(self, board: Board) -> Thought:
@@ -52,8 +67,8 @@ class TDPlayer:
         start = time.perf_counter()
         t = row_tables()
         values = np.full(4, np.nan)
-        best = greedy_values(U64(to_bitboard(board)), self.net.weights, self.net._cells, self.net._lens,
-                              self.net._offs, t.left, t.right, t.score, values)
+        best = greedy_values(U64(to_bitboard(board)), _weights(self.net), self.net._cells, self.net._lens,
+                             self.net._offs, t.left, t.right, t.score, values)
         self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(values) if not math.isnan(v)}
         direction = None if best < 0 else _CODE_TO_DIRECTION[best]
         return Thought(direction, dict(self.last_values), 1, len(self.last_values), 0,
@@ -86,11 +101,10 @@ class TDExpectimax(TranspositionTable):
 
     name = "td-expectimax"
 
-    def __init__(self, net: NTupleNetwork, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
+    def __init__(self, net: Net, ms_per_move: float | None = None, *, nodes_per_move: int | None = None,
                  depth: int | None = None, max_depth: int = 8, cutoff: float = 1e-3, p_four: float = DEFAULT_P_FOUR,
                  table_bits: int = 20, max_nodes: int = MAX_TD_NODES) -> None:
-        if not isinstance(net, NTupleNetwork):
-            raise TypeError(f"TDExpectimax needs an NTupleNetwork, got {type(net).__name__}")
+        net = _checked_net(net, "TDExpectimax")
         if ms_per_move is None and nodes_per_move is None and depth is None:
             nodes_per_move = 20_000
         _, cutoff, p_four = check_search_settings(1, cutoff, p_four)
@@ -120,9 +134,9 @@ class TDExpectimax(TranspositionTable):
         n = self.net
         if depth <= 1:  # our move, then V of its afterstate: no chance node
             counters.fill(0)
-            best = greedy_values(U64(bits), n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score, values)
+            best = greedy_values(U64(bits), _weights(n), n._cells, n._lens, n._offs, t.left, t.right, t.score, values)
         else:  # our move, then the one expectimax kernel from its afterstate, one of our moves fewer
-            leaf_data = (n.weights, n._cells, n._lens, n._offs, t.left, t.right, t.score)
+            leaf_data = (_weights(n), n._cells, n._lens, n._offs, t.left, t.right, t.score)
             r = search_rows()  # the same slides in 16 bits a row
             best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, r.left, r.right, r.score,
                                          leaf_data, self.tt, self.tt_f, tag_base, counters, values, node_limit,
@@ -169,3 +183,31 @@ def lesson_network() -> NTupleNetwork:
         raise ValueError(f"the shipped net is damaged ({one_line(exc)}): reinstall tilelab (pip install "
                          "--force-reinstall tilelab, or git checkout tilelab/data/ntuple-classroom.npz in a clone) "
                          f"or rebuild it with benchmarks/train_2048_td.py --net classroom --ship {LESSON_NET}") from None
+
+
+# ---------------------------------------------------------------------------------- the strong net
+def strong_network(path: str | os.PathLike[str] | None = None) -> CompactNetwork:
+    """The strong net shipped with tilelab (``tilelab/data/ntuple-strong.npz``, checked on load), kept compact in
+    memory (:class:`~tilelab.game2048.ntuple_compact.CompactNetwork`: 48 MiB).
+
+    A missing or damaged file raises ``ValueError`` naming the commands that build it.
+    """
+    where = Path(path) if path is not None else ntuple_compact.STRONG_NET
+    try:
+        return CompactNetwork.load(where)
+    except FileNotFoundError:
+        raise ValueError(f"the strong net {where} is missing: in a clone, git pull (or git checkout "
+                         "tilelab/data/ntuple-strong.npz); else build it (about 3 hours of one core): "
+                         f"{STRONG_BUILD}") from None
+
+
+def strong_player(depth: int = 3, *, net: Net | None = None, **options: Any) -> TDExpectimax:
+    """The strong learned player: expectimax ``depth`` moves deep on the shipped 4 x 6-tuple net.
+
+    ``options`` go to :class:`TDExpectimax` (e.g. ``ms_per_move=50`` instead of a fixed depth, which
+    then is ignored); ``net`` replaces the shipped net (a net already loaded).
+    """
+    net = strong_network() if net is None else net
+    if "ms_per_move" in options or "nodes_per_move" in options:
+        return TDExpectimax(net, **options)
+    return TDExpectimax(net, depth=depth, **options)

@@ -6,10 +6,11 @@ Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import islice
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from tilelab.game2048.board import (
-    BLANK, Board, BoardLike, Cell, Direction, DirectionLike, _as_board, _check_size, _check_tile,
+    BLANK, MAX_SIZE, MAX_TILE, Board, BoardLike, Cell, Direction, DirectionLike, _as_board, _check_size, _check_tile,
 )
 
 __all__ = [
@@ -75,7 +76,7 @@ def _slide(row: tuple[int, ...]) -> SlideResult:
     for source, value in enumerate(row):
         if value == BLANK:
             continue
-        if can_merge and values[-1] == value:
+        if can_merge and values[-1] == value and value < MAX_TILE:  # two MAX_TILE tiles stay apart
             values[-1] = 2 * value
             score += 2 * value
             last[2], last[3] = 2 * value, True  # type: ignore[index]
@@ -90,11 +91,18 @@ def _slide(row: tuple[int, ...]) -> SlideResult:
     return SlideResult(new_row, score, tuple(TileMove(*o) for o in orders))
 
 
-_slide_cached = lru_cache(maxsize=1 << 16)(_slide)
+#: The memos below hold board lines only (at most MAX_SIZE cells), so each entry is at most about 2 KB
+#: (8 cells of the largest tiles, each with its move); CACHED_LINES of them stay under 40 MB.
+CACHED_LINES = 1 << 14
+#: The longest row :func:`slide_row` slides (a board's rows have at most MAX_SIZE cells); an endless
+#: iterable is refused after reading one cell more.
+MAX_ROW = 1 << 16
+
+_slide_cached = lru_cache(maxsize=CACHED_LINES)(_slide)
 
 
 def slide_row(row: Sequence[int]) -> SlideResult:
-    """Slide one row toward index 0, merging equal pairs once, nearest pair first.
+    """Slide one row toward index 0, merging equal pairs once, nearest pair first (two MAX_TILE tiles do not merge).
 
     >>> r = slide_row([2, 2, 2, 0])
     >>> r.row, r.score
@@ -107,10 +115,13 @@ def slide_row(row: Sequence[int]) -> SlideResult:
     """
     if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
         raise TypeError(f"slide_row expects a sequence of ints, got {type(row).__name__}")
-    checked = tuple(_check_tile(v, f"index {i}") for i, v in enumerate(row))
+    checked = tuple(_check_tile(v, f"index {i}") for i, v in enumerate(islice(row, MAX_ROW + 1)))
     if not checked:
         raise ValueError("slide_row needs at least one cell; pass e.g. [2, 2, 0, 0]")
-    return _slide_cached(checked)
+    if len(checked) > MAX_ROW:
+        raise ValueError(f"slide_row slides rows of at most MAX_ROW={MAX_ROW:,} cells (a board's have at most "
+                         f"{MAX_SIZE}); this one is longer")
+    return _slide_cached(checked) if len(checked) <= MAX_SIZE else _slide(checked)  # long rows are not memoised
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,7 +227,7 @@ class _LineResult(NamedTuple):
     changed: bool
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=CACHED_LINES)
 def _line_result(size: int, code: int, index: int, values: tuple[int, ...]) -> _LineResult:
     """slide_row on one line of the board, with its move orders translated to board cells (memoised)."""
     cells = _line_cells(size, _DIRECTION_OF_CODE[code])[index]
@@ -232,7 +243,7 @@ def _line_can_slide(line: tuple[int, ...]) -> bool:
         if v == BLANK:
             seen_blank = True
             continue
-        if seen_blank or v == prev:
+        if seen_blank or (v == prev and v < MAX_TILE):
             return True
         prev = v
     return False
@@ -271,6 +282,6 @@ def is_over(board: BoardLike) -> bool:
     for r in range(n):
         for c in range(n):
             v = rows[r][c]
-            if (c + 1 < n and rows[r][c + 1] == v) or (r + 1 < n and rows[r + 1][c] == v):
+            if v < MAX_TILE and ((c + 1 < n and rows[r][c + 1] == v) or (r + 1 < n and rows[r + 1][c] == v)):
                 return False
     return True

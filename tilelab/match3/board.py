@@ -291,9 +291,9 @@ def _check_kinds(kinds: object) -> int:
 
 def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
     if isinstance(grid, np.ndarray):
-        grid = grid.tolist()
-    try:
-        rows = [list(row) for row in grid]  # type: ignore[attr-defined]
+        grid = grid[:MAX_SIDE + 1].tolist()  # never copy more than one row too many
+    try:  # read one row, and one cell a row, past the limits at most: an endless iterable is refused too
+        rows = [list(islice(row, MAX_SIDE + 1)) for row in islice(grid, MAX_SIDE + 1)]  # type: ignore[call-overload]
     except TypeError:
         raise ValueError("grid must be a sequence of rows, e.g. ((0, 1, 2), (1, 2, 0))") from None
     _check_rectangle(rows)
@@ -322,7 +322,8 @@ def _check_rectangle(rows: Sequence[Sized]) -> None:
 def _check_limits(rows: int, cols: int) -> None:
     """ValueError naming the limit when a board would be larger than MAX_SIDE / MAX_CELLS."""
     if max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
-        raise ValueError(f"a {rows}x{cols} board is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
+        shown = "x".join(str(n) if n <= MAX_SIDE else f"(over {MAX_SIDE})" for n in (rows, cols))  # read no further
+        raise ValueError(f"a {shown} board is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
                          f"MAX_CELLS={MAX_CELLS} cells, so that every call ends within seconds")
 
 

@@ -31,7 +31,6 @@ method of the rules, so no caller ever asks "are specials on?".
 
 from __future__ import annotations
 
-import json
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 
@@ -42,13 +41,16 @@ from tilelab._protocol import (
     SessionBase,
     Turn,
     check_saved_header,
+    dump_json,
     generator_from_state,
     jsonable,
+    rng_state_to_save,
     saved_field,
+    saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.match3 import core
-from tilelab.match3.core import SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.core import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
 from tilelab.match3.special_board import SpecialBoard
 
@@ -148,7 +150,7 @@ class PlainRules(Rules):
     def board_from_dict(self, data: Any) -> Board:
         if not isinstance(data, dict):
             raise ValueError(f"saved board must be an object with grid and kinds, not {_short(data)}")
-        return Board(tuple(tuple(row) for row in saved_field(data, "grid", list)), saved_field(data, "kinds", int))
+        return Board(saved_field(data, "grid", list), saved_field(data, "kinds", int))  # Board reads no row too many
 
 
 class SpecialRules(Rules):
@@ -200,9 +202,30 @@ class SpecialRules(Rules):
     def board_from_dict(self, data: Any) -> SpecialBoard:
         if not isinstance(data, dict):
             raise ValueError(f"saved board must be an object with grid, specials and kinds, not {_short(data)}")
-        grid = tuple(tuple(row) for row in saved_field(data, "grid", list))
-        specials = tuple(tuple(row) for row in saved_field(data, "specials", list))
-        return SpecialBoard(grid, specials, saved_field(data, "kinds", int))
+        grid, specials = saved_field(data, "grid", list), saved_field(data, "specials", list)
+        return SpecialBoard(grid, specials, saved_field(data, "kinds", int))  # it reads no row too many
+
+
+def _is_dead(rules: Rules, board: Any) -> bool | None:
+    """``rules.is_dead(board)``, or None when the board holds a ready run (not settled: the rules refuse to say)."""
+    try:
+        return rules.is_dead(board)
+    except ValueError:
+        return None
+
+
+def _dead_fast(rules: Rules, board: Any) -> bool:
+    """``rules.is_dead(board)`` by the compiled twins (tested equal to the rules): a save's undo history is long."""
+    if rules.specials:
+        from tilelab.match3.specials_fast import is_dead_specials_fast
+
+        return is_dead_specials_fast(board)
+    from tilelab.match3.fast import is_dead_fast
+
+    try:
+        return is_dead_fast(board)
+    except ValueError:  # a ready run: not dead
+        return False
 
 
 def _split_move(move: object) -> Move:
@@ -294,7 +317,9 @@ class Game(SessionBase):
     ``rng`` (or ``seed``) is a seed or a numpy Generator: deals, refills and reshuffles draw from
     it, nothing else does, so the same seed and moves give the same game. ``rules`` is
     :data:`PLAIN` (default) or :data:`WITH_SPECIALS` (or their names). ``board=`` starts from a
-    given board. Match-3 has no end: a dead board is reshuffled, so ``over`` and ``won`` stay False.
+    given board; a dead one is reshuffled at once (drawing from ``rng``), as after a swap that leaves
+    the board dead, and one too small ever to have a swap is refused. Match-3 has no end: a dead board
+    is reshuffled, so ``over`` and ``won`` stay False.
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, kinds: int = 6, *, rules: "Rules | str | bool" = PLAIN,
@@ -309,6 +334,10 @@ class Game(SessionBase):
         self._history: list[_Snapshot] = []
         if board is None:
             board = self.rules.deal(rows, cols, kinds, rng=self._rng)
+        else:
+            board = self._check_board(board)
+            if _is_dead(self.rules, board):  # a live game never rests on a dead board
+                board = self.rules.reshuffle(board, rng=self._rng).board
         self._start(self._check_board(board))
 
     def _check_board(self, board: object) -> Board | SpecialBoard:
@@ -429,16 +458,17 @@ class Game(SessionBase):
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
         now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
-                        dict(self._rng.bit_generator.state))
+                        rng_state_to_save(self._rng))
         return {"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.name, "seed": self.seed,
                 **self._state(now), "history": [self._state(s) for s in self._history]}
 
     def to_json(self) -> str:
         """The game as JSON; :meth:`from_json` restores it, random state and undo history included."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
-    def _snapshot_from(cls, rules: Rules, data: Any, where: str) -> _Snapshot:
+    def _snapshot_from(cls, rules: Rules, data: Any, where: str, like: Any = None) -> _Snapshot:
+        """One saved position, each field checked; ``like``: the game's board, whose size and kinds it must have."""
         if not isinstance(data, dict):
             raise ValueError(f"saved game field {where or 'game'} must be an object, not {_short(data)}")
         try:
@@ -447,9 +477,19 @@ class Game(SessionBase):
             raise ValueError(f"saved game field {where}'board' is not a board: {exc}") from None
         if not board.is_full:
             raise ValueError(f"saved game field {where}'board' has holes: a saved board is always refilled")
+        if like is not None and (board.rows, board.cols, board.kinds) != (like.rows, like.cols, like.kinds):
+            raise ValueError(f"saved game field {where}'board' is {board.rows}x{board.cols} with {board.kinds} kinds, "
+                             f"but the game's board is {like.rows}x{like.cols} with {like.kinds}: every undo step "
+                             "has the game's size and kinds")
         counts = [saved_field(data, key, int, where) for key in ("score", "moves", "last_cascades", "best_cascades")]
-        state = generator_from_state(saved_field(data, "rng", dict, where), f"{where}rng").bit_generator.state
         score, moves, last_cascades, best_cascades = counts
+        if last_cascades > best_cascades or best_cascades > MAX_CASCADES:
+            raise ValueError(f"saved game fields {where}'last_cascades' = {last_cascades} and 'best_cascades' = "
+                             f"{best_cascades} contradict: the best is the largest of every move's (at most {MAX_CASCADES})")
+        if moves == 0 and (score or best_cascades):
+            raise ValueError(f"saved game field {where}'moves' is 0 but the score or cascades are not: nothing "
+                             "scores before the first move")
+        state = saved_rng_state(saved_field(data, "rng", dict, where), f"{where}rng")
         return _Snapshot(board, score, moves, last_cascades, best_cascades, dict(state))
 
     @classmethod
@@ -458,6 +498,12 @@ class Game(SessionBase):
         data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
         rules = as_rules(saved_field(data, "rules", str))
         now = cls._snapshot_from(rules, data, "")
+        dead = _is_dead(rules, now.board)
+        if dead is None:
+            raise ValueError("saved game field 'board' holds a ready run: a game settles every cascade before it saves")
+        if dead:
+            raise ValueError("saved game field 'board' is dead (no swap makes a match): a game reshuffles a dead board "
+                             "at once, so it never saves one")
         game = cls(rules=rules, rng=0, board=now.board)
         seed = data.get("seed")
         game.seed = None if seed is None else saved_field(data, "seed", int)
@@ -467,12 +513,16 @@ class Game(SessionBase):
         if len(history) > game.moves:
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves} moves played")
         for i, snap in enumerate(history):
-            game._history.append(cls._snapshot_from(rules, snap, f"history[{i}]."))
+            game._history.append(cls._snapshot_from(rules, snap, f"history[{i}].", now.board))
         later = [*game._history[1:], now]
         for i, (snap, after) in enumerate(zip(game._history, later)):
-            if snap.moves + 1 != after.moves or snap.score > after.score:
-                raise ValueError(f"saved game history[{i}] does not lead to the next position "
-                                 "(one move more, never less score)")
+            if snap.moves + 1 != after.moves or snap.score > after.score \
+                    or after.best_cascades != max(snap.best_cascades, after.last_cascades):
+                raise ValueError(f"saved game history[{i}] does not lead to the next position (one move more, never "
+                                 "less score, the best cascade the larger of the best before and the last)")
+            if _dead_fast(rules, snap.board):
+                raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a move "
+                                 "was played from it")
         return game
 
     def __repr__(self) -> str:

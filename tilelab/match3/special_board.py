@@ -7,6 +7,7 @@ here (its docstring states the rules).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import islice
 from typing import Iterable
 
 import numpy as np
@@ -187,14 +188,14 @@ class SpecialBoard(BoardBase):
 def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
     """``rows`` as a tuple of tuples of ints; 0.7, "1", True and inf are refused (TypeError naming ``name``)."""
     if isinstance(rows, np.ndarray):
-        rows = rows.tolist()
+        rows = rows[:MAX_SIDE + 1].tolist()
     if isinstance(rows, (str, bytes)) or not isinstance(rows, Iterable):
         raise TypeError(f"{name} must be a sequence of rows of ints, got {type(rows).__name__}")
     out = []
     for r, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
             raise TypeError(f"{name} row {r} must be a sequence of ints, got {type(row).__name__}")
-        values = tuple(row)
+        values = tuple(islice(row, MAX_SIDE + 1))  # an endless row is read no further: the size check refuses it
         for c, v in enumerate(values):
             if not is_int(v):
                 raise TypeError(f"{name} cell {(r, c)} holds {_short(v)} ({type(v).__name__}): use ints")

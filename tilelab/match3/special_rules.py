@@ -255,7 +255,10 @@ def special_for(group: Group, swipe: str | None) -> int:
 
 
 def creation_cell(group: Group, move: Move | None) -> Cell:
-    """Where a group's new special appears (see the module docstring).
+    """Where a group's new special appears: on the swap's own match, where the swapped candy that
+    completed the group landed (``b`` or ``a`` of ``move``, whichever the group holds; the two candies
+    differ in kind, so a group never holds both); in a cascade, the first crossing cell in reading
+    order, else the middle of the line (the upper/left middle cell of a four).
 
     >>> g, = find_groups(SpecialBoard.parse("0 0 0 0\\n1 2 1 2"))
     >>> creation_cell(g, None), creation_cell(g, ((1, 3), (0, 3)))
@@ -318,6 +321,15 @@ def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[
     >>> b = SpecialBoard.parse("0 0- 1\\n1 1| 0\\n2 0 2")
     >>> sorted(combo_cells(b, "striped+striped", (0, 1), (1, 1))[0])
     [(0, 1), (1, 0), (1, 1), (1, 2), (2, 1)]
+
+    Colour bomb + striped: every plain candy of the striped candy's colour turns striped, the
+    stripes alternating (across, up/down, ...) in reading order, as the Candy Crush Saga wiki
+    describes it; specials of that colour keep their own. All of them then go off:
+
+    >>> b = SpecialBoard.parse("* 0- 1\\n0 1 0\\n1 0 2")
+    >>> cells, turned = combo_cells(b, "bomb+striped", (0, 0), (0, 1))
+    >>> sorted(turned.items()) == [((1, 0), ROW), ((1, 2), COL), ((2, 1), ROW)]
+    True
     """
     if combo == "striped+striped":
         return _line(board, b, ROW) | _line(board, b, COL), {}
@@ -334,8 +346,10 @@ def combo_cells(board: SpecialBoard, combo: str, a: Cell, b: Cell) -> tuple[set[
     same = {c for c in board.cells() if board[c] == colour}
     if combo == "bomb+plain":
         return {bomb} | same, {}
-    turn = board.special_code(other) if combo == "bomb+striped" else WRAPPED
-    return {bomb} | same, {c: turn for c in same if board.special_code(c) == NONE}
+    plain = [c for c in sorted(same) if board.special_code(c) == NONE]  # specials of that colour stay as they are
+    if combo == "bomb+striped":  # each its own stripes: across, up/down, across, ... in reading order
+        return {bomb} | same, {c: (ROW, COL)[i % 2] for i, c in enumerate(plain)}
+    return {bomb} | same, {c: WRAPPED for c in plain}
 
 
 def _activation_name(special: int) -> str:

@@ -11,8 +11,8 @@ Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.mat
   no swipe; then (our choice) the stripes cross the line (a horizontal four clears a column).
 - an L, T or cross of five or more makes a **wrapped** candy of its colour;
 - a line of five (or more) makes a **colour bomb**, which has no colour of its own.
-- where it appears: on the player's match, at the cell the player's candy moved INTO (``b`` in
-  ``swap(board, a, b)``), else at ``a`` if only that cell is in the group; for a cascade match
+- where it appears: on the player's match, where the swapped candy that completed the group
+  landed (``b`` in ``swap(board, a, b)`` if the group holds ``b``, else ``a``); for a cascade match
   at a fixed cell: the first crossing cell in reading order for an L/T/cross (or a five that
   crosses another run), else the middle cell of the line (the upper/left one of the two middle
   cells of a line of four).
@@ -32,7 +32,9 @@ cascade step):
 Combinations when two specials are swapped (centred on ``b``, the cell the player moved into):
 striped+striped a cross (row and column of ``b``); striped+wrapped three rows and three columns;
 wrapped+wrapped the 5x5 block (Candy Crush fires it twice; we fire once); bomb+striped turns
-every candy of the striped one's colour into a striped candy (the same stripes) and fires them;
+every plain candy of the striped one's colour into a striped candy, the stripes alternating across
+and up/down in reading order (the Candy Crush Saga wiki's rule; fan guides call them random), and
+fires them all;
 bomb+wrapped likewise with wrapped candies; bomb+bomb clears the board; bomb+plain candy clears
 that colour. A swap of two specials (or of a bomb with anything) is legal without a match.
 

@@ -137,11 +137,15 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
             other = b if bomb == a else a
             fired[bomb] = 1
             flat_s[bomb] = NONE
-            turn = flat_s[other] if combo == C_BS else WRAPPED
             want = g[other // cols, other % cols]
+            turned = 0  # bomb+striped: the stripes alternate ROW, COL, ... in reading order
             for i in range(size):
                 if g[i // cols, i % cols] == want and flat_s[i] == NONE:
-                    flat_s[i] = turn
+                    if combo == C_BS:
+                        flat_s[i] = ROW if turned % 2 == 0 else COL
+                        turned += 1
+                    else:
+                        flat_s[i] = WRAPPED
         else:
             fired[a] = 1
             fired[b] = 1

@@ -41,6 +41,7 @@ MATCH_COLOUR = "#d62728"
 REFILL_COLOUR = "#1f77b4"
 MOVE_COLOUR = "#444444"
 CELL_INCHES = 0.42
+TITLE_INCHES_PER_CHAR = 0.08  # a 10-point title character, with room to spare
 CANDY_SCALE = 0.4  # half-size of a candy, in cells
 
 
@@ -120,6 +121,12 @@ def plot_board(board: Board, *, title: str | None = None, **marks) -> Figure:
     return fig
 
 
+def _panel_inches(cols: int, titles: Sequence[str] | None, least: float) -> float:
+    """Width of one panel in a strip: the board's, or wider when a title needs it (titles never overlap)."""
+    longest = max((len(t) for t in titles or () if t), default=0)
+    return max(least, cols * CELL_INCHES, TITLE_INCHES_PER_CHAR * longest)
+
+
 def plot_boards(boards: Sequence[Board], titles: Sequence[str] | None = None, *,
                 marks: Sequence[dict] | None = None, suptitle: str | None = None) -> Figure:
     """Several boards side by side (a before/after strip)."""
@@ -127,7 +134,7 @@ def plot_boards(boards: Sequence[Board], titles: Sequence[str] | None = None, *,
     if n == 0:
         raise ValueError("plot_boards needs at least one board")
     rows, cols = boards[0].rows, boards[0].cols
-    fig, axes = plt.subplots(1, n, figsize=(n * max(1.8, cols * CELL_INCHES), max(1.8, rows * CELL_INCHES) + 0.4),
+    fig, axes = plt.subplots(1, n, figsize=(n * _panel_inches(cols, titles, 1.8), max(1.8, rows * CELL_INCHES) + 0.4),
                              squeeze=False)
     for i, (ax, board) in enumerate(zip(axes[0], boards)):
         draw_board(ax, board, title=titles[i] if titles else None, **(marks[i] if marks else {}))
@@ -301,7 +308,7 @@ def plot_special_boards(boards: Sequence, titles: Sequence[str] | None = None, *
     if not boards:
         raise ValueError("plot_special_boards needs at least one board")
     rows, cols = boards[0].rows, boards[0].cols
-    size = max(2.2, cols * 0.5)
+    size = max(_panel_inches(cols, titles, 2.2), cols * 0.5)
     fig, axes = plt.subplots(1, len(boards), figsize=(len(boards) * size, max(2.2, rows * 0.5) + 0.5), squeeze=False)
     for i, (ax, board) in enumerate(zip(axes[0], boards)):
         draw_special_board(ax, board, title=titles[i] if titles else None, **(marks[i] if marks else {}))

@@ -211,8 +211,9 @@ def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
 def plot_move_effect(puzzle: Puzzle) -> Figure:
     """Why a horizontal move keeps the inversions and a vertical one changes them.
 
-    Top: the board, after a horizontal move, after a vertical move. Below, one full-width strip
-    per board: its reading order with its inversions; the vertical move lifts one tile over
+    Top: the board, and two *alternative* moves from it (each panel starts from "before"): a
+    horizontal one and a vertical one. Below, one full-width strip per board: its reading order
+    with its inversions; the vertical move lifts one tile over
     ``cols - 1`` others (highlighted), so the count changes by an odd number when the width is
     even and an even number when it is odd. ``fig.axes[:3]`` are the boards, ``fig.axes[3:]``
     the strips.
@@ -220,7 +221,7 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     >>> from tilelab.sliding import Puzzle
     >>> fig = plot_move_effect(Puzzle.parse('1 5 2\\n4 . 3\\n7 8 6'))
     >>> [ax.get_title() for ax in fig.axes[3:]]
-    ['6 inversions', '6 inversions (same)', '8 inversions (+2)']
+    ['before: 6 inversions', 'either: 6 inversions (same)', 'or: 8 inversions (+2)']
     """
     horizontal = next(d for d in ("left", "right") if puzzle.tile_for(d) is not None)
     vertical = next(d for d in ("up", "down") if puzzle.tile_for(d) is not None)
@@ -239,8 +240,8 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     strip_axes = [fig.add_subplot(grid[k + 1, :]) for k in range(3)]
     boards = [
         (puzzle, "before", (), ()),
-        (after_h, f"{h_tile} moves {horizontal}", (h_tile,), (h_tile,)),
-        (after_v, f"{v_tile} moves {vertical}: jumps {len(jumped)}", (v_tile, *jumped), (v_tile,)),
+        (after_h, f"either: {h_tile} moves {horizontal}", (h_tile,), (h_tile,)),
+        (after_v, f"or: {v_tile} moves {vertical}, jumps {len(jumped)}", (v_tile, *jumped), (v_tile,)),
     ]
     base = inversions(puzzle)
     for k, (board, title, marked, arcs_of) in enumerate(boards):
@@ -249,7 +250,8 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
         _draw_sequence(strip_axes[k], seq, inversion_pairs(board), highlight=marked, arcs_of=arcs_of)
         count = inversions(board)
         change = "" if k == 0 else (" (same)" if count == base else f" ({count - base:+d})")
-        strip_axes[k].set_title(f"{count} inversions{change}", fontsize=12)
+        strip_axes[k].set_title(f"{['before', 'either', 'or'][k]}: {count} inversions{change}", fontsize=12)
+    fig.suptitle("two different moves from the same board (not one after the other)", fontsize=12)
     fig.tight_layout()
     return fig
 

@@ -25,7 +25,6 @@ True
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -35,18 +34,23 @@ from tilelab._protocol import (
     SessionBase,
     Turn,
     check_saved_header,
+    dump_json,
     generator_from_state,
-    jsonable,
+    rng_state_to_save,
     saved_field,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
-__all__ = ["Game", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
+__all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
 
 JSON_FORMAT = "tilelab.sliding"
 JSON_VERSION = 1
+#: Most single-tile moves a game holds (its ``moves.single``; each slide moves one or more tiles): a save
+#: replays them all, in time linear in the tiles moved, so loading the largest save takes well under a second.
+#: A Solve by the human strategy from a 30x30 deal plays about 85,000.
+MAX_MOVES = 200_000
 OPTIMAL_SOLVE_MAX_CELLS = 16  #: Hint/Solve look for an optimal solution up to 4x4 (within the budget)
 PLAN_SECONDS = 3.0  #: the optimal search's budget; past it Hint and Solve use the human strategy
 _WARMED: set[tuple[int, int, str]] = set()
@@ -70,8 +74,11 @@ class Plan(NamedTuple):
 
 
 class _Snapshot(NamedTuple):
-    puzzle: Puzzle
-    moves: MoveCount
+    """What undo needs of the position before a slide: four ints and a word, never a copy of the board."""
+
+    blank: int  # the blank's index before the slide: sliding the tile now there takes the slide back
+    single: int
+    multi: int
     direction: str | None
 
 
@@ -93,6 +100,54 @@ def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
     goal = Puzzle.goal(rows, cols)
     solve(goal.slide(next(iter(goal.legal_moves()))), method="idastar", heuristic=heuristic)
     _WARMED.add((rows, cols, heuristic))
+
+
+def _replay(game: "Game", played: list[Any]) -> None:
+    """Play the saved slides from the deal, checking each, in time linear in the tiles moved.
+
+    Works on a list of cells and a list of tile positions: a slide costs a slice copy of the segment
+    and a few steps per tile moved (never a board copy), and keeps four ints of undo history.
+    """
+    puzzle = game.puzzle
+    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.size
+    cells = list(puzzle.tiles)
+    where = [0] * n  # where[tile] = its cell
+    for cell, tile in enumerate(cells):
+        where[tile] = cell
+    wrong = sum(cell != (tile - 1) % n for cell, tile in enumerate(cells))  # cells not as in the goal; 0: solved
+    blank, single, multi, last = where[0], 0, 0, None
+    history = game._history
+    for i, tile in enumerate(played):
+        if wrong == 0:
+            raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
+        cell = where[tile] if type(tile) is int and 0 < tile < n else -1
+        if cell < 0 or (cell // cols != blank // cols and cell % cols != blank % cols):
+            raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there (legal: "
+                             f"the tiles in the blank's row and column, {list(Puzzle(cells, rows, cols).legal_moves())})")
+        step = 1 if cell // cols == blank // cols else cols
+        if cell > blank:  # the tiles between move one cell toward the blank: left or up
+            cells[blank:cell:step] = cells[blank + step:cell + 1:step]
+            direction, shift = ("left" if step == 1 else "up"), -step
+        else:
+            cells[cell + step:blank + 1:step] = cells[cell:blank:step]
+            direction, shift = ("right" if step == 1 else "down"), step
+        cells[cell] = 0
+        for old in range(cell, blank, shift):  # each moved tile: its new cell, and is it home now?
+            moved = cells[old + shift]
+            where[moved] = old + shift
+            wrong += (old + shift != moved - 1) - (old != moved - 1)
+        wrong += (cell != n - 1) - (blank != n - 1)  # the blank
+        where[0] = cell
+        history.append(_Snapshot(blank, single, multi, last))
+        single += abs(cell - blank) // step
+        if single > MAX_MOVES:
+            raise ValueError(f"saved game field 'played' moves more than MAX_MOVES={MAX_MOVES:,} tiles, the most a "
+                             "game holds; this is not a save tilelab wrote")
+        multi += direction != last
+        blank, last = cell, direction
+    game._played = list(played)
+    game.puzzle = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
+    game.moves, game._direction = MoveCount(single, multi), last
 
 
 class Game(SessionBase):
@@ -197,7 +252,10 @@ class Game(SessionBase):
         else:
             raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {_short(move)}")
         event = play(self.puzzle, tile)
-        self._history.append(_Snapshot(self.puzzle, self.moves, self._direction))
+        if self.moves.single + event.single_moves > MAX_MOVES:
+            raise ValueError(f"this game has moved {self.moves.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a "
+                             "game holds (a save replays every one): start a new game with game.restart()")
+        self._history.append(_Snapshot(self.puzzle.blank_index, self.moves.single, self.moves.multi, self._direction))
         self.puzzle = event.after
         self._played.append(tile)
         same_line = event.direction == self._direction  # count_moves: a run of one direction is one move
@@ -210,7 +268,8 @@ class Game(SessionBase):
         if not self._history:
             return False
         snap = self._history.pop()
-        self.puzzle, self.moves, self._direction = snap.puzzle, snap.moves, snap.direction
+        self.puzzle = self.puzzle.slide(self.puzzle.tiles[snap.blank])  # the same segment slides back
+        self.moves, self._direction = MoveCount(snap.single, snap.multi), snap.direction
         self._played.pop()
         return True
 
@@ -280,12 +339,12 @@ class Game(SessionBase):
             "format": JSON_FORMAT, "version": JSON_VERSION,
             "rows": self.puzzle.rows, "cols": self.puzzle.cols, "method": self.method, "seed": self.seed,
             "start": list(self.start.tiles), "played": list(self._played),
-            "rng": jsonable(self._rng.bit_generator.state),
+            "rng": rng_state_to_save(self._rng),
         }
 
     def to_json(self) -> str:
         """The game as JSON; :meth:`from_json` restores it with its undo history and random state."""
-        return json.dumps(self.to_dict())
+        return dump_json(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
@@ -306,12 +365,11 @@ class Game(SessionBase):
         game = cls(puzzle=puzzle, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
-        for i, tile in enumerate(saved_field(data, "played", list)):
-            if not isinstance(tile, int) or isinstance(tile, bool) or tile not in game.puzzle.legal_moves():
-                raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there")
-            if game.over:
-                raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
-            game.play(tile)
+        played = saved_field(data, "played", list)
+        if len(played) > MAX_MOVES:  # every slide moves a tile: refused before replaying any
+            raise ValueError(f"saved game field 'played' holds {len(played):,} slides, past MAX_MOVES={MAX_MOVES:,} "
+                             "(the most tiles a game moves); this is not a save tilelab wrote")
+        _replay(game, played)
         return game
 
     def __repr__(self) -> str:

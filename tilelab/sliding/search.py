@@ -263,8 +263,11 @@ def astar_reference(
     """A* (``weight == 1``) or weighted A* (``f = g + weight * h``, ``weight > 1``).
 
     Boards wait in a priority queue ordered by ``f``; ties go to the deeper board (larger
-    ``g``), which reaches the goal sooner. With an admissible ``h`` and ``weight == 1`` the
-    first goal popped is optimal; with ``weight = w`` it is at most ``w`` times optimal.
+    ``g``), which reaches the goal sooner. A board reached again by a shorter path is reopened
+    (taken out of the closed set and queued with its new ``g``), so an admissible ``h`` (one that
+    never overestimates) is enough, consistent or not: with ``weight == 1`` the first goal popped
+    is optimal (Hart, Nilsson & Raphael 1968); with ``weight = w`` it is at most ``w`` times
+    optimal. With a consistent ``h`` no board is ever reopened.
 
     >>> from tilelab.sliding import Puzzle
     >>> from tilelab.sliding.heuristics import manhattan
@@ -287,7 +290,7 @@ def astar_reference(
     shown = {0: Waiting(start, 0, h_start)}  # only for an observer: each heap entry (by its tie number) as Waiting
     while frontier:
         f, neg_g, number, board = heapq.heappop(frontier)
-        if board in closed:
+        if -neg_g != best_g[board] or board in closed:
             continue  # a stale entry: this board was reached more cheaply later
         if observer is not None and observer(_astar_step(shown[number], frontier, shown, best_g, closed,
                                                          parent, budget.nodes)):
@@ -301,9 +304,10 @@ def astar_reference(
         budget.nodes += 1
         g = -neg_g + 1
         for tile, child in children(board):
-            if child in closed or best_g.get(child, g + 1) <= g:
-                continue
+            if best_g.get(child, g + 1) <= g:
+                continue  # reached before by a path at least as short
             best_g[child] = g
+            closed.discard(child)  # reached more cheaply than when it was expanded: reopen it
             parent[child] = (board, tile)
             h_child = h(child)
             number = next(tie)
@@ -369,7 +373,7 @@ def idastar_reference(
             if observer(step):
                 raise _OutOfBudget
         budget.nodes += 1
-        if h_board == 0:  # an admissible h is 0 only at the goal
+        if board.is_goal():  # not h == 0: h = 0 everywhere is admissible too
             return None
         smallest = float("inf")
         entered = []

@@ -8,6 +8,8 @@ from typing import Any
 
 SOLUTION_TAG = "solution"
 EXERCISE_TAG = "exercise"
+TEACHER_TAG = "teacher"  # notes for the teacher: removed from student editions
+DEEPER_TAG = "deeper"  # "Going deeper (optional)": kept everywhere, styled as optional on the site
 
 
 def default_notebook_dir() -> Path:

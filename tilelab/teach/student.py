@@ -17,7 +17,14 @@ from typing import Any
 import nbformat
 from nbconvert.preprocessors import TagRemovePreprocessor
 
-from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, default_notebook_dir, lesson_paths, untagged_solutions
+from tilelab.teach.lessons import (
+    EXERCISE_TAG,
+    SOLUTION_TAG,
+    TEACHER_TAG,
+    default_notebook_dir,
+    lesson_paths,
+    untagged_solutions,
+)
 
 README = """# tilelab: student edition
 
@@ -42,7 +49,7 @@ def student_edition(nb: Any) -> Any:
     (['stub()'], [], None)
     """
     nb = nbformat.from_dict(copy.deepcopy(nb))  # never change the teacher edition
-    pre = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG}, remove_all_outputs_tags={EXERCISE_TAG})
+    pre = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG, TEACHER_TAG}, remove_all_outputs_tags={EXERCISE_TAG})
     nb, _ = pre.preprocess(nb, {})
     return nb
 

@@ -14,7 +14,9 @@ from typing import Any
 from tilelab._jit import HAVE_NUMBA
 from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, play
-from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
+from tilelab.game2048.ntuple import (
+    CompactNetwork, NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player,
+)
 from tilelab.widgets.game2048_ai import Game2048AIWidget
 
 __all__ = ["Game2048TDWidget", "value_note", "NETS", "STRONG_DEPTH"]
@@ -26,7 +28,7 @@ NETS = ("lesson", "strong")  # the nets a board can name: the classroom net, the
 STRONG_DEPTH = 3 if HAVE_NUMBA else 1
 
 
-def value_note(net: NTupleNetwork, board: Board, chosen: Direction | None) -> str:
+def value_note(net: NTupleNetwork | CompactNetwork, board: Board, chosen: Direction | None) -> str:
     """One HTML line: the net, its training, and ``V`` of the chosen move's afterstate.
 
     >>> from tilelab.game2048.ntuple import NTupleNetwork
@@ -53,7 +55,8 @@ class Game2048TDWidget(Game2048AIWidget):
     play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
     """
 
-    def __init__(self, *, rng: RngLike = None, seed: RngLike = None, net: NTupleNetwork | str | None = None,
+    def __init__(self, *, rng: RngLike = None, seed: RngLike = None,
+                 net: NTupleNetwork | CompactNetwork | str | None = None,
                  search_ms: float | None = None, depth: int | None = None, **options: Any) -> None:
         if search_ms is not None and depth is not None:
             raise ValueError("give search_ms (a wall-clock budget per move) or depth (a fixed search depth), not both")
@@ -85,9 +88,9 @@ class Game2048TDWidget(Game2048AIWidget):
         return choice
 
 
-def _named_net(net: NTupleNetwork | str | None) -> NTupleNetwork:
+def _named_net(net: NTupleNetwork | CompactNetwork | str | None) -> NTupleNetwork | CompactNetwork:
     """The net a board plays with: a net, ``None``/``"lesson"`` (the classroom net) or ``"strong"``."""
-    if isinstance(net, NTupleNetwork):
+    if isinstance(net, (NTupleNetwork, CompactNetwork)):
         return net
     if net is None or net == "lesson":
         return lesson_network()

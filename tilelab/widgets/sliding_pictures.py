@@ -27,6 +27,8 @@ __all__ = [
     "HINT_COLOUR",
     "LABEL_BACKDROP",
     "MARGIN",
+    "MAX_PICTURE_PIXELS",
+    "PICTURE_SIDE",
     "TILE_COLOUR",
     "TILE_DONE_COLOUR",
     "TILE_TEXT",
@@ -205,11 +207,31 @@ def _hsv_to_rgb(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
     return rgb
 
 
+#: The most pixels a picture may have: a 24-megapixel photo (6000 x 4000). Checked from the file's header
+#: before anything is decoded, as Pillow checks its own (far larger) decompression-bomb limit. A JPEG is
+#: decoded at 1/2, 1/4 or 1/8 scale when that still covers :data:`PICTURE_SIDE`, so larger photos load too.
+MAX_PICTURE_PIXELS = 6000 * 4000
+#: The longest side a board uses of a picture (a 1000-px board on a double-density screen): a larger
+#: picture is shrunk to it when read.
+PICTURE_SIDE = 2048
+
+
+def _check_pixels(width: int, height: int) -> None:
+    if width * height > MAX_PICTURE_PIXELS:
+        raise ValueError(f"the picture is {width}x{height} pixels ({width * height / 1e6:.0f} megapixels), more than "
+                         f"MAX_PICTURE_PIXELS={MAX_PICTURE_PIXELS:,} and far more than a board shows; shrink it "
+                         f"to at most {PICTURE_SIDE} pixels a side first")
+
+
 def load_picture(source: Any) -> np.ndarray:
     """Read a picture (path, bytes, file object, PIL image or array) as an RGB uint8 array.
 
-    Photos are turned upright by their EXIF orientation, as a phone's gallery shows them.
+    Photos are turned upright by their EXIF orientation, as a phone's gallery shows them. A picture
+    over :data:`MAX_PICTURE_PIXELS` is refused before it is decoded; one whose longer side passes
+    :data:`PICTURE_SIDE` is shrunk to it (an array is taken as it is).
     """
+    import warnings
+
     from PIL import Image, ImageOps
 
     if isinstance(source, np.ndarray):
@@ -218,22 +240,35 @@ def load_picture(source: Any) -> np.ndarray:
             arr = np.stack([arr] * 3, axis=-1)
         if arr.ndim != 3 or arr.shape[2] not in (3, 4):
             raise ValueError(f"a picture array must be HxWx3 (or x4), got shape {arr.shape}")
+        _check_pixels(arr.shape[1], arr.shape[0])
         if arr.dtype != np.uint8:
             arr = (np.clip(arr, 0, 1) * 255).astype(np.uint8) if arr.dtype.kind == "f" else arr.astype(np.uint8)
         return np.ascontiguousarray(arr[..., :3])
     if isinstance(source, Image.Image):
         image = source
+        _check_pixels(*image.size)
     else:
         if isinstance(source, (bytes, bytearray, memoryview)):
             source = io.BytesIO(bytes(source))
         elif isinstance(source, (str, Path)) and not Path(source).exists():
             raise ValueError(f"no picture file at {str(source)!r}")
         try:
-            image = Image.open(source)
-            image.load()
+            with warnings.catch_warnings():  # Pillow warns past its own limit; the check below says more
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                image = Image.open(source)
+            if image.format == "JPEG":
+                image.draft("RGB", (PICTURE_SIDE, PICTURE_SIDE))  # decode at the smallest scale still covering it
         except Exception as exc:  # PIL raises several types for unreadable files
             raise ValueError(f"cannot read the picture ({exc}); use a PNG, JPEG, GIF, BMP or WebP file") from None
+        _check_pixels(*image.size)  # from the header: nothing decoded yet
+        try:
+            image.load()
+        except Exception as exc:
+            raise ValueError(f"cannot read the picture ({exc}); use a PNG, JPEG, GIF, BMP or WebP file") from None
     image = ImageOps.exif_transpose(image)
+    if max(image.size) > PICTURE_SIDE:
+        image = image.copy() if image is source else image
+        image.thumbnail((PICTURE_SIDE, PICTURE_SIDE))
     return np.asarray(image.convert("RGB"))
 
 

@@ -19,26 +19,49 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Callable
 
 __all__ = [
-    "FakeCanvas", "FakeMultiCanvas", "press_key", "click", "drag", "touch_swipe",
+    "MAX_CALLS", "FakeCanvas", "FakeMultiCanvas", "press_key", "click", "drag", "touch_swipe",
     "client_ready", "tick", "click_button", "find_button", "fresh_kernel",
 ]
 
 
+#: The most recent drawing calls a fake canvas keeps (the oldest are dropped): a fuzz run of 10,000 events
+#: stays at a few megabytes instead of gigabytes. A board's redraw makes a few hundred calls.
+MAX_CALLS = 20_000
+
+
 class FakeCanvas:
-    """Records every drawing call and property set, in order, as ``(name, args)`` tuples."""
+    """Records drawing calls and property sets, in order, as ``(name, args)`` tuples (the last :data:`MAX_CALLS`).
+
+    >>> canvas = FakeCanvas()
+    >>> for i in range(MAX_CALLS + 5):
+    ...     canvas.fill_rect(i, 0, 1, 1)
+    >>> len(canvas.calls), canvas.calls[0], canvas.dropped
+    (20000, ('fill_rect', (5, 0, 1, 1)), 5)
+    """
 
     def __init__(self, width: int = 0, height: int = 0) -> None:
-        object.__setattr__(self, "calls", [])
+        object.__setattr__(self, "calls", deque(maxlen=MAX_CALLS))
+        object.__setattr__(self, "_made", 0)
         object.__setattr__(self, "width", width)
         object.__setattr__(self, "height", height)
         object.__setattr__(self, "_handlers", {})
 
     def __setattr__(self, name: str, value: Any) -> None:
-        self.calls.append((name, (value,)))
+        self._record(name, (value,))
         object.__setattr__(self, name, value)
+
+    def _record(self, name: str, args: tuple[Any, ...]) -> None:
+        self.calls.append((name, args))
+        object.__setattr__(self, "_made", self._made + 1)
+
+    @property
+    def dropped(self) -> int:
+        """How many of the oldest calls were dropped to keep :data:`MAX_CALLS`."""
+        return self._made - len(self.calls)
 
     def __getattr__(self, name: str) -> Callable[..., None]:
         if name.startswith("__"):
@@ -47,7 +70,7 @@ class FakeCanvas:
             return lambda callback, remove=False: self._handlers.setdefault(name, []).append(callback)
 
         def record(*args: Any, **kwargs: Any) -> None:
-            self.calls.append((name, args + tuple(kwargs.values())))
+            self._record(name, args + tuple(kwargs.values()))
 
         return record
 
@@ -61,7 +84,7 @@ class FakeCanvas:
         return sum(1 for n, _ in self.calls if n == name)
 
     def texts(self) -> list[str]:
-        """Every string drawn with ``fill_text`` since the last ``clear``."""
+        """Every string drawn with ``fill_text`` since the last ``clear`` (among the calls kept)."""
         out: list[str] = []
         for name, args in self.calls:
             if name == "clear":
@@ -73,6 +96,7 @@ class FakeCanvas:
     def reset(self) -> None:
         """Forget the recorded calls."""
         self.calls.clear()
+        object.__setattr__(self, "_made", 0)
 
 
 class FakeMultiCanvas(FakeCanvas):
