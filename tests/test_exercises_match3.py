@@ -251,6 +251,51 @@ def test_deal_checker_wants_one_draw_per_cell():
     assert check("match3.deal", all_at_once).passed
 
 
+def _deal_by(pick):
+    """A one-draw-per-cell deal whose kind for a cell is ``pick(draw, kinds, banned)``."""
+    def deal(rows, cols, kinds, rng):
+        grid = [[EMPTY] * cols for _ in range(rows)]
+        for r in range(rows):
+            for c in range(cols):
+                grid[r][c] = pick(int(rng.integers(kinds)), kinds, _banned(grid, r, c))
+        return Board(tuple(map(tuple, grid)), kinds)
+    return deal
+
+
+def _shift_past_banned(k, kinds, banned):
+    while k in banned:  # a banned draw moves on to the next kind: that kind comes up twice as often
+        k = (k + 1) % kinds
+    return k
+
+
+def _never_the_last_kind(k, kinds, banned):
+    allowed = [j for j in range(kinds - 1) if j not in banned] or [kinds - 1]
+    return allowed[k % len(allowed)]
+
+
+def test_deal_checker_wants_the_exclude_deal_reproducible_and_fair():
+    """The review's passes: an unseeded deal, a shifted or lopsided one, one that bans every equal neighbour."""
+    unseeded = check("match3.deal", lambda r, c, k, rng: student_deal(r, c, k, np.random.default_rng()))
+    assert not unseeded and unseeded.picture.count("\n") >= 5  # the two different boards of one seed, side by side
+    for unfair in (_deal_by(_shift_past_banned), _deal_by(_never_the_last_kind)):
+        result = check("match3.deal", unfair)
+        assert not result and isinstance(result.counterexample, Board) and result.counterexample.rows * \
+            result.counterexample.cols == 3, result
+
+    def no_equal_neighbours(rows, cols, kinds, rng):
+        grid = [[EMPTY] * cols for _ in range(rows)]
+        for r in range(rows):
+            for c in range(cols):
+                banned = {grid[r][c - 1] if c else None, grid[r - 1][c] if r else None}
+                allowed = [k for k in range(kinds) if k not in banned]
+                grid[r][c] = allowed[int(rng.integers(len(allowed)))]
+        return Board(tuple(map(tuple, grid)), kinds)
+
+    over = check("match3.deal", no_equal_neighbours)
+    assert not over and over.counterexample.rows * over.counterexample.cols == 3
+    assert "chi" not in over.message.lower()  # a word lesson 5b does not teach
+
+
 class iter_rng:  # noqa: N801 - hands out pre-drawn uniforms as if it were a generator
     def __init__(self, u):
         self.u = iter(u)

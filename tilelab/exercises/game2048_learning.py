@@ -126,6 +126,11 @@ def _check_tuple_shape(answer: Any, games: int = 600, test_games: int = MIN_TEST
     except ValueError as exc:
         return Result(name, False, str(exc))
     given = NTupleNetwork(GIVEN_TUPLES)
+    if mine.weights.size > given.weights.size:
+        return Result(name, False, f"your net has {mine.weights.size:,} weights, the two-line net "
+                      f"{given.weights.size:,}: a bigger net would win by its size, not its shape. Choose tuples "
+                      f"worth at most {given.weights.size:,} weights (a 4-cell tuple has 65,536, a 3-cell one 4,096)",
+                      kept)
     for net in (mine, given):
         net.train(games, rng=seed, block=max(1, games))
     diff, half = mean_ci(_frozen_scores(mine, test_games) - _frozen_scores(given, test_games))

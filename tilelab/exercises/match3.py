@@ -264,7 +264,49 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
         seen.add(board)
     if len(seen) < 100:
         return Result(name, False, "different seeds should give different boards: draw from the rng you are given")
-    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell")
+    for seed in range(3):
+        first, again = (answer(5, 5, 4, CountingGenerator(np.random.PCG64(seed))) for _ in range(2))
+        if first != again:
+            return Result(name, False, "two deals from the same seed gave different boards: draw every random "
+                          "number from the rng you are given (no np.random, no random module)", (5, 5, 4, f"rng={seed}"),
+                          side_by_side(("first", first.picture()), ("again", again.picture()))
+                          if isinstance(first, Board) and isinstance(again, Board) else None)
+    for rows, cols in FAIR_SHAPES:
+        unfair = _unfair_deal(answer, rows, cols)
+        if unfair is not None:
+            board, share, fair = unfair
+            return Result(name, False, f"on {rows}x{cols} boards with 3 kinds, the board below came up in {share:.1%} of "
+                          f"{FAIR_DEALS:,} deals; the exclude deal (each cell uniform among the kinds allowed there) "
+                          f"gives it {fair:.1%}. Draw uniformly among the allowed kinds", board, _show(board))
+    return Result(name, True, f"passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
+                  f"board from the same seed, and each 1x3 and 3x1 board as often as the exclude deal deals it")
+
+
+#: The tiny boards whose every deal is counted: 24 boards each, with the exclude deal's exact chances.
+FAIR_SHAPES = ((1, 3), (3, 1))
+FAIR_DEALS = 2400  #: deals per tiny shape (a fair deal fails by chance once in 10,000 checks)
+
+
+def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Board, float, float] | None:
+    """The board furthest from its exclude-deal share when ``answer`` deals ``FAIR_DEALS`` tiny boards, if unfair."""
+    from tilelab.exercises.sliding import chi_square_critical
+
+    rng = CountingGenerator(np.random.PCG64(SEED))
+    counts: dict[Board, int] = {}
+    for _ in range(FAIR_DEALS):
+        board = answer(rows, cols, 3, rng)
+        counts[board] = counts.get(board, 0) + 1
+    every = [Board(tuple(tuple(int(k) for k in grid[r * cols:(r + 1) * cols]) for r in range(rows)), 3)
+             for grid in np.ndindex(*(3,) * (rows * cols))]
+    fair = {b: exclude_probability(b) for b in every}
+    fair = {b: p for b, p in fair.items() if p > 0}
+    if set(counts) - set(fair):  # a board with a run or of another size: the first checks report those
+        return None
+    spread = sum((counts.get(b, 0) - FAIR_DEALS * p) ** 2 / (FAIR_DEALS * p) for b, p in fair.items())
+    if spread <= chi_square_critical(len(fair) - 1, 0.9999):
+        return None
+    worst = max(fair, key=lambda b: abs(counts.get(b, 0) / FAIR_DEALS - fair[b]) / fair[b] ** 0.5)
+    return worst, counts.get(worst, 0) / FAIR_DEALS, fair[worst]
 
 
 def _deal_probability_cases() -> list[Board]:
