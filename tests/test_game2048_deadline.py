@@ -11,10 +11,10 @@ import pytest
 from tilelab.game2048 import (
     Board, CornerPlayer, Expectimax, Game, GreedyPlayer, MonteCarloPlayer, RandomPlayer, legal_moves,
 )
-from tilelab.game2048.core import MAX_SIZE
+from tilelab.game2048.board import MAX_SIZE
 from tilelab.game2048 import expectimax
 from tilelab.game2048.expectimax import Budget, SearchResult, deepen
-from tilelab.game2048.ntuple import TDExpectimax, TDPlayer, lesson_network
+from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network
 
 MIDGAME = Board.parse("4 16 32 256\n2 8 16 128\n. 2 4 64\n. . 2 8")
 SLACK_MS = 150  # a shared test machine may stall a process this long; the searches themselves stop at T

@@ -20,7 +20,7 @@ from tilelab import game2048, match3, sliding
 from tilelab._protocol import GameProtocol, Turn
 from tilelab.match3 import Board as M3Board
 from tilelab.match3 import SpecialBoard, SwapResult, swap, swap_fast
-from tilelab.match3.specials import is_dead_specials
+from tilelab.match3.special_rules import is_dead_specials
 from tilelab.sliding import MoveCount, Puzzle, count_moves
 
 N_GAMES = 200
@@ -306,7 +306,7 @@ def test_bitboard_spawn_draws_the_same_tile_as_the_readable_engine():
 
 def test_the_compiled_playout_spawner_has_the_same_distribution():
     """The whole-game kernels keep their own xorshift stream (speed): same distribution, tested."""
-    from tilelab.game2048.bitboard import _spawn_random, to_bitboard
+    from tilelab.game2048.bitboard import spawn_xorshift, to_bitboard
 
     board = game2048.Board.parse("2 . 4 .\n. 8 . .\n2 4 8 16\n. . 2 .")
     bits = np.uint64(to_bitboard(board.rows))
@@ -314,7 +314,7 @@ def test_the_compiled_playout_spawner_has_the_same_distribution():
     counts: dict = {}
     state, n = np.uint64(12345), 40_000
     for _ in range(n):
-        new, state = _spawn_random(bits, np.uint64(state), 0.1)
+        new, state = spawn_xorshift(bits, np.uint64(state), 0.1)
         diff = int(new) ^ int(bits)
         index = (diff.bit_length() - 1) // 4
         value = 2 ** (diff >> (4 * index))

@@ -235,7 +235,7 @@ def test_06_exploring_other_parameters_never_crashes():
 
 def test_figures_the_lessons_use_stay_readable():
     from tilelab.game2048 import Board
-    from tilelab.game2048.ntuple import WU_YEH_TUPLES
+    from tilelab.game2048.ntuple_net import WU_YEH_TUPLES
     from tilelab.game2048.tree import expectimax_tree
     from tilelab.plots.game2048_ai import plot_expectimax_tree, plot_reach, plot_tuples
 

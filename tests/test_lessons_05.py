@@ -128,7 +128,7 @@ FETCH_05C = [
 
 @pytest.mark.parametrize("setting", SETTINGS_05C)
 def test_05c_claims_hold_when_explored(setting):
-    from tilelab.match3.specials import BLAST_POINTS
+    from tilelab.match3.special_board import BLAST_POINTS
 
     ran = run_lesson("05c", overrides=SETTINGS_05C[setting], fetch=FETCH_05C)
     _checked(ran.notebook)

@@ -14,9 +14,8 @@ import tilelab.sliding
 from tilelab.sliding import MoveCount, Puzzle, bfs_distances, count_moves, is_solvable, play
 from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
-from tilelab.widgets.sliding import (
-    SESSION_BEST,
-    SlidingWidget,
+from tilelab.widgets.sliding import SESSION_BEST, SlidingWidget
+from tilelab.widgets.sliding_pictures import (
     board_origin,
     cell_at,
     crop_to_aspect,

@@ -21,7 +21,7 @@ from typing import Any, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 
 __all__ = [
     "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
@@ -166,7 +166,7 @@ def _state_int(value: Any, name: str, field: str) -> int:
     limit = _PCG64_LIMITS[name]
     if type(value) is not int or not 0 <= value < limit:  # bools, floats (1.5 would be truncated), strings
         span = "0 or 1" if limit == 2 else f"a whole number from 0 to 2**{limit.bit_length() - 1} - 1"
-        raise ValueError(f"saved random state {field!r} is damaged: {name!r} must be {span}, not {_short(value)}")
+        raise ValueError(f"saved random state {field!r} is damaged: {name!r} must be {span}, not {short_repr(value)}")
     return value
 
 
@@ -185,23 +185,23 @@ def saved_rng_state(state: Any, field: str = "rng") -> dict[str, Any]:
     """
     if not isinstance(state, dict):
         raise ValueError(f"saved random state {field!r} must be an object (game.rng.bit_generator.state), "
-                         f"not {_short(state)}")
+                         f"not {short_repr(state)}")
     name = state.get("bit_generator")
     if name != SAVED_BIT_GENERATOR:
-        raise ValueError(f"saved random state {field!r} names the bit generator {_short(name)}; a saved game draws "
+        raise ValueError(f"saved random state {field!r} names the bit generator {short_repr(name)}; a saved game draws "
                          f"from {SAVED_BIT_GENERATOR} (what numpy.random.default_rng gives), the only one tilelab loads")
     if set(state) != set(_PCG64_FIELDS):
         missing, extra = sorted(set(_PCG64_FIELDS) - set(state)), sorted(map(str, set(state) - set(_PCG64_FIELDS)))
         raise ValueError(f"saved random state {field!r} is damaged: "
-                         + "; ".join([f"missing {missing}"] * bool(missing) + [f"unknown {_short(extra)}"] * bool(extra))
+                         + "; ".join([f"missing {missing}"] * bool(missing) + [f"unknown {short_repr(extra)}"] * bool(extra))
                          + f"; a PCG64 state has exactly {list(_PCG64_FIELDS)}")
     core = state["state"]
     if not isinstance(core, dict) or set(core) != {"state", "inc"}:
         raise ValueError(f"saved random state {field!r} is damaged: 'state' must be an object with exactly "
-                         f"'state' and 'inc', not {_short(core)}")
+                         f"'state' and 'inc', not {short_repr(core)}")
     inc = _state_int(core["inc"], "inc", field)
     if not inc & 1:
-        raise ValueError(f"saved random state {field!r} is damaged: a PCG64 increment 'inc' is always odd, not {_short(inc)}")
+        raise ValueError(f"saved random state {field!r} is damaged: a PCG64 increment 'inc' is always odd, not {short_repr(inc)}")
     return {"bit_generator": SAVED_BIT_GENERATOR,
             "state": {"state": _state_int(core["state"], "state", field), "inc": inc},
             "has_uint32": _state_int(state["has_uint32"], "has_uint32", field),
@@ -229,7 +229,7 @@ def rng_state_to_save(generator: np.random.Generator) -> dict[str, Any]:
     """
     state = generator.bit_generator.state
     if state.get("bit_generator") != SAVED_BIT_GENERATOR:
-        raise ValueError(f"this game draws from {_short(state.get('bit_generator'))}, which a save cannot hold; "
+        raise ValueError(f"this game draws from {short_repr(state.get('bit_generator'))}, which a save cannot hold; "
                          f"start the game with rng=<a seed> or rng=numpy.random.default_rng(...) ({SAVED_BIT_GENERATOR})")
     return dict(jsonable(state))
 
@@ -271,7 +271,7 @@ def check_saved_header(data: Any, fmt: str, version: int) -> dict:
         raise ValueError(f"not a saved game of this kind: expected a JSON object with format={fmt!r}")
     saved = data.get("version")
     if type(saved) is not int or saved != version:  # True and 1.0 are not the version 1
-        raise ValueError(f"saved game version {_short(saved)} is not supported (expected {version})")
+        raise ValueError(f"saved game version {short_repr(saved)} is not supported (expected {version})")
     return data
 
 
@@ -283,7 +283,7 @@ def saved_field(data: dict, key: str, kind: type | tuple[type, ...], where: str 
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
         names = " or ".join(k.__name__ for k in kinds)
-        raise ValueError(f"saved game field {where}{key!r} must be {names}, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be {names}, not {short_repr(value)}")
     if isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise ValueError(f"saved game field {where}{key!r} must be >= 0, not {value}")
     return value

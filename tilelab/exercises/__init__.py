@@ -44,7 +44,7 @@ from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
-    "counting", "first_counterexample", "list_exercises", "regrade", "report", "report_json", "reset_results",
+    "counting", "first_counterexample", "list_exercises", "report", "report_json", "reset_results",
     "results", "time_limit",
 ]
 
@@ -207,7 +207,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
     result: Result | None = None
     handed = _tilelab_answer(answer, watch.allowed) if judge else None
     if handed is not None:  # the answer *is* a function of tilelab's: the checker would call it from tilelab
-        return _record(name, _delegated(name, handed, exercise.allow), answer, args, kwargs)
+        return _record(name, _delegated(name, handed, exercise.allow))
     _ACTIVE.append(watch)
     try:
         with watch:
@@ -226,14 +226,12 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
         result = _too_slow(name, watch.seconds)
     elif not isinstance(result, Result):  # pragma: no cover - a checker always returns one
         result = Result(name, False, "the check did not finish", reason="raised")
-    return _record(name, result, answer, args, kwargs)
+    return _record(name, result)
 
 
-def _record(name: str, result: Result, answer: Any, args: tuple, kwargs: dict) -> Result:
+def _record(name: str, result: Result) -> Result:
     _RESULTS.pop(name, None)  # latest result last, so the report follows the order of work
     _RESULTS[name] = result
-    _ANSWERS.pop(name, None)
-    _ANSWERS[name] = (answer, args, kwargs)  # the teacher's grader checks these again itself (see regrade)
     return result
 
 
@@ -329,34 +327,6 @@ def as_real(value: Any) -> float | None:
     except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
         return None
     return None if out != out else out
-
-
-# The latest answer given to ``check`` for every exercise: (answer, args, kwargs), for the grader's re-check.
-_ANSWERS: dict[str, tuple] = {}
-
-
-def regrade(answers: dict) -> list[dict]:
-    """Check recorded answers again with this module's own :func:`check`: what the teacher's grader reports.
-
-    ``answers`` maps an exercise name to ``(answer, args, kwargs)`` as :func:`check` recorded them. The
-    grader imports a fresh copy of tilelab from the installed package after the student's notebook has
-    run and calls this, so a notebook that rebinds ``report_json``, ``check`` or a checker cannot change
-    the grade by rebinding; the README ("What a self-check grader cannot prevent") says what it cannot stop.
-
-    >>> regrade({"count_empty": (lambda rows: 0, (), {})})[0]["passed"]
-    False
-    """
-    rows = []
-    for name, entry in list(answers.items()):
-        name = str(name)
-        try:
-            answer, args, kwargs = entry
-            result = check(name, answer, *tuple(args), **dict(kwargs))
-            passed, message = result.passed is True, str(result.message)
-        except Exception as exc:  # an unknown exercise or a damaged record: not passed, say why
-            passed, message = False, f"could not check it again: {type(exc).__name__}: {exc}"
-        rows.append({"exercise": name, "passed": passed, "message": message})
-    return rows
 
 
 @contextlib.contextmanager

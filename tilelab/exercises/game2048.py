@@ -366,6 +366,7 @@ def check_compact(answer: Callable[[CountingLine], Any]) -> Result:
             return Result(name, False, f"on {row} the line became {line.values}, expected {want}", row)
         if line.accesses > ACCESSES_PER_CELL * len(row):
             return Result(name, False,
-                          f"right answer on a row of {len(row)} cells, but it took {line.accesses} reads and writes; "
-                          f"a linear pass needs at most {ACCESSES_PER_CELL * len(row)}", row)
+                          f"right answer on {row}, but it took {line.accesses} reads and writes for {len(row)} cells; "
+                          f"the check allows {ACCESSES_PER_CELL} per cell ({ACCESSES_PER_CELL * len(row)}), enough for "
+                          "one pass that reads each cell once and writes each tile once", row)
     return Result(name, True, f"passed on all {n} rows, in linear time")

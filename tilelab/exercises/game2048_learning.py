@@ -34,7 +34,8 @@ from tilelab.exercises import Result, checker
 from tilelab.exercises.allow import NUMPY
 from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
-from tilelab.game2048.ntuple import SYMMETRIES, NTupleNetwork, td_update_ref, value_ref
+from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
+from tilelab.game2048.ntuple_ref import td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
@@ -51,7 +52,7 @@ _NTUPLE = "tilelab.game2048.ntuple:"
 #: value (the lesson's readable ``feature_indices_ref``, ``value_ref``), numpy. Not ``td_update_ref`` nor
 #: the trainer (``train``, the compiled updates).
 ALLOW_TD = (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]", _NTUPLE + "feature_indices_ref",
-            _NTUPLE + "value_ref", _NTUPLE + "grid_exponents", "tilelab.game2048:Board[rows size cells]", NUMPY)
+            _NTUPLE + "value_ref", "tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]", NUMPY)
 
 
 def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]]:

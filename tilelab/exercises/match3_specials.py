@@ -27,7 +27,8 @@ from typing import Any, Callable
 
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.exercises.allow import NUMPY
-from tilelab.match3.specials import COL, ROW, SPECIAL_NAMES, SpecialBoard, combo_cells
+from tilelab.match3.special_board import COL, ROW, SPECIAL_NAMES, SpecialBoard
+from tilelab.match3.special_rules import combo_cells
 
 #: The answers are plain Python (cells and names): numpy is fine, tilelab's rules (``combo_cells``,
 #: ``play`` on a SpecialBoard, ``special_for``, this module's references) are not.
@@ -52,7 +53,7 @@ def check_striped_wrapped(answer: Callable[[int, int, tuple], Any]) -> Result:
 
 
 def reference_made_by(shape: str, swipe: str | None) -> str:
-    """The package's rule (see :mod:`tilelab.match3.specials`)."""
+    """The package's rule (see :mod:`tilelab.match3.special_rules`)."""
     if shape.startswith("line3"):
         return SPECIAL_NAMES[0]
     if shape.startswith("line5"):

@@ -198,9 +198,15 @@ def _every_board_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.
     observed = np.array(list(counts.values()) + [0] * (solvable - len(counts)), dtype=float)
     chi2, limit = _chi2(observed, np.full(solvable, deals / solvable)), chi_square_critical(solvable - 1, SHUFFLE_LEVEL)
     if chi2 > limit:
+        fair = deals / solvable
+        board = max(counts, key=lambda b: counts[b])
+        near = int(distance_table(rows, cols)[rank(board.tiles)])
+        hint = (f" It is only {near} move{'s' if near != 1 else ''} from the goal: a walk from the goal stays near it."
+                if near <= 4 else "")
         raise _NotYet(
-            f"every solvable {rows}x{cols} board comes up, but not equally often (chi-square {chi2:.0f} > "
-            f"{limit:.0f}, a fair shuffle's 1-in-10,000 value): a short walk, for instance, stays near the goal"
+            f"every solvable {rows}x{cols} board comes up, but not equally often: the board below came up "
+            f"{counts[board]} times in {deals:,} shuffles, where a fair shuffle deals each about {fair:.0f} times "
+            f"(counts this uneven happen by chance less than once in 10,000 checks).{hint}", board
         )
     return f"{rows}x{cols}"
 
@@ -222,7 +228,7 @@ def _tile_cell_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.ra
         raise _NotYet(
             f"on {rows}x{cols} some tiles sit in some cells too often or too rarely: {what} was in cell "
             f"{divmod(int(cell), cols)} {where[tile, cell] / deals:.1%} of the time, not {1 / n:.1%} "
-            f"(chi-square {chi2:.0f} > {limit:.0f})"
+            f"(this far off happens by chance less than once in 10,000 checks)"
         )
     if ranks:
         histogram = distance_histogram(rows, cols).astype(float)
@@ -238,7 +244,7 @@ def _tile_cell_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.ra
             raise _NotYet(
                 f"on {rows}x{cols} the dealt boards' distances from the goal are not spread as in a fair deal "
                 f"(mean {np.average(np.arange(dealt.size), weights=dealt):.2f} moves, fair "
-                f"{np.average(np.arange(histogram.size), weights=histogram):.2f}; chi-square {chi2:.0f} > {limit:.0f})"
+                f"{np.average(np.arange(histogram.size), weights=histogram):.2f})"
             )
     return f"{rows}x{cols}"
 

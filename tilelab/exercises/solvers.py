@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from tilelab.exercises import Result, checker, counting, first_counterexample
+from tilelab.exercises import Result, as_real, checker, counting, first_counterexample
 from tilelab.exercises.allow import NUMPY, PUZZLE
 from tilelab.sliding import Puzzle, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
@@ -166,14 +166,18 @@ def _call(answer: Callable[[Puzzle], Any], board: Puzzle) -> Any:
 
 def _numbers(name: str, values: list, boards: tuple[Puzzle, ...], start: int) -> tuple[np.ndarray | None, Result | None]:
     """The answer's values as floats, or a Result naming the first board where it raised or is not a number."""
+    out = np.empty(len(values))
     for i, h in enumerate(values):
         board = boards[start + i]
         if isinstance(h, _Raised):
-            return None, Result(name, False, f"on the board below your code raised {h.text}", board, _show(board))
-        if isinstance(h, bool) or not isinstance(h, (int, np.integer, float, np.floating)) or h != h:
+            return None, Result(name, False, f"on the board below your code raised {h.text}", board, _show(board),
+                                "raised")
+        value = h if type(h) in (int, float) else as_real(h)  # any real number: Fraction, Decimal, numpy's
+        if value is None or isinstance(h, bool) or value != value:
             return None, Result(name, False, f"your function returned {h!r} on the board below; return a number",
                                 board, _show(board))
-    return np.asarray(values, dtype=float), None
+        out[i] = value
+    return out, None
 
 
 def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
@@ -201,7 +205,7 @@ def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
             board, h, d = boards[i], values_repr(got[bad[0]]), int(truth[i])
             if got[bad[0]] < 0:
                 return Result(name, False, f"h = {h} is negative on the board below", board, _show(board))
-            return Result(name, False, f"not admissible: h = {h} but the board below is only {d} moves "
+            return Result(name, False, f"not admissible: h = {h} but the board below is only {d} move{'s' if d != 1 else ''} "
                           "from the goal", board, _show(board))
         values[start:end] = got
     mean, man = values.mean(), mans.mean()

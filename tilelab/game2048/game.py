@@ -1,6 +1,6 @@
 """The 2048 session: :class:`Game` with score, win, undo to any depth and exact JSON save/load.
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 """
 
 from __future__ import annotations
@@ -9,15 +9,14 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
-    JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, _as_board, _check_p_four, _check_size,
-    _is_int,
+    JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
 from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
 from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, spawn_outcomes
@@ -25,6 +24,11 @@ from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, s
 __all__ = [
     "Game",
 ]
+
+
+def _is_int(value: object) -> bool:
+    """True for a Python or numpy integer, not a bool (the saved-game checks read plain JSON ints)."""
+    return is_int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -53,9 +57,9 @@ def _as_spawn(outcome: object) -> Spawn:
         cell, value = cast("tuple[Any, Any]", outcome)  # unpacking checks the shape
         r, c = cell
     except (TypeError, ValueError):
-        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {_short(outcome)}") from None
+        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {short_repr(outcome)}") from None
     if not all(_is_int(v) for v in (r, c, value)):
-        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {_short(outcome)}")
+        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {short_repr(outcome)}")
     return Spawn((int(r), int(c)), int(value))
 
 
@@ -75,14 +79,14 @@ def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
     if not (type(value) is int or _is_int(value)) or value < 0:
-        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {short_repr(value)}")
     return int(value)
 
 
 def _saved_bool(data: dict[str, Any], key: str, where: str = "") -> bool:
     value = _saved(data, key, where)
     if not isinstance(value, bool):  # "false" is a non-empty string: bool("false") would be True
-        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {short_repr(value)}")
     return value
 
 
@@ -141,20 +145,20 @@ class Game(SessionBase):
     ) -> None:
         rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
         self.target = _check_target(target)
-        self.p_four = _check_p_four(p_four)
+        self.p_four = check_p_four(p_four)
         self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
         self._rng = as_generator(rng)
         if board is not None:
-            start = _as_board(board)
+            start = as_board(board)
             if size != DEFAULT_SIZE and size != start.size:
                 raise ValueError(f"size={size} but the given board is {start.size}x{start.size}; drop size or match it")
             self.size = start.size
         else:
-            self.size = _check_size(size)
+            self.size = check_size(size)
         self._history: list[_Snapshot] = []
         self.last_move: MoveResult | None = None  #: what the last play() did (for animation)
         self.last_spawn: Spawn | None = None  #: the tile the last play() spawned
-        self._start(None if board is None else _as_board(board))
+        self._start(None if board is None else as_board(board))
 
     def _start(self, board: Board | None) -> None:
         self.score = 0
@@ -308,10 +312,10 @@ class Game(SessionBase):
             raise ValueError(f"not a saved 2048 game: expected a JSON object with format={JSON_FORMAT!r}")
         version = data.get("version")
         if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
-            raise ValueError(f"saved game version {_short(version)} is not supported (expected {JSON_VERSION})")
+            raise ValueError(f"saved game version {short_repr(version)} is not supported (expected {JSON_VERSION})")
         size = _saved(data, "size")
         if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {_short(size)}")
+            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {short_repr(size)}")
         board = _saved_board(data, "board", size)
         try:
             game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), rng=0, board=board)
@@ -319,7 +323,7 @@ class Game(SessionBase):
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")
         if seed is not None and (not _is_int(seed) or seed < 0):
-            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {short_repr(seed)}")
         game.seed = seed
         game._rng = _generator_from_state(_saved(data, "rng"))
         game.score = _saved_count(data, "score")

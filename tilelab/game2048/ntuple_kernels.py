@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import HAVE_NUMBA, njit, popcount, prefetch
-from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
-from tilelab.game2048.kernels import (
-    OVERFLOW, U64, F64Array, apply_move, make_search, max_exponent, spawn_xorshift,
-)
+from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
+from tilelab.game2048.bitrows import OVERFLOW, U64, apply_move, max_exponent
+from tilelab.game2048.kernels import F64Array, make_search
+from tilelab.game2048.bitboard import spawn_xorshift
 
 __all__ = ["tuple_index", "kept_rank", "compact_weight", "weight_at", "net_value", "update_weights",
            "update_weights_tc", "learn_step", "train_games_plain", "train_games", "learn_indices", "greedy_values",

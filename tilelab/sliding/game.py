@@ -29,7 +29,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -40,7 +40,8 @@ from tilelab._protocol import (
     saved_field,
 )
 from tilelab._random import RngLike, as_generator
-from tilelab.sliding.core import DIRECTIONS, MoveCount, Puzzle, count_moves, play
+from tilelab.sliding.core import DIRECTIONS, Puzzle
+from tilelab.sliding.moves import MoveCount, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -122,7 +123,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
             raise ValueError(f"saved game field 'played[{i}]' comes after the puzzle was solved")
         cell = where[tile] if type(tile) is int and 0 < tile < n else -1
         if cell < 0 or (cell // cols != blank // cols and cell % cols != blank % cols):
-            raise ValueError(f"saved game field 'played[{i}]' = {_short(tile)} is not a legal slide there (legal: "
+            raise ValueError(f"saved game field 'played[{i}]' = {short_repr(tile)} is not a legal slide there (legal: "
                              f"the tiles in the blank's row and column, {list(Puzzle(cells, rows, cols).legal_moves())})")
         step = 1 if cell // cols == blank // cols else cols
         if cell > blank:  # the tiles between move one cell toward the blank: left or up
@@ -165,7 +166,7 @@ class Game(SessionBase):
             raise TypeError("pass rng= or seed= (the same thing), not both")
         source = rng if rng is not None else seed
         if method not in METHODS:
-            raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+            raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
         self.method = method
         self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
         self._rng = as_generator(source)
@@ -197,7 +198,7 @@ class Game(SessionBase):
         """Deal a new board (same size and shuffle unless given); the generator carries on."""
         if method is not None:
             if method not in METHODS:
-                raise ValueError(f"method must be one of {list(METHODS)}, got {_short(method)}")
+                raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
             self.method = method
         rows = self.puzzle.rows if rows is None else rows
         cols = (self.puzzle.cols if rows == self.puzzle.rows else rows) if cols is None else cols
@@ -241,7 +242,7 @@ class Game(SessionBase):
         """
         if isinstance(move, str):
             if move not in DIRECTIONS:
-                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(move)}")
+                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}")
             tile = self.puzzle.tile_for(move)
             if tile is None or self.over:
                 return Turn(move, False, None, over=self.over, won=self.won)
@@ -250,7 +251,7 @@ class Game(SessionBase):
             if self.over:
                 return Turn(tile, False, None, over=True, won=True)
         else:
-            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {_short(move)}")
+            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {short_repr(move)}")
         event = play(self.puzzle, tile)
         if self.moves.single + event.single_moves > MAX_MOVES:
             raise ValueError(f"this game has moved {self.moves.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a "
@@ -361,7 +362,7 @@ class Game(SessionBase):
             seed = saved_field(data, "seed", int)
         method = saved_field(data, "method", str)
         if method not in METHODS:
-            raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {_short(method)}")
+            raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {short_repr(method)}")
         game = cls(puzzle=puzzle, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))

@@ -30,9 +30,11 @@ import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
 from tilelab._random import RngLike
-from tilelab.game2048.core import DEFAULT_P_FOUR, rng_or_seed
+from tilelab.game2048.board import DEFAULT_P_FOUR
+from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
+from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [
     "BEST_SCORES",
@@ -442,12 +444,6 @@ class Game2048Widget(BoardWidget):
         )
 
 
-def _hex(colour: str) -> tuple[int, int, int]:
-    from matplotlib.colors import to_rgb
-
-    return tuple(int(round(255 * v)) for v in to_rgb(colour))  # type: ignore[return-value]
-
-
 def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] | None = None) -> Any:
     """A 2048 board drawn with Pillow in the widget's colours (stored outputs, reports).
 
@@ -461,7 +457,7 @@ def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] 
     image = Image.new("RGB", (int(px), int(px)), "white")
     draw = ImageDraw.Draw(image)
     radius = CORNER_FRACTION * geometry.tile
-    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=_hex(BOARD_COLOR))
+    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=rgb(BOARD_COLOR))
     tiles = board.tiles()
     for r in range(board.size):
         for c in range(board.size):
@@ -469,23 +465,10 @@ def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] 
             value = tiles.get((r, c), 0)
             background, text_colour = tile_style(value)
             draw.rounded_rectangle((x, y, x + geometry.tile, y + geometry.tile), radius=radius,
-                                   fill=_hex(background if value else BLANK_COLOR))
+                                   fill=rgb(background if value else BLANK_COLOR))
             if value:
                 text = _label(value, words) or str(value)
                 size = max(6, int(font_fraction(value, text) * geometry.tile))
-                draw.text((x + geometry.tile / 2, y + geometry.tile / 2), text, fill=_hex(text_colour),
-                          font=_font(size), anchor="mm")
+                draw.text((x + geometry.tile / 2, y + geometry.tile / 2), text, fill=rgb(text_colour),
+                          font=bold_font(size), anchor="mm")
     return image
-
-
-def _font(size: int) -> Any:
-    """A bold sans font at ``size`` px (matplotlib's DejaVu, always installed with it)."""
-    from PIL import ImageFont
-
-    try:
-        from matplotlib import font_manager
-
-        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans", weight="bold"))
-        return ImageFont.truetype(path, size)
-    except Exception:  # pragma: no cover - a matplotlib without fonts
-        return ImageFont.load_default()
