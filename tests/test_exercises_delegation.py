@@ -164,3 +164,26 @@ def test_honest_work_the_deny_lists_refused_passes(name, answer):
 def test_every_exercise_says_what_its_answer_may_use():
     for name in list_exercises():
         assert isinstance(allowed_calls(name), str)
+
+
+def _package_answers():
+    import importlib
+
+    from tilelab.exercises import package_calls
+
+    out = []
+    for name in list_exercises():
+        for dotted in package_calls(name):
+            module, function = dotted.rsplit(".", 1)
+            out.append((name, getattr(importlib.import_module(module), function)))
+    return out
+
+
+@pytest.mark.parametrize("name, function", _package_answers(), ids=lambda x: getattr(x, "__name__", x))
+def test_the_package_version_of_an_exercise_is_refused_as_an_answer_and_through_a_wrapper(name, function):
+    assert check(name, function).reason == "delegated"
+
+    def wrapper(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    assert check(name, wrapper).reason == "delegated"

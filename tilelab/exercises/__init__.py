@@ -44,7 +44,7 @@ from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
-    "counting", "first_counterexample", "list_exercises", "report", "report_json", "reset_results",
+    "counting", "first_counterexample", "list_exercises", "package_calls", "report", "report_json", "reset_results",
     "results", "time_limit",
 ]
 
@@ -70,6 +70,7 @@ class _Exercise:
     allow: tuple[Any, ...]
     seconds: float | None
     prepare: Callable[[], Any] | None = None
+    job: tuple[str, ...] = ()
 
 
 _EXERCISES: dict[str, _Exercise] = {}
@@ -136,7 +137,7 @@ class Result:
 
 def checker(
     name: str, *, allow: Sequence[Any] = (), seconds: float | None = TIME_LIMIT,
-    prepare: Callable[[], Any] | None = None,
+    prepare: Callable[[], Any] | None = None, job: Sequence[str] = (),
 ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Register ``func`` as the checker for exercise ``name`` (used by the lesson modules).
 
@@ -144,12 +145,15 @@ def checker(
     function it calls is delegation. ``seconds`` bounds the check once its cases are ready (None: no
     limit, for answers that are data, not code, whose checks the caller sizes). ``prepare`` builds and
     caches the checker's cases before the watch starts (the package's own work, bounded by itself).
+    ``job`` names the package's own versions of what the exercise asks for, ``"module:name"``, the one
+    with the answer's signature first (see :func:`package_calls`; refusing needs no list: the allow-list
+    refuses every other tilelab function).
     """
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
         if name in _EXERCISES and _EXERCISES[name].func is not func:
             raise ValueError(f"two checkers registered for exercise {name!r}")
-        _EXERCISES[name] = _Exercise(func, tuple(allow), seconds, prepare)
+        _EXERCISES[name] = _Exercise(func, tuple(allow), seconds, prepare, tuple(job))
         return func
 
     return register
@@ -189,6 +193,16 @@ def allowed_calls(name: str) -> str:
     return describe(_exercise(name).allow)
 
 
+def package_calls(name: str) -> list[str]:
+    """The package's own versions of what exercise ``name`` asks for, as ``module.name`` (an answer calling one is
+    refused, like any tilelab function off the exercise's allow-list); empty when the package has none.
+
+    >>> package_calls("sliding.inversions")
+    ['tilelab.sliding.inversions']
+    """
+    return [spec.replace(":", ".") for spec in _exercise(name).job]
+
+
 def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
     """Check the student's ``answer`` for exercise ``name`` and return a :class:`Result` (truthy when passed).
 
@@ -196,7 +210,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
 
     >>> from tilelab.game2048 import slide_row
     >>> check("2048.row_score", lambda row: slide_row(row).score)  # doctest: +ELLIPSIS
-    [NOT YET] 2048.row_score: your code calls tilelab's slide_row, which does this exercise's job...
+    [NOT YET] 2048.row_score: this calls tilelab's slide_row: write your own version...
     """
     exercise = _exercise(name)
     if exercise.prepare is not None:
@@ -252,8 +266,8 @@ def _delegated(name: str, function: str, allow: Sequence[Any]) -> Result:
     offered = describe(allow)
     return Result(
         name, False,
-        f"your code calls tilelab's {label}, which does this exercise's job (or part of it): write that part "
-        f"yourself. " + (f"Here you may use {offered}." if offered else "Here you may use numpy and plain Python."),
+        f"this calls tilelab's {label}: write your own version (it does this exercise's job, or part of it). "
+        + (f"Here you may use {offered}." if offered else "Here you may use numpy and plain Python."),
         function, reason="delegated",
     )
 

@@ -5,9 +5,9 @@ helpers the exercise offers); calling any other tilelab function (``slide_row``,
 ``spawn_outcomes``, their bitboard twins, a ``Game``'s methods) is delegation and does not pass.
 
 - ``"2048.slide_row"`` (also ``"slide_row"``): ``answer(row) -> row``, one row slid toward index 0;
-  checked on every row of 4 cells with tiles 0, 2, 4, 8, 16, 32 (1296 rows), then on rows of
-  length 2 to 8. The answer may return a list, a tuple or anything with a ``.row``. It gets a
-  fresh list each time, so mutating it is fine.
+  checked on every row of 4 cells with tiles 0, 2, 4, 8, 16, 32 (1296 rows), every row of 2 and 3
+  cells, then on random rows of length 2 to 8. The answer may return a list, a tuple or anything
+  with a ``.row``. It gets a fresh list each time, so mutating it is fine.
 - ``"2048.row_score"``: ``answer(row) -> int``, the points one left slide of the row scores.
 - ``"2048.available_moves"``: ``answer(board) -> directions``, the swipes that change the board
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
@@ -106,26 +106,27 @@ def _fresh(answer: Callable[[list[int]], Any]) -> Callable[[list[int]], Any]:
     return lambda row: answer(list(row))
 
 
-@checker("slide_row", allow=ALLOW["slide"])
-@checker("2048.slide_row", allow=ALLOW["slide"])
+@checker("slide_row", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
+@checker("2048.slide_row", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must slide and merge one row toward index 0 exactly like the game."""
-    cases = itertools.chain(every_row(), _longer_rows())
+    cases = itertools.chain(every_row(), every_row(2), every_row(3), _longer_rows())
     return first_counterexample(
         "2048.slide_row", lambda row: _as_row(_fresh(answer)(row)), lambda row: slide_row(row).row, cases
     )
 
 
-@checker("2048.row_score", allow=ALLOW["slide"])
+@checker("2048.row_score", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_row_score(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must return the score of sliding ``row`` toward index 0."""
-    cases = itertools.chain(every_row(), _longer_rows())
+    cases = itertools.chain(every_row(), every_row(2), every_row(3), _longer_rows())
     return first_counterexample("2048.row_score", _fresh(answer), lambda row: slide_row(row).score, cases)
 
 
 def _every_small_board(tiles: tuple[int, ...] = (0, 2, 4, 8)) -> Iterator[Board]:
-    for cells in itertools.product(tiles, repeat=4):
-        yield Board([cells[:2], cells[2:]])
+    """Every 2x2 board over ``tiles``; boards with two or more tiles (every board a game shows) first."""
+    boards = [Board([cells[:2], cells[2:]]) for cells in itertools.product(tiles, repeat=4)]
+    yield from sorted(boards, key=lambda b: sum(1 for row in b.rows for v in row if v) < 2)
 
 
 def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:
@@ -155,7 +156,7 @@ def _direction_set(got: Any) -> tuple[str, ...] | Any:
     return tuple(d.value for d in Direction if d in found)
 
 
-@checker("2048.available_moves", allow=ALLOW["moves"])
+@checker("2048.available_moves", allow=ALLOW["moves"], job=("tilelab.game2048:legal_moves",))
 def check_available_moves(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must list exactly the swipes that change the board (any order)."""
     cases = itertools.chain(_every_small_board(), _game_boards())
@@ -198,7 +199,7 @@ def _first_difference(got: dict, want: dict) -> str:
     return "the outcomes differ"
 
 
-@checker("2048.spawn_outcomes", allow=ALLOW["spawns"])
+@checker("2048.spawn_outcomes", allow=ALLOW["spawns"], job=("tilelab.game2048:spawn_outcomes",))
 def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
     """``answer(board, p_four)`` must give every spawn with its probability (smallest boards first)."""
     n = 0

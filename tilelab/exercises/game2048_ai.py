@@ -133,7 +133,8 @@ def _evaluations() -> list[tuple[str, Callable[[Board], float]]]:
     return list(EVALUATIONS[:3])
 
 
-@checker("2048ai.chance_value", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)))
+@checker("2048ai.chance_value", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)),
+         job=("tilelab.game2048.ai:chance_value",))
 def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float], Any]) -> Result:
     """``answer(afterstate, evaluate, p_four)``: the probability-weighted average over the spawns."""
     cases = []
@@ -151,7 +152,7 @@ def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float]
     )
 
 
-@checker("2048ai.monotonicity", allow=_LINES)
+@checker("2048ai.monotonicity", allow=_LINES, job=("tilelab.game2048.expectimax:row_terms",))
 def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     """``answer(line, power)``: the smaller of the two directions' summed drops."""
     cases = [(line, power) for power in POWERS for line in every_line()]
@@ -162,7 +163,7 @@ def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     )
 
 
-@checker("2048ai.merges", allow=_LINES)
+@checker("2048ai.merges", allow=_LINES, job=("tilelab.game2048.expectimax:row_terms",))
 def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(line)``: merges one slide makes (gaps closed, each tile merges once)."""
     return first_counterexample(
@@ -170,7 +171,8 @@ def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     )
 
 
-@checker("2048ai.best_move", allow=(*_BOARDS, "tilelab.game2048.ai:evaluate"))
+@checker("2048ai.best_move", allow=(*_BOARDS, "tilelab.game2048.ai:evaluate"),
+         job=("tilelab.game2048.ai:expectimax_values",))
 def check_best_move(answer: Callable[[Board, int], Any]) -> Result:
     """``answer(board, depth)``: a move with the best plain-expectimax value at that depth."""
     boards = game_boards(3, BEST_MOVE_BOARDS)

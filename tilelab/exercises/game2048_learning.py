@@ -25,7 +25,7 @@ False
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from tilelab.exercises.allow import NUMPY
 from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
 from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
-from tilelab.game2048.ntuple_ref import td_update_ref, value_ref
+from tilelab.game2048.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
@@ -61,24 +61,42 @@ def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 
-@checker("2048learn.td_update", allow=ALLOW_TD)
-def _check_td_update(answer: Any) -> Result:
-    name = "2048learn.td_update"
+def _td_cases() -> Iterator[tuple[NTupleNetwork, list[list[int]], float, float]]:
+    """(net, board of exponents, target, alpha): the smallest first.
+
+    First a net of one 2-cell tuple with zero weights on the empty board, where all 8 placements look up
+    the same weight (a numpy ``w[idx] += step`` adds the step once, not 8 times), and on a board with one
+    tile; then a two-tuple net with random weights on boards from seeded games.
+    """
+    empty = [[0] * 4 for _ in range(4)]
+    corner = [[1, 0, 0, 0]] + [[0] * 4 for _ in range(3)]
+    for board in (empty, corner):
+        yield NTupleNetwork(((0, 1),)), board, 40.0, 0.1
     rng = np.random.default_rng(SEED)
     for alpha in (0.1, 0.5, 0.0025):
         for board in sample_afterstates():
-            mine = NTupleNetwork(((0, 1, 2, 3), (0, 1, 4, 5)))
-            mine.weights[:] = rng.normal(0, 50, mine.weights.size).astype(np.float32)
-            ref = NTupleNetwork(mine.tuples, mine.weights.copy())
-            before = value_ref(ref, board)
-            target = float(rng.normal(500, 300))
-            answer(mine, board, target, alpha)
-            td_update_ref(ref, board, target, alpha)
-            if not np.allclose(mine.weights, ref.weights, atol=1e-4):
-                picture = "\n".join(" ".join(f"{e:2d}" for e in row) for row in board)
-                return Result(name, False, f"on the board of exponents below (alpha={alpha}, target={target:.1f}, "
-                              f"V before {before:.3f}): after your update V = {value_ref(mine, board):.3f}, "
-                              f"expected {value_ref(ref, board):.3f}", board, picture)
+            net = NTupleNetwork(((0, 1, 2, 3), (0, 1, 4, 5)))
+            net.weights[:] = rng.normal(0, 50, net.weights.size).astype(np.float32)
+            yield net, board, float(rng.normal(500, 300)), alpha
+
+
+@checker("2048learn.td_update", allow=ALLOW_TD, job=("tilelab.game2048.ntuple:td_update_ref",))
+def _check_td_update(answer: Any) -> Result:
+    name = "2048learn.td_update"
+    for mine, board, target, alpha in _td_cases():
+        ref = NTupleNetwork(mine.tuples, mine.weights.copy())
+        before = value_ref(ref, board)
+        answer(mine, board, target, alpha)
+        td_update_ref(ref, board, target, alpha)
+        if not np.allclose(mine.weights, ref.weights, atol=1e-4):
+            picture = "\n".join(" ".join(f"{e:2d}" for e in row) for row in board)
+            shape = [tuple(t) for t in mine.tuples]
+            looked = len(feature_indices_ref(ref, board))
+            distinct = len(set(feature_indices_ref(ref, board)))
+            repeat = f", {looked} look-ups of {distinct} distinct weight{'s' if distinct != 1 else ''}"
+            return Result(name, False, f"net {shape}, alpha={alpha}, target={target:g}, on the exponents below "
+                          f"(V before {before:.3f}{repeat}): after your update V = {value_ref(mine, board):.3f}, "
+                          f"expected {value_ref(ref, board):.3f}", board, picture)
     return Result(name, True, "passed: V(after) moves alpha of the error, shared by every looked-up weight")
 
 

@@ -40,7 +40,7 @@ import numpy as np
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, as_real, checker, first_counterexample
 from tilelab.exercises.allow import MATCH3_BOARD, NUMPY
-from tilelab.match3 import EMPTY, Board, fall, find_runs, stable_board
+from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
 from tilelab.match3.generate import exclude_probability
@@ -89,7 +89,7 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("match3.find_runs", allow=ALLOW["runs"])
+@checker("match3.find_runs", allow=ALLOW["runs"], job=("tilelab.match3:find_runs",))
 def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give exactly the cells that lie on a run of 3 or more."""
     reference = lambda board: {cell for run in find_runs(board) for cell in run.cells}  # noqa: E731
@@ -115,7 +115,7 @@ def side_by_side(*panels: tuple[str, str]) -> str:
     return "\n".join(lines)
 
 
-@checker("match3.fall", allow=ALLOW["fall"])
+@checker("match3.fall", allow=ALLOW["fall"], job=("tilelab.match3:fall",))
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
     name = "match3.fall"
@@ -134,7 +134,7 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
             return Result(name, False, f"on the board below you returned {type(got).__name__}, not a Board",
                           board, _show(board))
         picture = side_by_side(("board", board.picture()), ("yours", got.picture()), ("expected", want.picture()))
-        return Result(name, False, "on the board below your candies did not all fall as far as they can",
+        return Result(name, False, "on the board below your board differs from where the candies end up",
                       board, picture)
     return Result(name, True, f"passed on all {n} boards (1x6 .. 7x9, with holes)")
 
@@ -187,12 +187,30 @@ def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[
     return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
 
-@checker("match3.is_dead", allow=ALLOW["dead"], prepare=dead_and_live_boards)
+@checker("match3.is_dead", allow=ALLOW["dead"], prepare=dead_and_live_boards, job=("tilelab.match3:is_dead",))
 def check_is_dead(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must say whether no swap makes a run (every move pattern, dead and live boards)."""
-    return first_counterexample(
-        "match3.is_dead", lambda b: _truth_value(answer(b)), is_dead, dead_and_live_boards(), show=_show
-    )
+    name = "match3.is_dead"
+    boards = dead_and_live_boards()
+    for board in boards:
+        try:
+            got = _truth_value(answer(board))
+        except Exception as exc:  # noqa: BLE001 - reported with its board
+            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
+        want = bool(is_dead(board))
+        if isinstance(got, bool) and got == want:
+            continue
+        if not isinstance(got, bool):
+            return Result(name, False, f"you returned {got!r} on the board below; return True or False", board,
+                          _show(board))
+        if got:  # said dead, but a swap makes a run
+            a, b = legal_moves(board)[0]
+            return Result(name, False, f"you said the board below is dead, but swapping {a} and {b} makes a run",
+                          board, _show(board))
+        return Result(name, False, "you said the board below has a move, but no swap on it makes a run: it is dead",
+                      board, _show(board))
+    return Result(name, True, f"passed on all {len(boards)} boards (dead ones, and live ones for every move pattern)")
 
 
 class CountingGenerator(np.random.Generator):
@@ -238,7 +256,7 @@ for _name in ("integers", "random", "choice", "permutation", "shuffle", "permute
 del _name
 
 
-@checker("match3.deal", allow=ALLOW["deal"])
+@checker("match3.deal", allow=ALLOW["deal"], job=("tilelab.match3:stable_board",))
 def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) -> Result:
     """``answer(rows, cols, kinds, rng)`` must deal a no-run board in one draw per cell, even with 3 kinds."""
     name = "match3.deal"
@@ -310,22 +328,46 @@ def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Boar
 
 
 def _deal_probability_cases() -> list[Board]:
+    """Small boards first: one where both pairs ban the same kind at one cell, then stable and runny boards."""
     rng = np.random.default_rng(SEED)
-    cases = [Board.parse("012\n120\n201"), Board.parse("001\n112\n220"), Board.parse("0011\n1100")]
+    cases = [Board.parse("021\n201\n110"), Board.parse("012\n120\n201"), Board.parse("001\n112\n220"),
+             Board.parse("0011\n1100")]
     for i in range(150):
         rows, cols = SHAPES[i % len(SHAPES)]
         cases.append(stable_board(rows, cols, 3 + i % 4, rng=rng))
     cases += list(_random_boards(30))  # many of these hold a run: the deal never makes them
-    return cases
+    return sorted(cases, key=lambda b: b.rows * b.cols)
 
 
-@checker("match3.deal_probability", allow=ALLOW["probability"])
+def as_chance(p: float) -> str:
+    """A probability as the student would write it: ``1/13122`` when it is one over a whole number.
+
+    >>> as_chance(1 / 13122), as_chance(0.0), as_chance(0.3)
+    ('1/13122', '0', '0.3')
+    """
+    if p > 0 and abs(1 / p - round(1 / p)) < 1e-6 * (1 / p):
+        return "1" if round(1 / p) == 1 else f"1/{round(1 / p)}"
+    return f"{p:.4g}"
+
+
+@checker("match3.deal_probability", allow=ALLOW["probability"], job=("tilelab.match3.generate:exclude_probability",))
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
-    def close(got: Any, want: float) -> bool:
+    name = "match3.deal_probability"
+    cases = _deal_probability_cases()
+    for board in cases:
+        want = exclude_probability(board)
+        try:
+            got = answer(board)
+        except Exception as exc:  # noqa: BLE001 - reported with its board
+            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
         value = as_real(got)  # any real number: float, Fraction, Decimal, numpy's
-        return value is not None and math.isclose(value, want, rel_tol=1e-9, abs_tol=0.0)
-
-    return first_counterexample(
-        "match3.deal_probability", answer, exclude_probability, _deal_probability_cases(), equal=close, show=_show
-    )
+        if value is None:
+            return Result(name, False, f"you returned {got!r} on the board below; return a number", board,
+                          _show(board))
+        if not math.isclose(value, want, rel_tol=1e-9, abs_tol=0.0):
+            runs = " (it holds a run, which the deal never makes)" if want == 0 else ""
+            return Result(name, False, f"on the board below{runs} you returned {as_chance(value)}, expected "
+                          f"{as_chance(want)}", board, _show(board))
+    return Result(name, True, f"passed on all {len(cases)} boards")

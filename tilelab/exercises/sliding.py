@@ -122,7 +122,7 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("sliding.inversions", allow=ALLOW["inversions"])
+@checker("sliding.inversions", allow=ALLOW["inversions"], job=("tilelab.sliding:inversions",))
 def check_inversions(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions` (every 2x2 and 2x3 board first)."""
     cases = itertools.chain(_every_board(2, 2), _every_board(2, 3), _random_boards(200))
@@ -134,7 +134,7 @@ def _bfs_truth(p: Puzzle) -> bool:
     return bool(distance_table(p.rows, p.cols)[rank(p.tiles)] >= 0)
 
 
-@checker("sliding.is_solvable", allow=ALLOW["is_solvable"])
+@checker("sliding.is_solvable", allow=ALLOW["is_solvable"], job=("tilelab.sliding:is_solvable",))
 def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
     """``answer(puzzle)`` must say whether the goal can be reached, for every shape."""
     name = "sliding.is_solvable"
@@ -249,7 +249,7 @@ def _tile_cell_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.ra
     return f"{rows}x{cols}"
 
 
-@checker("sliding.shuffle", allow=ALLOW["shuffle"])
+@checker("sliding.shuffle", allow=ALLOW["shuffle"], job=("tilelab.sliding:shuffle",))
 def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Result:
     """``answer(rows, cols, rng)`` must return a solvable Puzzle, drawn uniformly, from ``rng`` alone."""
     name = "sliding.shuffle"
@@ -302,7 +302,7 @@ def _show_slides(case: tuple[Puzzle, list[int]]) -> str:
     return f"slides {tiles} from\n{board}\n"
 
 
-@checker("sliding.multi_moves", allow=ALLOW["multi_moves"])
+@checker("sliding.multi_moves", allow=ALLOW["multi_moves"], job=("tilelab.sliding:count_moves",))
 def check_multi_moves(answer: Callable[[Puzzle, list[int]], Any]) -> Result:
     """``answer(puzzle, tiles)`` must count multi-tile moves as :func:`tilelab.sliding.count_moves` does."""
     result = first_counterexample(
@@ -332,7 +332,7 @@ def _cell_colour_share(shape: tuple[int, int]) -> float:
     return sum((rows - 1 - r + cols - 1 - c) % 2 == 0 for r in range(rows) for c in range(cols)) / (rows * cols)
 
 
-@checker("sliding.even_share", allow=ALLOW["even_share"])
+@checker("sliding.even_share", allow=ALLOW["even_share"], job=("tilelab.sliding:distance_table",))
 def check_even_share(answer: Callable[[int, int], Any]) -> Result:
     """``answer(rows, cols)``: share of solvable boards at even distance (BFS truth up to 10 cells)."""
     name = "sliding.even_share"

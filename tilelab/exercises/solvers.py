@@ -131,7 +131,7 @@ def all_eight_puzzles() -> tuple[tuple[Puzzle, ...], np.ndarray, np.ndarray]:
     return boards, table[ranks].astype(np.int64), mans
 
 
-@checker("solvers.misplaced", allow=ALLOW["heuristic"])
+@checker("solvers.misplaced", allow=ALLOW["heuristic"], job=("tilelab.sliding:misplaced",))
 def check_misplaced(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.misplaced` (the blank is not a tile)."""
     near_goal = [Puzzle.goal(3, 3).slide(8), Puzzle.goal(3, 3)]  # the classic off-by-one first
@@ -139,7 +139,7 @@ def check_misplaced(answer: Callable[[Puzzle], Any]) -> Result:
                                 itertools.chain(near_goal, _boards()), show=_show)
 
 
-@checker("solvers.manhattan", allow=ALLOW["heuristic"])
+@checker("solvers.manhattan", allow=ALLOW["heuristic"], job=("tilelab.sliding:manhattan",))
 def check_manhattan(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.manhattan`."""
     return first_counterexample("solvers.manhattan", answer, manhattan, _boards(), show=_show)
@@ -189,7 +189,8 @@ def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
         start = int(end)
 
 
-@checker("solvers.admissible", allow=ALLOW["admissible"], prepare=all_eight_puzzles, seconds=EIGHT_PUZZLE_LIMIT)
+@checker("solvers.admissible", allow=ALLOW["admissible"], prepare=all_eight_puzzles, seconds=EIGHT_PUZZLE_LIMIT,
+         job=("tilelab.sliding:linear_conflict",))
 def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
     """Is ``answer`` a lower bound on the true distance of every solvable 8-puzzle, and above Manhattan's mean?"""
     name = "solvers.admissible"
@@ -295,7 +296,7 @@ def _not_astar(board: Puzzle, limit: int, f_of: dict[Puzzle, int], expanded: lis
     return None
 
 
-@checker("solvers.search", allow=ALLOW["search"], prepare=search_cases)
+@checker("solvers.search", allow=ALLOW["search"], prepare=search_cases, job=("tilelab.sliding:solve",))
 def check_search(answer: Callable[[Puzzle], Any]) -> Result:
     """``answer(puzzle)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
     name = "solvers.search"
@@ -351,7 +352,8 @@ def _pattern_sums() -> np.ndarray:
     return total
 
 
-@checker("solvers.pattern_lookup", allow=ALLOW["pattern"], prepare=lambda: _pattern_sums(), seconds=EIGHT_PUZZLE_LIMIT)
+@checker("solvers.pattern_lookup", allow=ALLOW["pattern"], prepare=lambda: _pattern_sums(), seconds=EIGHT_PUZZLE_LIMIT,
+         job=("tilelab.sliding:pattern_database",))
 def check_pattern_lookup(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with the package's 1-2-3-4 / 5-6-7-8 database (plain sum, no mirror) on every 8-puzzle."""
     name = "solvers.pattern_lookup"
@@ -369,7 +371,7 @@ def check_pattern_lookup(answer: Callable[[Puzzle], Any]) -> Result:
     return Result(name, True, f"right on all {len(boards):,} solvable 8-puzzle boards")
 
 
-@checker("solvers.pattern_table", allow=ALLOW["pattern"])
+@checker("solvers.pattern_table", allow=ALLOW["pattern"], job=("tilelab.sliding.pdb:build_table",))
 def check_pattern_table(answer: Callable[[int, int, tuple], Any]) -> Result:
     """``answer(rows, cols, pattern)`` must give every placement's distance, as ``build_table`` does."""
     from tilelab.sliding.pdb import NO_ENTRY, build_table
