@@ -24,8 +24,8 @@ def test_exercises_allow_lists_resolve_to_the_parity_functions():
     from tilelab.exercises.allow import resolve
 
     assert {parity.inversions.__code__, parity.is_solvable.__code__} <= resolve(
-        ["tilelab.sliding.core:inversions", "tilelab.sliding:is_solvable"])
-    assert resolve(["tilelab.sliding.core:inversions"]) == resolve(["tilelab.sliding:inversions"])
+        ["tilelab.sliding.parity:inversions", "tilelab.sliding:is_solvable"])
+    assert resolve(["tilelab.sliding.parity:inversions"]) == resolve(["tilelab.sliding:inversions"])
 
 
 def test_svg_is_imported_only_when_a_board_is_drawn():

@@ -108,6 +108,8 @@ class Result:
     def __post_init__(self) -> None:
         if len(self.message) > MESSAGE_LIMIT:  # a safety net: checkers keep their messages short
             object.__setattr__(self, "message", self.message[: MESSAGE_LIMIT - 1].rstrip() + "…")
+        if self.picture is not None:
+            object.__setattr__(self, "picture", self.picture.strip("\n") or None)
 
     def __bool__(self) -> bool:
         return self.passed

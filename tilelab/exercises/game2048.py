@@ -35,7 +35,7 @@ True
 >>> r.passed, r.counterexample
 (False, [0, 0, 2, 2])
 >>> check("2048.available_moves", lambda b: [d for d in "up down left right".split()]).counterexample
-Board([[0, 0], [0, 0]])
+Board([[0, 0], [2, 2]])
 >>> check("2048.one_legal_move", Board([[0, 0], [2, 4]])).passed
 True
 >>> def two_fingers(line):
