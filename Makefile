@@ -15,8 +15,8 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[lab,test,teach]"
 	@# nbgrader is the teacher's grader: its JupyterLab panels stay out of the students' JupyterLab (docs/grading.md)
-	$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
-	$(VENV)/bin/jupyter server extension disable --sys-prefix $(addprefix nbgrader.server_extensions.,formgrader \
+	-$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
+	-$(VENV)/bin/jupyter server extension disable --sys-prefix $(addprefix nbgrader.server_extensions.,formgrader \
 	    validate_assignment assignment_list course_list) >/dev/null 2>&1
 	$(PY) -m tilelab.server_nodelay --install  # editable installs skip data-files (TCP_NODELAY for the boards)
 	@touch $(STAMP)

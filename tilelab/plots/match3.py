@@ -279,7 +279,7 @@ def draw_special_candy(ax: Axes, cell: Cell, kind: int, special: str) -> None:
 
 def draw_special_board(ax: Axes, board, *, blast: Iterable[Cell] = (), groups: Sequence[Group] = (),
                        move: tuple[Cell, Cell] | None = None, title: str | None = None) -> Axes:
-    """Draw a :class:`~tilelab.match3.specials.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
+    """Draw a :class:`~tilelab.match3.special_board.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
     _draw_grid(ax, board.rows, board.cols)
     for r, c in blast:
         ax.add_patch(Rectangle((c, r), 1, 1, facecolor=BLAST_COLOUR, alpha=0.45, hatch="///", edgecolor="#8a5a00",

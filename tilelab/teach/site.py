@@ -96,7 +96,7 @@ def site_notebook(nb: Any, edition: str) -> Any:
     >>> [sorted(o.data) for o in out.cells[1].outputs]
     [['image/png', 'text/plain'], ['text/html']]
     >>> out.cells[2].metadata.tags, len(site_notebook(nb, "student").cells)
-    (['solution', 'hide-input'], 2)
+    (['solution', 'hide-cell'], 2)
     """
     if edition not in EDITIONS:
         raise ValueError(f"edition is one of {EDITIONS}, got {edition!r}")
@@ -114,7 +114,7 @@ def site_notebook(nb: Any, edition: str) -> Any:
         if cell.cell_type != "code":
             continue
         if SOLUTION_TAG in t:
-            cell.metadata["tags"] = [*t, "hide-input"]
+            cell.metadata["tags"] = [*t, "hide-cell"]  # folded, its "passed" too
             cell.metadata.setdefault("mystnb", {}).update(code_prompt_show="Show the solution",
                                                            code_prompt_hide="Hide the solution")
         outputs = []
