@@ -259,7 +259,19 @@ def qualified(code: types.CodeType) -> str:
     module = os.path.relpath(path, os.path.dirname(_PACKAGE_DIR))
     module = module[:-3] if module.endswith(".py") else module
     module = module.replace(os.sep, ".").removesuffix(".__init__")
-    return f"{module}.{getattr(code, 'co_qualname', code.co_name)}"
+    return f"{module}.{getattr(code, 'co_qualname', None) or _qualname_310(module, code)}"
+
+
+def _qualname_310(module: str, code: types.CodeType) -> str:
+    """Python 3.10's code objects have no ``co_qualname``: find the class that holds the function, if any."""
+    space = vars(sys.modules[module]) if module in sys.modules else {}
+    for value in list(space.values()):
+        if isinstance(value, type) and value.__module__ == module:
+            for name, member in vars(value).items():
+                member = member.fget if isinstance(member, property) else member
+                if code_of(member) is code:
+                    return f"{value.__qualname__}.{name}"
+    return code.co_name
 
 
 class Watch:
