@@ -8,20 +8,26 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-browser bench strong-net clean student site warm grade lite test-lite
+.PHONY: lab test test-unit test-notebooks test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[lab,test]"
+	$(PY) -m pip install --quiet -e ".[lab,test,teach]"
+	@# nbgrader is the teacher's grader: its JupyterLab panels stay out of the students' JupyterLab (docs/grading.md)
+	-$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
+	-$(VENV)/bin/jupyter server extension disable --sys-prefix $(addprefix nbgrader.server_extensions.,formgrader \
+	    validate_assignment assignment_list course_list) >/dev/null 2>&1
 	$(PY) -m tilelab.server_nodelay --install  # editable installs skip data-files (TCP_NODELAY for the boards)
 	@touch $(STAMP)
 
 # Root (a container, a class VM) needs --allow-root; everybody else gets the plain command.
-# `make lab STUDENT=1` opens the student editions in student/ (made once; never overwritten, so work is kept).
-LAB_DIR := $(if $(STUDENT),student,notebooks)
+# `make lab` opens the student editions in student/: written once, then only lessons new to the course are added
+# and files the student never touched brought up to date (a changed file is never written over).
+# `make lab TEACHER=1` opens the teacher edition (notebooks/, solutions folded away).
+LAB_DIR := $(if $(TEACHER),notebooks,student)
 lab: $(STAMP)
-	$(if $(STUDENT),test -d student || $(PY) -m tilelab.teach student student)
+	$(if $(TEACHER),,$(PY) -m tilelab.teach student student --quiet)
 	$(VENV)/bin/jupyter lab $(LAB_DIR)/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Everything in one pytest run so CI sees one summary line. pytest-xdist spreads the test files over
@@ -56,19 +62,23 @@ strong-net: $(STAMP)
 	$(PY) benchmarks/strong_net_pipeline.py $(STRONG_ARGS)
 
 # Teacher's kit (docs/teaching.md).
-#   make student [OUT=folder]            lessons without solution cells (default: student/)
-#   make site    [OUT=folder] [LITE_URL=lite/] [REPO=OWNER/NAME]  the course as a static website (default: site/);
-#                                        LITE_URL links each page to the lite site ("Run in your browser");
-#                                        REPO=OWNER/NAME (your GitHub copy) adds Binder and GitHub links
+#   make student [OUT=folder] [REPO=OWNER/NAME]  student editions (default: student/); REPO (the course's
+#                                        repository) adds environment.yml + postBuild for Binder and hubs
+#   make site    [OUT=folder] [REPO=OWNER/NAME] [STUDENT_REPO=OWNER/NAME] [HUB=URL] [LITE_URL=..]
+#                [STUDENT_LITE_URL=..]   the course as two websites, OUT/student and OUT/teacher (default: site/),
+#                                        each with launch buttons to its repository, your hub and its lite site
 #   make lite    [OUT=folder] [STUDENT=1] the course as a JupyterLite site: every lesson runs in the
 #                                        browser, no server (default: lite/; STUDENT=1: student editions)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
-#   make grade FOLDER=... [OUT=x.csv]    run every student notebook in FOLDER, write a CSV
+#   make nbgrader [OUT=folder]           an nbgrader course folder (default: course/): every lesson an
+#                                        assignment with autograded exercises; then nbgrader's own commands
 student: $(STAMP)
-	$(PY) -m tilelab.teach student $(or $(OUT),student)
+	$(PY) -m tilelab.teach student $(or $(OUT),student) $(if $(REPO),--repo "$(REPO)")
 
 site: $(STAMP)
-	$(PY) -m tilelab.teach site $(or $(OUT),site) $(if $(LITE_URL),--lite-url "$(LITE_URL)") $(if $(REPO),--repo "$(REPO)")
+	$(PY) -m tilelab.teach site $(or $(OUT),site) $(if $(REPO),--repo "$(REPO)") \
+	    $(if $(STUDENT_REPO),--student-repo "$(STUDENT_REPO)") $(if $(HUB),--hub "$(HUB)") \
+	    $(if $(LITE_URL),--lite-url "$(LITE_URL)") $(if $(STUDENT_LITE_URL),--student-lite-url "$(STUDENT_LITE_URL)")
 
 lite: $(STAMP)
 	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student)
@@ -80,9 +90,11 @@ test-lite: $(STAMP)
 warm: $(STAMP)
 	$(PY) -m tilelab.warm $(WARM)
 
-grade: $(STAMP)
-	@test -n "$(FOLDER)" || { echo "usage: make grade FOLDER=path/to/notebooks [OUT=results.csv] [TIMEOUT=300]"; exit 2; }
-	$(PY) -m tilelab.teach grade "$(FOLDER)" --out "$(or $(OUT),results.csv)" --timeout $(or $(TIMEOUT),300)
+nbgrader: $(STAMP)
+	$(PY) -m tilelab.teach nbgrader $(or $(OUT),course)
+
+grade:
+	@echo "make grade is retired: grade with nbgrader (make nbgrader; docs/grading.md)"; exit 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache test-artifacts student site lite

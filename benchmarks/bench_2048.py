@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from tilelab.game2048 import Board, Direction, Game, legal_moves, line_cells, move, spawn
-from tilelab.game2048.core import _slide
+from tilelab.game2048.rules import _slide
 
 SEED = 2048
 TILE_CHOICES = (0, 0, 0, 0, 2, 2, 4, 4, 8, 16, 32, 64, 128, 256)

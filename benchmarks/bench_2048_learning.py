@@ -1,9 +1,9 @@
-"""Benchmark: learned 2048 players (n-tuple network + TD) against lesson 02's expectimax, same seeds.
+"""Benchmark: learned 2048 players (n-tuple network + TD) against lesson 2b's expectimax, same seeds.
 
 1. ``TDPlayer`` (1-ply greedy on the learned value) over ``--games`` seeded games: rate of reaching
    2048 / 4096 / 8192 / 16384 / 32768 with 95% Wilson intervals, median score, ms per move;
 2. ``TDExpectimax`` (expectimax with the learned value at the leaves) at a *true* wall-clock budget
-   (``--ms``, default 50 ms per move) over ``--search-games`` games, and lesson 02's heuristic
+   (``--ms``, default 50 ms per move) over ``--search-games`` games, and lesson 2b's heuristic
    ``Expectimax`` at the same wall-clock budget on the same seeds; ms per move actually spent.
 3. ``TDExpectimax`` at a fixed search depth (``--depth 2,3``) over ``--depth-games`` games: the same
    game on any machine, and the ms per move it actually spent.
@@ -31,7 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from tilelab.game2048 import Expectimax, play_game
-from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer
+from tilelab.game2048.ntuple_net import NTupleNetwork
+from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
 from tilelab.match3.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,9 +30,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tilelab.game2048.bitboard import row_tables
-from tilelab.game2048.kernels import U64
-from tilelab.game2048.ntuple import STRONG_NET, NTupleNetwork, load_network
+from tilelab.game2048.bitrows import row_tables
+from tilelab.game2048.bitrows import U64
+from tilelab.game2048.ntuple_compact import STRONG_NET, load_network
+from tilelab.game2048.ntuple_net import NTupleNetwork
 from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
 
 ROOT = Path(__file__).resolve().parents[1]

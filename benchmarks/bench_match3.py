@@ -27,7 +27,8 @@ import numpy as np
 from tilelab._jit import HAVE_NUMBA
 from tilelab.match3 import new_board, swap, swap_fast, valid_moves, valid_moves_reference
 from tilelab.match3.fast import list_moves, swap_array
-from tilelab.match3.specials import reshuffle_specials, swap_specials, valid_moves_specials
+from tilelab.match3.special_reshuffle import reshuffle_specials
+from tilelab.match3.special_rules import swap_specials, valid_moves_specials
 from tilelab.match3.specials_fast import (combo_code, list_special_moves, swap_specials_array, swap_specials_fast,
                                           valid_moves_specials_fast)
 

@@ -128,8 +128,9 @@ def test_delegation_through_a_helper_or_a_module_is_caught():
 
 def test_specials_and_start_checkers_refuse_delegation():
     from tilelab.exercises.match3_specials import reference_made_by, reference_striped_wrapped
-    from tilelab.game2048.core import Board as Board2048
-    from tilelab.match3.specials import SpecialBoard, combo_cells
+    from tilelab.game2048.board import Board as Board2048
+    from tilelab.match3.special_board import SpecialBoard
+    from tilelab.match3.special_rules import combo_cells
 
     blank = lambda rows, cols: SpecialBoard(((0,) * cols,) * rows, ((0,) * cols,) * rows, 3)  # noqa: E731
     via_combo = lambda rows, cols, centre: combo_cells(blank(rows, cols), "striped+wrapped", centre, centre)[0]  # noqa: E731

@@ -14,10 +14,17 @@ import pytest
 from tilelab.game2048 import Board, legal_moves
 from tilelab._jit import py_func
 from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.ntuple import (
-    COMPACT_FORMAT, ENCODINGS, WU_YEH_TUPLES, CompactNetwork, NTupleNetwork, TDExpectimax, TDPlayer, compact_weights,
-    load_compact, load_network, save_compact, strong_network, strong_player,
+from tilelab.game2048.ntuple_compact import (
+    COMPACT_FORMAT,
+    ENCODINGS,
+    CompactNetwork,
+    compact_weights,
+    load_compact,
+    load_network,
+    save_compact,
 )
+from tilelab.game2048.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, strong_network, strong_player
 from tilelab.game2048 import ntuple_compact
 from tilelab.game2048.ntuple_kernels import compact_weight, net_value
 

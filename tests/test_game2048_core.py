@@ -25,7 +25,8 @@ from tilelab.game2048 import (
     spawn,
     spawn_outcomes,
 )
-from tilelab.game2048.core import _slide, sample_outcome
+from tilelab.game2048.rules import _slide
+from tilelab.game2048.chance import sample_outcome
 
 TILES = [0, 2, 4, 8, 16, 32]
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import legal_moves
-from tilelab.game2048.ntuple import NTupleNetwork, TDPlayer, lesson_network
+from tilelab.game2048.ntuple_net import NTupleNetwork
+from tilelab.game2048.ntuple_players import TDPlayer, lesson_network
 from tilelab.widgets.game2048_td import Game2048TDWidget
 from tilelab.widgets.testing import FakeMultiCanvas, click_button, fresh_kernel, tick
 
@@ -68,7 +69,8 @@ def strong_file(tmp_path, monkeypatch):
 
 
 def test_strong_board_plays_the_strong_players_move(strong_file):
-    from tilelab.game2048.ntuple import TDExpectimax, strong_player
+    from tilelab.game2048.ntuple_players import TDExpectimax
+    from tilelab.game2048.ntuple_players import strong_player
     w = Game2048TDWidget.strong(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     assert w.net.name == "stand-in" and isinstance(w.player, TDExpectimax) and w.player.budget.depth == 3
     before = w.game.board

@@ -35,7 +35,7 @@ from tilelab.match3 import (
     valid_moves,
     valid_moves_reference,
 )
-from tilelab.match3.core import four_direction_counts, runs_through
+from tilelab.match3.matches import four_direction_counts, runs_through
 from tilelab.match3.dispel import (
     TEMPLATES,
     article_cascade,

@@ -5,18 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tilelab.match3 import Board, SpecialBoard, swap_specials, valid_moves_specials
-from tilelab.match3.specials import (
-    ACTIVATION_BONUS,
-    BLAST_POINTS,
-    NO_COLOUR,
-    SCORE_TABLE,
-    Created,
-    combo_of,
-    find_groups,
-    is_dead_specials,
-    reshuffle_specials,
-    specials_count,
-)
+from tilelab.match3.special_board import ACTIVATION_BONUS, BLAST_POINTS, SCORE_TABLE, specials_count
+from tilelab.match3.board import NO_COLOUR
+from tilelab.match3.special_rules import Created, combo_of, find_groups, is_dead_specials
+from tilelab.match3.special_reshuffle import reshuffle_specials
 from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
 
 # Every kind once per row and once per column (no run, and no single swap can make one):
@@ -126,7 +118,8 @@ def test_colour_bomb_plus_striped_turns_that_colour_striped_with_alternating_str
 
 
 def test_colour_bomb_plus_striped_stripes_alternate_in_reading_order_whatever_the_swap():
-    from tilelab.match3.specials import COL, ROW, combo_cells
+    from tilelab.match3.special_board import COL, ROW
+    from tilelab.match3.special_rules import combo_cells
 
     board = SpecialBoard.parse("* 0- 1\n0 1 0\n1 0 2")
     for a, b in (((0, 0), (0, 1)), ((0, 1), (0, 0))):
@@ -304,7 +297,7 @@ def test_each_swapped_candy_that_completes_a_match_makes_its_own_special_where_i
 
 
 def test_cascade_line_of_four_gets_perpendicular_stripes_at_its_middle_cell():
-    from tilelab.match3.specials import creation_cell, special_for
+    from tilelab.match3.special_rules import creation_cell, special_for
 
     g, = find_groups(SpecialBoard.parse("0 0 0 0\n1 2 1 2"))
     assert creation_cell(g, None) == (0, 1) and special_for(g, None) == 3 - 1  # COL == 2

@@ -8,19 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab.match3 import EMPTY, Board, SpecialBoard, new_special_board, swap_specials, valid_moves_specials
-from tilelab.match3.specials import (
-    BOMB,
-    COL,
-    NO_COLOUR,
-    NONE,
-    PRIMED,
-    ROW,
-    WRAPPED,
-    combo_of,
-    find_groups,
-    is_dead_specials,
-    reshuffle_specials,
-)
+from tilelab.match3.special_board import BOMB, COL, NONE, PRIMED, ROW, WRAPPED
+from tilelab.match3.board import NO_COLOUR
+from tilelab.match3.special_rules import combo_of, find_groups, is_dead_specials
+from tilelab.match3.special_reshuffle import reshuffle_specials
 from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
 
 TOKENS = ["-", "|", "+"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tilelab.match3 import Board, SpecialBoard
-from tilelab.widgets.match3 import BLAST_COLOUR, Match3Widget
+from tilelab.widgets.match3_draw import BLAST_COLOUR
+from tilelab.widgets.match3 import Match3Widget
 from tilelab.widgets.testing import FakeMultiCanvas, click, find_button
 
 PICTURE = """
@@ -96,7 +97,7 @@ def test_hint_prefers_a_special_swap_and_a_dead_board_is_reshuffled_keeping_spec
     board = make(specials=True)
     board.board = SpecialBoard.parse(PICTURE, kinds=6)
     move = board.show_hint()
-    from tilelab.match3.specials import combo_of, is_dead_specials
+    from tilelab.match3.special_rules import combo_of, is_dead_specials
 
     assert move is not None and combo_of(board.board, *move) != "none"
     dead = SpecialBoard.parse(PICTURE.replace("*", "3").replace("0-", "0").replace("2|", "2").replace("4+", "4"),
@@ -110,8 +111,8 @@ def test_hint_prefers_a_special_swap_and_a_dead_board_is_reshuffled_keeping_spec
 
 def test_stored_picture_shows_the_specials():
     """The still picture (shown before the cell runs) draws stripes, wrappers and the bomb's sprinkles."""
-    from tilelab.match3.specials import SpecialBoard
-    from tilelab.widgets.match3 import board_picture
+    from tilelab.match3.special_board import SpecialBoard
+    from tilelab.widgets.match3_draw import board_picture
 
     cell = 40
     plain = board_picture(SpecialBoard.parse("0 1 2\n1 2 0"), cell)

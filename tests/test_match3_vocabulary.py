@@ -21,7 +21,8 @@ from tilelab.match3 import (
     swap_specials,
     valid_moves,
 )
-from tilelab.match3 import core, dispel, fast, generate, specials, specials_fast, stats
+from tilelab.match3 import board as board_module, cascade, dispel, fast, generate, moves, special_reshuffle, special_rules
+from tilelab.match3 import specials_fast, stats
 from tilelab.match3.board import BoardBase
 
 
@@ -30,7 +31,7 @@ from tilelab.match3.board import BoardBase
 
 def test_play_is_exported_and_legal_moves_is_the_one_name():
     assert m3.play is play and "play" in m3.__all__
-    assert valid_moves is legal_moves is core.legal_moves is core.valid_moves
+    assert valid_moves is legal_moves is moves.legal_moves is moves.valid_moves
     assert legal_moves.__name__ == "legal_moves"
     assert "play(board, (a, b), *, rng)" in m3.__doc__
 
@@ -47,7 +48,7 @@ def test_play_gives_what_swap_gives_on_a_plain_board(seed):
 def test_play_gives_what_swap_specials_gives_on_a_special_board(seed):
     board = SpecialBoard.parse("0 1 0 0 2\n1 0 2 1 1\n2 2 1 2 0") if seed == 0 else \
         SpecialBoard.from_board(new_board(6, 6, 4, rng=seed))
-    for move in specials.valid_moves_specials(board)[:4]:
+    for move in special_rules.valid_moves_specials(board)[:4]:
         result = play(board, move, rng=seed)
         assert type(result) is SpecialSwapResult
         assert result == swap_specials(board, *move, rng=seed)
@@ -76,14 +77,14 @@ def test_play_needs_rng_as_a_keyword():
 # ----------------------------------------------------------------------------- rng is keyword-only
 
 RANDOM = [
-    (core.refill, 1), (core.cascade_step, 2), (core.resolve, 1), (core.swap, 3), (fast.swap_fast, 3),
+    (cascade.refill, 1), (cascade.cascade_step, 2), (cascade.resolve, 1), (cascade.swap, 3), (fast.swap_fast, 3),
     (fast.swap_array, 4), (generate.stable_board, 3), (generate.planted_board, 3), (generate.new_board, 3),
-    (generate.reshuffle_report, 1), (generate.reshuffle, 1), (specials.new_special_board, 3),
-    (specials.reshuffle_specials, 1), (specials.special_step, 2), (specials.special_refill, 1),
-    (specials.resolve_specials, 1), (specials.swap_specials, 3), (specials_fast.swap_specials_fast, 3),
+    (generate.reshuffle_report, 1), (generate.reshuffle, 1), (generate.new_special_board, 3),
+    (special_reshuffle.reshuffle_specials, 1), (special_rules.special_step, 2), (special_rules.special_refill, 1),
+    (special_rules.resolve_specials, 1), (special_rules.swap_specials, 3), (specials_fast.swap_specials_fast, 3),
     (specials_fast.swap_specials_array, 5), (specials_fast.play_random, 4), (stats.dead_fraction, 4),
     (stats.dead_table, 3), (stats.cascade_lengths, 4), (stats.moves_until_dead, 5),
-    (dispel.apply_group, 3), (dispel.article_cascade, 3), (dispel.redraw_deal, 3), (core.draw_refills, 1),
+    (dispel.apply_group, 3), (dispel.article_cascade, 3), (dispel.redraw_deal, 3), (cascade.draw_refills, 1),
 ]
 
 
@@ -98,8 +99,8 @@ def test_rng_is_keyword_only_and_required(function, before):
 def test_a_positional_rng_raises_type_error():
     board = Board.parse("0120\n1201\n0012\n2102")
     for call in (lambda: new_board(4, 4, 3, 0), lambda: swap(board, (2, 2), (3, 2), 1),
-                 lambda: core.resolve(board, 0), lambda: stats.dead_fraction(4, 4, 5, 10, 0),
-                 lambda: specials.swap_specials(SpecialBoard.from_board(board), (2, 2), (3, 2), 1)):
+                 lambda: cascade.resolve(board, 0), lambda: stats.dead_fraction(4, 4, 5, 10, 0),
+                 lambda: special_rules.swap_specials(SpecialBoard.from_board(board), (2, 2), (3, 2), 1)):
         with pytest.raises(TypeError, match="positional argument"):
             call()
 
@@ -148,4 +149,4 @@ def test_special_board_is_built_on_the_shared_base():
     with pytest.raises(ValueError, match="ragged"):
         SpecialBoard(((0, 1), (1,)), ((0, 0), (0,)), 3)
     with pytest.raises(ValueError, match="MAX_SIDE"):
-        SpecialBoard(((0, 1, 2),) * (core.MAX_SIDE + 1), ((0, 0, 0),) * (core.MAX_SIDE + 1), 3)
+        SpecialBoard(((0, 1, 2),) * (board_module.MAX_SIDE + 1), ((0, 0, 0),) * (board_module.MAX_SIDE + 1), 3)

@@ -1,5 +1,6 @@
-"""Files a reader can hold (issue 20, section 4): no tilelab module over about 600 lines, and the lite
-build's split (downloads, launch links) keeps its older import path to the very same objects."""
+"""Files a reader can hold (issues 20 and 36): a module over about 600 lines is a smell to split by concept (moving
+its callers with it, never leaving a facade behind); past 800 lines it is a defect. The lite build's split
+(downloads, launch links) keeps its older import path to the very same objects."""
 
 from __future__ import annotations
 
@@ -9,13 +10,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tilelab"
-LIMIT = 650  #: "about 600": a little slack so a docstring line does not force a split
+LIMIT = 800  #: "about 600" is the smell; this is where it becomes a defect
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_module_is_short(path: Path) -> None:
     lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= LIMIT, f"{path.relative_to(PACKAGE.parent)} has {lines} lines (about 600 at most): split it along a seam"
+    assert lines <= LIMIT, (f"{path.relative_to(PACKAGE.parent)} has {lines} lines: split it by concept and import "
+                            "each name from its new home (no facade)")
 
 
 @pytest.mark.parametrize("part, names", [

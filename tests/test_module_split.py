@@ -1,89 +1,81 @@
-"""The big modules split along their seams (issue 20, section 4): every old import path still
-resolves to the very same object, the split modules stay short, and rendering loads lazily."""
+"""Modules split along their seams (issues 20 and 36): each name has one home and one import path; the older
+paths that splits and re-exports left behind warn, name the new home, and still give the very same object until
+they go (``tilelab._deprecation.REMOVED_IN``); rendering loads lazily."""
 
 from __future__ import annotations
 
 import importlib
-import inspect
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
 
+from tilelab._deprecation import REMOVED_IN, RENAMED
+
 ROOT = Path(__file__).resolve().parents[1]
 
-#: old module -> the modules its code now lives in (the old module re-exports them all)
-SPLITS = {
+#: older module paths that only forward, each to the modules its code now lives in
+OLDER_MODULES = {
     "tilelab.game2048.core": ["tilelab.game2048.board", "tilelab.game2048.rules", "tilelab.game2048.chance",
                               "tilelab.game2048.game"],
-    "tilelab.game2048.bitboard": ["tilelab.game2048.bitrows"],
-    "tilelab.game2048.ai": ["tilelab.game2048.records"],
     "tilelab.match3.core": ["tilelab.match3.board", "tilelab.match3.matches", "tilelab.match3.cascade",
                             "tilelab.match3.moves"],
     "tilelab.match3.specials": ["tilelab.match3.special_board", "tilelab.match3.special_rules",
                                 "tilelab.match3.special_reshuffle"],
-    "tilelab.sliding.core": ["tilelab.sliding.moves", "tilelab.sliding.parity"],
-    "tilelab.widgets.sliding": ["tilelab.widgets.sliding_pictures", "tilelab.widgets.sliding_draw",
-                                "tilelab.widgets.sliding_solve"],
-    "tilelab.widgets.match3": ["tilelab.widgets.match3_draw"],
 }
-LIMIT = 650  #: "no module over about 600 lines"
 
 
-def _own_names(module: object) -> list[str]:
-    """Public top-level functions and classes a module defines itself (not the ones it imports).
+def _older_paths() -> list[str]:
+    """Every older module path: each module registers its older names when it is imported, so import them all."""
+    import pkgutil
 
-    Private helpers need not follow to the old module (the search modules may not import other modules'
-    private names: tests/test_game2048_kernels.py); the private names that exercises name are checked
-    by :func:`test_exercise_forbid_paths_still_resolve`.
-    """
-    return [name for name, value in vars(module).items()
-            if not name.startswith("_") and (inspect.isfunction(value) or inspect.isclass(value))
-            and getattr(value, "__module__", None) == module.__name__]
+    import tilelab
+
+    for found in pkgutil.walk_packages(tilelab.__path__, "tilelab."):
+        if not found.name.startswith("tilelab.teach"):
+            importlib.import_module(found.name)
+    return sorted(old for old, new in RENAMED.items() if "(" not in old and "=" not in old)
 
 
-@pytest.mark.parametrize("old", sorted(SPLITS))
-def test_old_module_re_exports_the_same_objects(old):
-    facade = importlib.import_module(old)
-    for new in SPLITS[old]:
+@pytest.mark.parametrize("old", sorted(OLDER_MODULES))
+def test_an_older_module_forwards_every_name_with_a_warning(old):
+    module = importlib.import_module(old)
+    for new in OLDER_MODULES[old]:
         part = importlib.import_module(new)
-        names = _own_names(part)
-        assert names, f"{new} defines nothing of its own"
-        for name in names:
-            assert getattr(facade, name, None) is getattr(part, name), f"{old}.{name} is not {new}.{name}"
+        for name in getattr(part, "__all__", []):
+            if f"{old}.{name}" not in RENAMED:
+                continue
+            with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is deprecated and goes in tilelab {REMOVED_IN}"):
+                value = getattr(module, name)
+            assert value is getattr(part, name), f"{old}.{name} is not {new}.{name}"
 
 
-@pytest.mark.parametrize("path", ["tilelab.game2048.core:slide_row", "tilelab.game2048.core:_slide",
-                                  "tilelab.game2048.core:move", "tilelab.match3.core:is_dead",
-                                  "tilelab.match3.core:valid_moves", "tilelab.match3.specials:swap_specials",
-                                  "tilelab.game2048.bitboard:_slide_row_left", "tilelab.game2048.bitboard:row_tables",
-                                  "tilelab.widgets.sliding:board_picture", "tilelab.widgets.match3:board_picture"])
-def test_exercise_forbid_paths_still_resolve(path):
-    module, name = path.split(":")
-    value = getattr(importlib.import_module(module), name)
-    assert callable(value)
+def test_every_older_path_warns_and_gives_the_new_object():
+    paths = _older_paths()
+    assert len(paths) > 100
+    for old in paths:
+        module, _, name = old.rpartition(".")
+        new_module, _, new_name = RENAMED[old].rpartition(".")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            value = getattr(importlib.import_module(module), name)
+        assert [w.category for w in caught] == [DeprecationWarning], old
+        assert RENAMED[old] in str(caught[0].message), old
+        assert value is getattr(importlib.import_module(new_module), new_name), old
 
 
-def test_package_names_are_the_core_objects():
-    import tilelab.game2048 as g
-    import tilelab.game2048.core as core
-    import tilelab.game2048.rules as rules
+def test_a_missing_name_on_an_older_module_is_an_attribute_error():
+    import tilelab.match3.core as core
 
-    assert g.slide_row is core.slide_row is rules.slide_row
-    assert g.Game is core.Game and g.Board is core.Board and g.spawn is core.spawn
-
-
-@pytest.mark.parametrize("module", sorted({m for parts in SPLITS.values() for m in parts} | set(SPLITS)))
-def test_split_modules_are_short(module):
-    path = ROOT / (module.replace(".", "/") + ".py")
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= LIMIT, f"{path.name} has {lines} lines (limit about 600): split it along a seam"
+    with pytest.raises(AttributeError, match="no_such_name"):
+        core.no_such_name  # noqa: B018
 
 
 def test_2048_palette_is_imported_only_when_a_board_is_drawn():
-    code = ("import sys, tilelab.game2048.core as c\n"
+    code = ("import sys, tilelab.game2048 as g\n"
             "assert 'tilelab.game2048.palette' not in sys.modules, 'palette imported by the engine'\n"
-            "c.Board.parse('2 .\\n. 4')._repr_html_()\n"
+            "g.Board.parse('2 .\\n. 4')._repr_html_()\n"
             "assert 'tilelab.game2048.palette' in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=120)

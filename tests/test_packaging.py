@@ -178,5 +178,5 @@ def test_readme_commands_are_makefile_targets_that_bootstrap_the_venv():
         assert f"make {target}" in readme
         assert re.search(rf"^{target}: \$\(STAMP\)", makefile, re.M), f"make {target} must bootstrap .venv"
     assert "jupyter lab $(LAB_DIR)/" in makefile and "--allow-root" in makefile
-    assert "LAB_DIR := $(if $(STUDENT),student,notebooks)" in makefile  # the lessons by default
+    assert "LAB_DIR := $(if $(TEACHER),notebooks,student)" in makefile  # the student editions by default
     assert "make test" in (ROOT / ".ci" / "run").read_text()

@@ -40,7 +40,10 @@ def test_scores_depth_values_and_reach_figures():
     assert [t.get_text() for t in fig.axes[0].get_xticklabels()] == ["random", "expectimax"]
     assert fig.axes[0].get_yscale() == "log"
     fig = plot_depth_tradeoff([1, 2, 3], [3000, 27000, 60000], [0.2, 0.3, 2.8])
-    assert len(fig.axes) == 2 and list(fig.axes[0].lines[0].get_ydata()) == [3000, 27000, 60000]
+    assert len(fig.axes) == 2 and [p.get_height() for p in fig.axes[0].patches] == [3000, 27000, 60000]
+    assert [p.get_height() for p in fig.axes[1].patches] == [0.2, 0.3, 2.8]
+    assert all(ax.get_yscale() == "linear" for ax in fig.axes)  # no log axis, no second axis on one panel
+    assert [t.get_text() for t in fig.axes[1].texts] == ["0.2", "0.3", "2.8"]
     fig = plot_values({Direction.LEFT: 10.0, Direction.UP: 4.0, Direction.RIGHT: 7.0})
     colours = [p.get_facecolor() for p in fig.axes[0].patches]
     assert len(colours) == 3 and colours.count(colours[1]) == 1  # only the best (left) stands out

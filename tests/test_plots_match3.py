@@ -123,7 +123,7 @@ def _title_boxes(fig):
 @pytest.mark.parametrize("titles", [["after the swap: two runs", "lowest first: the 0s torn apart"],
                                     ["the cross: CheckDispel takes the 3 in black", "after the fall: the rest (black) stays"]])
 def test_long_titles_of_small_boards_do_not_overlap(titles):
-    from tilelab.match3.specials import SpecialBoard
+    from tilelab.match3.special_board import SpecialBoard
     from tilelab.plots.match3 import plot_special_boards
 
     small = Board.parse("0120\n1201\n0012\n2102")

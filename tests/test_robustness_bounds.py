@@ -112,7 +112,7 @@ def test_the_largest_match3_board_with_default_budgets():
 
 
 def test_hint_scores_in_a_window_exactly_as_the_full_board_does():
-    from tilelab.match3.core import _immediate_score_stable, immediate_score, valid_moves
+    from tilelab.match3.moves import _immediate_score_stable, immediate_score, valid_moves
 
     for seed in range(30):
         for rows, cols, kinds in ((5, 5, 3), (6, 7, 4), (3, 9, 3), (8, 8, 5)):

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import Game
-from tilelab.game2048.ai import GameRecord, RandomPlayer, play_game
+from tilelab.game2048.records import GameRecord, play_game
+from tilelab.game2048.ai import RandomPlayer
 from tilelab.game2048 import ntuple, ntuple_players
-from tilelab.game2048.ntuple import NTupleNetwork
+from tilelab.game2048.ntuple_net import NTupleNetwork
 from tilelab.sliding import pdb as P
 
 FLIPS = 60  # per file kind: seeded, so a failure replays exactly

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tilelab.game2048 import Board as Board2048, Game
-from tilelab.game2048.ai import GameRecord, MonteCarloPlayer
+from tilelab.game2048.records import GameRecord
+from tilelab.game2048.ai import MonteCarloPlayer
 from tilelab.match3 import Board as Board3, SpecialBoard, new_board, reshuffle_specials
 from tilelab.sliding import Budget, Puzzle, count_moves, random_walk, shuffle, solve
 

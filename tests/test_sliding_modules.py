@@ -1,26 +1,29 @@
-"""The sliding engine's module layout: parity in its own file under every old name, SVG loaded only to draw."""
+"""The sliding engine's module layout: a board in core, moves and parity in their own files, SVG loaded only to draw."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 
+import pytest
+
 import tilelab.sliding as sliding
 import tilelab.sliding.core as core
 import tilelab.sliding.parity as parity
 
 
-def test_parity_names_are_the_same_objects_on_every_import_path():
+def test_parity_names_are_public_from_the_package_and_warn_on_their_older_path():
     for name in parity.__all__:
-        assert getattr(core, name) is getattr(parity, name), name
         assert getattr(sliding, name) is getattr(parity, name), name
-        assert name in core.__all__, name
+        assert name not in core.__all__, name
+        with pytest.warns(DeprecationWarning, match=f"tilelab.sliding.parity.{name}"):
+            assert getattr(core, name) is getattr(parity, name), name
 
 
 def test_exercises_forbid_lists_resolve_to_the_parity_functions():
     from tilelab.exercises import _resolve
 
-    assert _resolve(["tilelab.sliding.core:inversions", "tilelab.sliding:is_solvable"]) == (
+    assert _resolve(["tilelab.sliding.parity:inversions", "tilelab.sliding:is_solvable"]) == (
         parity.inversions, parity.is_solvable)
 
 
@@ -39,10 +42,11 @@ def test_parity_imports_on_its_own():
     subprocess.run([sys.executable, "-c", "from tilelab.sliding.parity import is_solvable"], check=True, timeout=120)
 
 
-def test_moves_imports_on_its_own_and_is_re_exported():
+def test_moves_imports_on_its_own_and_is_public_from_the_package():
     import tilelab.sliding.moves as moves
 
     for name in moves.__all__:
-        assert getattr(core, name) is getattr(moves, name) is getattr(sliding, name), name
-        assert name in core.__all__, name
+        assert getattr(moves, name) is getattr(sliding, name), name
+        with pytest.warns(DeprecationWarning, match=f"use tilelab.sliding.moves.{name}"):
+            getattr(core, name)
     subprocess.run([sys.executable, "-c", "from tilelab.sliding.moves import play, Slide"], check=True, timeout=120)

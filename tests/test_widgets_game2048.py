@@ -353,7 +353,7 @@ def test_buttons_hand_the_keyboard_back_to_the_board(monkeypatch):
 def test_tile_numbers_meet_wcag_aa_on_every_tile():
     """Every tile's number reaches 4.5:1 against its tile (the original game's white on gold does not)."""
     from tilelab.game2048.palette import TILE_COLORS, tile_style
-    from tilelab.widgets.sliding import contrast_ratio
+    from tilelab.widgets.sliding_pictures import contrast_ratio
 
     for value in [2 ** k for k in range(1, 18)]:
         background, text = tile_style(value)

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from tilelab.match3 import Board, find_matches, hint, is_dead, valid_moves
 from tilelab.match3.candies import candy_style
 from tilelab.widgets import match3 as wm
-from tilelab.widgets.match3 import Match3Widget, cell_at, drag_target
+from tilelab.widgets.match3 import Match3Widget
+from tilelab.widgets.match3_draw import cell_at, drag_target
 from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, press_key, tick
 from tilelab.widgets.testing import fresh_kernel
 

@@ -14,9 +14,8 @@ import tilelab.sliding
 from tilelab.sliding import MoveCount, Puzzle, bfs_distances, count_moves, is_solvable, play
 from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
-from tilelab.widgets.sliding import (
-    SESSION_BEST,
-    SlidingWidget,
+from tilelab.widgets.sliding import SESSION_BEST, SlidingWidget
+from tilelab.widgets.sliding_pictures import (
     board_origin,
     cell_at,
     crop_to_aspect,
@@ -274,7 +273,7 @@ def test_a_worse_game_does_not_replace_the_record():
         board.slide(tile)
     best = SESSION_BEST[(2, 3)]
     # the same deal again, played with a detour: two moves more
-    board.set_game(tilelab.sliding.Game(puzzle=start))
+    board.set_game(tilelab.sliding.Game(board=start))
     detour = start.neighbour_tiles()[0]
     board.slide(detour)
     board.slide(detour)

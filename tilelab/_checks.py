@@ -35,7 +35,7 @@ def as_int(value: object, name: str, *, minimum: int | None = None, maximum: int
     ValueError: rollouts must be at least 1, not 0
     """
     if not is_int(value):
-        raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({_short(value)})")
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__} ({short_repr(value)})")
     result = int(value)
     if minimum is not None and result < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {result}")
@@ -61,7 +61,7 @@ def as_float(
     ValueError: p_four must be a finite number, not nan
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__} ({_short(value)})")
+        raise TypeError(f"{name} must be a number, not {type(value).__name__} ({short_repr(value)})")
     result = float(value)
     if math.isnan(result) or (finite and math.isinf(result)):
         raise ValueError(f"{name} must be a finite number, not {result}")
@@ -82,7 +82,7 @@ def as_bool(value: object, name: str) -> bool:
     TypeError: won must be True or False, not str ('false')
     """
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({_short(value)})")
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__} ({short_repr(value)})")
     return bool(value)
 
 
@@ -97,14 +97,17 @@ def ascii_int(text: str, name: str) -> int:
     """
     body = text[1:] if text[:1] in "+-" else text
     if not body or not body.isascii() or not body.isdigit():
-        raise ValueError(f"{name} must be written with the digits 0-9, not {_short(text)}")
+        raise ValueError(f"{name} must be written with the digits 0-9, not {short_repr(text)}")
     return int(text)
 
 
-def _short(value: object, limit: int = 40) -> str:
+def short_repr(value: object, limit: int = 40) -> str:
     """repr(value) cut to `limit` characters, so an error message never prints a huge argument."""
     try:
         text = repr(value)
     except Exception:  # a hostile __repr__ must not replace the real error
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_short = short_repr  # the name it had before it was shared; other modules import short_repr

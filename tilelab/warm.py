@@ -197,7 +197,8 @@ def _warm_2048() -> str:
 def _warm_td() -> str:
     """Load (and checksum) the lesson's net and the strong net, then run each numba kernel once so it is cached."""
     from tilelab.game2048 import Board
-    from tilelab.game2048.ntuple import NTupleNetwork, TDExpectimax, TDPlayer, lesson_network, strong_network
+    from tilelab.game2048.ntuple_net import NTupleNetwork
+    from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network
 
     net, strong = lesson_network(), strong_network()
     board = Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")

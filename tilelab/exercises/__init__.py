@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 __all__ = [
     "MESSAGE_LIMIT", "Result", "allow_package_calls", "check", "checker", "first_counterexample",
-    "list_exercises", "package_calls", "regrade", "report", "report_json", "reset_results", "results",
+    "list_exercises", "package_calls", "report", "report_json", "reset_results", "results",
 ]
 
 #: A check's message stays short enough to read at a glance (the picture comes on top of it).
@@ -165,37 +165,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
             result = _delegated(name, seen[0])
     _RESULTS.pop(name, None)  # latest result last, so the report follows the order of work
     _RESULTS[name] = result
-    _ANSWERS.pop(name, None)
-    _ANSWERS[name] = (answer, args, kwargs)  # the teacher's grader checks these again itself (see regrade)
     return result
-
-
-# The latest answer given to ``check`` for every exercise: (answer, args, kwargs), for the grader's re-check.
-_ANSWERS: dict[str, tuple] = {}
-
-
-def regrade(answers: dict) -> list[dict]:
-    """Check recorded answers again with this module's own :func:`check`: what the teacher's grader reports.
-
-    ``answers`` maps an exercise name to ``(answer, args, kwargs)`` as :func:`check` recorded them. The
-    grader imports a fresh copy of tilelab from the installed package after the student's notebook has
-    run and calls this, so a notebook that rebinds ``report_json``, ``check`` or a checker cannot change
-    the grade by rebinding; the README ("What a self-check grader cannot prevent") says what it cannot stop.
-
-    >>> regrade({"count_empty": (lambda rows: 0, (), {})})[0]["passed"]
-    False
-    """
-    rows = []
-    for name, entry in list(answers.items()):
-        name = str(name)
-        try:
-            answer, args, kwargs = entry
-            result = check(name, answer, *tuple(args), **dict(kwargs))
-            passed, message = result.passed is True, str(result.message)
-        except Exception as exc:  # an unknown exercise or a damaged record: not passed, say why
-            passed, message = False, f"could not check it again: {type(exc).__name__}: {exc}"
-        rows.append({"exercise": name, "passed": passed, "message": message})
-    return rows
 
 
 def _delegated(name: str, function: Any) -> Result:

@@ -66,13 +66,14 @@ LONGER_ROWS = 300  #: random rows of length 2..8 after the exhaustive part
 GAME_BOARDS = 400  #: boards taken from seeded random games
 PROBABILITY_TOLERANCE = 1e-9
 
-_CORE, _BITS = "tilelab.game2048.core", "tilelab.game2048.bitboard"
+_RULES, _CHANCE = "tilelab.game2048.rules", "tilelab.game2048.chance"
+_BITS, _ROWS = "tilelab.game2048.bitboard", "tilelab.game2048.bitrows"
 #: The package functions each exercise may not call: the one it asks for, its fast twin, references.
 FORBID = {
-    "slide": (f"{_CORE}:slide_row", f"{_CORE}:move", f"{_CORE}:_slide", f"{_BITS}:move_bits",
-              f"{_BITS}:row_tables", f"{_BITS}:_slide_row_left"),
-    "moves": (f"{_CORE}:legal_moves", Game.legal_moves, f"{_BITS}:legal_codes"),
-    "spawns": (f"{_CORE}:spawn_outcomes", Game.spawn_outcomes, f"{_BITS}:spawn_outcomes_bits"),
+    "slide": (f"{_RULES}:slide_row", f"{_RULES}:play", f"{_RULES}:_slide", f"{_BITS}:move_bits",
+              f"{_ROWS}:row_tables", f"{_ROWS}:slide_row_left"),
+    "moves": (f"{_RULES}:legal_moves", Game.legal_moves, f"{_BITS}:legal_codes"),
+    "spawns": (f"{_CHANCE}:spawn_outcomes", Game.spawn_outcomes, f"{_BITS}:spawn_outcomes_bits"),
 }
 
 

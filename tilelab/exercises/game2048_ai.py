@@ -142,8 +142,8 @@ def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     )
 
 
-@checker("2048ai.merges", forbid=_LINE_TERMS + ("tilelab.game2048.core:slide_row", "tilelab.game2048.core:move",
-                                             "tilelab.game2048.core:_slide"))
+@checker("2048ai.merges", forbid=_LINE_TERMS + ("tilelab.game2048.rules:slide_row", "tilelab.game2048.rules:move",
+                                             "tilelab.game2048.rules:_slide"))
 def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(line)``: merges one slide makes (gaps closed, each tile merges once)."""
     return first_counterexample(

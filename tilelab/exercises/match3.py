@@ -53,22 +53,22 @@ DEAD_TRIES, DEAD_MIX = (500, 60) if IN_BROWSER else (1500, 120)
 
 # What each exercise may not call: the function it asks for, its fast twin, and any package
 # function that does the same job ("module:name", resolved when first needed).
-_RUNS = ("tilelab.match3.core:find_runs", "tilelab.match3.core:find_matches", "tilelab.match3.core:runs_through",
-         "tilelab.match3.specials:find_groups")
-_FALL = ("tilelab.match3.core:fall", "tilelab.match3.core:cascade_step", "tilelab.match3.core:resolve",
+_RUNS = ("tilelab.match3.matches:find_runs", "tilelab.match3.matches:find_matches", "tilelab.match3.matches:runs_through",
+         "tilelab.match3.special_rules:find_groups")
+_FALL = ("tilelab.match3.cascade:fall", "tilelab.match3.cascade:cascade_step", "tilelab.match3.cascade:resolve",
          "tilelab.match3.dispel:remove_candys_article", "tilelab.match3.dispel:apply_group",
-         "tilelab.match3.specials:special_fall", "tilelab.match3.fast:match_clear_fall")
-_DEAD = ("tilelab.match3.core:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.core:valid_moves",
+         "tilelab.match3.special_rules:special_fall", "tilelab.match3.fast:match_clear_fall")
+_DEAD = ("tilelab.match3.moves:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.moves:valid_moves",
          "tilelab.match3.fast:valid_moves_fast", "tilelab.match3.fast:any_move", "tilelab.match3.fast:list_moves",
-         "tilelab.match3.core:hint", "tilelab.match3.core:creates_run",
+         "tilelab.match3.moves:hint", "tilelab.match3.cascade:creates_run",
          "tilelab.match3.dispel:is_dead_by_rule", "tilelab.match3.dispel:is_dead_by_templates",
          "tilelab.match3.dispel:template_matches", "tilelab.match3.dispel:can_dispel",
-         "tilelab.match3.specials:is_dead_specials", "tilelab.match3.specials:valid_moves_specials")
+         "tilelab.match3.special_rules:is_dead_specials", "tilelab.match3.special_rules:valid_moves_specials")
 _DEAL = ("tilelab.match3.generate:stable_board", "tilelab.match3.generate:new_board",
          "tilelab.match3.generate:planted_board", "tilelab.match3.generate:deal_no_runs",
          "tilelab.match3.generate:banned_kinds", "tilelab.match3.fast:fill_no_runs",
          "tilelab.match3.generate:reshuffle", "tilelab.match3.generate:reshuffle_report",
-         "tilelab.match3.dispel:redraw_deal", "tilelab.match3.specials:new_special_board")
+         "tilelab.match3.dispel:redraw_deal", "tilelab.match3.generate:new_special_board")
 _PROBABILITY = ("tilelab.match3.generate:exclude_probability", "tilelab.match3.generate:banned_kinds")
 
 

@@ -26,14 +26,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.match3.specials import COL, ROW, SPECIAL_NAMES, SpecialBoard, combo_cells
+from tilelab.match3.special_board import COL, ROW, SPECIAL_NAMES, SpecialBoard
+from tilelab.match3.special_rules import combo_cells
 
-_BLAST = ("tilelab.match3.specials:combo_cells", "tilelab.match3.specials:blast_cells",
-          "tilelab.match3.specials:swap_specials", "tilelab.match3.specials:resolve_specials",
-          "tilelab.match3.specials:special_step", "tilelab.match3.specials_fast:swap_specials_fast",
+_BLAST = ("tilelab.match3.special_rules:combo_cells", "tilelab.match3.special_rules:blast_cells",
+          "tilelab.match3.special_rules:swap_specials", "tilelab.match3.special_rules:resolve_specials",
+          "tilelab.match3.special_rules:special_step", "tilelab.match3.specials_fast:swap_specials_fast",
           "tilelab.exercises.match3_specials:reference_striped_wrapped")
-_MADE_BY = ("tilelab.match3.specials:special_for", "tilelab.match3.specials:swap_specials",
-            "tilelab.match3.specials:resolve_specials", "tilelab.match3.specials:special_step",
+_MADE_BY = ("tilelab.match3.special_rules:special_for", "tilelab.match3.special_rules:swap_specials",
+            "tilelab.match3.special_rules:resolve_specials", "tilelab.match3.special_rules:special_step",
             "tilelab.exercises.match3_specials:reference_made_by")
 
 SIZES = [(3, 3), (4, 6), (6, 4), (8, 8), (9, 7), (1, 5), (5, 1), (2, 2)]

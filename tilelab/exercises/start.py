@@ -17,7 +17,7 @@ import numpy as np
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.game2048.bitboard import empty_cells as _empty_cells_bits
 from tilelab.game2048.bitboard import max_tile_bits as _max_tile_bits
-from tilelab.game2048.core import Board as _Board2048
+from tilelab.game2048.board import Board as _Board2048
 
 # the package's own answers: an exercise answer that calls them does not pass
 _LARGEST = (_Board2048.max_tile.fget, _max_tile_bits)
@@ -60,8 +60,10 @@ def check_count_empty(answer) -> Result:
 #: The lessons in order, with their game and big idea (titles and times are read from the lessons).
 COURSE = (
     ("01a_2048_merge", "2048", "one swipe = slide + merge; a tile merges once; four directions from one"),
-    ("01b_2048_chance", "2048", "where new tiles appear: chance as data, expected values"),
-    ("02_2048_ai", "2048", "expectimax, what makes a board \"good\""),
+    ("01b_2048_chance", "2048", "where new tiles appear: chance as data, telling a real difference from luck"),
+    ("01c_2048_bugs", "2048", "winning, game over and bugs in published code"),
+    ("02a_2048_expectimax", "2048", "expectimax: chance nodes, by hand and as a recursion"),
+    ("02b_2048_heuristics", "2048", "what makes a board \"good\", and players compared"),
     ("03a_sliding_parity", "sliding puzzle", "inversions and parity: why half of all arrangements are unsolvable"),
     ("03b_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
     ("04a_sliding_search", "sliding puzzle", "BFS, A*, IDA*: searching for the shortest solution"),
@@ -90,22 +92,68 @@ def lesson_header(path: "os.PathLike[str] | str") -> tuple[str, str]:
     return title, time.group(1) if time else "?"
 
 
-def course_map(folder: "os.PathLike[str] | str | None" = None) -> str:
-    """The course map as a Markdown table; each lesson's title and time come from its own first cell.
+_GAMES = {"2048": "2048", "sliding": "sliding puzzle", "match3": "match-3"}  # the game named in a lesson's file name
 
-    Shows the table in a notebook and returns its text. ``folder`` holds the lessons (default: the
-    working directory, where Jupyter runs a notebook, else ``notebooks/`` beside the package).
+
+def course_map(folder: "os.PathLike[str] | str | None" = None) -> str:
+    """The course map as Markdown, read from the lessons themselves, so a new or split lesson shows up by itself.
+
+    One row per lesson file (``NN?_game_*.ipynb``; 00 itself left out): its number and title and stated time
+    from its first cell, its game from its file name, and the lessons it **builds on**: those its first cell's
+    "**You need:**" sentence names ("lesson 1a", "lessons 5a and 5b"; "lesson 02" means every part of 02) that
+    come before it. Under the table, each game's track in the order to take it. Shows the map in a notebook and
+    returns its text. ``folder`` holds the lessons (default: the working directory, where Jupyter runs a
+    notebook, else ``notebooks/`` beside the package).
+
+    >>> text = course_map()
+    >>> "| [01a · " in text and "**2048:** 01a →" in text
+    True
     """
+    import json
+    import re
     from pathlib import Path
 
+    pattern = "[0-9][0-9]*_*.ipynb"
     here = Path(folder) if folder is not None else Path.cwd()
-    if folder is None and not (here / f"{COURSE[0][0]}.ipynb").exists():
+    if folder is None and not any(here.glob(pattern)):
         here = Path(__file__).resolve().parents[2] / "notebooks"
-    rows = ["| lesson | game | the big idea | time |", "|---|---|---|---|"]
-    for stem, game, idea in COURSE:
-        title, minutes = lesson_header(here / f"{stem}.ipynb")
-        rows.append(f"| [{stem[:3].rstrip('_')} · {title}]({stem}.ipynb) | {game} | {idea} | {minutes} |")
-    text = "\n".join(rows)
+    paths = [p for p in sorted(here.glob(pattern)) if not p.name.startswith("00")]
+
+    def label(stem: str) -> tuple[int, str]:
+        """(lesson number, part letter) of "04a_sliding_search": (4, "a")."""
+        number, letter = re.fullmatch(r"(\d+)([a-z]?)", stem.split("_")[0]).groups()
+        return int(number), letter
+
+    def name(key: tuple[int, str]) -> str:
+        return f"{key[0]:02d}{key[1]}"
+
+    def needs(path: Path, own: tuple[int, str], known: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """The earlier lessons the "You need" sentence of the lesson's first cell names."""
+        try:
+            with open(path, encoding="utf-8") as handle:
+                first = "".join(json.load(handle)["cells"][0]["source"])
+        except (OSError, ValueError, KeyError, IndexError):
+            return []
+        said = re.search(r"\*\*You need:?\*\*:?(.*?)(?:\n\s*\n|\*\*|$)", first, re.S | re.I)
+        found: list[tuple[int, str]] = []
+        for group in re.findall(r"\blessons?\s+(\d+[a-z]?(?:\s*(?:,|and|or|&)\s*\d+[a-z]?)*)", said.group(1) if said else ""):
+            for number, letter in re.findall(r"(\d+)([a-z]?)", group):
+                wanted = (int(number), letter)
+                parts = [k for k in known if k == wanted] or [k for k in known if k[0] == wanted[0] and not letter]
+                found += [k for k in parts if k < own and k not in found]
+        return sorted(found)
+
+    keys = [label(p.stem) for p in paths]
+    rows = ["| lesson | game | builds on | time |", "|---|---|---|---|"]
+    tracks: dict[str, list[str]] = {}
+    for path, key in zip(paths, keys):
+        title, minutes = lesson_header(path)
+        game = _GAMES.get(path.stem.split("_")[1], path.stem.split("_")[1])
+        before = ", ".join(name(k) for k in needs(path, key, keys)) or "nothing"
+        rows.append(f"| [{name(key)} · {title}]({path.name}) | {game} | {before} | {minutes} |")
+        tracks.setdefault(game, []).append(name(key))
+    text = "\n".join(rows + ["", "Each game's lessons in the order to take them (the games in any order):", ""]
+                     + [f"- **{game}:** " + " → ".join(track) for game, track in tracks.items()])
     try:
         from IPython import get_ipython
         from IPython.display import Markdown, display

@@ -11,10 +11,11 @@ The readable expectimax (:func:`chance_value`, :func:`best_value`, :func:`expect
 ``Board`` values with the readable engine, for any board size: it is the one the lesson builds by hand.
 :class:`Expectimax` runs the same recursion on the bitboard (``tilelab.game2048.expectimax``).
 
-:func:`play_game` plays one seeded game and returns a :class:`GameRecord` (score, max tile, moves, each
-move's thinking time, the directions and spawns), which saves to JSON and replays exactly; they live in
-:mod:`tilelab.game2048.records` and are re-exported here.
+:func:`~tilelab.game2048.records.play_game` plays one seeded game and returns a
+:class:`~tilelab.game2048.records.GameRecord` (score, max tile, moves, each move's thinking time, the directions
+and spawns), which saves to JSON and replays exactly; they live in :mod:`tilelab.game2048.records`.
 
+>>> from tilelab.game2048.records import GameRecord, play_game, replay
 >>> record = play_game(CornerPlayer(), rng=1)
 >>> record.score, record.max_tile, record.moves
 (3560, 256, 304)
@@ -32,27 +33,31 @@ from typing import Callable, Protocol, Sequence
 import numpy as np
 
 from tilelab._checks import as_float
+from tilelab._deprecation import moved
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.game2048.bitboard import (
-    DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables, to_bitboard,
-)
-from tilelab.game2048.bitboard import MAX_TILE as BITBOARD_MAX_TILE
-from tilelab.game2048.kernels import LOST, NO_MOVE, U64, F64Array, apply_move, random_playout, seed_state, spawn_xorshift
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, legal_moves, play, rng_or_seed, spawn_outcomes
+from tilelab.game2048.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.bitrows import MAX_TILE as BITBOARD_MAX_TILE
+from tilelab.game2048.kernels import LOST, NO_MOVE, F64Array
+from tilelab.game2048.bitrows import U64, apply_move
+from tilelab.game2048.bitboard import random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
+from tilelab.game2048.rules import legal_moves, play
+from tilelab.game2048.chance import rng_or_seed, spawn_outcomes
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, MAX_NODES, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
 )
-from tilelab.game2048.records import (  # noqa: F401  (re-exported: the old home of these names)
-    GameRecord, Player, play_game, replay,
-)
 
 __all__ = [
-    "Player", "RandomPlayer", "GreedyPlayer", "CornerPlayer", "MonteCarloPlayer", "Expectimax", "Thought",
-    "play_game", "GameRecord", "replay", "evaluate", "chance_value", "best_value", "expectimax_values",
-    "readable_search", "NODES_PER_MS", "SearchObserver",
+    "RandomPlayer", "GreedyPlayer", "CornerPlayer", "MonteCarloPlayer", "Expectimax", "Thought",
+    "evaluate", "chance_value", "best_value", "expectimax_values", "readable_search", "SearchObserver",
 ]
+
+# Whole games and their records moved to records.py; their older paths here warn and name their home.
+__getattr__, __dir__ = moved(__name__, {name: f"tilelab.game2048.records:{name}"
+                                        for name in ("GameRecord", "Player", "play_game", "replay")})
 
 _CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)  # bitboard code -> Direction
 

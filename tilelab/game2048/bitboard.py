@@ -22,85 +22,87 @@ Only 4x4 boards have a bitboard; other sizes keep using the readable engine in `
 2 . . .
 4
 
-The layout constants, transpose, row tables and moves live in :mod:`tilelab.game2048.bitrows`;
-this module adds conversion, spawns, whole games in numba and numpy batches, and re-exports
-every name of ``bitrows`` as the same object.
+The layout constants, transpose, row tables and compiled moves live in :mod:`tilelab.game2048.bitrows`
+(import them from there); this module is the checked Python API on top of them (conversion, pictures,
+:func:`move_bits`, spawns) and plays whole games in numba and numpy batches.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from tilelab._deprecation import moved
 from tilelab._jit import njit, py_func
 from tilelab._random import as_generator, RngLike
-from tilelab.game2048.board import DEFAULT_P_FOUR
-from tilelab.game2048.chance import rng_or_seed
-
-if TYPE_CHECKING:
-    from tilelab.game2048.board import Board
-from tilelab.game2048.bitrows import (  # noqa: F401
-    Bitboard as Bitboard,
-    Bits as Bits,
-    Points as Points,
-    U64Array as U64Array,
-    I64Array as I64Array,
-    SIZE as SIZE,
-    CELLS as CELLS,
-    CELL_BITS as CELL_BITS,
-    ROW_BITS as ROW_BITS,
-    ROW_VALUES as ROW_VALUES,
-    CELL_MASK as CELL_MASK,
-    ROW_MASK as ROW_MASK,
-    MAX_EXPONENT as MAX_EXPONENT,
-    MAX_TILE as MAX_TILE,
-    OVERFLOW as OVERFLOW,
-    UP as UP,
-    DOWN as DOWN,
-    LEFT as LEFT,
-    RIGHT as RIGHT,
-    DIRECTION_CODES as DIRECTION_CODES,
-    DIRECTION_NAMES as DIRECTION_NAMES,
-    SPAWN_TWO as SPAWN_TWO,
-    SPAWN_FOUR as SPAWN_FOUR,
-    _cell_mask as _cell_mask,
-    _U as _U,
-    _KEEP_1 as _KEEP_1,
-    _RISE_1 as _RISE_1,
-    _FALL_1 as _FALL_1,
-    _KEEP_2 as _KEEP_2,
-    _RISE_2 as _RISE_2,
-    _FALL_2 as _FALL_2,
-    _SHIFT_1 as _SHIFT_1,
-    _SHIFT_2 as _SHIFT_2,
-    _ROW_MASK as _ROW_MASK,
-    _CELL_MASK as _CELL_MASK,
-    transpose as transpose,
-    _transpose as _transpose,
-    _slide_row_left as _slide_row_left,
-    _reverse_row as _reverse_row,
-    _build_row_tables as _build_row_tables,
-    RowTables as RowTables,
-    _TABLES as _TABLES,
-    row_tables as row_tables,
-    _slide_rows as _slide_rows,
-    _move as _move,
-    _count_empty as _count_empty,
-    _max_exponent as _max_exponent,
-    _code as _code,
-    _check_bits as _check_bits,
-    move_bits as move_bits,
-    legal_codes as legal_codes,
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
+from tilelab.game2048.chance import rng_or_seed, sample_outcome
+from tilelab.game2048.bitrows import (
+    apply_move, Bitboard, check_bits, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
+    DOWN, I64Array, LEFT, max_exponent, MAX_EXPONENT, MAX_TILE, OVERFLOW, Points, RIGHT, ROW_BITS,
+    ROW_MASK_U64, row_tables, RowTables, SIZE, SPAWN_FOUR, SPAWN_TWO, transpose_bits, U64, U64Array, UP,
 )
 
 __all__ = [
-    "Bitboard", "SIZE", "MAX_EXPONENT", "MAX_TILE", "UP", "DOWN", "LEFT", "RIGHT", "DIRECTION_CODES",
     "to_bitboard", "from_bitboard", "bits_from_exponents", "exponents", "picture", "parse_bits",
-    "move_bits", "legal_codes", "empty_cells", "max_tile_bits", "spawn_outcomes_bits", "spawn_bits",
-    "transpose", "row_tables", "RowTables", "BatchResult", "play_random_batch", "random_game_bits",
+    "move_bits", "legal_codes", "direction_code", "empty_cells", "max_tile_bits", "spawn_outcomes_bits",
+    "spawn_bits", "spawn_xorshift", "seed_state", "random_playout", "BatchResult", "play_random_batch",
+    "random_game_bits", "ENGINES",
 ]
+
+# The row-level names this module re-exported before they were imported from their own module.
+__getattr__, __dir__ = moved(__name__, {
+    name: f"tilelab.game2048.bitrows:{name}" for name in ("DIRECTION_NAMES", "transpose", "ROW_VALUES", "ROW_MASK")})
+
+
+def direction_code(direction: Any) -> int:
+    """Direction enum member, its name, or a code 0..3 -> code 0..3."""
+    name = getattr(direction, "name", direction)
+    if isinstance(name, str) and name.upper() in DIRECTION_CODES:
+        return DIRECTION_CODES[name.upper()]
+    if isinstance(direction, (int, np.integer)) and not isinstance(direction, bool) and 0 <= direction < 4:
+        return int(direction)
+    raise ValueError(f"unknown direction {direction!r}; use Direction.UP/DOWN/LEFT/RIGHT or their names")
+
+
+def move_bits(bits: Bitboard, direction: Any) -> tuple[Bitboard, int]:
+    """Slide the board: ``(new bits, score gained)``; raises ValueError if a 65536 tile would form.
+
+    >>> b = parse_bits('''
+    ... 2 . 2 .
+    ... 4 . . .
+    ... 4 . . .
+    ... . . . 8''')
+    >>> new, gained = move_bits(b, "UP")
+    >>> print(picture(new)); gained
+    2 . 2 8
+    8 . . .
+    . . . .
+    . . . .
+    8
+    """
+    t = row_tables()
+    new, gained = apply_move(U64(check_bits(bits)), direction_code(direction), t.left, t.right, t.score)
+    if gained == OVERFLOW:
+        raise ValueError(
+            "this move would merge two 32768 tiles into 65536, which does not fit in a 4-bit cell "
+            "of the bitboard; play on with the readable engine (tilelab.game2048.play)"
+        )
+    return int(new), int(gained)
+
+
+def legal_codes(bits: Bitboard) -> list[int]:
+    """Direction codes (UP, DOWN, LEFT, RIGHT order) whose move changes the board."""
+    t = row_tables()
+    bits = check_bits(bits)
+    out = []
+    for code in (UP, DOWN, LEFT, RIGHT):
+        new, gained = apply_move(U64(bits), code, t.left, t.right, t.score)
+        if gained != OVERFLOW and int(new) != bits:
+            out.append(code)
+    return out
 
 
 # ---------------------------------------------------------------------------------- conversion
@@ -117,7 +119,7 @@ def bits_from_exponents(rows: Sequence[Sequence[int]]) -> Bitboard:
 
 def exponents(bits: Bitboard) -> tuple[tuple[int, ...], ...]:
     """The 4x4 grid of exponents stored in ``bits`` (0 = empty)."""
-    bits = _check_bits(bits)
+    bits = check_bits(bits)
     return tuple(
         tuple((bits >> (CELL_BITS * (SIZE * r + c))) & CELL_MASK for c in range(SIZE)) for r in range(SIZE)
     )
@@ -165,8 +167,6 @@ def _tile_rows(bits: Bitboard) -> tuple[tuple[int, ...], ...]:
 
 def from_bitboard(bits: Bitboard) -> Board:
     """The readable engine's ``Board`` for a bitboard (inverse of :func:`to_bitboard`)."""
-    from tilelab.game2048.core import Board
-
     return Board(_tile_rows(bits))
 
 
@@ -186,7 +186,7 @@ def parse_bits(text: str) -> Bitboard:
 
 def max_tile_bits(bits: Bitboard) -> int:
     """The value of the largest tile (0 for an empty board)."""
-    exponent = _max_exponent(_U(_check_bits(bits)))
+    exponent = max_exponent(U64(check_bits(bits)))
     return 1 << exponent if exponent else 0
 
 
@@ -196,19 +196,13 @@ def empty_cells(bits: Bitboard) -> list[tuple[int, int]]:
     return [(r, c) for r in range(SIZE) for c in range(SIZE) if grid[r][c] == 0]
 
 
-def _check_p_four(p_four: float) -> float:
-    if not 0.0 <= float(p_four) <= 1.0:
-        raise ValueError(f"p_four must be a probability in [0, 1], got {p_four}")
-    return float(p_four)
-
-
 def spawn_outcomes_bits(bits: Bitboard, p_four: float = DEFAULT_P_FOUR) -> list[tuple[tuple[int, int], int, float]]:
     """Every spawn as data: ``[((row, col), tile value, probability)]`` (cells row by row, 2 before 4).
 
     >>> spawn_outcomes_bits(parse_bits("2 4 8 16\\n2 4 8 16\\n2 4 8 16\\n2 4 8 ."))
     [((3, 3), 2, 0.9), ((3, 3), 4, 0.1)]
     """
-    p_four = _check_p_four(p_four)
+    p_four = check_p_four(p_four)
     cells = empty_cells(bits)
     out = []
     for cell in cells:
@@ -222,10 +216,10 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
     """Place a random tile (2 with p = 1 - p_four, else 4) on a uniformly random empty cell.
 
     One sampler for chance: this draws from :func:`spawn_outcomes_bits` exactly as
-    :func:`tilelab.game2048.core.spawn` draws from ``spawn_outcomes`` (one ``rng.random()``, the
+    :func:`tilelab.game2048.chance.spawn` draws from ``spawn_outcomes`` (one ``rng.random()``, the
     outcomes in the same order), so the same seed spawns the same tile whichever engine runs.
 
-    >>> from tilelab.game2048.core import Board, spawn
+    >>> from tilelab.game2048 import Board, spawn
     >>> board = Board.parse("2 4 . 8\\n. . . .\\n16 . . .\\n. . . 2")
     >>> picture(spawn_bits(to_bitboard(board.rows), rng=5)) == str(spawn(board, rng=5)[0])
     True
@@ -233,9 +227,7 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
     The whole-game kernels (``play_random``, ``play_random_batch``) keep their own xorshift stream
     for speed: the same distribution (tested), not the same draws.
     """
-    from tilelab.game2048.core import sample_outcome
-
-    p_four = _check_p_four(p_four)
+    p_four = check_p_four(p_four)
     outcomes = [((cell, value), p) for cell, value, p in spawn_outcomes_bits(bits, p_four)]
     if not outcomes:
         raise ValueError("no empty cell to spawn a tile on")
@@ -243,32 +235,32 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
     c: int
     (r, c), value = sample_outcome(outcomes, as_generator(rng))
     exponent = SPAWN_FOUR if value == 4 else SPAWN_TWO
-    return _check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
+    return check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
 
 
 # ---------------------------------------------------------------------------------- whole games in numba
 @njit
 def _xorshift(state: Bits) -> Bits:
     """Next state of a 64-bit xorshift generator (shifts and xors only: identical in numba and Python)."""
-    state = _U(state)
-    state ^= state << _U(13)
-    state ^= state >> _U(7)
-    state ^= state << _U(17)
+    state = U64(state)
+    state ^= state << U64(13)
+    state ^= state >> U64(7)
+    state ^= state << U64(17)
     return state
 
 
 @njit
-def _spawn_random(bits: Bits, state: Bits, p_four: float) -> tuple[Bits, Bits]:
+def spawn_xorshift(bits: Bits, state: Bits, p_four: float) -> tuple[Bits, Bits]:
     """Spawn on a uniformly random empty cell using the xorshift ``state``: (bits, new state)."""
-    bits = _U(bits)
-    empty = _count_empty(bits)
+    bits = U64(bits)
+    empty = count_empty(bits)
     state = _xorshift(state)
-    pick = int(state % _U(empty))
+    pick = int(state % U64(empty))
     state = _xorshift(state)
-    exponent = _U(SPAWN_FOUR) if (state >> _U(11)) * (1.0 / 9007199254740992.0) < p_four else _U(SPAWN_TWO)
+    exponent = U64(SPAWN_FOUR) if (state >> U64(11)) * (1.0 / 9007199254740992.0) < p_four else U64(SPAWN_TWO)
     for index in range(CELLS):
-        shift = _U(CELL_BITS * index)
-        if ((bits >> shift) & _CELL_MASK) == 0:
+        shift = U64(CELL_BITS * index)
+        if ((bits >> shift) & CELL_MASK_U64) == 0:
             if pick == 0:
                 return bits | (exponent << shift), state
             pick -= 1
@@ -276,13 +268,13 @@ def _spawn_random(bits: Bits, state: Bits, p_four: float) -> tuple[Bits, Bits]:
 
 
 @njit
-def _random_playout(bits: Bits, state: Bits, p_four: float, max_moves: int, left: U64Array, right: U64Array,
+def random_playout(bits: Bits, state: Bits, p_four: float, max_moves: int, left: U64Array, right: U64Array,
                     score_table: I64Array) -> tuple[Bits, Points, int, Bits]:
     """Play uniformly random legal moves (spawning after each) until no move is left or max_moves.
 
     Returns (final bits, score gained, moves played, xorshift state).
     """
-    bits = _U(bits)
+    bits = U64(bits)
     score: Points = 0
     moves = 0
     options = np.empty(4, dtype=np.uint64)
@@ -290,7 +282,7 @@ def _random_playout(bits: Bits, state: Bits, p_four: float, max_moves: int, left
     while moves < max_moves:
         count = 0
         for code in range(4):
-            new, gained = _move(bits, code, left, right, score_table)
+            new, gained = apply_move(bits, code, left, right, score_table)
             if gained != OVERFLOW and new != bits:
                 options[count] = new
                 gains[count] = gained
@@ -298,17 +290,17 @@ def _random_playout(bits: Bits, state: Bits, p_four: float, max_moves: int, left
         if count == 0:
             break
         state = _xorshift(state)
-        pick = int(state % _U(count))
+        pick = int(state % U64(count))
         bits = options[pick]
         score += gains[pick]
         moves += 1
-        bits, state = _spawn_random(bits, state, p_four)
+        bits, state = spawn_xorshift(bits, state, p_four)
     return bits, score, moves, state
 
 
-def _seed_state(gen: np.random.Generator) -> np.uint64:
+def seed_state(gen: np.random.Generator) -> np.uint64:
     """A non-zero xorshift state drawn from a numpy Generator."""
-    state: np.uint64 = _U(int(gen.integers(1, 1 << 63)) | 1)  # numpy's stubs type uint64(...) as Any
+    state: np.uint64 = U64(int(gen.integers(1, 1 << 63)) | 1)  # numpy's stubs type uint64(...) as Any
     return state
 
 
@@ -322,26 +314,26 @@ def random_game_bits(*, rng: RngLike = None, seed: RngLike = None, p_four: float
     True
     """
     gen = as_generator(rng_or_seed(rng, seed))
-    p_four = _check_p_four(p_four)
-    state: Bits = _seed_state(gen)
-    bits: Bits = _U(0)
+    p_four = check_p_four(p_four)
+    state: Bits = seed_state(gen)
+    bits: Bits = U64(0)
     for _ in range(2):  # numba hands uint64 back as Python ints: wrap them again before the next call
-        bits, state = _spawn_random(_U(bits), _U(state), p_four)
+        bits, state = spawn_xorshift(U64(bits), U64(state), p_four)
     t = row_tables()
-    final, score, moves, _ = _random_playout(_U(bits), _U(state), p_four, int(max_moves), t.left, t.right, t.score)
+    final, score, moves, _ = random_playout(U64(bits), U64(state), p_four, int(max_moves), t.left, t.right, t.score)
     return int(final), int(score), int(moves)
 
 
 # ---------------------------------------------------------------------------------- batch mode (numpy)
-_SHIFTS = (np.arange(CELLS, dtype=np.uint64) * _U(CELL_BITS))[None, :]
+_SHIFTS = (np.arange(CELLS, dtype=np.uint64) * U64(CELL_BITS))[None, :]
 
 
 def _batch_slide(boards: U64Array, table: U64Array, score_table: I64Array) -> tuple[U64Array, I64Array]:
     out = np.zeros_like(boards)
     score = np.zeros(boards.shape, dtype=np.int64)
     for r in range(SIZE):
-        shift = _U(ROW_BITS * r)
-        rows = (boards >> shift) & _ROW_MASK
+        shift = U64(ROW_BITS * r)
+        rows = (boards >> shift) & ROW_MASK_U64
         score += score_table[rows]
         out |= table[rows] << shift
     return out, score
@@ -351,18 +343,18 @@ def _batch_move(boards: U64Array, code: int, t: RowTables) -> tuple[U64Array, I6
     table = t.left if code in (LEFT, UP) else t.right
     if code in (LEFT, RIGHT):
         return _batch_slide(boards, table, t.score)
-    moved, score = _batch_slide(py_func(_transpose)(boards), table, t.score)
-    return py_func(_transpose)(moved), score
+    moved, score = _batch_slide(py_func(transpose_bits)(boards), table, t.score)
+    return py_func(transpose_bits)(moved), score
 
 
 def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U64Array:
-    empty = ((boards[:, None] >> _SHIFTS) & _CELL_MASK) == 0
+    empty = ((boards[:, None] >> _SHIFTS) & CELL_MASK_U64) == 0
     count = empty.sum(axis=1)
     u = gen.random((2, boards.size))
     pick = (u[0] * count).astype(np.int64)
     cell = np.argmax(np.cumsum(empty, axis=1) > pick[:, None], axis=1).astype(np.uint64)
-    exponent = np.where(u[1] < p_four, _U(SPAWN_FOUR), _U(SPAWN_TWO)).astype(np.uint64)
-    spawned: U64Array = boards | (exponent << (cell * _U(CELL_BITS)))
+    exponent = np.where(u[1] < p_four, U64(SPAWN_FOUR), U64(SPAWN_TWO)).astype(np.uint64)
+    spawned: U64Array = boards | (exponent << (cell * U64(CELL_BITS)))
     return spawned
 
 
@@ -393,9 +385,9 @@ def _playout_each(boards: U64Array, states: U64Array, p_four: float, max_moves: 
                   right: U64Array, score_table: I64Array, scores: I64Array, moves: I64Array) -> None:
     """Play every game of a batch to its end in turn (the compiled batch engine)."""
     for i in range(boards.size):
-        bits, state = _spawn_random(_U(0), states[i], p_four)
-        bits, state = _spawn_random(bits, state, p_four)
-        final, score, played, state = _random_playout(bits, state, p_four, max_moves, left, right, score_table)
+        bits, state = spawn_xorshift(U64(0), states[i], p_four)
+        bits, state = spawn_xorshift(bits, state, p_four)
+        final, score, played, state = random_playout(bits, state, p_four, max_moves, left, right, score_table)
         boards[i] = final
         scores[i] = score
         moves[i] = played
@@ -404,7 +396,7 @@ def _playout_each(boards: U64Array, states: U64Array, p_four: float, max_moves: 
 def _max_tiles(boards: U64Array) -> I64Array:
     max_tiles = np.zeros(boards.size, dtype=np.int64)
     for index in range(CELLS):
-        exponent = ((boards >> _U(CELL_BITS * index)) & _CELL_MASK).astype(np.int64)
+        exponent = ((boards >> U64(CELL_BITS * index)) & CELL_MASK_U64).astype(np.int64)
         max_tiles = np.maximum(max_tiles, np.where(exponent > 0, 1 << exponent, 0))
     return max_tiles
 
@@ -432,12 +424,12 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
         raise ValueError(f"n_games must be a positive int, got {n_games!r}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
-    p_four = _check_p_four(p_four)
+    p_four = check_p_four(p_four)
     gen = as_generator(rng_or_seed(rng, seed))
     limit = np.iinfo(np.int64).max if max_moves is None else int(max_moves)
     if engine == "numba":
         t = row_tables()
-        states = gen.integers(1, 1 << 63, size=n_games, dtype=np.int64).astype(np.uint64) | _U(1)
+        states = gen.integers(1, 1 << 63, size=n_games, dtype=np.int64).astype(np.uint64) | U64(1)
         boards = np.zeros(n_games, dtype=np.uint64)
         scores = np.zeros(n_games, dtype=np.int64)
         moves = np.zeros(n_games, dtype=np.int64)

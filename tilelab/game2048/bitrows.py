@@ -1,10 +1,11 @@
-"""The 64-bit 2048 board's layout and moves: constants, transpose, the row tables and move_bits.
+"""The 64-bit 2048 board's layout and compiled moves: constants, transpose, the row tables, apply_move.
 
-Part of the fast engine; :mod:`tilelab.game2048.bitboard` (whose docstring explains the layout)
-re-exports everything here as the same objects.
+Part of the fast engine: :mod:`tilelab.game2048.bitboard` (whose docstring explains the layout)
+builds the checked Python API on these compiled primitives; :mod:`tilelab.game2048.kernels` searches with them.
 
->>> new, gained = move_bits(0x211, "LEFT")   # row 0 holds exponents 1 1 2 0: tiles 2 2 4 .
->>> hex(new), gained                          # 4 4 . .: exponents 2 2 0 0
+>>> t = row_tables()
+>>> new, gained = apply_move(U64(0x211), LEFT, t.left, t.right, t.score)  # row 0: exponents 1 1 2 0, tiles 2 2 4 .
+>>> hex(int(new)), int(gained)                                           # 4 4 . .: exponents 2 2 0 0
 ('0x22', 4)
 """
 
@@ -38,11 +39,15 @@ __all__ = [
     "DIRECTION_NAMES",
     "SPAWN_TWO",
     "SPAWN_FOUR",
+    "check_bits",
     "transpose",
     "RowTables",
     "row_tables",
-    "move_bits",
-    "legal_codes",
+    "U64",
+    "apply_move",
+    "count_empty",
+    "max_exponent",
+    "transpose_bits",
 ]
 
 
@@ -73,7 +78,7 @@ DIRECTION_NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
 SPAWN_TWO, SPAWN_FOUR = 1, 2  # exponents of the two tiles a spawn can place
 
 
-def _cell_mask(keep: Callable[[int, int], bool]) -> int:
+def cell_mask(keep: Callable[[int, int], bool]) -> int:
     """A 64-bit mask of the nibbles whose (row, col) satisfy ``keep``."""
     mask = 0
     for index in range(CELLS):
@@ -85,17 +90,26 @@ def _cell_mask(keep: Callable[[int, int], bool]) -> int:
 # Transposition swaps (r, c) <-> (c, r) in two rounds of 2x2 block swaps: first single cells inside
 # each 2x2 block (the low bits of r and c trade places), then whole 2x2 blocks (the high bits trade).
 # A cell moving from (r, c) to (r + k, c - k) moves by 3k nibbles.
-_U = np.uint64
-_KEEP_1 = _U(_cell_mask(lambda r, c: (r & 1) == (c & 1)))
-_RISE_1 = _U(_cell_mask(lambda r, c: (r & 1) == 0 and (c & 1) == 1))
-_FALL_1 = _U(_cell_mask(lambda r, c: (r & 1) == 1 and (c & 1) == 0))
-_KEEP_2 = _U(_cell_mask(lambda r, c: (r & 2) == (c & 2)))
-_RISE_2 = _U(_cell_mask(lambda r, c: (r & 2) == 0 and (c & 2) == 2))
-_FALL_2 = _U(_cell_mask(lambda r, c: (r & 2) == 2 and (c & 2) == 0))
-_SHIFT_1 = _U(3 * CELL_BITS)
-_SHIFT_2 = _U(6 * CELL_BITS)
-_ROW_MASK = _U(ROW_MASK)
-_CELL_MASK = _U(CELL_MASK)
+U64 = np.uint64
+KEEP_1 = U64(cell_mask(lambda r, c: (r & 1) == (c & 1)))
+RISE_1 = U64(cell_mask(lambda r, c: (r & 1) == 0 and (c & 1) == 1))
+FALL_1 = U64(cell_mask(lambda r, c: (r & 1) == 1 and (c & 1) == 0))
+KEEP_2 = U64(cell_mask(lambda r, c: (r & 2) == (c & 2)))
+RISE_2 = U64(cell_mask(lambda r, c: (r & 2) == 0 and (c & 2) == 2))
+FALL_2 = U64(cell_mask(lambda r, c: (r & 2) == 2 and (c & 2) == 0))
+SHIFT_1 = U64(3 * CELL_BITS)
+SHIFT_2 = U64(6 * CELL_BITS)
+ROW_MASK_U64 = U64(ROW_MASK)
+CELL_MASK_U64 = U64(CELL_MASK)
+
+
+def check_bits(bits: Any) -> int:
+    """``bits`` as a Python int that fits in 64 bits, or an error saying how to make a bitboard."""
+    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
+        raise TypeError(f"a bitboard is a 64-bit int, got {type(bits).__name__}; use to_bitboard(board)")
+    if not 0 <= int(bits) < 1 << 64:
+        raise ValueError(f"a bitboard must fit in 64 bits, got {int(bits)}")
+    return int(bits)
 
 
 def transpose(bits: Bitboard) -> Bitboard:
@@ -109,26 +123,26 @@ def transpose(bits: Bitboard) -> Bitboard:
     . . . .
     . . . 8
     """
-    return int(_transpose(_U(_check_bits(bits))))
+    return int(transpose_bits(U64(check_bits(bits))))
 
 
 @overload
-def _transpose(bits: Bits) -> np.uint64: ...
+def transpose_bits(bits: Bits) -> np.uint64: ...
 @overload
-def _transpose(bits: U64Array) -> U64Array: ...
+def transpose_bits(bits: U64Array) -> U64Array: ...
 @njit
-def _transpose(bits: Bits | U64Array) -> np.uint64 | U64Array:
+def transpose_bits(bits: Bits | U64Array) -> np.uint64 | U64Array:
     """Kernel of :func:`transpose` (works on numpy uint64 scalars and arrays alike)."""
-    bits = _U(bits)
-    bits = (bits & _KEEP_1) | ((bits & _RISE_1) << _SHIFT_1) | ((bits & _FALL_1) >> _SHIFT_1)
+    bits = U64(bits)
+    bits = (bits & KEEP_1) | ((bits & RISE_1) << SHIFT_1) | ((bits & FALL_1) >> SHIFT_1)
     # numpy's stubs type uint64(x) as Any; a typed local cannot take both a scalar and an array here
     return (  # type: ignore[no-any-return]
-        (bits & _KEEP_2) | ((bits & _RISE_2) << _SHIFT_2) | ((bits & _FALL_2) >> _SHIFT_2))
+        (bits & KEEP_2) | ((bits & RISE_2) << SHIFT_2) | ((bits & FALL_2) >> SHIFT_2))
 
 
 # ---------------------------------------------------------------------------------- row tables
 @njit
-def _slide_row_left(row: int) -> tuple[int, int]:
+def slide_row_left(row: int) -> tuple[int, int]:
     """Slide one 16-bit row toward column 0: (new row, score gained), score OVERFLOW for 32768+32768."""
     result = 0
     placed = 0  # how many tiles are already in the result
@@ -152,7 +166,7 @@ def _slide_row_left(row: int) -> tuple[int, int]:
 
 
 @njit
-def _reverse_row(row: int) -> int:
+def reverse_row(row: int) -> int:
     """The row read from the other end (column 3 becomes column 0)."""
     out = 0
     for col in range(SIZE):
@@ -161,13 +175,13 @@ def _reverse_row(row: int) -> int:
 
 
 @njit
-def _build_row_tables(left: U64Array, right: U64Array, score: I64Array) -> None:
+def build_row_tables(left: U64Array, right: U64Array, score: I64Array) -> None:
     for row in range(ROW_VALUES):
-        new, gained = _slide_row_left(row)
+        new, gained = slide_row_left(row)
         left[row] = new
         score[row] = gained
-        mirrored, _ = _slide_row_left(_reverse_row(row))
-        right[row] = _reverse_row(mirrored) if gained != OVERFLOW else row
+        mirrored, _ = slide_row_left(reverse_row(row))
+        right[row] = reverse_row(mirrored) if gained != OVERFLOW else row
 
 
 @dataclass(frozen=True)
@@ -200,7 +214,7 @@ def row_tables() -> RowTables:
         left = np.zeros(ROW_VALUES, dtype=np.uint64)
         right = np.zeros(ROW_VALUES, dtype=np.uint64)
         score = np.zeros(ROW_VALUES, dtype=np.int64)
-        _build_row_tables(left, right, score)
+        build_row_tables(left, right, score)
         for table in (left, right, score):
             table.setflags(write=False)
         _TABLES = RowTables(left, right, score)
@@ -209,14 +223,14 @@ def row_tables() -> RowTables:
 
 # ---------------------------------------------------------------------------------- moves
 @njit
-def _slide_rows(bits: Bits, table: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
+def slide_rows(bits: Bits, table: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
     """Apply a row table to all four rows; return (new bits, score) with score OVERFLOW if any overflows."""
-    bits = _U(bits)
-    out = _U(0)
+    bits = U64(bits)
+    out = U64(0)
     score = 0
     for r in range(SIZE):
-        shift = _U(ROW_BITS * r)
-        row = (bits >> shift) & _ROW_MASK
+        shift = U64(ROW_BITS * r)
+        row = (bits >> shift) & ROW_MASK_U64
         gained = score_table[row]
         if gained == OVERFLOW:
             return bits, OVERFLOW
@@ -226,96 +240,39 @@ def _slide_rows(bits: Bits, table: U64Array, score_table: I64Array) -> tuple[Bit
 
 
 @njit
-def _move(bits: Bits, code: int, left: U64Array, right: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
+def apply_move(bits: Bits, code: int, left: U64Array, right: U64Array, score_table: I64Array) -> tuple[Bits, Points]:
     """One move on a bitboard: (new bits, score gained); score OVERFLOW when a 65536 tile would form."""
-    bits = _U(bits)
+    bits = U64(bits)
     if code == LEFT:
-        return _slide_rows(bits, left, score_table)
+        return slide_rows(bits, left, score_table)
     if code == RIGHT:
-        return _slide_rows(bits, right, score_table)
-    flipped = _transpose(bits)
+        return slide_rows(bits, right, score_table)
+    flipped = transpose_bits(bits)
     if code == UP:
-        moved, gained = _slide_rows(flipped, left, score_table)
+        moved, gained = slide_rows(flipped, left, score_table)
     else:
-        moved, gained = _slide_rows(flipped, right, score_table)
+        moved, gained = slide_rows(flipped, right, score_table)
     if gained == OVERFLOW:
         return bits, OVERFLOW
-    return _transpose(moved), gained
+    return transpose_bits(moved), gained
 
 
 @njit
-def _count_empty(bits: Bits) -> int:
-    bits = _U(bits)
+def count_empty(bits: Bits) -> int:
+    bits = U64(bits)
     count = 0
     for index in range(CELLS):
-        if ((bits >> _U(CELL_BITS * index)) & _CELL_MASK) == 0:
+        if ((bits >> U64(CELL_BITS * index)) & CELL_MASK_U64) == 0:
             count += 1
     return count
 
 
 @njit
-def _max_exponent(bits: Bits) -> int:
-    bits = _U(bits)
+def max_exponent(bits: Bits) -> int:
+    bits = U64(bits)
     best = 0
     for index in range(CELLS):
-        exponent = (bits >> _U(CELL_BITS * index)) & _CELL_MASK
+        exponent = (bits >> U64(CELL_BITS * index)) & CELL_MASK_U64
         if exponent > best:
             best = exponent
     return int(best)
-
-
-def _code(direction: Any) -> int:
-    """Direction enum member, its name, or a code 0..3 -> code 0..3."""
-    name = getattr(direction, "name", direction)
-    if isinstance(name, str) and name.upper() in DIRECTION_CODES:
-        return DIRECTION_CODES[name.upper()]
-    if isinstance(direction, (int, np.integer)) and not isinstance(direction, bool) and 0 <= direction < 4:
-        return int(direction)
-    raise ValueError(f"unknown direction {direction!r}; use Direction.UP/DOWN/LEFT/RIGHT or their names")
-
-
-def _check_bits(bits: Any) -> int:
-    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)):
-        raise TypeError(f"a bitboard is a 64-bit int, got {type(bits).__name__}; use to_bitboard(board)")
-    if not 0 <= int(bits) < 1 << 64:
-        raise ValueError(f"a bitboard must fit in 64 bits, got {int(bits)}")
-    return int(bits)
-
-
-def move_bits(bits: Bitboard, direction: Any) -> tuple[Bitboard, int]:
-    """Slide the board: ``(new bits, score gained)``; raises ValueError if a 65536 tile would form.
-
-    >>> from tilelab.game2048.bitboard import parse_bits, picture
-    >>> b = parse_bits('''
-    ... 2 . 2 .
-    ... 4 . . .
-    ... 4 . . .
-    ... . . . 8''')
-    >>> new, gained = move_bits(b, "UP")
-    >>> print(picture(new)); gained
-    2 . 2 8
-    8 . . .
-    . . . .
-    . . . .
-    8
-    """
-    t = row_tables()
-    new, gained = _move(_U(_check_bits(bits)), _code(direction), t.left, t.right, t.score)
-    if gained == OVERFLOW:
-        raise ValueError(
-            "this move would merge two 32768 tiles into 65536, which does not fit in a 4-bit cell "
-            "of the bitboard; play on with the readable engine (tilelab.game2048.move)"
-        )
-    return int(new), int(gained)
-
-
-def legal_codes(bits: Bitboard) -> list[int]:
-    """Direction codes (UP, DOWN, LEFT, RIGHT order) whose move changes the board."""
-    t = row_tables()
-    bits = _check_bits(bits)
-    out = []
-    for code in (UP, DOWN, LEFT, RIGHT):
-        new, gained = _move(_U(bits), code, t.left, t.right, t.score)
-        if gained != OVERFLOW and int(new) != bits:
-            out.append(code)
-    return out

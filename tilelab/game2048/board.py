@@ -1,6 +1,6 @@
 """2048 boards: directions, input checks and the immutable :class:`Board` (pure engine).
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here. The tile
+Part of the readable engine (:mod:`tilelab.game2048` is its public face). The tile
 palette is imported only when a board draws itself (``_repr_html_``).
 """
 
@@ -14,7 +14,7 @@ from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import is_int, short_repr
 
 __all__ = [
     "BLANK",
@@ -34,6 +34,10 @@ __all__ = [
     "DirectionLike",
     "Board",
     "BoardLike",
+    "as_board",
+    "check_p_four",
+    "check_size",
+    "check_tile",
 ]
 
 
@@ -132,20 +136,17 @@ DirectionLike = Union[Direction, str]
 # --------------------------------------------------------------------------------------------
 # Validation helpers
 # --------------------------------------------------------------------------------------------
-def _is_int(value: object) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
-
-
-def _check_tile(value: object, where: str) -> int:
-    if not _is_int(value):
+def check_tile(value: object, where: str) -> int:
+    """``value`` as a tile (0 or a power of two >= 2, at most MAX_TILE), or an error naming ``where``."""
+    if not is_int(value):
         raise TypeError(
             f"tile {value!r} at {where} is a {type(value).__name__}, not an int; "
             "tiles are 0 (blank) or powers of two such as 2, 4, 8"
         )
-    tile: int = int(value)  # type: ignore[call-overload]
+    tile: int = int(value)
     if tile != BLANK and (tile < SMALL_TILE or tile & (tile - 1)):
         raise ValueError(
-            f"tile {_short(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
+            f"tile {short_repr(tile)} at {where} is not a 2048 tile; use 0 for a blank or a power of two >= 2"
         )
     if tile > MAX_TILE:
         raise ValueError(f"tile 2**{tile.bit_length() - 1} at {where} is past MAX_TILE = 2**62, the largest tile a board holds")
@@ -155,7 +156,8 @@ def _check_tile(value: object, where: str) -> int:
 _TILES = frozenset([BLANK] + [1 << k for k in range(1, MAX_TILE.bit_length())])  #: every value a cell may hold
 
 
-def _check_p_four(p_four: object) -> float:
+def check_p_four(p_four: object) -> float:
+    """``p_four`` as a probability in [0, 1]; the one check every 2048 engine (readable or bitboard) uses."""
     if not isinstance(p_four, numbers.Real) or isinstance(p_four, bool):
         raise TypeError(f"p_four must be a number between 0 and 1, got {type(p_four).__name__}")
     p = float(p_four)
@@ -164,12 +166,13 @@ def _check_p_four(p_four: object) -> float:
     return p
 
 
-def _check_size(size: object) -> int:
-    if not _is_int(size):
+def check_size(size: object) -> int:
+    """``size`` as a board side from MIN_SIZE to MAX_SIZE, or an error saying which sides exist."""
+    if not is_int(size):
         raise TypeError(f"size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {type(size).__name__}")
-    if not MIN_SIZE <= int(size) <= MAX_SIZE:  # type: ignore[call-overload]
+    if not MIN_SIZE <= int(size) <= MAX_SIZE:
         raise ValueError(f"size={size} is out of range; pick a board side from {MIN_SIZE} to {MAX_SIZE}")
-    checked: int = int(size)  # type: ignore[call-overload]
+    checked: int = int(size)
     return checked
 
 
@@ -205,7 +208,7 @@ class Board:
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
-        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable is read no further than this
+        lines = list(islice(rows, MAX_SIZE + 1))  # type: ignore[arg-type]  # an endless iterable: read no further
         size = len(lines)
         if not MIN_SIZE <= size <= MAX_SIZE:
             got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size
@@ -225,7 +228,7 @@ class Board:
             if all(type(v) is int and v in _TILES for v in cells):  # the common case, at C speed
                 checked.append(tuple(cells))
             else:
-                checked.append(tuple(_check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
+                checked.append(tuple(check_tile(v, f"row {r}, col {c}") for c, v in enumerate(cells)))
         self._rows = tuple(checked)
         self._hash = None
 
@@ -245,7 +248,7 @@ class Board:
         . .
         . .
         """
-        size = _check_size(size)
+        size = check_size(size)
         return cls._trusted(((BLANK,) * size,) * size)
 
     @classmethod
@@ -275,7 +278,7 @@ class Board:
                     row.append(int(token))
                 else:
                     raise ValueError(
-                        f"cannot read {_short(token)} in line {_short(line.strip())}; write tiles as numbers with the "
+                        f"cannot read {short_repr(token)} in line {short_repr(line.strip())}; write tiles as numbers with the "
                         "digits 0-9 and blanks as '.'"
                     )
             rows.append(row)
@@ -312,10 +315,10 @@ class Board:
         try:
             r, c = cell
         except (TypeError, ValueError):
-            raise TypeError(f"index a board with a cell (row, col), e.g. board[0, 1], not {_short(cell)}") from None
+            raise TypeError(f"index a board with a cell (row, col), e.g. board[0, 1], not {short_repr(cell)}") from None
         n = len(self._rows)
-        if not (_is_int(r) and _is_int(c)):
-            raise TypeError(f"a cell is two ints (row, col), got {_short(cell)}")
+        if not (is_int(r) and is_int(c)):
+            raise TypeError(f"a cell is two ints (row, col), got {short_repr(cell)}")
         if not (0 <= r < n and 0 <= c < n):  # no wrapping: board[-1, 0] is off the board like board[n, 0]
             raise IndexError(f"cell {(int(r), int(c))} is off the {n}x{n} board: rows and columns are 0..{n - 1}")
         return self._rows[r][c]
@@ -357,12 +360,12 @@ class Board:
         try:
             r, c = cell
         except (TypeError, ValueError):
-            raise TypeError(f"cell must be a (row, col) pair, got {_short(cell)}") from None
-        if not (_is_int(r) and _is_int(c)):
-            raise TypeError(f"cell must be a (row, col) pair of ints, got {_short(cell)}")
+            raise TypeError(f"cell must be a (row, col) pair, got {short_repr(cell)}") from None
+        if not (is_int(r) and is_int(c)):
+            raise TypeError(f"cell must be a (row, col) pair of ints, got {short_repr(cell)}")
         if not (0 <= r < self.size and 0 <= c < self.size):
             raise ValueError(f"cell {cell} is off the {self.size}x{self.size} board")
-        value = _check_tile(value, f"cell {cell}")
+        value = check_tile(value, f"cell {cell}")
         rows = list(self._rows)
         row = list(rows[r])
         row[c] = value
@@ -419,5 +422,6 @@ class Board:
 BoardLike = Union[Board, Sequence[Sequence[int]], np.ndarray]
 
 
-def _as_board(board: BoardLike) -> Board:
+def as_board(board: BoardLike) -> Board:
+    """``board`` itself if it is a Board, else a Board built (and checked) from its rows."""
     return board if isinstance(board, Board) else Board(board)

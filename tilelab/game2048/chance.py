@@ -12,7 +12,7 @@ import numpy as np
 
 from tilelab._random import RngLike, as_generator, outcome_at
 from tilelab.game2048.board import (
-    BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, _as_board, _check_p_four,
+    BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, as_board, check_p_four,
 )
 
 __all__ = [
@@ -48,8 +48,8 @@ def spawn_outcomes(board: BoardLike, p_four: float = DEFAULT_P_FOUR) -> list[tup
     Spawn(cell=(1, 1), value=2) 0.45
     Spawn(cell=(1, 1), value=4) 0.05
     """
-    board = _as_board(board)
-    p_four = _check_p_four(p_four)
+    board = as_board(board)
+    p_four = check_p_four(p_four)
     empty = board.empty_cells()
     if not empty:
         return []
@@ -82,7 +82,7 @@ def spawn(board: BoardLike, *, rng: RngLike = None, p_four: float = DEFAULT_P_FO
     2 4
     8 2
     """
-    board = _as_board(board)
+    board = as_board(board)
     outcomes = spawn_outcomes(board, p_four)
     if not outcomes:
         raise ValueError("the board is full: a spawn needs an empty cell (spawn only after a move that changed it)")

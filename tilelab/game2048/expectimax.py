@@ -61,22 +61,38 @@ from typing import Callable
 import numpy as np
 
 from tilelab._checks import as_float, as_int
+from tilelab._deprecation import moved
 from tilelab._jit import njit
-from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
+from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.kernels import (
-    CHECK_EVERY, COUNTERS, FREE_TAG, LOST, NO_MOVE, STOPPED_BY_CLOCK, STOPPED_BY_LIMIT, U64, F64Array, count_node,
-    make_search, new_counters, search_rows, table_slot, transpose_bits, transposition_table,
+    CHECK_EVERY,
+    COUNTERS,
+    FREE_TAG,
+    LOST,
+    NO_MOVE,
+    STOPPED_BY_CLOCK,
+    STOPPED_BY_LIMIT,
+    F64Array,
+    count_node,
+    make_search,
+    new_counters,
+    search_rows,
+    table_slot,
+    transposition_table,
 )
+from tilelab.game2048.bitrows import ROW_MASK_U64, U64, transpose_bits
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
            "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings", "check_node_limit",
            "check_deadline", "TranspositionTable"]
 
-_U = U64
-_ROW_MASK = _U(ROW_MASK)
-_slot, _count_node = table_slot, count_node  # their old names here (the kernels live in kernels.py)
-_FREE_TAG = FREE_TAG
+# The kernels' names this module once gave them (they live in kernels.py).
+__getattr__, __dir__ = moved(__name__, {
+    "_slot": "tilelab.game2048.kernels:table_slot", "_count_node": "tilelab.game2048.kernels:count_node",
+    "_FREE_TAG": "tilelab.game2048.kernels:FREE_TAG", "_check_limit": "tilelab.game2048.expectimax:check_node_limit",
+    "_check_deadline": "tilelab.game2048.expectimax:check_deadline",
+})
 
 
 @dataclass(frozen=True)
@@ -201,12 +217,12 @@ def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
 @njit(inline="always")
 def _evaluate(bits: Bits, htable: F64Array) -> float:
     """Sum of the line table over the four rows and the four columns."""
-    bits = _U(bits)
+    bits = U64(bits)
     flipped = transpose_bits(bits)
     total = 0.0
     for r in range(SIZE):
-        shift = _U(ROW_BITS * r)
-        total += htable[(bits >> shift) & _ROW_MASK] + htable[(flipped >> shift) & _ROW_MASK]
+        shift = U64(ROW_BITS * r)
+        total += htable[(bits >> shift) & ROW_MASK_U64] + htable[(flipped >> shift) & ROW_MASK_U64]
     return total
 
 
@@ -214,12 +230,12 @@ def _evaluate(bits: Bits, htable: F64Array) -> float:
 def _evaluate_prepare(after: Bits, htable: F64Array) -> tuple[Bits, float, float, float, float, float, float, float,
                                                                float]:
     """Once per chance node: the afterstate's transpose and the table entry of each of its rows and columns."""
-    after = _U(after)
+    after = U64(after)
     flipped = transpose_bits(after)
-    return (flipped, htable[after & _ROW_MASK], htable[(after >> _U(16)) & _ROW_MASK],
-            htable[(after >> _U(32)) & _ROW_MASK], htable[(after >> _U(48)) & _ROW_MASK],
-            htable[flipped & _ROW_MASK], htable[(flipped >> _U(16)) & _ROW_MASK],
-            htable[(flipped >> _U(32)) & _ROW_MASK], htable[(flipped >> _U(48)) & _ROW_MASK])
+    return (flipped, htable[after & ROW_MASK_U64], htable[(after >> U64(16)) & ROW_MASK_U64],
+            htable[(after >> U64(32)) & ROW_MASK_U64], htable[(after >> U64(48)) & ROW_MASK_U64],
+            htable[flipped & ROW_MASK_U64], htable[(flipped >> U64(16)) & ROW_MASK_U64],
+            htable[(flipped >> U64(32)) & ROW_MASK_U64], htable[(flipped >> U64(48)) & ROW_MASK_U64])
 
 
 @njit(inline="always")
@@ -229,9 +245,9 @@ def _evaluate_spawned(child: Bits, index: int, exponent: Bits, prep: tuple[Bits,
     so two lookups instead of eight, summed in the same order (the very same float)."""
     flipped, r0, r1, r2, r3, c0, c1, c2, c3 = prep
     row, col = index >> 2, index & 3
-    new_row = htable[(_U(child) >> _U(ROW_BITS * row)) & _ROW_MASK]
-    new_flipped = flipped | (_U(exponent) << _U(CELL_BITS * (SIZE * col + row)))
-    new_col = htable[(new_flipped >> _U(ROW_BITS * col)) & _ROW_MASK]
+    new_row = htable[(U64(child) >> U64(ROW_BITS * row)) & ROW_MASK_U64]
+    new_flipped = flipped | (U64(exponent) << U64(CELL_BITS * (SIZE * col + row)))
+    new_col = htable[(new_flipped >> U64(ROW_BITS * col)) & ROW_MASK_U64]
     total = 0.0
     total += (new_row if row == 0 else r0) + (new_col if col == 0 else c0)
     total += (new_row if row == 1 else r1) + (new_col if col == 1 else c1)
@@ -329,7 +345,7 @@ def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> flo
     >>> evaluate_bits(sorted_board) > evaluate_bits(parse_bits("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
     True
     """
-    return float(_evaluate(_U(bits), heuristic_table(weights)))
+    return float(_evaluate(U64(bits), heuristic_table(weights)))
 
 
 def check_search_settings(depth: int, cutoff: float, p_four: float) -> tuple[int, float, float]:
@@ -364,7 +380,7 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     tick = time.perf_counter()
     counters, values = tables.counters, tables.values
     r = tables.search_rows
-    best = _search(_U(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
+    best = _search(U64(bits), depth, p_four, cutoff, r.left, r.right, r.score, tables.htable, tables.tt, tables.tt_f,
                    tables.next_tag_base(), counters, values, node_limit, deadline)
     return result_of(best, values, depth, counters, tick)
 
@@ -406,7 +422,6 @@ def check_deadline(deadline: float | None) -> float:
     return max(as_float(deadline, "deadline (a time.perf_counter() time)"), 1e-9)
 
 
-_check_limit, _check_deadline = check_node_limit, check_deadline  # their old names
 
 
 # ---------------------------------------------------------------------------------- budgets

@@ -1,6 +1,6 @@
 """The 2048 session: :class:`Game` with score, win, undo to any depth and exact JSON save/load.
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 """
 
 from __future__ import annotations
@@ -9,15 +9,14 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
-    JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, _as_board, _check_p_four, _check_size,
-    _is_int,
+    JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
 from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
 from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, spawn_outcomes
@@ -25,6 +24,11 @@ from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, s
 __all__ = [
     "Game",
 ]
+
+
+def _is_int(value: object) -> bool:
+    """True for a Python or numpy integer, not a bool (the saved-game checks read plain JSON ints)."""
+    return is_int(value)
 
 
 # --------------------------------------------------------------------------------------------
@@ -53,9 +57,9 @@ def _as_spawn(outcome: object) -> Spawn:
         cell, value = cast("tuple[Any, Any]", outcome)  # unpacking checks the shape
         r, c = cell
     except (TypeError, ValueError):
-        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {_short(outcome)}") from None
+        raise TypeError(f"outcome must be a Spawn((row, col), value), e.g. Spawn((0, 1), 2), not {short_repr(outcome)}") from None
     if not all(_is_int(v) for v in (r, c, value)):
-        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {_short(outcome)}")
+        raise TypeError(f"outcome must be a Spawn((row, col), value) of ints, not {short_repr(outcome)}")
     return Spawn((int(r), int(c)), int(value))
 
 
@@ -80,14 +84,14 @@ def _saved_count(data: dict[str, Any], key: str, where: str = "") -> int:
     """A saved score or move count: an int >= 0 (3.7, -1, True and "3" are refused, not rounded)."""
     value = _saved(data, key, where)
     if not (type(value) is int or _is_int(value)) or value < 0:
-        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be a whole number >= 0, not {short_repr(value)}")
     return int(value)
 
 
 def _saved_bool(data: dict[str, Any], key: str, where: str = "") -> bool:
     value = _saved(data, key, where)
     if not isinstance(value, bool):  # "false" is a non-empty string: bool("false") would be True
-        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {_short(value)}")
+        raise ValueError(f"saved game field {where}{key!r} must be true or false, not {short_repr(value)}")
     return value
 
 
@@ -143,23 +147,27 @@ class Game(SessionBase):
         rng: RngLike = None,
         seed: RngLike = None,
         board: BoardLike | None = None,
+        keep_playing: bool = True,
     ) -> None:
         rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
         self.target = _check_target(target)
-        self.p_four = _check_p_four(p_four)
+        self.p_four = check_p_four(p_four)
         self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+        #: False: once the target is made, moves wait (the original game's "You win!" screen) until this is set
+        #: True ("Keep going"). True (the default for code): play straight on past the target.
+        self.keep_playing = bool(keep_playing)
         self._rng = as_generator(rng)
         if board is not None:
-            start = _as_board(board)
+            start = as_board(board)
             if size != DEFAULT_SIZE and size != start.size:
                 raise ValueError(f"size={size} but the given board is {start.size}x{start.size}; drop size or match it")
             self.size = start.size
         else:
-            self.size = _check_size(size)
+            self.size = check_size(size)
         self._history: list[_Snapshot] = []
         self.last_move: MoveResult | None = None  #: what the last play() did (for animation)
         self.last_spawn: Spawn | None = None  #: the tile the last play() spawned
-        self._start(None if board is None else _as_board(board))
+        self._start(None if board is None else as_board(board))
 
     def _start(self, board: Board | None) -> None:
         self.score = 0
@@ -199,6 +207,18 @@ class Game(SessionBase):
         """Every spawn that may follow, with its probability, for the current board."""
         return spawn_outcomes(self.board, self.p_four)
 
+    def chance_outcomes(self) -> list[tuple[Spawn, float]]:
+        """The chance step the OpenSpiel way: every spawn that may come next, with its probability.
+
+        The one readable rule (:func:`~tilelab.game2048.chance.spawn_outcomes`); :meth:`play` samples it.
+        """
+        return self.spawn_outcomes()
+
+    @property
+    def waiting(self) -> bool:
+        """True while the win shows and moves wait (``won`` and not ``keep_playing``)."""
+        return self.won and not self.keep_playing
+
     # -- actions ---------------------------------------------------------------------------
     def spawn(self, outcome: Spawn | None = None) -> Spawn:
         """The chance step: place ``outcome`` or, by default, sample one from :meth:`spawn_outcomes`.
@@ -219,14 +239,25 @@ class Game(SessionBase):
                 raise ValueError(
                     f"{outcome!r} cannot happen here; pick one of game.spawn_outcomes() (an empty cell, value 2 or 4)"
                 )
+        self._place(chosen)
+        return chosen
+
+    def apply_chance(self, outcome: Spawn) -> Spawn:
+        """The chance step with a chosen outcome (one of :meth:`chance_outcomes`): place that spawn.
+
+        After ``play(direction, spawn=False)`` the game waits at its chance node, as an OpenSpiel
+        state does; ``apply_chance`` resolves it (``spawn(outcome)`` under the protocol's name).
+        """
+        return self.spawn(outcome)
+
+    def _place(self, chosen: Spawn) -> None:
         self.board = self.board.with_tile(chosen.cell, chosen.value)
         self.last_spawn = chosen
-        return chosen
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(self.board, self.score, self.won, self.moves_played, self._rng.bit_generator.state)
 
-    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn:
+    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn[Direction, MoveResult]:
         """Swipe; when the board changed add the score, spawn a tile; returns the :class:`Turn`.
 
         The Turn holds the move's events (``turn.events``: every tile's move), the score gained,
@@ -234,6 +265,9 @@ class Game(SessionBase):
         when the board changed. A swipe that changes nothing returns a Turn that counts as False
         and leaves everything (random state too) as is.
         """
+        direction = Direction.parse(direction)
+        if self.waiting:  # the win shows: moves wait for keep_playing, as in the original game
+            return Turn(direction, False, None, 0, (), self.over, self.won)
         result = play_board(self.board, direction)
         if not result.changed:
             return Turn(result.direction, False, result, 0, (), self.over, self.won)
@@ -247,9 +281,10 @@ class Game(SessionBase):
             self.won = True
         chance: tuple[tuple[Spawn, float], ...] = ()
         if spawn:
-            outcomes = dict(self.spawn_outcomes())
-            chosen = self.spawn()
-            chance = ((chosen, outcomes[chosen]),)
+            outcomes = self.chance_outcomes()
+            chosen: Spawn = sample_outcome(outcomes, self._rng)
+            self._place(chosen)
+            chance = ((chosen, dict(outcomes)[chosen]),)
         return Turn(result.direction, True, result, result.score, chance, self.over, self.won)
 
     def hint(self, nodes: int | None = None) -> Direction | None:
@@ -289,6 +324,7 @@ class Game(SessionBase):
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
+            "keep_playing": self.keep_playing,
             "rng": rng_state_to_save(self._rng),
             "history": [
                 {
@@ -313,27 +349,28 @@ class Game(SessionBase):
             raise ValueError(f"not a saved 2048 game: expected a JSON object with format={JSON_FORMAT!r}")
         version = data.get("version")
         if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
-            raise ValueError(f"saved game version {_short(version)} is not supported (expected {JSON_VERSION})")
-        saved_fields(data, _FIELDS)
+            raise ValueError(f"saved game version {short_repr(version)} is not supported (expected {JSON_VERSION})")
+        saved_fields(data, _FIELDS, optional=("keep_playing",))  # older saves have no keep_playing
         size = _saved(data, "size")
         if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
-            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {_short(size)}")
+            raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {short_repr(size)}")
         board = _saved_board(data, "board", size)
         try:
             p_four = _saved(data, "p_four")
             if type(p_four) is not float:  # a save writes a float; 1 would come back as 1.0
-                raise ValueError(f"p_four must be written as a decimal number such as 0.1, not {_short(p_four)}")
+                raise ValueError(f"p_four must be written as a decimal number such as 0.1, not {short_repr(p_four)}")
             game = cls(size=size, target=_saved(data, "target"), p_four=p_four, rng=0, board=board)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")
         if seed is not None and (not _is_int(seed) or seed < 0):
-            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+            raise ValueError(f"saved game field 'seed' must be null or a whole number >= 0, not {short_repr(seed)}")
         game.seed = seed
         game._rng = _generator_from_state(_saved(data, "rng"))
         game.score = _saved_count(data, "score")
         game.won = _saved_bool(data, "won")
         game.moves_played = _saved_count(data, "moves_played")
+        game.keep_playing = _saved_bool(data, "keep_playing") if "keep_playing" in data else True  # older saves
         if game.won and board.max_tile < game.target:
             raise ValueError(f"saved game says won but no tile reaches the target {game.target}")
         history = _saved(data, "history")

@@ -42,29 +42,20 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
-from tilelab.game2048.bitboard import (
-    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, Bits, I64Array,
-    U64Array, _count_empty, _max_exponent, _move, _random_playout, _seed_state, _spawn_random, _transpose,
-    row_tables,
+from tilelab.game2048.bitboard import random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.bitrows import (
+    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, U64, Bits, I64Array, U64Array, apply_move, count_empty,
+    max_exponent, row_tables, transpose_bits,
 )
 
 __all__ = [
-    "U64", "OVERFLOW", "apply_move", "count_empty", "max_exponent", "transpose_bits", "spawn_xorshift", "seed_state",
-    "random_playout", "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
+    "table_slot", "count_node", "chance_value", "root_values", "make_search", "Search",
     "transposition_table", "NO_MOVE",
     "LOST", "CHECK_EVERY", "COUNTERS", "STOPPED_BY_LIMIT", "STOPPED_BY_CLOCK", "FREE_TAG", "new_counters",
     "SearchRows", "search_rows", "move_pair", "no_prepare", "might_overflow", "leaf_chance", "empty_cells_bits",
     "count_cells", "cell_index", "code_digest", "NO_REFCOUNTS",
 ]
 
-U64 = np.uint64  #: the bitboard's integer type (call it on a Python int before passing it to a kernel)
-apply_move = _move  #: one move by direction code: (moved, points); points == OVERFLOW when a 65536 would form
-count_empty = _count_empty  #: how many cells of a bitboard are empty
-max_exponent = _max_exponent  #: the largest exponent on a bitboard (11 = the 2048 tile)
-transpose_bits = _transpose  #: the bitboard mirrored in its main diagonal (numpy uint64 scalars or arrays)
-spawn_xorshift = _spawn_random  #: one spawn from a xorshift state: (bits, new state); a 4 with probability p_four
-seed_state = _seed_state  #: a non-zero xorshift state drawn from a numpy Generator (plain Python)
-random_playout = _random_playout  #: random legal moves until the end or max_moves: (bits, points, moves, state)
 
 NO_MOVE = -1  #: the best-move code when no move changes the board
 LOST = 0.0  #: value of a board where the game is over
@@ -79,7 +70,7 @@ FREE_TAG = 0  #: the tag of a transposition-table slot never written (a search's
 # (see tilelab._jit.njit): the same tree and values, 1.2-1.34x faster (interleaved in one process).
 NO_REFCOUNTS = {"refcounts": False}
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
-_ROW_MASK = U64(ROW_MASK)
+ROW_MASK_U64 = U64(ROW_MASK)
 _NIBBLE_LOW_BITS = U64(0x1111111111111111)
 F64Array = npt.NDArray[np.float64]  #: float64 arrays: move values, the table's values as float64
 
@@ -190,7 +181,7 @@ def _slide_all(bits: Bits, table: Any, score_table: Any, scored: bool) -> tuple[
     points = 0
     for r in range(SIZE):
         shift = U64(ROW_BITS * r)
-        row = (bits >> shift) & _ROW_MASK
+        row = (bits >> shift) & ROW_MASK_U64
         if scored:
             gained = score_table[row]
             if gained == OVERFLOW:
@@ -265,7 +256,7 @@ def move_pair(bits: Bits, flipped: Bits, code: int, left: Any, right: Any, score
     moved, gained = _slide_all(flipped, left if code == 0 else right, score_table, scored)  # UP, DOWN
     if gained == OVERFLOW:
         return bits, OVERFLOW
-    return _transpose(moved), gained
+    return transpose_bits(moved), gained
 
 
 @njit(inline="always")
@@ -391,7 +382,7 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
                 value = spawned_leaf(child, index, exponent, prep, leaf_data)
             else:
                 value = -np.inf
-                flipped = _transpose(child)
+                flipped = transpose_bits(child)
                 scored = WITH_POINTS or might_overflow(child)
                 up, up_points = move_pair(child, flipped, 0, left, right, score_table, scored)
                 down, down_points = move_pair(child, flipped, 1, left, right, score_table, scored)
@@ -451,7 +442,7 @@ def root_values(bits: Bits, depth: int, p_four: float, cutoff: float, left: Any,
         values[code] = np.nan
     bits = U64(bits)
     best = NO_MOVE
-    flipped = _transpose(bits)
+    flipped = transpose_bits(bits)
     for code in range(4):
         moved, gained = move_pair(bits, flipped, code, left, right, score_table, True)
         if gained == OVERFLOW or moved == bits:

@@ -36,33 +36,17 @@ This module gathers the n-tuple package-internal modules under one name (import 
 
 from __future__ import annotations
 
-from tilelab.game2048.ai import Thought
-from tilelab.game2048.bitboard import (
-    CELL_BITS, CELL_MASK, CELLS, DIRECTION_NAMES, OVERFLOW, SIZE, SPAWN_FOUR, SPAWN_TWO, row_tables, to_bitboard,
-)
-from tilelab.game2048.core import Board, Direction
-from tilelab.game2048.expectimax import (
-    Budget, SearchResult, check_deadline, check_node_limit, check_search_settings, deepen,
-)
-from tilelab.game2048.kernels import (
-    COUNTERS, NO_MOVE, U64, apply_move, count_empty, count_node, max_exponent, seed_state, spawn_xorshift, table_slot,
-)
-from tilelab.game2048.ntuple_kernels import (
-    TD_SEARCH, batch_values, greedy_values, learn_step, net_value, td_leaf, train_games, tuple_index, update_weights,
-    update_weights_tc,
+from tilelab._deprecation import moved
+from tilelab.game2048.ntuple_compact import (
+    COMPACT_FORMAT, COMPACT_VERSION, compact_weights, CompactNetwork, ENCODINGS, load_compact, load_network, save_compact, STRONG_NET,
 )
 from tilelab.game2048.ntuple_net import (
-    CLASSROOM_TUPLES, FORMAT, FORMAT_VERSION, MAX_TUPLE, SYMMETRIES, WU_YEH_TUPLES, CurvePoint, Evaluation,
-    NTupleNetwork, cache_dir, cached_network, check_tuples, symmetric_tuples,
+    cache_dir, cached_network, CLASSROOM_TUPLES, CurvePoint, Evaluation, FORMAT, FORMAT_VERSION, NTupleNetwork, symmetric_tuples, SYMMETRIES, WU_YEH_TUPLES,
 )
 from tilelab.game2048.ntuple_players import (
-    MAX_TD_NODES, LESSON_NET, TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player,
+    LESSON_NET, lesson_network, strong_network, strong_player, TDExpectimax, TDPlayer,
 )
-from tilelab.game2048.ntuple_compact import (
-    COMPACT_FORMAT, COMPACT_VERSION, ENCODINGS, STRONG_NET, CompactNetwork, compact_weights, load_compact, load_network,
-    save_compact,
-)
-from tilelab.game2048.ntuple_ref import feature_indices_ref, grid_exponents, learn_game_ref, td_update_ref, value_ref
+from tilelab.game2048.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
@@ -72,12 +56,19 @@ __all__ = [
     "compact_weights", "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
 ]
 
-# The names these objects had when they lived in this module: the same objects (an exercise's forbid list
-# "tilelab.game2048.ntuple:_update" and old imports still resolve).
-_index, _value, _update, _update_tc, _learn = tuple_index, net_value, update_weights, update_weights_tc, learn_step
-_train_games, _greedy_values, _batch_values = train_games, greedy_values, batch_values
-_grid, _check_tuples, _U = grid_exponents, check_tuples, U64
-_move, _spawn_random, _seed_state, _max_exponent, _count_empty = (
-    apply_move, spawn_xorshift, seed_state, max_exponent, count_empty)
-_slot, _count_node, _check_limit, _check_deadline = table_slot, count_node, check_node_limit, check_deadline
-_CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)
+# The names these objects had when they lived in this module (and the kernels' names it once gave them).
+__getattr__, __dir__ = moved(__name__, {
+    "_index": "tilelab.game2048.ntuple_kernels:tuple_index", "_value": "tilelab.game2048.ntuple_kernels:net_value",
+    "_update": "tilelab.game2048.ntuple_kernels:update_weights",
+    "_update_tc": "tilelab.game2048.ntuple_kernels:update_weights_tc",
+    "_learn": "tilelab.game2048.ntuple_kernels:learn_step", "_train_games": "tilelab.game2048.ntuple_kernels:train_games",
+    "_greedy_values": "tilelab.game2048.ntuple_kernels:greedy_values",
+    "_batch_values": "tilelab.game2048.ntuple_kernels:batch_values",
+    "_grid": "tilelab.game2048.ntuple_ref:grid_exponents", "_check_tuples": "tilelab.game2048.ntuple_net:check_tuples",
+    "_U": "tilelab.game2048.bitrows:U64", "_move": "tilelab.game2048.bitrows:apply_move",
+    "_spawn_random": "tilelab.game2048.bitboard:spawn_xorshift", "_seed_state": "tilelab.game2048.bitboard:seed_state",
+    "_max_exponent": "tilelab.game2048.bitrows:max_exponent", "_count_empty": "tilelab.game2048.bitrows:count_empty",
+    "_slot": "tilelab.game2048.kernels:table_slot", "_count_node": "tilelab.game2048.kernels:count_node",
+    "_check_limit": "tilelab.game2048.expectimax:check_node_limit",
+    "_check_deadline": "tilelab.game2048.expectimax:check_deadline",
+})

@@ -37,14 +37,14 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.core import Board
-from tilelab.game2048.kernels import U64
+from tilelab.game2048.board import Board
+from tilelab.game2048.bitrows import U64
 from tilelab.game2048.ntuple_kernels import CompactTables, batch_values, net_value
 from tilelab.game2048.ntuple_net import (
-    FORMAT, CurvePoint, NTupleNetwork, _check_training, check_tuples, feature_layout,
+    FORMAT, CurvePoint, NTupleNetwork, check_training, check_tuples, feature_layout,
 )
 
 __all__ = ["COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS", "STRONG_NET", "STRONG_BUILD", "CompactNetwork",
@@ -213,7 +213,7 @@ def _check_format(header: dict[str, Any]) -> None:
                                "read it with load_network() or NTupleNetwork.load()")
     if version != (COMPACT_FORMAT, COMPACT_VERSION) or isinstance(version[1], bool):
         raise DamagedFileError(f"it is not a {COMPACT_FORMAT} file of version {COMPACT_VERSION} (found "
-                               f"{_short(version[0])} version {_short(version[1])})")
+                               f"{short_repr(version[0])} version {short_repr(version[1])})")
 
 
 _POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  # set bits of each byte
@@ -225,7 +225,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "Comp
     _check_format(header)
     encoding = header_field(header, "encoding", str)
     if encoding not in ENCODINGS:
-        raise DamagedFileError(f"its encoding {_short(encoding)} is not one of {ENCODINGS}")
+        raise DamagedFileError(f"its encoding {short_repr(encoding)} is not one of {ENCODINGS}")
     tuples = check_tuples(header["tuples"])
     size = sum(16 ** len(t) for t in tuples)
     scales = header_field(header, "scales", list)
@@ -248,7 +248,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "Comp
     codes.view(np.uint8)[0::2], codes.view(np.uint8)[1::2] = values[0], values[1]  # low bytes, high bytes
     del arrays["values"], values
     kept_values: np.ndarray = codes.view(np.float16).astype(np.float32) if encoding == "float16" else codes
-    training = _check_training(header_field(header, "training", dict)) if "training" in header else None
+    training = check_training(header_field(header, "training", dict)) if "training" in header else None
     net = CompactNetwork(tuples, blocks, kept_values, [float(s) for s in scales],
                          name=header_field(header, "name", str), training=training)
     if net.sha256 != header_field(header, "weights_sha256", str):

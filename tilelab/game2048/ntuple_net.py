@@ -18,12 +18,15 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from tilelab._checks import _short, as_int, is_int
+from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._random import RngLike, as_generator
-from tilelab.game2048.bitboard import CELLS, SIZE, row_tables, to_bitboard
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, rng_or_seed
-from tilelab.game2048.kernels import U64, seed_state
+from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board
+from tilelab.game2048.chance import rng_or_seed
+from tilelab.game2048.bitrows import U64
+from tilelab.game2048.bitboard import seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
 
 __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "MAX_TUPLE", "symmetric_tuples",
@@ -364,14 +367,14 @@ class NTupleNetwork:
                 header.get("version"), bool
             ):
                 raise DamagedFileError(f"it is not a {FORMAT} file of version {FORMAT_VERSION} (found "
-                                       f"{_short(header.get('format'))} version {_short(header.get('version'))})")
+                                       f"{short_repr(header.get('format'))} version {short_repr(header.get('version'))})")
             weights = arrays["weights"]
             if _sha256(weights) != header_field(header, "sha256", str):
                 raise DamagedFileError("the weights fail their SHA-256 checksum")
             name = header_field(header, "name", str) if "name" in header else ""
             training = header_field(header, "training", dict) if "training" in header else None
             if training is not None:
-                training = _check_training(training)
+                training = check_training(training)
             net = cls(header["tuples"], weights, name=name)
             if "tc_sha256" in header:
                 e_sum, a_sum = arrays.get("e_sum"), arrays.get("a_sum")
@@ -396,11 +399,11 @@ def _weight_sizes(header: dict[str, Any]) -> dict[str, int]:
     return {"weights": size, "e_sum": size, "a_sum": size}
 
 
-def _check_training(training: dict[str, Any]) -> dict[str, Any]:
+def check_training(training: dict[str, Any]) -> dict[str, Any]:
     """A loaded header's training record, checked field by field (a learning curve is replotted from it)."""
     games = training.get("games", 0)
     if not is_int(games) or games < 0:
-        raise DamagedFileError(f"its training 'games' is {_short(games)}, not a whole number >= 0")
+        raise DamagedFileError(f"its training 'games' is {short_repr(games)}, not a whole number >= 0")
     curve = training.get("curve", [])
     if not isinstance(curve, list) or not all(isinstance(p, dict) for p in curve):
         raise DamagedFileError("its training 'curve' is not a list of points")

@@ -16,13 +16,15 @@ import numpy as np
 
 from tilelab._files import one_line
 from tilelab.game2048.ai import Thought
-from tilelab.game2048.bitboard import DIRECTION_NAMES, row_tables, to_bitboard
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
+from tilelab.game2048.bitrows import DIRECTION_NAMES, row_tables
+from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.expectimax import (
     Budget, SearchResult, TranspositionTable, check_deadline, check_node_limit, check_search_settings, deepen,
     result_of,
 )
-from tilelab.game2048.kernels import NO_MOVE, U64, search_rows
+from tilelab.game2048.kernels import NO_MOVE, search_rows
+from tilelab.game2048.bitrows import U64
 from tilelab.game2048 import ntuple_compact
 from tilelab.game2048.ntuple_compact import STRONG_BUILD, CompactNetwork
 from tilelab.game2048.ntuple_kernels import TD_SEARCH, Weights, greedy_values

@@ -10,10 +10,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tilelab.game2048.bitboard import CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SIZE, row_tables
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board
-from tilelab.game2048.bitboard import Bits
-from tilelab.game2048.kernels import U64, apply_move, max_exponent, spawn_xorshift
+from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SIZE, row_tables
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board
+from tilelab.game2048.bitrows import Bits
+from tilelab.game2048.bitrows import U64, apply_move, max_exponent
+from tilelab.game2048.bitboard import spawn_xorshift
 from tilelab.game2048.ntuple_net import NTupleNetwork, symmetric_tuples
 
 __all__ = ["feature_indices_ref", "value_ref", "td_update_ref", "learn_game_ref", "grid_exponents"]

@@ -22,7 +22,9 @@ from typing import Any, Callable
 import numpy as np
 
 from tilelab._random import RngLike
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction, Game, Spawn, rng_or_seed
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
+from tilelab.game2048.game import Game
+from tilelab.game2048.chance import Spawn, rng_or_seed
 
 __all__ = ["Player", "GameRecord", "replay", "play_game"]
 
@@ -81,32 +83,32 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
         """Rebuild a record from :meth:`to_dict`; every field is checked and the game replayed (ValueError if not)."""
-        from tilelab._checks import _short
+        from tilelab._checks import short_repr
 
         if not isinstance(data, dict) or data.get("format") != "tilelab.game2048.record":
             raise ValueError("not a tilelab 2048 game record (missing format 'tilelab.game2048.record')")
         if type(data.get("version")) is not int or data["version"] != 1:
-            raise ValueError(f"game record version {_short(data.get('version'))} is not supported (expected 1)")
+            raise ValueError(f"game record version {short_repr(data.get('version'))} is not supported (expected 1)")
         missing = [k for k in ("player", "seed", "size", "p_four", "start", "directions", "spawns", "seconds", "score")
                    if k not in data]
         if missing:
             raise ValueError(f"the game record is missing the field {missing[0]!r}")
         letters = {"U": Direction.UP, "D": Direction.DOWN, "L": Direction.LEFT, "R": Direction.RIGHT}
         if not isinstance(data["directions"], str):
-            raise ValueError(f"the record's 'directions' must be a string of U, D, L, R, not {_short(data['directions'])}")
+            raise ValueError(f"the record's 'directions' must be a string of U, D, L, R, not {short_repr(data['directions'])}")
         try:
             directions = [letters[ch] for ch in data["directions"]]
         except KeyError as exc:
             raise ValueError(f"unknown direction letter {exc.args[0]!r} in the record; use U, D, L, R") from None
         if not isinstance(data["player"], str):
-            raise ValueError(f"the record's 'player' must be a string, not {_short(data['player'])}")
+            raise ValueError(f"the record's 'player' must be a string, not {short_repr(data['player'])}")
         seed, size, score = data["seed"], data["size"], data["score"]
         if seed is not None and (not _is_count(seed)):
-            raise ValueError(f"the record's 'seed' must be null or a whole number >= 0, not {_short(seed)}")
+            raise ValueError(f"the record's 'seed' must be null or a whole number >= 0, not {short_repr(seed)}")
         if not _is_count(size):
-            raise ValueError(f"the record's 'size' must be a whole number, not {_short(size)}")
+            raise ValueError(f"the record's 'size' must be a whole number, not {short_repr(size)}")
         if not _is_count(score):
-            raise ValueError(f"the record's 'score' must be a whole number >= 0, not {_short(score)}")
+            raise ValueError(f"the record's 'score' must be a whole number >= 0, not {short_repr(score)}")
         spawns, seconds = data["spawns"], data["seconds"]
         if not isinstance(spawns, list) or not all(
             isinstance(x, list) and len(x) == 3 and all(_is_count(v) for v in x) for x in spawns
@@ -130,7 +132,7 @@ class GameRecord:
         record.final_board = boards[-1]
         for key, value in (("moves", record.moves), ("max_tile", record.max_tile)):
             if key in data and data[key] != value:
-                raise ValueError(f"the record says {key}={_short(data[key])} but its replay gives {value}")
+                raise ValueError(f"the record says {key}={short_repr(data[key])} but its replay gives {value}")
         return record
 
     @classmethod

@@ -1,6 +1,6 @@
 """2048 rules: one row slides and merges, the whole board moves, legal moves and game over.
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from tilelab.game2048.board import (
-    BLANK, MAX_SIZE, MAX_TILE, Board, BoardLike, Cell, Direction, DirectionLike, _as_board, _check_size, _check_tile,
+    BLANK, MAX_SIZE, MAX_TILE, Board, BoardLike, Cell, Direction, DirectionLike, as_board, check_size, check_tile,
 )
 
 __all__ = [
@@ -115,7 +115,7 @@ def slide_row(row: Sequence[int]) -> SlideResult:
     """
     if isinstance(row, (str, bytes)) or not isinstance(row, Iterable):
         raise TypeError(f"slide_row expects a sequence of ints, got {type(row).__name__}")
-    checked = tuple(_check_tile(v, f"index {i}") for i, v in enumerate(islice(row, MAX_ROW + 1)))
+    checked = tuple(check_tile(v, f"index {i}") for i, v in enumerate(islice(row, MAX_ROW + 1)))
     if not checked:
         raise ValueError("slide_row needs at least one cell; pass e.g. [2, 2, 0, 0]")
     if len(checked) > MAX_ROW:
@@ -150,7 +150,7 @@ def line_cells(size: int, direction: DirectionLike) -> tuple[tuple[Cell, ...], .
     >>> line_cells(2, "up")
     (((0, 0), (1, 0)), ((0, 1), (1, 1)))
     """
-    return _line_cells(_check_size(size), Direction.parse(direction))
+    return _line_cells(check_size(size), Direction.parse(direction))
 
 
 class MoveResult(NamedTuple):
@@ -185,7 +185,7 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     >>> play(r.board, "left").changed
     False
     """
-    board = _as_board(board)
+    board = as_board(board)
     direction = Direction.parse(direction)
     rows = board._rows
     n = len(rows)
@@ -258,7 +258,7 @@ def legal_moves(board: BoardLike) -> list[Direction]:
     ... '''))
     [Direction.DOWN, Direction.LEFT]
     """
-    rows = _as_board(board)._rows
+    rows = as_board(board)._rows
     return [d for d in Direction if any(map(_line_can_slide, _lines_toward(rows, _DIRECTION_CODE[d])))]
 
 
@@ -274,7 +274,7 @@ def is_over(board: BoardLike) -> bool:
     ... '''))
     (True, False)
     """
-    rows = _as_board(board)._rows
+    rows = as_board(board)._rows
     n = len(rows)
     if any(BLANK in row for row in rows):
         # some tile can slide into a blank -- unless there is no tile at all

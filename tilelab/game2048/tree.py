@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tilelab.game2048.core import DEFAULT_P_FOUR, Board, Direction
+from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 
 __all__ = ["TreeNode", "TreeStep", "ExpectimaxTree", "expectimax_tree", "MAX_TREE_NODES"]
 

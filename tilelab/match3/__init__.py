@@ -8,6 +8,19 @@
 >>> result.valid, find_matches(result.board)
 (True, [])
 
+Glossary (the names the lessons use):
+
+- *cell*: ``(row, col)``; row 0 is the top row, candies fall towards higher rows.
+- *kind*: a candy colour, ``0 .. kinds-1``; :data:`EMPTY` (-1) marks a hole during a cascade.
+- *run*: three or more candies of one kind in a row or a column (maximal).
+- *group*: runs that share a cell clear together (an L, T or cross); its ``shape`` scores it.
+- *swap*: exchange two orthogonal neighbours; legal only when it creates a run, else swapped back.
+  :func:`tilelab.match3.play` ``(board, (a, b), rng=...)`` plays one, cascade and all (``swap`` with the
+  two cells as arguments is the same rule).
+- *cascade step*: match -> clear -> fall -> refill; repeated until the board is *stable* (no run).
+- *dead*: stable AND no swap makes a run (defined for stable boards only: ``is_dead`` raises
+  ValueError on a board that still holds a run).
+
 The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.sliding`):
 
 - ``play(board, (a, b), *, rng) -> SwapResult``: one swap, the engine-level move; on a
@@ -24,34 +37,23 @@ The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.slid
   ``SpecialBoard.parse`` read it (``SpecialBoard`` adds marks after a kind: ``- | + @``, ``*``).
 """
 
-from tilelab.match3.core import (
-    EMPTY,
-    SHAPE_POINTS,
-    SHAPES,
-    Board,
+from tilelab.match3.board import EMPTY, MAX_CASCADES, SHAPE_POINTS, SHAPES, Board, Cell, Move, neighbours
+from tilelab.match3.cascade import (
     CascadeStep,
-    Cell,
-    Group,
-    Move,
-    Run,
     SwapResult,
     cascade_step,
     clear,
     fall,
-    find_matches,
-    find_runs,
-    four_direction_counts,
-    hint,
-    immediate_score,
-    neighbours,
     refill,
     refill_outcomes,
     resolve,
     swap,
 )
-from tilelab.match3.core import is_dead, legal_moves, valid_moves
-from tilelab.match3.core import is_dead as is_dead_reference  # older names, kept
-from tilelab.match3.core import valid_moves as valid_moves_reference
+from tilelab.match3.matches import Group, Run, find_matches, find_runs, four_direction_counts
+from tilelab.match3.moves import hint, immediate_score
+from tilelab.match3.moves import is_dead, legal_moves, valid_moves
+from tilelab.match3.moves import is_dead as is_dead_reference  # older names, kept
+from tilelab.match3.moves import valid_moves as valid_moves_reference
 from tilelab.match3.fast import is_dead_fast, swap_fast, valid_moves_fast
 from tilelab.match3.generate import (
     Reshuffle,
@@ -63,16 +65,18 @@ from tilelab.match3.generate import (
     reshuffle_report,
     stable_board,
 )
-from tilelab.match3.specials import (
-    SpecialBoard,
+from tilelab.match3.special_board import SCORE_TABLE, SpecialBoard, specials_count
+from tilelab.match3.generate import new_special_board
+from tilelab.match3.special_rules import (
     SpecialStep,
     SpecialSwapResult,
+    combo_cells,
+    find_groups,
     is_dead_specials,
-    new_special_board,
-    reshuffle_specials,
     swap_specials,
     valid_moves_specials,
 )
+from tilelab.match3.special_reshuffle import reshuffle_specials
 
 # The session (play -> Turn, undo, hint, save/load) and its rules objects: the same shape as
 # game2048.Game and sliding.Game.
@@ -81,7 +85,7 @@ from tilelab.match3.game import PLAIN, WITH_SPECIALS, Game, PlainRules, Rules, S
 
 __all__ = [
     "play", "Game", "Rules", "PlainRules", "SpecialRules", "PLAIN", "WITH_SPECIALS", "Turn",
-    "EMPTY", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
+    "EMPTY", "MAX_CASCADES", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",
     "refill_outcomes", "resolve", "swap", "swap_fast", "valid_moves", "valid_moves_reference",
@@ -90,5 +94,6 @@ __all__ = [
     "stable_board", "can_have_move",
     # special candies (specials on; the rules above stay the default)
     "SpecialBoard", "SpecialStep", "SpecialSwapResult", "new_special_board", "swap_specials",
-    "valid_moves_specials", "is_dead_specials", "reshuffle_specials",
+    "valid_moves_specials", "is_dead_specials", "reshuffle_specials", "SCORE_TABLE", "combo_cells", "find_groups",
+    "specials_count",
 ]

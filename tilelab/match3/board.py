@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, Sequence, Sized
 
 import numpy as np
 
-from tilelab._checks import _short, is_int
+from tilelab._checks import as_int, is_int, short_repr
 
 __all__ = [
     "Cell",
@@ -37,6 +37,12 @@ __all__ = [
     "read_picture",
     "check_cell",
     "check_full",
+    "check_grid",
+    "check_kinds",
+    "check_limits",
+    "check_rectangle",
+    "check_shape",
+    "default_kinds",
     "neighbours",
 ]
 
@@ -138,9 +144,9 @@ class Board(BoardBase):
     kinds: int
 
     def __post_init__(self) -> None:
-        kinds = _check_kinds(self.kinds)
+        kinds = check_kinds(self.kinds)
         object.__setattr__(self, "kinds", kinds)
-        object.__setattr__(self, "grid", _check_grid(self.grid, kinds))
+        object.__setattr__(self, "grid", check_grid(self.grid, kinds))
 
     def counts(self) -> tuple[int, ...]:
         """How many candies of each kind: ``counts()[k]``."""
@@ -153,7 +159,7 @@ class Board(BoardBase):
         for cell, kind in changes.items():
             r, c = check_cell(self, cell)
             if not is_int(kind) or not (0 <= kind < self.kinds or kind == EMPTY):
-                raise ValueError(f"cell {(r, c)} cannot hold {_short(kind)}: kinds are ints 0..{self.kinds - 1} or EMPTY")
+                raise ValueError(f"cell {(r, c)} cannot hold {short_repr(kind)}: kinds are ints 0..{self.kinds - 1} or EMPTY")
             row = list(rows[r])
             row[c] = int(kind)
             rows[r] = tuple(row)
@@ -183,7 +189,7 @@ class Board(BoardBase):
                 mark = SPECIAL_MARKS.get(row[c], BOMB_SYMBOL)
                 raise ValueError(f"cell {(r, c)} holds a special candy (mark {mark!r}): a plain Board has none; "
                                  "read this picture with SpecialBoard.parse")
-        return cls(grid, _default_kinds(grid) if kinds is None else kinds)
+        return cls(grid, default_kinds(grid) if kinds is None else kinds)
 
     def to_array(self) -> np.ndarray:
         """The grid as an ``int8`` numpy array (EMPTY stays -1)."""
@@ -272,12 +278,13 @@ def read_picture(picture: object, who: str = "parse") -> tuple[tuple[tuple[int, 
     return tuple(grid), tuple(specials)
 
 
-def _default_kinds(grid: tuple[tuple[int, ...], ...]) -> int:
+def default_kinds(grid: tuple[tuple[int, ...], ...]) -> int:
     """max(3, largest kind + 1): the kinds a picture shows."""
     return max(MIN_KINDS, max(max(row) for row in grid) + 1)
 
 
-def _check_kinds(kinds: object) -> int:
+def check_kinds(kinds: object) -> int:
+    """``kinds`` as an int from MIN_KINDS to MAX_KINDS, or an error saying what a kind count is."""
     if isinstance(kinds, bool) or not isinstance(kinds, (int, np.integer)):
         raise TypeError(f"kinds must be an int, got {type(kinds).__name__}")
     kinds = int(kinds)
@@ -289,14 +296,15 @@ def _check_kinds(kinds: object) -> int:
     return kinds
 
 
-def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
+def check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
+    """``grid`` as a rectangle of kinds ``0..kinds-1`` (or EMPTY), or an error naming the first bad cell."""
     if isinstance(grid, np.ndarray):
         grid = grid[:MAX_SIDE + 1].tolist()  # never copy more than one row too many
     try:  # read one row, and one cell a row, past the limits at most: an endless iterable is refused too
         rows = [list(islice(row, MAX_SIDE + 1)) for row in islice(grid, MAX_SIDE + 1)]  # type: ignore[call-overload]
     except TypeError:
         raise ValueError("grid must be a sequence of rows, e.g. ((0, 1, 2), (1, 2, 0))") from None
-    _check_rectangle(rows)
+    check_rectangle(rows)
     for r, row in enumerate(rows):
         for c, k in enumerate(row):
             if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
@@ -308,23 +316,35 @@ def _check_grid(grid: object, kinds: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(k) for k in row) for row in rows)
 
 
-def _check_rectangle(rows: Sequence[Sized]) -> None:
+def check_rectangle(rows: Sequence[Sized]) -> None:
     """ValueError unless ``rows`` is a non-empty rectangle within the limits (both boards check this)."""
     if not rows or not len(rows[0]):
         raise ValueError("grid is empty: a board needs at least one row and one column")
     width = len(rows[0])
-    _check_limits(len(rows), width)
+    check_limits(len(rows), width)
     for r, row in enumerate(rows):
         if len(row) != width:
             raise ValueError(f"ragged grid: row 0 has {width} cells but row {r} has {len(row)}")
 
 
-def _check_limits(rows: int, cols: int) -> None:
+def check_limits(rows: int, cols: int) -> None:
     """ValueError naming the limit when a board would be larger than MAX_SIDE / MAX_CELLS."""
     if max(rows, cols) > MAX_SIDE or rows * cols > MAX_CELLS:
         shown = "x".join(str(n) if n <= MAX_SIDE else f"(over {MAX_SIDE})" for n in (rows, cols))  # read no further
         raise ValueError(f"a {shown} board is past tilelab's limits: at most MAX_SIDE={MAX_SIDE} per side and "
                          f"MAX_CELLS={MAX_CELLS} cells, so that every call ends within seconds")
+
+
+def check_shape(rows: object, cols: object) -> tuple[int, int]:
+    """``(rows, cols)`` as ints of a board tilelab accepts, or an error naming the side and the limit."""
+    sides = []
+    for name, value in (("rows", rows), ("cols", cols)):
+        value = as_int(value, name)
+        if value < 1:
+            raise ValueError(f"{name}={value}: a board needs at least one row and one column")
+        sides.append(value)
+    check_limits(*sides)
+    return sides[0], sides[1]
 
 
 def check_cell(board: BoardBase, cell: object, name: str = "cell") -> Cell:

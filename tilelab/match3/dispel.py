@@ -21,19 +21,10 @@ from typing import Iterator, Sequence, cast
 import numpy as np
 
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import (
-    DIRECTIONS,
-    EMPTY,
-    RUN,
-    Board,
-    Cell,
-    check_cell,
-    check_full,
-    check_stable,
-    fall,
-    kind_from_uniform,
-    refill,
-)
+from tilelab.match3.matches import DIRECTIONS
+from tilelab.match3.board import EMPTY, RUN, Board, Cell, check_cell, check_full
+from tilelab.match3.moves import check_stable
+from tilelab.match3.cascade import fall, kind_from_uniform, refill
 from tilelab.match3.generate import banned_kinds
 
 # ----------------------------------------------------------------------------- dead-board rules

@@ -15,19 +15,9 @@ import numpy as np
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import (
-    EMPTY,
-    MAX_CASCADES,
-    RUN,
-    SHAPE_POINTS,
-    Board,
-    Cell,
-    Move,
-    SwapResult,
-    check_full,
-    check_stable,
-    check_swap,
-)
+from tilelab.match3.board import EMPTY, MAX_CASCADES, RUN, SHAPE_POINTS, Board, Cell, Move, check_full
+from tilelab.match3.cascade import SwapResult, check_swap
+from tilelab.match3.moves import check_stable
 
 LINE3, LINE4, SHAPE = SHAPE_POINTS["line3"], SHAPE_POINTS["line4"], SHAPE_POINTS["line5"]
 MIN_CROSS_FREE = 5  # a run this long scores as line5 whatever it crosses

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 
 import numpy as np
 
-from tilelab._checks import _short
+from tilelab._checks import short_repr
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -50,8 +50,9 @@ from tilelab._protocol import (
     saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
-from tilelab.match3 import core
-from tilelab.match3.core import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
+from tilelab.match3.moves import hint
+from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
 from tilelab.match3.special_board import SpecialBoard
 
@@ -125,11 +126,11 @@ class PlainRules(Rules):
     def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> Board:
         return new_board(rows, cols, kinds, rng=rng)
 
-    def swap(self, board: Board, a: Cell, b: Cell, *, rng: np.random.Generator) -> core.SwapResult:
-        return core.swap(board, a, b, rng=rng)
+    def swap(self, board: Board, a: Cell, b: Cell, *, rng: np.random.Generator) -> SwapResult:
+        return swap(board, a, b, rng=rng)
 
     def legal_moves(self, board: Board) -> list[Move]:
-        from tilelab.match3.fast import valid_moves_fast  # the compiled twin of core.valid_moves (tested equal)
+        from tilelab.match3.fast import valid_moves_fast  # the compiled twin of moves.legal_moves (tested equal)
 
         return valid_moves_fast(board)
 
@@ -142,8 +143,8 @@ class PlainRules(Rules):
         return reshuffle_report(board, rng=rng)
 
     def hint(self, board: Board) -> Move | None:
-        """The largest immediate score; ties: the lowest move, then reading order (:func:`core.hint`)."""
-        return core.hint(board)
+        """The largest immediate score; ties: the lowest move, then reading order (:func:`~tilelab.match3.moves.hint`)."""
+        return hint(board)
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         return tuple((f"group shaped {shape}", points, True) for shape, points in SHAPE_POINTS.items())
@@ -154,7 +155,7 @@ class PlainRules(Rules):
 
 
 class SpecialRules(Rules):
-    """Plain rules plus striped, wrapped and colour-bomb candies (:mod:`tilelab.match3.specials`)."""
+    """Plain rules plus striped, wrapped and colour-bomb candies (:mod:`tilelab.match3.special_rules`)."""
 
     name = "specials"
     specials = True
@@ -163,36 +164,36 @@ class SpecialRules(Rules):
         return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
 
     def swap(self, board: Any, a: Cell, b: Cell, *, rng: np.random.Generator) -> "SpecialSwapResult":
-        from tilelab.match3.specials import swap_specials
+        from tilelab.match3.special_rules import swap_specials
 
         return swap_specials(board, a, b, rng=rng)
 
     def legal_moves(self, board: Any) -> list[Move]:
-        from tilelab.match3.specials import valid_moves_specials
+        from tilelab.match3.special_rules import valid_moves_specials
 
         return valid_moves_specials(board)
 
     def is_dead(self, board: Any) -> bool:
-        from tilelab.match3.specials import is_dead_specials
+        from tilelab.match3.special_rules import is_dead_specials
 
         return is_dead_specials(board)
 
     def reshuffle(self, board: Any, *, rng: np.random.Generator) -> Reshuffle[SpecialBoard]:
-        from tilelab.match3.specials import reshuffle_specials
+        from tilelab.match3.special_reshuffle import reshuffle_specials
 
         return Reshuffle(reshuffle_specials(board, rng=rng), True, "no moves left, shuffling")
 
     def hint(self, board: Any) -> Move | None:
-        """A special combination first, else any legal swap; ties as :func:`core.hint` breaks them
+        """A special combination first, else any legal swap; ties as :func:`~tilelab.match3.moves.hint` breaks them
         (the lowest move on the board, then reading order)."""
-        from tilelab.match3.specials import combo_of
+        from tilelab.match3.special_rules import combo_of
 
         moves = self.legal_moves(board)
         combos = [m for m in moves if combo_of(board, *m) != "none"]
         return min(combos or moves, key=lambda m: (-max(m[0][0], m[1][0]), m), default=None)
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
-        from tilelab.match3.specials import SCORE_TABLE
+        from tilelab.match3.special_board import SCORE_TABLE
 
         return tuple(SCORE_TABLE)
 
@@ -231,7 +232,7 @@ def _split_move(move: object) -> Move:
     """``move`` as its two cells (the swap checks the cells themselves); ValueError unless it is a pair."""
     pair = tuple(islice(move, 3)) if isinstance(move, Iterable) else ()
     if len(pair) != 2:
-        raise ValueError(f"a move is a pair of neighbouring cells ((r, c), (r2, c2)), not {_short(move)}")
+        raise ValueError(f"a move is a pair of neighbouring cells ((r, c), (r2, c2)), not {short_repr(move)}")
     return cast(Cell, pair[0]), cast(Cell, pair[1])
 
 
@@ -252,21 +253,21 @@ def as_rules(rules: "Rules | str | bool") -> Rules:
         return WITH_SPECIALS if rules else PLAIN
     if isinstance(rules, str) and rules in _RULES:
         return _RULES[rules]
-    raise ValueError(f"rules must be PLAIN, WITH_SPECIALS, 'plain' or 'specials', not {_short(rules)}")
+    raise ValueError(f"rules must be PLAIN, WITH_SPECIALS, 'plain' or 'specials', not {short_repr(rules)}")
 
 
 # ----------------------------------------------------------------------------- play: one swap, engine level
 
 
 @overload
-def play(board: Board, move: Move, *, rng: RngLike) -> core.SwapResult: ...
+def play(board: Board, move: Move, *, rng: RngLike) -> SwapResult: ...
 @overload
 def play(board: SpecialBoard, move: Move, *, rng: RngLike) -> "SpecialSwapResult": ...
-def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "core.SwapResult | SpecialSwapResult":
+def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "SwapResult | SpecialSwapResult":
     """Play one swap ``move = (a, b)`` on a board and return what happened: match-3's ``play``.
 
     The rules follow the board: a :class:`Board` plays the plain rules (a :class:`SwapResult`, as
-    :func:`~tilelab.match3.core.swap` gives), a :class:`~tilelab.match3.specials.SpecialBoard`
+    :func:`~tilelab.match3.cascade.swap` gives), a :class:`~tilelab.match3.special_board.SpecialBoard`
     the special candies' (a ``SpecialSwapResult``, as ``swap_specials`` gives). Refills draw from
     ``rng`` (a seed or a Generator). A swap that makes no match is swapped back (``valid`` False).
 
@@ -405,15 +406,24 @@ class Game(SessionBase):
         return self.rules.hint(self.board)
 
     def refill_outcomes(self) -> list[tuple[int, float]]:
-        """The chance step behind every refilled hole: each kind with its probability."""
-        return [(k, 1.0 / self.kinds) for k in range(self.kinds)]
+        """The chance step behind every refilled hole: each kind with its probability (the one rule,
+        :func:`~tilelab.match3.cascade.refill_outcomes`)."""
+        return refill_outcomes(self.board)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance step the OpenSpiel way: what each refilled hole may become, with its probability.
+
+        A swap's cascade refills every hole it empties with one draw from this list each
+        (:attr:`Turn.chance` records every draw); match-3 has no chance step between moves.
+        """
+        return self.refill_outcomes()
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         """How points are scored under this game's rules."""
         return self.rules.score_table()
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn:
+    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn[Move, "SwapResult | SpecialSwapResult"]:
         """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
 
         A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
@@ -433,8 +443,8 @@ class Game(SessionBase):
         self.moves += 1
         self.last_cascades = result.cascades
         self.best_cascades = max(self.best_cascades, result.cascades)
-        p = 1.0 / self.kinds
-        chance = tuple((refill, p) for step in result.steps for refill in step.refills)
+        p = dict(self.refill_outcomes())  # the refill rule, read once: every hole draws from it
+        chance = tuple((refill, p[refill[1]]) for step in result.steps for refill in step.refills)
         reshuffle = None
         if self.rules.is_dead(self.board):
             reshuffle = self.rules.reshuffle(self.board, rng=self._rng)

@@ -24,15 +24,8 @@ import numpy as np
 
 from tilelab._checks import as_int
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import (
-    EMPTY,
-    RUN,
-    Board,
-    _check_kinds,
-    _check_limits,
-    check_full,
-    kind_from_uniform,
-)
+from tilelab.match3.board import EMPTY, RUN, Board, check_full, check_kinds, check_shape
+from tilelab.match3.cascade import kind_from_uniform
 from tilelab.match3.fast import any_move, fill_no_runs, has_run
 from tilelab.match3.special_board import SpecialBoard
 
@@ -71,17 +64,6 @@ def deal_no_runs(grid: list[list[int]], kinds: int, draws: np.ndarray) -> list[l
     return grid
 
 
-def _check_size(rows: object, cols: object) -> tuple[int, int]:
-    sides = []
-    for name, value in (("rows", rows), ("cols", cols)):
-        value = as_int(value, name)
-        if value < 1:
-            raise ValueError(f"{name}={value}: a board needs at least one row and one column")
-        sides.append(value)
-    _check_limits(*sides)
-    return sides[0], sides[1]
-
-
 def can_have_move(rows: int, cols: int) -> bool:
     """True when some no-run board of this size has a legal move.
 
@@ -98,8 +80,8 @@ def stable_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     12021
     21122
     """
-    rows, cols = _check_size(rows, cols)
-    kinds = _check_kinds(kinds)
+    rows, cols = check_shape(rows, cols)
+    kinds = check_kinds(kinds)
     grid = np.full((rows, cols), EMPTY, np.int8)
     fill_no_runs(grid, kinds, as_generator(rng).random(rows * cols))
     return Board.from_array(grid, kinds)
@@ -130,6 +112,15 @@ def exclude_probability(board: Board) -> float:
     return p
 
 
+def new_special_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> SpecialBoard:
+    """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
+
+    >>> new_special_board(3, 4, 3, rng=0).special_cells()
+    {}
+    """
+    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
+
+
 def planted_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     """A no-run board with a legal move built in (the bounded fallback of :func:`new_board`).
 
@@ -141,12 +132,12 @@ def planted_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     >>> print(b)
     112
     221
-    >>> from tilelab.match3.core import valid_moves
-    >>> valid_moves(b)
+    >>> from tilelab.match3 import legal_moves
+    >>> legal_moves(b)
     [((0, 2), (1, 2))]
     """
-    rows, cols = _check_size(rows, cols)
-    kinds = _check_kinds(kinds)
+    rows, cols = check_shape(rows, cols)
+    kinds = check_kinds(kinds)
     if not can_have_move(rows, cols):
         raise ValueError(f"a {rows}x{cols} board can never have a legal move without a ready run")
     rng = as_generator(rng)
@@ -180,8 +171,8 @@ def new_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     >>> find_matches(b), is_dead(b)
     ([], False)
     """
-    rows, cols = _check_size(rows, cols)
-    kinds = _check_kinds(kinds)
+    rows, cols = check_shape(rows, cols)
+    kinds = check_kinds(kinds)
     if not can_have_move(rows, cols):
         raise ValueError(
             f"a {rows}x{cols} board can never have a legal move without a ready run: "

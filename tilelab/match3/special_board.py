@@ -12,14 +12,15 @@ from typing import Iterable
 
 import numpy as np
 
-from tilelab._checks import _short, is_int
+from tilelab._checks import short_repr, is_int
 from tilelab._random import RngLike
 from tilelab.match3.board import (
-    _check_kinds, _check_rectangle, _default_kinds, BOMB_CODE, BOMB_SYMBOL, Board, BoardBase, Cell, check_cell,
+    check_kinds, check_rectangle, default_kinds, BOMB_CODE, BOMB_SYMBOL, Board, BoardBase, Cell, check_cell,
     EMPTY, MAX_SIDE, Move, neighbours, NO_COLOUR, read_picture, SHAPE_POINTS, SPECIAL_MARKS,
 )
 
 __all__ = [
+    "check_special_swap",
     "NONE",
     "ROW",
     "COL",
@@ -27,15 +28,12 @@ __all__ = [
     "PRIMED",
     "BOMB",
     "SPECIAL_NAMES",
-    "NO_COLOUR",
     "SUFFIX",
-    "BOMB_SYMBOL",
     "BLAST_POINTS",
     "COMBOS",
     "ACTIVATION_BONUS",
     "SCORE_TABLE",
     "SpecialBoard",
-    "new_special_board",
     "specials_count",
 ]
 
@@ -102,11 +100,11 @@ class SpecialBoard(BoardBase):
     kinds: int
 
     def __post_init__(self) -> None:
-        kinds = _check_kinds(self.kinds)
+        kinds = check_kinds(self.kinds)
         object.__setattr__(self, "kinds", kinds)
         grid = _int_rows(self.grid, "grid")
         specials = _int_rows(self.specials, "specials")
-        _check_rectangle(grid)
+        check_rectangle(grid)
         if [len(r) for r in specials] != [len(r) for r in grid]:
             raise ValueError("grid and specials must be rectangles of the same size")
         for r, (krow, srow) in enumerate(zip(grid, specials)):
@@ -167,7 +165,7 @@ class SpecialBoard(BoardBase):
     def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
         """Read a picture (the plain board's format, marks allowed); ``kinds`` defaults to max(3, largest + 1)."""
         grid, specials = read_picture(picture, "SpecialBoard.parse")
-        return cls(grid, specials, _default_kinds(grid) if kinds is None else kinds)
+        return cls(grid, specials, default_kinds(grid) if kinds is None else kinds)
 
     @classmethod
     def from_board(cls, board: Board) -> "SpecialBoard":
@@ -198,25 +196,15 @@ def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
         values = tuple(islice(row, MAX_SIDE + 1))  # an endless row is read no further: the size check refuses it
         for c, v in enumerate(values):
             if not is_int(v):
-                raise TypeError(f"{name} cell {(r, c)} holds {_short(v)} ({type(v).__name__}): use ints")
+                raise TypeError(f"{name} cell {(r, c)} holds {short_repr(v)} ({type(v).__name__}): use ints")
         out.append(tuple(int(v) for v in values))
         if len(out) > MAX_SIDE:
             break  # the size check names the limit
     return tuple(out)
 
 
-def new_special_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> SpecialBoard:
-    """A fresh board (as :func:`tilelab.match3.new_board` deals it) with no specials yet.
-
-    >>> new_special_board(3, 4, 3, rng=0).special_cells()
-    {}
-    """
-    from tilelab.match3.generate import new_board
-
-    return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
-
-
-def _check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
+def check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:
+    """``(a, b)`` as two neighbouring cells of a special board, or an error naming the problem."""
     if not isinstance(board, SpecialBoard):
         raise TypeError(f"expected a SpecialBoard, got {type(board).__name__}; wrap a Board with SpecialBoard.from_board")
     if not board.is_full:

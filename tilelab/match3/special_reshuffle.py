@@ -10,8 +10,9 @@ import numpy as np
 
 from tilelab._checks import as_int
 from tilelab._random import as_generator, RngLike
-from tilelab.match3.core import Board, Cell
-from tilelab.match3.special_board import BOMB, NO_COLOUR, NONE, SpecialBoard
+from tilelab.match3.board import Board, Cell
+from tilelab.match3.special_board import BOMB, NONE, SpecialBoard
+from tilelab.match3.board import NO_COLOUR
 from tilelab.match3.special_rules import find_groups, is_dead_specials
 
 __all__ = [

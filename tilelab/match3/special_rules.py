@@ -1,9 +1,65 @@
-"""Special candies' rules (readable reference): legal swaps, dead boards, which special a group
-makes and where, blasts, combinations, chain reactions, one cascade step, fall, refill, resolve
-and swap.
+"""Special candies' rules (readable reference): striped, wrapped, colour bombs, their combinations.
 
-Part of the readable special-candy engine; :mod:`tilelab.match3.specials` re-exports everything
-here (its docstring states the rules).
+The rules, as Candy Crush plays them (and where we had to choose, the choice is stated):
+
+Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.match3.core`):
+
+- a line of four makes a **striped** candy of its colour. Which way it clears follows Candy
+  Crush as player guides describe it: for the player's own match the stripes follow the direction
+  of the swipe (a sideways swap gives horizontal stripes, which clear the candy's ROW; an up/down
+  swap gives vertical stripes, which clear its COLUMN). A line of four made by falling candies has
+  no swipe; then (our choice) the stripes cross the line (a horizontal four clears a column).
+- an L, T or cross of five or more makes a **wrapped** candy of its colour;
+- a line of five (or more) makes a **colour bomb**, which has no colour of its own.
+- where it appears: on the player's match, where the swapped candy that completed the group
+  landed (``b`` in ``swap(board, a, b)`` if the group holds ``b``, else ``a``); for a cascade match
+  at a fixed cell: the first crossing cell in reading order for an L/T/cross (or a five that
+  crosses another run), else the middle cell of the line (the upper/left one of the two middle
+  cells of a line of four).
+
+What they do when they go off (*activate*), because they were matched, swapped together or
+caught in another special's blast (a *chain reaction*; each special goes off at most once per
+cascade step):
+
+- striped: clears its whole row (horizontal stripes) or column (vertical stripes);
+- wrapped: clears the 3x3 block around it but stays, *primed*; the candies fall, and at the start
+  of the next cascade step the primed candy goes off again (3x3 around where it fell, itself too);
+- colour bomb swapped with a candy: clears every candy of that candy's colour; caught in a blast
+  (no swap to say which colour) it clears the most common colour on the board at the start of the
+  step (ties: the lowest kind) -- Candy Crush picks at random here; we keep the engine seeded
+  by the refills alone.
+
+Combinations when two specials are swapped (centred on ``b``, the cell the player moved into):
+striped+striped a cross (row and column of ``b``); striped+wrapped three rows and three columns;
+wrapped+wrapped the 5x5 block (Candy Crush fires it twice; we fire once); bomb+striped turns
+every plain candy of the striped one's colour into a striped candy, the stripes alternating across
+and up/down in reading order (the Candy Crush Saga wiki's rule; fan guides call them random), and
+fires them all;
+bomb+wrapped likewise with wrapped candies; bomb+bomb clears the board; bomb+plain candy clears
+that colour. A swap of two specials (or of a bomb with anything) is legal without a match.
+
+Every run on the board clears in the same step, whatever its height.
+
+Scoring (:data:`SCORE_TABLE`; Candy Crush's figures as fan guides document them): a group scores its shape's
+points (60 for three, 120 for four, 200 for five/L/T/cross) times the cascade number; a blast
+adds its bonus (:data:`ACTIVATION_BONUS`: wrapped 540, colour bomb 1200, ...) plus 60 for each
+candy it clears that no group cleared. Blast points are not multiplied by the cascade number.
+
+>>> board = SpecialBoard.parse('''
+... 0 1 2 0
+... 1 2- 0 1
+... 2 1 1 2''')
+>>> r = swap_specials(board, (1, 1), (2, 1), rng=0)   # the striped 2 moves down: 1 1 in row 1 ...
+>>> r.valid                                            # ... but no run: swapped back
+False
+>>> r = swap_specials(board, (1, 0), (1, 1), rng=0)   # 1 moves right: column 1 reads 1 1 1
+>>> r.valid, [a.special for a in r.steps[0].activations]
+(True, [])
+
+The special-candy engine lives in three modules: :mod:`~tilelab.match3.special_board` (codes, score table,
+:class:`~tilelab.match3.special_board.SpecialBoard`), this one (legal swaps, dead boards, which special a
+group makes and where, blasts, combinations, chain reactions, one cascade step, fall, refill, resolve, swap)
+and :mod:`~tilelab.match3.special_reshuffle`; :mod:`tilelab.match3` is their public face.
 """
 
 from __future__ import annotations
@@ -15,13 +71,23 @@ from typing import Iterable
 import numpy as np
 
 from tilelab._random import as_generator, RngLike
-from tilelab.match3.core import (
-    Cell, draw_refills, EMPTY, fall_moves, find_matches, Group, MAX_CASCADES, Move, RUN, SwapOutcome,
-)
+from tilelab.match3.board import Cell, EMPTY, MAX_CASCADES, Move, RUN
+from tilelab.match3.cascade import draw_refills, fall_moves, SwapOutcome
+from tilelab.match3.matches import find_matches, Group
 from tilelab.match3.special_board import (
-    _check_special_swap, ACTIVATION_BONUS, BLAST_POINTS, BOMB, COL, NO_COLOUR, NONE, PRIMED, ROW,
-    SPECIAL_NAMES, SpecialBoard, WRAPPED,
+    check_special_swap,
+    ACTIVATION_BONUS,
+    BLAST_POINTS,
+    BOMB,
+    COL,
+    NONE,
+    PRIMED,
+    ROW,
+    SPECIAL_NAMES,
+    SpecialBoard,
+    WRAPPED,
 )
+from tilelab.match3.board import NO_COLOUR
 
 __all__ = [
     "Activation",
@@ -520,7 +586,7 @@ def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> Spe
     >>> r.valid, r.steps[0].created
     (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
     """
-    a, b = _check_special_swap(board, a, b)
+    a, b = check_special_swap(board, a, b)
     rng = as_generator(rng)
     swapped = board.swapped(a, b)
     if not is_valid_special_swap(board, a, b):

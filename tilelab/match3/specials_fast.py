@@ -14,23 +14,23 @@ import numpy as np
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.board import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.fast import group_root  # union-find root with path halving: one compiled copy for both kernels
-from tilelab.match3.specials import (
+from tilelab.match3.special_board import (
     ACTIVATION_BONUS,
     BLAST_POINTS,
     BOMB,
     COL,
     COMBOS,
-    NO_COLOUR,
     NONE,
     PRIMED,
     ROW,
     WRAPPED,
     SpecialBoard,
-    _check_special_swap,
-    combo_of,
+    check_special_swap,
 )
+from tilelab.match3.board import NO_COLOUR
+from tilelab.match3.special_rules import combo_of
 
 P3, P4, P5 = SHAPE_POINTS["line3"], SHAPE_POINTS["line4"], SHAPE_POINTS["line5"]
 B_WRAPPED = ACTIVATION_BONUS["wrapped"]
@@ -436,14 +436,14 @@ def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -
 
     Returns ``(valid, board, score, cascades)``.
 
-    >>> from tilelab.match3.specials import swap_specials
+    >>> from tilelab.match3 import swap_specials
     >>> board = SpecialBoard.parse("0 1 0 0 2\\n1 0 2 1 1\\n2 2 1 2 0")
     >>> valid, after, score, cascades = swap_specials_fast(board, (0, 1), (1, 1), rng=0)
     >>> slow = swap_specials(board, (0, 1), (1, 1), rng=0)
     >>> (valid, after, score, cascades) == (slow.valid, slow.board, slow.score, slow.cascades)
     True
     """
-    a, b = _check_special_swap(board, a, b)
+    a, b = check_special_swap(board, a, b)
     g, s = board.to_arrays()
     if not valid_special_swap(g, s, a[0], a[1], b[0], b[1]):
         return False, board, 0, 0
@@ -487,7 +487,7 @@ def play_random(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike, s
     """
     from tilelab.match3.fast import list_moves, swap_array
     from tilelab.match3.generate import new_board, reshuffle_report
-    from tilelab.match3.specials import reshuffle_specials
+    from tilelab.match3.special_reshuffle import reshuffle_specials
 
     rng = as_generator(rng)
     board = new_board(rows, cols, kinds, rng=rng)

@@ -23,9 +23,9 @@ import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.core import Board, _check_kinds
+from tilelab.match3.board import Board, check_kinds, check_shape
 from tilelab.match3.fast import any_move, count_dead, has_run, list_moves, swap_array
-from tilelab.match3.generate import _check_size, new_board, reshuffle_report
+from tilelab.match3.generate import new_board, reshuffle_report
 
 DEAL_METHODS = ("exclude", "reject")
 REJECT_CHUNK = 1 << 18  # uniforms handed to the rejection kernel at a time
@@ -92,8 +92,8 @@ def dead_fraction(rows: int, cols: int, kinds: int, samples: int, *, rng: RngLik
     >>> dead_fraction(4, 4, 6, 4000, rng=1, method="reject")
     0.177
     """
-    rows, cols = _check_size(rows, cols)
-    kinds = _check_kinds(kinds)
+    rows, cols = check_shape(rows, cols)
+    kinds = check_kinds(kinds)
     if method not in DEAL_METHODS:
         raise ValueError(f"unknown method {method!r}: use one of {DEAL_METHODS}")
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)):
@@ -187,8 +187,8 @@ def exact_dead_rates(rows: int, cols: int, kinds: int) -> ExactDeadRates:
     >>> e.stable, e.dead, round(e.uniform, 4), round(e.exclude, 4)
     (9750, 1236, 0.1268, 0.1503)
     """
-    rows, cols = _check_size(rows, cols)
-    kinds = _check_kinds(kinds)
+    rows, cols = check_shape(rows, cols)
+    kinds = check_kinds(kinds)
     boards = kinds ** (rows * cols)
     if boards > MAX_EXACT_BOARDS:
         raise ValueError(

@@ -5,7 +5,8 @@
 - :func:`plot_move`: a whole board before and after a swipe, with each tile's path;
 - :func:`plot_spawn_map`: where the next tile may appear, and how likely each spawn is;
 - :func:`plot_score_comparison`: final scores of two rule sets side by side;
-- :func:`plot_paired_differences`: one difference per seed (a paired comparison) with its interval.
+- :func:`plot_paired_differences`: one difference per seed (a paired comparison) with its interval;
+- :func:`plot_interval_coverage`: many repeated experiments, each with its interval, against the truth.
 
 >>> from tilelab.game2048 import Board
 >>> fig = plot_move(Board.parse("2 2\\n. 4"), "left")
@@ -26,13 +27,14 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
 
 from tilelab.game2048 import Board, Direction, play, slide_row, spawn_outcomes
-from tilelab.game2048.core import DEFAULT_P_FOUR
+from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BOARD_COLOR, BLANK_COLOR, font_fraction, tile_style
 
 __all__ = [
     "draw_board",
     "move_arrows",
     "plot_board",
+    "plot_interval_coverage",
     "plot_move",
     "plot_paired_differences",
     "plot_score_comparison",
@@ -311,7 +313,36 @@ def plot_paired_differences(
     ax.axvline(0, color="#444444", linewidth=1.2, linestyle="--", label="0: no difference")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("seeds")
-    ax.legend(loc="upper left", fontsize=9, framealpha=0.9)
-    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
+    # the legend goes under the axes, where it can hide neither the bars nor the interval band
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def plot_interval_coverage(
+    lows: Sequence[float], highs: Sequence[float], truth: float, *, xlabel: str = "value", title: str | None = None,
+) -> Figure:
+    """One horizontal line per repeated experiment, from its interval's low end to its high end, and the truth.
+
+    An interval that covers the truth is drawn blue, one that misses it red; the title counts them.
+
+    >>> fig = plot_interval_coverage([1.0, 2.5, 1.8], [3.0, 2.9, 2.6], truth=2.2)
+    >>> fig.axes[0].get_title()
+    '2 of 3 intervals cover the truth (2.2): blue covers it, red misses it'
+    """
+    lows, highs = np.asarray(lows, dtype=float), np.asarray(highs, dtype=float)
+    if lows.shape != highs.shape or lows.ndim != 1 or lows.size == 0:
+        raise ValueError(f"give one low and one high end per experiment (got {lows.size} lows, {highs.size} highs)")
+    covers = (lows <= truth) & (truth <= highs)
+    fig, ax = plt.subplots(figsize=(7, min(6.0, 0.05 * lows.size + 1.8)))
+    rows = np.arange(1, lows.size + 1)
+    ax.hlines(rows[covers], lows[covers], highs[covers], color=MOVE_EDGE, linewidth=1.4)
+    ax.hlines(rows[~covers], lows[~covers], highs[~covers], color=MERGE_EDGE, linewidth=2.6)  # thicker: not by colour only
+    ax.axvline(truth, color="#444444", linewidth=1.2, linestyle="--")
+    ax.set_xlabel(xlabel + " (dashed: the truth)")
+    ax.set_ylabel("experiment")
+    ax.set_ylim(0, lows.size + 1)
+    ax.set_title(title if title is not None else
+                 f"{covers.sum()} of {covers.size} intervals cover the truth ({truth:.4g}): blue covers it, red misses it")
     fig.tight_layout()
     return fig

@@ -22,7 +22,6 @@ from typing import Mapping, Sequence
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter
 
 from tilelab.game2048 import Direction
 
@@ -108,21 +107,25 @@ def plot_scores(results: Mapping[str, Sequence[float]], *, title: str = "Final s
 
 def plot_depth_tradeoff(depths: Sequence[int], scores: Sequence[float], ms_per_move: Sequence[float], *,
                         title: str = "Deeper search: stronger, slower") -> Figure:
-    """Depth on x; median score (left axis) and milliseconds per move (right axis, log)."""
+    """Two panels side by side, both with depth on x and plain (not log) axes: median score, and ms per move.
+
+    Each bar has its value written on it, so a small bar still reads.
+    """
     if not (len(depths) == len(scores) == len(ms_per_move)) or not depths:
         raise ValueError("depths, scores and ms_per_move must be equally long and not empty")
-    fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    ax.plot(depths, scores, "o-", color=SCORE_COLOUR, label="median score")
-    ax.set_xlabel("search depth (our moves looked ahead)")
-    ax.set_ylabel("median score", color=SCORE_COLOUR)
-    ax.set_xticks(list(depths))
-    speed = ax.twinx()
-    speed.plot(depths, ms_per_move, "s--", color=SPEED_COLOUR, label="ms per move")
-    speed.set_yscale("log")
-    speed.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
-    speed.yaxis.set_minor_formatter(FuncFormatter(lambda v, _pos: ""))
-    speed.set_ylabel("ms per move (log)", color=SPEED_COLOUR)
-    ax.set_title(title)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.5, 3.4))
+    labels = [str(d) for d in depths]
+    for ax, values, colour, name, fmt in ((left, scores, SCORE_COLOUR, "median score", "{:,.0f}"),
+                                          (right, ms_per_move, SPEED_COLOUR, "milliseconds per move", "{:.2g}")):
+        bars = ax.bar(labels, values, color=colour)
+        for bar, value in zip(bars, values):
+            ax.annotate(fmt.format(value), (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                        xytext=(0, 2), textcoords="offset points", ha="center", va="bottom", fontsize=9)
+        ax.set_xlabel("search depth (our moves looked ahead)")
+        ax.set_ylabel(name)
+        ax.set_ylim(0, max(values) * 1.18)
+        ax.set_title(name)
+    fig.suptitle(title)
     fig.tight_layout()
     return fig
 

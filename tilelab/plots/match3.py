@@ -20,7 +20,7 @@ from matplotlib.patches import FancyArrowPatch, Polygon, Rectangle
 
 from tilelab.match3 import EMPTY, Board, Cell, Group, SwapResult
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
-from tilelab.match3.core import DIRECTIONS, four_direction_counts
+from tilelab.match3.matches import DIRECTIONS, four_direction_counts
 
 __all__ = [
     "draw_board",
@@ -279,7 +279,7 @@ def draw_special_candy(ax: Axes, cell: Cell, kind: int, special: str) -> None:
 
 def draw_special_board(ax: Axes, board, *, blast: Iterable[Cell] = (), groups: Sequence[Group] = (),
                        move: tuple[Cell, Cell] | None = None, title: str | None = None) -> Axes:
-    """Draw a :class:`~tilelab.match3.specials.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
+    """Draw a :class:`~tilelab.match3.special_board.SpecialBoard`; ``blast`` cells shaded orange and hatched."""
     _draw_grid(ax, board.rows, board.cols)
     for r, c in blast:
         ax.add_patch(Rectangle((c, r), 1, 1, facecolor=BLAST_COLOUR, alpha=0.45, hatch="///", edgecolor="#8a5a00",
@@ -300,7 +300,7 @@ def plot_special_boards(boards: Sequence, titles: Sequence[str] | None = None, *
                         marks: Sequence[dict] | None = None, suptitle: str | None = None) -> Figure:
     """Several special boards side by side; ``marks[i]`` as in :func:`draw_special_board`.
 
-    >>> from tilelab.match3.specials import SpecialBoard
+    >>> from tilelab.match3 import SpecialBoard
     >>> fig = plot_special_boards([SpecialBoard.parse("0- 1| 2+\\n* 0 1")], ["specials"])
     >>> fig.axes[0].get_title()
     'specials'
@@ -321,7 +321,7 @@ def plot_special_boards(boards: Sequence, titles: Sequence[str] | None = None, *
 def plot_special_swap(result, *, max_steps: int | None = 3) -> Figure:
     """Storyboard of a swap with specials: per step, matches + blasts -> cleared -> refilled.
 
-    >>> from tilelab.match3.specials import SpecialBoard, swap_specials
+    >>> from tilelab.match3 import SpecialBoard, swap_specials
     >>> r = swap_specials(SpecialBoard.parse("0 1- 2\\n1 2| 0\\n2 0 1"), (0, 1), (1, 1), rng=0)
     >>> len(plot_special_swap(r).axes) >= 4
     True

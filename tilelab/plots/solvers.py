@@ -363,7 +363,7 @@ def _closed_points(trace, s, h_of) -> list[tuple[int, int]]:
     """(g, h) of every board in the step's closed set (the steps before it, in order)."""
     if s.closed_count == 0:
         return []
-    from tilelab.sliding.trace import Waiting
+    from tilelab.sliding.search import Waiting
 
     points = []
     for earlier in trace.steps[: s.index]:

@@ -24,14 +24,28 @@ Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`)
 7 8 .
 """
 
-from tilelab.sliding.core import *  # noqa: F401,F403
-from tilelab.sliding.core import __all__ as _core_all
-from tilelab.sliding.shuffle import *  # noqa: F401,F403
-from tilelab.sliding.shuffle import __all__ as _shuffle_all
-from tilelab.sliding.space import *  # noqa: F401,F403
-from tilelab.sliding.space import __all__ as _space_all
+from tilelab.sliding.core import DIRECTIONS, Puzzle
+from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, legal_moves, play
+from tilelab.sliding.parity import (
+    blank_distance, corner_formula, inversion_pairs, inversions, is_solvable, permutation_parity,
+    solvable_by_invariant, solvable_by_width_rule,
+)
+from tilelab.sliding.shuffle import (
+    METHODS, PUZZLE8_ORDER, default_walk_steps, puzzle8_walk, random_board, random_walk, shuffle,
+)
+from tilelab.sliding.space import (
+    MAX_TABLE_CELLS, UNREACHABLE, bfs_distances, distance, distance_histogram, distance_table, rank, rank_many,
+    states_at_distance, unrank, WALK_RULES, total_variation, walk_distribution,
+)
 
-__all__ = [*_core_all, *_shuffle_all, *_space_all]
+__all__ = [
+    "DIRECTIONS", "Puzzle", "Move", "MoveCount", "Slide", "count_moves", "legal_moves", "play", "blank_distance",
+    "corner_formula", "inversion_pairs", "inversions", "is_solvable", "permutation_parity",
+    "solvable_by_invariant", "solvable_by_width_rule", "METHODS", "PUZZLE8_ORDER", "default_walk_steps",
+    "puzzle8_walk", "random_board", "random_walk", "shuffle", "MAX_TABLE_CELLS", "UNREACHABLE", "bfs_distances",
+    "distance", "distance_histogram", "distance_table", "rank", "rank_many", "states_at_distance", "unrank",
+    "WALK_RULES", "total_variation", "walk_distribution",
+]
 
 # Solvers (lesson 4): searches, heuristics, pattern databases, the human strategy.
 from tilelab.sliding.heuristics import linear_conflict, manhattan, misplaced  # noqa: E402

@@ -1,7 +1,9 @@
 """The sliding-tile puzzle: an immutable board and its moves in both metrics.
 
-Parity and solvability live in :mod:`tilelab.sliding.parity` (re-exported here); the SVG
-picture in :mod:`tilelab.sliding.svg`, imported only when a board is drawn.
+What a board *is* lives here; moves as data (:func:`~tilelab.sliding.moves.play`, :class:`~tilelab.sliding.moves.Slide`)
+live in :mod:`tilelab.sliding.moves`, parity and solvability in :mod:`tilelab.sliding.parity`, the SVG
+picture in :mod:`tilelab.sliding.svg` (imported only when a board is drawn); :mod:`tilelab.sliding` is their
+public face.
 
 Glossary (the code uses these words):
 
@@ -28,15 +30,8 @@ Directions name the way the *tiles* move, like arrow keys in most apps: ``"up"``
 1 2 3
 4 5 6
 7 . 8
->>> after = play(play(p, "up").after, "left").after   # play: one move, by tile or direction
->>> print(after)
-1 2 3
-4 5 6
-7 8 .
->>> after == Puzzle.goal(3, 3)
+>>> p.slide(5).slide(8) == Puzzle.goal(3, 3)
 True
-
-:func:`play` and the :class:`Slide` it returns live in :mod:`tilelab.sliding.moves` (re-exported).
 """
 
 from __future__ import annotations
@@ -44,28 +39,12 @@ from __future__ import annotations
 import itertools
 import numbers
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
-from tilelab._checks import _short, as_int, is_int
+from tilelab._checks import as_int, is_int, short_repr
+from tilelab._deprecation import moved, warn
 
-__all__ = [
-    "DIRECTIONS",
-    "Move",
-    "MoveCount",
-    "Puzzle",
-    "Slide",
-    "blank_distance",
-    "count_moves",
-    "corner_formula",
-    "inversion_pairs",
-    "inversions",
-    "is_solvable",
-    "legal_moves",
-    "permutation_parity",
-    "play",
-    "solvable_by_invariant",
-    "solvable_by_width_rule",
-]
+__all__ = ["DIRECTIONS", "Puzzle"]
 
 Tile = int
 Cell = tuple[int, int]
@@ -76,8 +55,6 @@ MAX_SIDE = 250  #: longest side a Puzzle accepts
 MAX_CELLS = 250 * 250  #: most cells a Puzzle accepts: building, moving, shuffling and parity stay well under a second
 BLANK_SYMBOLS = (".", "_", "0")
 SVG_CELL_PX = 40
-SVG_BOARD = "#e9edf0"
-SVG_TILE = "#4ac2fb"
 
 # Direction the tiles move -> (row step, col step) from the blank to the tile that moves.
 # "up": the tile below the blank (row + 1) moves up.
@@ -89,7 +66,8 @@ DIRECTIONS: dict[str, Cell] = {
 }
 
 
-def _check_shape(rows: object, cols: object) -> tuple[int, int]:
+def check_shape(rows: object, cols: object) -> tuple[int, int]:
+    """``(rows, cols)`` as ints of a board tilelab accepts, or an error naming the side and the limit."""
     sides = [as_int(rows, "rows"), as_int(cols, "cols")]
     if min(sides) < MIN_SIDE:
         raise ValueError(
@@ -116,7 +94,7 @@ def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
     values = tuple(itertools.islice(tiles, n + 1))  # never read more than one tile too many
     bad = next((t for t in values if not is_int(t)), None)
     if bad is not None:
-        raise TypeError(f"tiles must be integers 0..N-1 in reading order, 0 for the blank; got {_short(bad)} "
+        raise TypeError(f"tiles must be integers 0..N-1 in reading order, 0 for the blank; got {short_repr(bad)} "
                         f"({type(bad).__name__})")
     values = tuple(map(int, values))
     if len(values) == n and set(values) == _all_tiles(n):
@@ -163,7 +141,7 @@ class Puzzle:
     _hash: int
 
     def __init__(self, tiles: Iterable[int], rows: int, cols: int) -> None:
-        rows, cols = _check_shape(rows, cols)
+        rows, cols = check_shape(rows, cols)
         values = _check_tiles(tiles, rows, cols)
         self._set(values, rows, cols, values.index(BLANK))
 
@@ -193,7 +171,7 @@ class Puzzle:
         1 2 3
         4 5 .
         """
-        rows, cols = _check_shape(rows, cols)
+        rows, cols = check_shape(rows, cols)
         n = rows * cols
         return cls._trusted(tuple(range(1, n)) + (BLANK,), rows, cols, n - 1)
 
@@ -227,7 +205,7 @@ class Puzzle:
             elif token.isascii() and token.isdigit():
                 tiles.append(int(token))
             else:
-                raise ValueError(f"cannot read {_short(token)}: use numbers written with 0-9 and '.' for the blank")
+                raise ValueError(f"cannot read {short_repr(token)}: use numbers written with 0-9 and '.' for the blank")
         return cls(tiles, len(lines), widths.pop())
 
     @classmethod
@@ -240,7 +218,7 @@ class Puzzle:
         if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence) or not all(
             isinstance(r, Sequence) and not isinstance(r, (str, bytes)) for r in grid
         ):
-            raise TypeError(f"grid must be a list of rows of ints, e.g. [[1, 2], [3, 0]], got {_short(grid)}")
+            raise TypeError(f"grid must be a list of rows of ints, e.g. [[1, 2], [3, 0]], got {short_repr(grid)}")
         rows = len(grid)
         widths = {len(r) for r in grid}
         if not widths:
@@ -330,8 +308,10 @@ class Puzzle:
             if t != BLANK and (i // c == br or i % c == bc)
         )
 
-    #: The older name of :meth:`legal_moves` (the same method), kept for code that uses it.
-    legal_tiles = legal_moves
+    def legal_tiles(self) -> tuple[int, ...]:
+        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
+        warn("Puzzle.legal_tiles()", "Puzzle.legal_moves()")
+        return self.legal_moves()
 
     def neighbour_tiles(self) -> tuple[int, ...]:
         """Tiles next to the blank (the single-tile moves), in reading order.
@@ -410,9 +390,10 @@ class Puzzle:
         moved[previous] = BLANK
         return Puzzle._trusted(tuple(moved), self._rows, self._cols, previous)
 
-    def slide_segment(self, tile: int) -> Slide:
-        """The older name of ``play(self, tile)``: slide ``tile`` and report it as a :class:`Slide`."""
-        return play(self, tile)
+    def slide_segment(self, tile: int) -> Any:
+        """Deprecated: ``tilelab.sliding.play(puzzle, tile)`` (goes in tilelab 0.3.0)."""
+        warn("Puzzle.slide_segment(tile)", "tilelab.sliding.play(puzzle, tile)")
+        return _play()(self, tile)
 
     def tile_for(self, direction: str) -> int | None:
         """The tile that ``move(direction)`` would slide, or ``None`` at the edge.
@@ -434,18 +415,13 @@ class Puzzle:
         return tuple(d for d in DIRECTIONS if self.tile_for(d) is not None)
 
     def move(self, direction: str) -> Puzzle:
-        """The board after ``play(self, direction)``: the blank's neighbour slides ``direction``.
-
-        ``"up"`` moves the tile below the blank up; ``"left"`` the tile right of the blank left.
-
-        >>> print(Puzzle.goal(2, 2).move("down"))
-        1 .
-        3 2
-        """
+        """Deprecated: ``tilelab.sliding.play(puzzle, direction).after`` (goes in tilelab 0.3.0)."""
+        warn("Puzzle.move(direction)", "tilelab.sliding.play(puzzle, direction).after")
         if not isinstance(direction, str):
-            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(direction)}; "
+            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(direction)}; "
                              "play(puzzle, tile) slides a tile by its number")
-        return play(self, direction).after
+        after: Puzzle = _play()(self, direction).after
+        return after
 
     def swap_tiles(self, a: int, b: int) -> Puzzle:
         """Swap two tiles by hand (not a legal move: it flips the parity, as apps with a bug do).
@@ -514,25 +490,25 @@ class Puzzle:
         return (Puzzle, (self._tiles, self._rows, self._cols))
 
 
-def _require_puzzle(puzzle: object) -> Puzzle:
+def _play() -> Any:
+    """``tilelab.sliding.moves.play``, looked up by name: the older methods above forward to it (moves.py needs Puzzle)."""
+    from importlib import import_module
+
+    return import_module("tilelab.sliding.moves").play
+
+
+def require_puzzle(puzzle: object) -> Puzzle:
+    """``puzzle`` itself if it is a Puzzle, else a TypeError saying how to build one."""
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
     return puzzle
 
 
-# Moves as data (play, Slide, count_moves; moves.py) and parity and solvability (parity.py) are
-# re-exported, so every old import path names the same function.
-# Imported last: they need Puzzle, defined above.
-from tilelab.sliding.moves import Move, MoveCount, Slide, _tile_to_slide, count_moves, legal_moves, play  # noqa: E402,F401
-from tilelab.sliding.parity import (  # noqa: E402
-    PAIRWISE_MAX_TILES,
-    _check_goal,
-    blank_distance,
-    corner_formula,
-    inversion_pairs,
-    inversions,
-    is_solvable,
-    permutation_parity,
-    solvable_by_invariant,
-    solvable_by_width_rule,
-)
+# Moves as data and parity once lived here too; their older import paths warn and name their home.
+__getattr__, __dir__ = moved(__name__, {
+    **{name: f"tilelab.sliding.moves:{name}" for name in ("Move", "MoveCount", "Slide", "count_moves", "legal_moves",
+                                                          "play")},
+    **{name: f"tilelab.sliding.parity:{name}" for name in (
+        "PAIRWISE_MAX_TILES", "blank_distance", "corner_formula", "inversion_pairs", "inversions", "is_solvable",
+        "permutation_parity", "solvable_by_invariant", "solvable_by_width_rule")},
+})

@@ -34,8 +34,8 @@ import numbers
 from dataclasses import dataclass
 from typing import Iterable, TypeAlias, Union
 
-from tilelab._checks import _short
-from tilelab.sliding.core import DIRECTIONS, Cell, Puzzle, _require_puzzle
+from tilelab._checks import short_repr
+from tilelab.sliding.core import DIRECTIONS, Cell, Puzzle, require_puzzle
 
 __all__ = ["Move", "MoveCount", "Slide", "count_moves", "legal_moves", "play"]
 
@@ -107,7 +107,7 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     >>> count_moves(Puzzle.goal(4, 4), [13, 9, 10, 11])
     MoveCount(single=6, multi=3)
     """
-    board = _require_puzzle(puzzle)
+    board = require_puzzle(puzzle)
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of tile numbers, got {type(tiles).__name__}")
     single = multi = 0
@@ -127,7 +127,7 @@ def _tile_to_slide(puzzle: Puzzle, move: object) -> int:
     """The tile ``move`` slides: the tile itself, or the blank's neighbour in that direction."""
     if isinstance(move, str):
         if move not in DIRECTIONS:
-            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {_short(move)}; or play a tile number")
+            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}; or play a tile number")
         tile = puzzle.tile_for(move)
         if tile is None:
             raise ValueError(
@@ -138,7 +138,7 @@ def _tile_to_slide(puzzle: Puzzle, move: object) -> int:
     if isinstance(move, numbers.Integral) and not isinstance(move, bool):
         return int(move)
     raise TypeError(f"a move is a tile number (int) or a direction ('up', 'down', 'left', 'right'), "
-                    f"got {_short(move)} ({type(move).__name__})")
+                    f"got {short_repr(move)} ({type(move).__name__})")
 
 
 def play(puzzle: Puzzle, move: Move) -> Slide:
@@ -161,7 +161,7 @@ def play(puzzle: Puzzle, move: Move) -> Slide:
     >>> s.direction, s.tiles, s.single_moves, play(before, "right").tiles
     ('down', (6, 3), 2, (8,))
     """
-    board = _require_puzzle(puzzle)
+    board = require_puzzle(puzzle)
     tile = _tile_to_slide(board, move)
     direction, cells = board._segment(tile)
     after = board.slide(tile)

@@ -13,7 +13,7 @@ such a swap changes. :mod:`tilelab.sliding.core` re-exports every name here, so
 
 from __future__ import annotations
 
-from tilelab.sliding.core import BLANK, Puzzle, _require_puzzle
+from tilelab.sliding.core import BLANK, Puzzle, require_puzzle
 
 __all__ = [
     "blank_distance",
@@ -35,7 +35,7 @@ def inversion_pairs(puzzle: Puzzle) -> list[tuple[int, int]]:
     >>> inversion_pairs(Puzzle.parse('2 3\\n1 .'))
     [(2, 1), (3, 1)]
     """
-    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
+    seq = [t for t in require_puzzle(puzzle).tiles if t != BLANK]
     return [(a, b) for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b]
 
 
@@ -47,7 +47,7 @@ def inversions(puzzle: Puzzle) -> int:
     >>> inversions(Puzzle.parse('2 4 3\\n1 . 5'))  # the reading 2 4 3 1 5 has 2-1 4-3 4-1 3-1
     4
     """
-    seq = [t for t in _require_puzzle(puzzle).tiles if t != BLANK]
+    seq = [t for t in require_puzzle(puzzle).tiles if t != BLANK]
     if len(seq) <= PAIRWISE_MAX_TILES:  # the definition itself: compare every pair
         count = 0
         for i, a in enumerate(seq):
@@ -73,7 +73,7 @@ def inversions(puzzle: Puzzle) -> int:
 
 
 def _check_goal(puzzle: Puzzle, goal: Puzzle | None) -> Puzzle:
-    _require_puzzle(puzzle)
+    require_puzzle(puzzle)
     if goal is None:
         return Puzzle.goal(puzzle.rows, puzzle.cols)
     if not isinstance(goal, Puzzle):
@@ -157,7 +157,7 @@ def corner_formula(puzzle: Puzzle) -> int:
     >>> corner_formula(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))  # 6 inversions (blank as 9) + 2 cells
     8
     """
-    n = _require_puzzle(puzzle).size
+    n = require_puzzle(puzzle).size
     seq = [n if t == BLANK else t for t in puzzle.tiles]
     count = sum(1 for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b)
     r, c = puzzle.blank

@@ -38,10 +38,10 @@ from typing import Any, Callable, Iterable, Literal, Sequence, overload
 
 import numpy as np
 
-from tilelab._checks import _short, as_int
+from tilelab._checks import short_repr, as_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._jit import njit
-from tilelab.sliding.core import Puzzle, _check_shape
+from tilelab.sliding.core import Puzzle, check_shape
 
 __all__ = [
     "DEFAULT_PATTERNS",
@@ -273,11 +273,11 @@ def transpose_tiles(rows: int, cols: int) -> np.ndarray | None:
 def _check_patterns(rows: int, cols: int, patterns: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     n = rows * cols
     if isinstance(patterns, (str, bytes)) or not isinstance(patterns, Iterable):
-        raise TypeError(f"patterns must be a list of tile groups such as [(1, 2, 3), (4, 5, 6, 7, 8)], got {_short(patterns)}")
+        raise TypeError(f"patterns must be a list of tile groups such as [(1, 2, 3), (4, 5, 6, 7, 8)], got {short_repr(patterns)}")
     groups = []
     for g in patterns:
         if isinstance(g, (str, bytes)) or not isinstance(g, Iterable):
-            raise TypeError(f"each pattern must be a group of tiles such as (1, 2, 3), got {_short(g)}")
+            raise TypeError(f"each pattern must be a group of tiles such as (1, 2, 3), got {short_repr(g)}")
         groups.append(tuple(as_int(t, "a pattern's tile") for t in g))
         if len(groups) > n:
             break
@@ -318,7 +318,7 @@ class PatternDatabase:
         reflect: bool = False,
     ) -> PatternDatabase:
         """Build every table by breadth-first search (no disk cache; see :func:`pattern_database`)."""
-        rows, cols = _check_shape(rows, cols)
+        rows, cols = check_shape(rows, cols)
         if rows * cols > MAX_CELLS:
             raise ValueError(
                 f"pattern databases are built for boards of at most {MAX_CELLS} cells, not "
@@ -425,7 +425,7 @@ class PatternDatabase:
             if header_field(header, "format", int) != FORMAT_VERSION:
                 raise DamagedFileError(f"it has format {header['format']}, expected {FORMAT_VERSION}")
             file_rows, file_cols = header_field(header, "rows", int), header_field(header, "cols", int)
-            groups = _check_patterns(*_check_shape(file_rows, file_cols), header["patterns"])
+            groups = _check_patterns(*check_shape(file_rows, file_cols), header["patterns"])
             sums = header_field(header, "sha256", list)
             if len(sums) != len(groups) or not all(isinstance(h, str) for h in sums):
                 raise DamagedFileError(f"it lists {len(sums)} checksums for {len(groups)} patterns")
@@ -443,7 +443,7 @@ class PatternDatabase:
             if hashlib.sha256(table.tobytes()).hexdigest() != sums[i]:
                 raise DamagedFileError(f"{where}: table {i} fails its SHA-256 checksum (damaged file)")
             tables.append(table)
-        wanted_shape = None if rows is None and cols is None else _check_shape(rows, cols)
+        wanted_shape = None if rows is None and cols is None else check_shape(rows, cols)
         if wanted_shape is not None and wanted_shape != (file_rows, file_cols):
             raise DamagedFileError(f"{where} is for {file_rows}x{file_cols} boards, not "
                                    f"{wanted_shape[0]}x{wanted_shape[1]} (a file copied to the wrong name?)")
@@ -532,7 +532,7 @@ def pattern_database(
     >>> db(Puzzle.parse("1 2 3\\n4 . 6\\n7 5 8")), db(Puzzle.goal(3, 3))   # a lower bound on the moves left
     (2, 0)
     """
-    rows, cols = _check_shape(rows, cols)
+    rows, cols = check_shape(rows, cols)
     if patterns is None:
         if (rows, cols) not in DEFAULT_PATTERNS:
             raise ValueError(

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Hashable, Iterator, Optional, TypeVar
 
 from tilelab._checks import as_float, as_int
-from tilelab.sliding.core import BLANK, Puzzle, _require_puzzle
+from tilelab.sliding.core import BLANK, Puzzle, require_puzzle
 from tilelab.sliding.parity import is_solvable
 
 __all__ = [
@@ -61,7 +61,7 @@ def _check_search(
     start: object, h: object, max_nodes: object, max_seconds: object, name: str, observer: object = None
 ) -> tuple[Puzzle, int | None, float | None]:
     """Validate a search's arguments; returns (start, max_nodes, max_seconds) or raises naming the argument."""
-    start = _require_puzzle(start)
+    start = require_puzzle(start)
     if h is not None and not callable(h):
         raise TypeError(f"h must be a heuristic function board -> int (e.g. manhattan), got {type(h).__name__}")
     if observer is not None and not callable(observer):

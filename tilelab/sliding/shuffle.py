@@ -36,7 +36,8 @@ import numpy as np
 
 from tilelab._random import RngLike, as_generator
 from tilelab._checks import as_int
-from tilelab.sliding.core import BLANK, Puzzle, _check_shape, _require_puzzle, is_solvable
+from tilelab.sliding.core import BLANK, Puzzle, check_shape, require_puzzle
+from tilelab.sliding.parity import is_solvable
 
 __all__ = ["METHODS", "PUZZLE8_ORDER", "default_walk_steps", "puzzle8_walk", "random_board", "random_walk", "shuffle"]
 
@@ -56,7 +57,7 @@ def random_board(rows: int, cols: int, *, rng: RngLike) -> Puzzle:
     >>> sum(map(is_solvable, boards))   # about half
     501
     """
-    rows, cols = _check_shape(rows, cols)
+    rows, cols = check_shape(rows, cols)
     gen = as_generator(rng)
     tiles = tuple(int(t) for t in gen.permutation(rows * cols))
     return Puzzle._trusted(tiles, rows, cols, tiles.index(BLANK))
@@ -158,7 +159,7 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:
 
 def _walk_start(puzzle: object, steps: object) -> tuple[Puzzle, int]:
     """A walk's checked arguments: the board it starts from and its number of steps."""
-    return _require_puzzle(puzzle), _check_steps(steps)
+    return require_puzzle(puzzle), _check_steps(steps)
 
 
 def _check_steps(steps: object) -> int:
@@ -198,7 +199,7 @@ def shuffle(
     >>> all(is_solvable(shuffle(4, 4, rng=s, method=m)) for s in range(20) for m in METHODS)
     True
     """
-    rows, cols = _check_shape(rows, cols)
+    rows, cols = check_shape(rows, cols)
     gen = as_generator(rng)
     if not isinstance(method, str) or method not in METHODS:
         raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")

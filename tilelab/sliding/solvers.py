@@ -35,8 +35,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
-from tilelab._checks import _short, as_float, as_int, is_int
-from tilelab.sliding.core import Puzzle, inversions, is_solvable
+from tilelab._checks import short_repr, as_float, as_int, is_int
+from tilelab.sliding.core import Puzzle
+from tilelab.sliding.parity import inversions, is_solvable
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.human import human_moves
 from tilelab.sliding.search import astar_reference, bfs_reference, idastar_reference
@@ -191,7 +192,7 @@ def _check_request(
     puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: Budget | None, have_db: bool = False
 ) -> None:
     if not isinstance(method, str) or method not in METHODS:
-        raise ValueError(f"unknown method {_short(method)}; choose one of {list(METHODS)}")
+        raise ValueError(f"unknown method {short_repr(method)}; choose one of {list(METHODS)}")
     if method in ("astar", "idastar", "weighted-astar"):
         if not isinstance(heuristic, str) or heuristic not in SOLVER_HEURISTICS:
             raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {list(SOLVER_HEURISTICS)}")
@@ -241,7 +242,7 @@ def solve(
     puzzle = _check_puzzle(puzzle)
     budget = _as_budget(budget)
     if not isinstance(engine, str) or engine not in ENGINES:
-        raise ValueError(f"engine must be one of {list(ENGINES)}, got {_short(engine)}")
+        raise ValueError(f"engine must be one of {list(ENGINES)}, got {short_repr(engine)}")
     if pdb is not None:
         from tilelab.sliding.pdb import PatternDatabase
 

@@ -29,7 +29,7 @@ import itertools
 
 import numpy as np
 
-from tilelab.sliding.core import BLANK, Puzzle, _check_shape
+from tilelab.sliding.core import BLANK, Puzzle, check_shape
 
 __all__ = [
     "MAX_TABLE_CELLS",
@@ -187,7 +187,7 @@ def distance_table(rows: int, cols: int, metric: str = "single") -> np.ndarray:
     >>> int((t >= 0).sum()), int(t.max()), round(float(t[t >= 0].mean()), 2)
     (181440, 31, 21.97)
     """
-    rows, cols = _check_shape(rows, cols)
+    rows, cols = check_shape(rows, cols)
     _check_metric(metric)
     if rows * cols > MAX_TABLE_CELLS:
         raise ValueError(
@@ -295,7 +295,7 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
     >>> round(float(walk_distribution(3, 3, 81).sum()), 9)
     1.0
     """
-    rows, cols = _check_shape(rows, cols)
+    rows, cols = check_shape(rows, cols)
     if rule not in WALK_RULES:
         raise ValueError(f"rule must be one of {list(WALK_RULES)}, got {rule!r}")
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 0:

@@ -3,19 +3,26 @@
 Imported only when a board is drawn (:meth:`Puzzle.to_svg`, ``_repr_svg_``), as python-chess
 imports ``chess.svg``: the engine itself never loads rendering code.
 
->>> from tilelab.sliding.core import Puzzle
+>>> from tilelab.sliding import Puzzle
 >>> puzzle_svg(Puzzle.goal(2, 2), 30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60"')
 True
 """
 
 from __future__ import annotations
 
-from tilelab.sliding.core import BLANK, SVG_BOARD, SVG_CELL_PX, SVG_TILE, Puzzle
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the picture reads a board; it never needs the engine at run time
+    from tilelab.sliding.core import Puzzle
+
+BLANK = 0
+SVG_BOARD = "#e9edf0"
+SVG_TILE = "#4ac2fb"
 
 __all__ = ["puzzle_svg"]
 
 
-def puzzle_svg(puzzle: Puzzle, cell: int = SVG_CELL_PX) -> str:
+def puzzle_svg(puzzle: Puzzle, cell: int = 40) -> str:
     """The board drawn with ``cell`` pixels per cell: a light board, blue numbered tiles, no blank."""
     width, height = puzzle.cols * cell, puzzle.rows * cell
     inset, font = max(1, cell // 20), int(cell * 0.45)

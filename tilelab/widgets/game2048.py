@@ -30,9 +30,11 @@ import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
 from tilelab._random import RngLike
-from tilelab.game2048.core import DEFAULT_P_FOUR, rng_or_seed
+from tilelab.game2048.board import DEFAULT_P_FOUR
+from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
+from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [
     "BEST_SCORES",
@@ -257,6 +259,8 @@ class Game2048Widget(BoardWidget):
         if previous is not None:
             game = previous.game  # the game in progress carries on (its random state too)
         self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, rng=rng)
+        if previous is None:  # the original game's pause: moves wait at the first win until "Keep playing"
+            self.game.keep_playing = self.game.won
         self.resumed = previous is not None
         self.geometry = Geometry(self.game.size, px)
         self.words: dict[int, str] | None = None
@@ -268,10 +272,7 @@ class Game2048Widget(BoardWidget):
         self.animate_moves = animate
         self._best_key = (self.game.size, self.game.target)
         self.best = max(self.game.score, BEST_SCORES.get(self._best_key, 0))
-        self.banner: str | None = None  #: None, "won" or "over"
-        self._win_seen = self.game.won
         if previous is not None:
-            self.banner, self._win_seen = previous.banner, previous._win_seen
             self.show_words = previous.show_words and self.words is not None
         super().__init__(px, px, layers=3, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar()
@@ -295,13 +296,10 @@ class Game2048Widget(BoardWidget):
     def play(self, direction: Direction | str) -> Any:
         """Swipe once: :meth:`Game.play`, then animate the Turn (its tile moves, then its spawn).
 
-        Returns the game's Turn (True when the board changed). While the win banner shows, moves
-        wait for :meth:`keep_playing` (as in the original game) and False is returned.
+        Returns the game's Turn (True when the board changed). While the win shows, the game makes
+        moves wait for :meth:`keep_playing` (``Game.keep_playing``, as in the original game).
         """
-        direction = Direction.parse(direction)
-        if self.banner is not None:  # a banner covers the board until it is answered
-            return False
-        turn = self.game.play(direction)
+        turn = self.game.play(direction)  # the game parses a word once; a key already gave a Direction
         if not turn:
             return turn
         self.cancel_confirm()
@@ -322,8 +320,8 @@ class Game2048Widget(BoardWidget):
         """Take back the last move (the random state too: replaying it spawns the same tile)."""
         if not self.game.undo():
             return False
-        self.banner = None
-        self._win_seen = self.game.won
+        if not self.game.won:  # undone past the win: the next win pauses again
+            self.game.keep_playing = False
         self.redraw()
         return True
 
@@ -338,14 +336,13 @@ class Game2048Widget(BoardWidget):
         """Start a new game with the same settings (the best score stays)."""
         self.cancel_confirm()
         self.game.restart()
-        self.banner = None
-        self._win_seen = self.game.won
+        self.game.keep_playing = False
         self.redraw()
 
     def keep_playing(self) -> None:
-        """Dismiss the win banner and go on toward bigger tiles."""
-        if self.banner == "won":
-            self.banner = None
+        """Dismiss the win banner and go on toward bigger tiles (``Game.keep_playing``)."""
+        if self.game.waiting:
+            self.game.keep_playing = True
             self.keep_button.layout.display = "none"
             self.clear_banner()
             self._show_status()
@@ -354,8 +351,7 @@ class Game2048Widget(BoardWidget):
         """Show and play another :class:`Game` (same size or not)."""
         self.game = game
         self.geometry = Geometry(game.size, self.width)
-        self.banner = None
-        self._win_seen = game.won
+        game.keep_playing = game.keep_playing or game.won
         self._best_key = (game.size, game.target)
         self.best = max(game.score, BEST_SCORES.get(self._best_key, 0))
         self._note_best()
@@ -407,24 +403,24 @@ class Game2048Widget(BoardWidget):
             self._update_banner()
         self._show_status()
 
+    @property
+    def banner(self) -> str | None:
+        """None, "won" (the game waits at the win) or "over": read from the game, never kept here."""
+        return "over" if self.game.over else ("won" if self.game.waiting else None)
+
     def _after_move(self, gained: int) -> None:
-        if self.game.won and not self._win_seen:  # the win banner shows once per game
-            self._win_seen = True
-            self.banner = "won"
-        if self.game.over or self.banner is not None:  # else nothing to draw: no extra message per move
+        if self.banner is not None:  # else nothing to draw: no extra message per move
             with self.hold():
                 self._update_banner()
         self._show_status(gained)
 
     def _update_banner(self) -> None:
-        if self.game.over:
-            self.banner = "over"
+        if self.banner == "over":
             self.draw_banner("Game over!", "Undo or start a New game", colour=LOSE_COLOUR)
         elif self.banner == "won":
             self.draw_banner("You win!", "Keep playing, or start a New game", colour=WIN_COLOUR,
                              text_colour=INK_TEXT)
         else:
-            self.banner = None
             self.clear_banner()
         self.keep_button.layout.display = "" if self.banner == "won" else "none"
 
@@ -442,12 +438,6 @@ class Game2048Widget(BoardWidget):
         )
 
 
-def _hex(colour: str) -> tuple[int, int, int]:
-    from matplotlib.colors import to_rgb
-
-    return tuple(int(round(255 * v)) for v in to_rgb(colour))  # type: ignore[return-value]
-
-
 def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] | None = None) -> Any:
     """A 2048 board drawn with Pillow in the widget's colours (stored outputs, reports).
 
@@ -461,7 +451,7 @@ def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] 
     image = Image.new("RGB", (int(px), int(px)), "white")
     draw = ImageDraw.Draw(image)
     radius = CORNER_FRACTION * geometry.tile
-    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=_hex(BOARD_COLOR))
+    draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=rgb(BOARD_COLOR))
     tiles = board.tiles()
     for r in range(board.size):
         for c in range(board.size):
@@ -469,23 +459,10 @@ def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] 
             value = tiles.get((r, c), 0)
             background, text_colour = tile_style(value)
             draw.rounded_rectangle((x, y, x + geometry.tile, y + geometry.tile), radius=radius,
-                                   fill=_hex(background if value else BLANK_COLOR))
+                                   fill=rgb(background if value else BLANK_COLOR))
             if value:
                 text = _label(value, words) or str(value)
                 size = max(6, int(font_fraction(value, text) * geometry.tile))
-                draw.text((x + geometry.tile / 2, y + geometry.tile / 2), text, fill=_hex(text_colour),
-                          font=_font(size), anchor="mm")
+                draw.text((x + geometry.tile / 2, y + geometry.tile / 2), text, fill=rgb(text_colour),
+                          font=bold_font(size), anchor="mm")
     return image
-
-
-def _font(size: int) -> Any:
-    """A bold sans font at ``size`` px (matplotlib's DejaVu, always installed with it)."""
-    from PIL import ImageFont
-
-    try:
-        from matplotlib import font_manager
-
-        path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans", weight="bold"))
-        return ImageFont.truetype(path, size)
-    except Exception:  # pragma: no cover - a matplotlib without fonts
-        return ImageFont.load_default()

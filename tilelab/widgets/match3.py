@@ -31,39 +31,30 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from tilelab._deprecation import moved
 from tilelab._random import as_generator
 from tilelab.match3 import Board, Cell, SwapResult, neighbours
-from tilelab.match3 import specials as sp
 from tilelab.match3.game import Game, Rules, as_rules
 from tilelab.widgets.base import OVERLAY, UNDO_KEYS, BoardWidget, board_key
-from tilelab.widgets.match3_draw import (  # noqa: F401 (drawing, geometry and stills, re-exported here)
-    BLAST_COLOUR,
-    CANDY_SCALE,
-    CELL_PX,
-    DARK_CELL,
-    FALL_FRAMES,
-    FLASH_COLOUR,
-    FLASH_FRAMES,
-    HINT_COLOUR,
-    HOLD_FRAMES,
-    IDLE_HINT_S,
-    LIGHT_CELL,
-    MATCH_COLOUR,
-    MS_PER_FRAME,
-    SELECT_COLOUR,
-    SWAP_FRAMES,
-    TICK_MS,
-    Match3Drawing,
-    Piece,
-    _ease,
-    _lerp,
-    _picture_special,
+from tilelab.widgets.match3_draw import (
     board_picture,
     cell_at,
+    CELL_PX,
     drag_target,
+    IDLE_HINT_S,
+    Match3Drawing,
+    MS_PER_FRAME,
+    SELECT_COLOUR,
+    TICK_MS,
 )
 
-__all__ = ["Match3Widget", "cell_at", "drag_target"]
+__all__ = ["Match3Widget"]
+
+# Drawing, geometry and stills this module once passed on: their older paths warn and name their home.
+__getattr__, __dir__ = moved(__name__, {name: f"tilelab.widgets.match3_draw:{name}" for name in (
+    "BLAST_COLOUR", "CANDY_SCALE", "CELL_PX", "DARK_CELL", "FALL_FRAMES", "FLASH_COLOUR", "FLASH_FRAMES", "HINT_COLOUR",
+    "HOLD_FRAMES", "IDLE_HINT_S", "LIGHT_CELL", "MATCH_COLOUR", "MS_PER_FRAME", "SELECT_COLOUR", "SWAP_FRAMES",
+    "TICK_MS", "Match3Drawing", "Piece", "board_picture", "cell_at", "drag_target")})
 
 
 #: Best score per (rows, cols, kinds) in this kernel: survives re-run cells and new games.

@@ -16,10 +16,11 @@ import math
 from typing import Any, Callable, Sequence
 
 from tilelab.match3 import EMPTY, Board, CascadeStep, Cell, SwapResult
-from tilelab.match3 import specials as sp
+from tilelab.match3.special_board import BOMB, PRIMED, SPECIAL_NAMES
 from tilelab.match3 import specials_style as look
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
 from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES
+from tilelab.widgets.pictures import rgb
 
 CELL_PX = 50
 CANDY_SCALE = 0.38  # half-size of a candy, in cells
@@ -69,11 +70,11 @@ def drag_target(cell: Cell, x0: float, y0: float, x1: float, y1: float) -> Cell:
     return (cell[0] + (1 if dy > 0 else -1), cell[1])
 
 
-def _lerp(a: float, b: float, t: float) -> float:
+def lerp(a: float, b: float, t: float) -> float:
     return a + (b - a) * t
 
 
-def _ease(t: float) -> float:
+def smoothstep(t: float) -> float:
     return t * t * (3 - 2 * t)
 
 
@@ -146,8 +147,8 @@ class Match3Drawing:
         s, half = self.cell_px, CANDY_SCALE * self.cell_px
         for kind, r, col, code in pieces:
             cx, cy = (col + 0.5) * s, (r + 0.5) * s
-            name = sp.SPECIAL_NAMES[code]
-            if code == sp.BOMB:
+            name = SPECIAL_NAMES[code]
+            if code == BOMB:
                 c.fill_style = look.BOMB_COLOUR
                 c.fill_circle(cx, cy, look.BOMB_RADIUS * half)
                 c.fill_style = look.SPRINKLE_COLOUR
@@ -164,7 +165,7 @@ class Match3Drawing:
                 c.set_line_dash([5, 3])
                 c.stroke_rect(cx - w, cy - w, 2 * w, 2 * w)
                 c.set_line_dash([])
-                if code == sp.PRIMED:
+                if code == PRIMED:
                     c.stroke_rect(cx - 0.8 * w, cy - 0.8 * w, 1.6 * w, 1.6 * w)
         c.line_width = 1.5
         c.stroke_style = OUTLINE_COLOUR
@@ -208,9 +209,9 @@ class Match3Drawing:
             ts += ts[-2::-1] + [0.0]
 
         def frame(t: float) -> Callable[[], None]:
-            e = _ease(t)
-            moving = [(board[a], _lerp(a[0], b[0], e), _lerp(a[1], b[1], e), code.get(a, 0)),
-                      (board[b], _lerp(b[0], a[0], e), _lerp(b[1], a[1], e), code.get(b, 0))]
+            e = smoothstep(t)
+            moving = [(board[a], lerp(a[0], b[0], e), lerp(a[1], b[1], e), code.get(a, 0)),
+                      (board[b], lerp(b[0], a[0], e), lerp(b[1], a[1], e), code.get(b, 0))]
             return lambda: self._paint(still + moving)
 
         return [frame(t) for t in ts]
@@ -234,8 +235,8 @@ class Match3Drawing:
         for (r, c), kind in step.refills:
             tracks.append((kind, float(r - holes[c]), float(r), float(c), 0))
         for i in range(1, FALL_FRAMES + 1):
-            e = _ease(i / FALL_FRAMES)
-            pieces = [(k, _lerp(r0, r1, e), c, sc) for k, r0, r1, c, sc in tracks]
+            e = smoothstep(i / FALL_FRAMES)
+            pieces = [(k, lerp(r0, r1, e), c, sc) for k, r0, r1, c, sc in tracks]
             frames.append(lambda pieces=pieces: self._paint(pieces))
         return frames
 
@@ -290,19 +291,17 @@ class Match3Drawing:
         self.animate(self._with_overlay(frames), self.frame_ms)
 
 
-def _picture_special(draw: Any, name: str, cx: float, cy: float, half: float, scale: int) -> None:
+def picture_special(draw: Any, name: str, cx: float, cy: float, half: float, scale: int) -> None:
     """Stripes or a wrapper on a candy in a Pillow picture, as the board draws them."""
-    from tilelab.widgets.game2048 import _hex
-
     if name.startswith("striped"):
         for width, colour in ((5, look.STRIPE_EDGE), (2.5, look.STRIPE_COLOUR)):
             for (x0, y0), (x1, y1) in look.stripe_lines(name):
                 draw.line((cx + x0 * half, cy + y0 * half, cx + x1 * half, cy + y1 * half),
-                          fill=_hex(colour), width=max(1, round(width * scale)))
+                          fill=rgb(colour), width=max(1, round(width * scale)))
     else:  # wrapped (a wrapper square), primed (plus an inner one)
         for f in ((1.0, 0.8) if name == "wrapped-primed" else (1.0,)):
             w = look.WRAPPER_HALF * half * f
-            draw.rectangle((cx - w, cy - w, cx + w, cy + w), outline=_hex(look.WRAPPER_COLOUR), width=3 * scale)
+            draw.rectangle((cx - w, cy - w, cx + w, cy + w), outline=rgb(look.WRAPPER_COLOUR), width=3 * scale)
 
 
 def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
@@ -311,23 +310,21 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
     >>> from tilelab.match3 import new_board
     >>> board_picture(new_board(4, 5, 3, rng=1), 20).size
     (100, 80)
-    >>> from tilelab.match3.specials import SpecialBoard
+    >>> from tilelab.match3 import SpecialBoard
     >>> plain, striped = (board_picture(SpecialBoard.parse(p), 40) for p in ("0 1 2", "0- 1 2"))
     >>> plain.crop((0, 0, 40, 40)).tobytes() != striped.crop((0, 0, 40, 40)).tobytes()
     True
     """
     from PIL import Image, ImageDraw
 
-    from tilelab.widgets.game2048 import _hex
-
     scale = 2  # drawn twice as large, then scaled down: smooth candy edges
     s = cell_px * scale
-    image = Image.new("RGB", (board.cols * s, board.rows * s), _hex(LIGHT_CELL))
+    image = Image.new("RGB", (board.cols * s, board.rows * s), rgb(LIGHT_CELL))
     draw = ImageDraw.Draw(image)
     for r in range(board.rows):
         for c in range(board.cols):
             if (r + c) % 2:
-                draw.rectangle((c * s, r * s, (c + 1) * s - 1, (r + 1) * s - 1), fill=_hex(DARK_CELL))
+                draw.rectangle((c * s, r * s, (c + 1) * s - 1, (r + 1) * s - 1), fill=rgb(DARK_CELL))
             kind = board[r, c]
             if kind == EMPTY:
                 continue
@@ -335,14 +332,14 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
             code = board.special_code((r, c)) if hasattr(board, "special_code") else 0
             if kind < 0:  # a colour bomb: a dark disc with sprinkles
                 rad = half * look.BOMB_RADIUS
-                draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=_hex(look.BOMB_COLOUR))
+                draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=rgb(look.BOMB_COLOUR))
                 for dx, dy in look.BOMB_SPRINKLES:
                     x, y, d = cx + dx * half, cy + dy * half, 0.12 * half
-                    draw.ellipse((x - d, y - d, x + d, y + d), fill=_hex(look.SPRINKLE_COLOUR))
+                    draw.ellipse((x - d, y - d, x + d, y + d), fill=rgb(look.SPRINKLE_COLOUR))
                 continue
             style = candy_style(kind)
             points = [(cx + half * px, cy + half * py) for px, py in style.outline]
-            draw.polygon(points, fill=_hex(style.colour), outline=_hex(OUTLINE_COLOUR), width=3)
+            draw.polygon(points, fill=rgb(style.colour), outline=rgb(OUTLINE_COLOUR), width=3)
             if code:
-                _picture_special(draw, sp.SPECIAL_NAMES[code], cx, cy, half, scale)
+                picture_special(draw, SPECIAL_NAMES[code], cx, cy, half, scale)
     return image.resize((board.cols * cell_px, board.rows * cell_px), Image.LANCZOS)

@@ -31,10 +31,13 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from tilelab._deprecation import moved
 from tilelab._random import RngLike, as_generator
 from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, play
 from tilelab.sliding import game as session
-from tilelab.sliding.game import OPTIMAL_SOLVE_MAX_CELLS, PLAN_SECONDS, Game, Plan  # noqa: F401 (names kept here)
+from tilelab.sliding.game import (
+    Game,
+)
 from tilelab.widgets.base import (
     ARROW_KEYS,
     PIECES,
@@ -42,40 +45,44 @@ from tilelab.widgets.base import (
     BoardWidget,
     board_key,
 )
-from tilelab.widgets.sliding_draw import FRAMES_PER_SLIDE, MS_PER_FRAME, SlidingDrawing, _ease  # noqa: F401
-from tilelab.widgets.sliding_pictures import *  # noqa: F401,F403 (the stills and pictures, re-exported here)
-from tilelab.widgets.sliding_pictures import (  # noqa: F401 (the private helpers too: old import paths)
-    GAP,
-    TILE_DONE_COLOUR,
-    _clock_text,
-    _hsv_to_rgb,
-    _linear,
-    _png,
+from tilelab.widgets.sliding_draw import (
+    FRAMES_PER_SLIDE,
+    MS_PER_FRAME,
+    SlidingDrawing,
+)
+from tilelab.widgets.sliding_pictures import (
     board_picture,
+    cell_at,
+    clock_text,
     drag_direction,
+    GAP,
     generated_picture,
     load_picture,
+    TILE_DONE_COLOUR,
 )
-from tilelab.widgets.sliding_solve import PREPARING, SOLVE_SPEED, SOLVE_SPEEDS, SlidingSolving  # noqa: F401
+from tilelab.widgets.sliding_solve import (
+    SlidingSolving,
+    SOLVE_SPEED,
+    SOLVE_SPEEDS,
+)
 
-__all__ = [
-    "SIZES",
-    "SlidingWidget",
-    "TILE_COLOUR",
-    "TILE_DONE_COLOUR",
-    "TILE_TEXT",
-    "board_picture",
-    "contrast_ratio",
-    "Record",
-    "cell_at",
-    "crop_to_aspect",
-    "cut_tiles",
-    "generated_picture",
-    "load_picture",
-]
+__all__ = ["SIZES", "SlidingWidget", "Record"]
+
+# Stills, pictures, drawing and planning names this module once passed on: their older paths warn and name their home.
+__getattr__, __dir__ = moved(__name__, {
+    **{name: f"tilelab.widgets.sliding_pictures:{name}" for name in (
+        "BOARD_COLOUR", "CELL_COLOUR", "FONT", "GAP", "HINT_COLOUR", "LABEL_BACKDROP", "MARGIN", "TILE_COLOUR",
+        "TILE_DONE_COLOUR", "TILE_TEXT", "board_origin", "board_picture", "cell_at", "contrast_ratio", "crop_to_aspect",
+        "cut_tiles", "drag_direction", "generated_picture", "load_picture", "clock_text", "hsv_to_rgb",
+        "linear_channel")},
+    "png_bytes": "tilelab.widgets.pictures:png_bytes", "ease_out": "tilelab.widgets.sliding_draw:ease_out",
+    "FRAMES_PER_SLIDE": "tilelab.widgets.sliding_draw:FRAMES_PER_SLIDE",
+    "MS_PER_FRAME": "tilelab.widgets.sliding_draw:MS_PER_FRAME",
+    **{name: f"tilelab.widgets.sliding_solve:{name}" for name in ("PREPARING", "SOLVE_SPEED", "SOLVE_SPEEDS")},
+    **{name: f"tilelab.sliding.game:{name}" for name in ("OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan")},
+})
 
 SIZES = ((3, 3), (4, 4), (5, 5), (6, 6))
-_warm_solver = session._warm_solver  # the plan (and its warm-up) lives in tilelab.sliding.game now
 LEGEND = ("<span style='font-family:sans-serif;font-size:12px;color:#555'>"
           "<span style='color:{done}'>&#9632;</span> darker tile: already in its home cell</span>")
 
@@ -257,12 +264,12 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     # ------------------------------------------------------------------ state changes
     @property
     def puzzle(self) -> Puzzle:
-        """The board now (``board.game.puzzle``)."""
-        return self.game.puzzle
+        """The board now (``board.game.board``)."""
+        return self.game.board
 
     @puzzle.setter
     def puzzle(self, puzzle: Puzzle) -> None:
-        self.set_game(Game(puzzle=puzzle, rng=self.game.rng, method=self.game.method))
+        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
 
     @property
     def moves(self) -> MoveCount:
@@ -287,18 +294,18 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def set_game(self, game: Game) -> None:
         """Show and play another :class:`tilelab.sliding.Game` (e.g. one loaded with ``Game.from_json``)."""
         self.stop_solve()
-        if game.puzzle.shape != self.puzzle.shape:
+        if game.board.shape != self.puzzle.shape:
             self._pieces = {}
         self.game = game
         self._reset_clock()
-        if self.size_picker.value != game.puzzle.shape:
+        if self.size_picker.value != game.board.shape:
             options = [o[1] for o in self.size_picker.options]
-            if game.puzzle.shape not in options:
-                self.size_picker.options = [*self.size_picker.options, (f"{game.puzzle.rows}x{game.puzzle.cols}",
-                                                                        game.puzzle.shape)]
+            if game.board.shape not in options:
+                self.size_picker.options = [*self.size_picker.options, (f"{game.board.rows}x{game.board.cols}",
+                                                                        game.board.shape)]
             self._switching = True
             try:
-                self.size_picker.value = game.puzzle.shape
+                self.size_picker.value = game.board.shape
             finally:
                 self._switching = False
         self.redraw()
@@ -482,7 +489,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def _finish_banner(self) -> None:
         seconds = self.elapsed()
         if self.solved_by_player:
-            subtitle = f"{self.moves.single} moves ({self.moves.multi} multi-tile) in {_clock_text(seconds)}"
+            subtitle = f"{self.moves.single} moves ({self.moves.multi} multi-tile) in {clock_text(seconds)}"
             title = "New best!" if getattr(self, "_new_best", False) else "Solved!"
         else:
             title, subtitle = "Solved", "by the Solve button"
@@ -514,14 +521,14 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def _update_status(self) -> None:
         best = SESSION_BEST.get(self.puzzle.shape)
         best_text = (
-            f"best {self.rows}x{self.cols}: {best.single} moves, {_clock_text(best.seconds)}"
+            f"best {self.rows}x{self.cols}: {best.single} moves, {clock_text(best.seconds)}"
             if best else f"no {self.rows}x{self.cols} record yet"
         )
         message = self._message
         parts = [  # always plural: "moves" / "multi-tile moves" is what readers (and the browser tests) look for
             f"<b>{self.moves.single}</b> moves (tile by tile)",
             f"<b>{self.moves.multi}</b> multi-tile moves",
-            f"time <b>{_clock_text(self.elapsed())}</b>",
+            f"time <b>{clock_text(self.elapsed())}</b>",
             best_text,
         ]
         html = " &middot; ".join(parts)

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from tilelab.sliding import Puzzle, Slide
 from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, fit_font_size
+from tilelab.widgets.pictures import png_bytes
 from tilelab.widgets.sliding_pictures import (
     BOARD_COLOUR,
     CELL_COLOUR,
@@ -24,7 +25,6 @@ from tilelab.widgets.sliding_pictures import (
     TILE_COLOUR,
     TILE_DONE_COLOUR,
     TILE_TEXT,
-    _png,
     board_origin,
     cut_tiles,
 )
@@ -56,7 +56,7 @@ class SlidingDrawing:
         if self._pieces and self._piece_size == side:
             return
         pieces = cut_tiles(self._picture_source, self.rows, self.cols, side, with_blank=True)
-        self._pieces = {t: widgets.Image(value=_png(p), format="png") for t, p in pieces.items()}
+        self._pieces = {t: widgets.Image(value=png_bytes(p), format="png") for t, p in pieces.items()}
         self._piece_size = side
 
     def redraw(self) -> None:
@@ -164,7 +164,7 @@ class SlidingDrawing:
         frames: list[Callable[[], None]] = []
         for event in events:
             for k in range(1, frames_per_step + 1):
-                share = 1 - _ease(k / frames_per_step)
+                share = 1 - ease_out(k / frames_per_step)
                 frames.append(lambda event=event, share=share: self._draw_slide_frame(event, share))
         final = events[-1].after
         frames[-1] = lambda: self._draw_pieces(final)
@@ -173,6 +173,6 @@ class SlidingDrawing:
         self.animate(frames, ms)
 
 
-def _ease(t: float) -> float:
+def ease_out(t: float) -> float:
     """Ease-out: fast start, gentle stop."""
     return 1 - (1 - t) ** 2

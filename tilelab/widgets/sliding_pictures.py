@@ -18,6 +18,7 @@ import numpy as np
 from tilelab._random import as_generator
 from tilelab.sliding import Puzzle
 from tilelab.widgets.base import fit_font_size
+from tilelab.widgets.pictures import bold_font, png_bytes, rgb
 
 __all__ = [
     "BOARD_COLOUR",
@@ -101,7 +102,7 @@ def drag_direction(x0: float, y0: float, x1: float, y1: float) -> str:
     return "down" if dy > 0 else "up"
 
 
-def _linear(channel: float) -> float:
+def linear_channel(channel: float) -> float:
     c = channel / 255
     return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
@@ -115,7 +116,7 @@ def contrast_ratio(a: tuple[int, int, int] | str, b: tuple[int, int, int] | str)
     def luminance(colour: tuple[int, int, int] | str) -> float:
         if isinstance(colour, str):
             colour = tuple(int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4))  # type: ignore[assignment]
-        r, g, b = (_linear(v) for v in colour)  # type: ignore[union-attr]
+        r, g, b = (linear_channel(v) for v in colour)  # type: ignore[union-attr]
         return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
     high, low = sorted((luminance(a), luminance(b)), reverse=True)
@@ -195,7 +196,7 @@ def generated_picture(size: int = 480, seed: int = 0) -> np.ndarray:
     return np.asarray(image.resize((size, size), Image.LANCZOS))
 
 
-def _hsv_to_rgb(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
+def hsv_to_rgb(h: np.ndarray, s: np.ndarray, v: np.ndarray) -> np.ndarray:
     i = np.floor(h * 6).astype(int) % 6
     f = h * 6 - np.floor(h * 6)
     p, q, t = v * (1 - s), v * (1 - f * s), v * (1 - (1 - f) * s)
@@ -317,15 +318,7 @@ def cut_tiles(
     return pieces
 
 
-def _png(piece: np.ndarray) -> bytes:
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.ascontiguousarray(piece)).save(buffer, format="PNG")
-    return buffer.getvalue()
-
-
-def _clock_text(seconds: float) -> str:
+def clock_text(seconds: float) -> str:
     minutes, secs = divmod(int(seconds), 60)
     return f"{minutes}:{secs:02d}"
 
@@ -339,33 +332,32 @@ def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *
     """
     from PIL import Image, ImageDraw
 
-    from tilelab.widgets.game2048 import _font, _hex
 
     height = width if height is None else height
     image = Image.new("RGB", (int(width), int(height)), "white")
     draw = ImageDraw.Draw(image)
     x0, y0, cell = board_origin(puzzle.rows, puzzle.cols, width, height)
     draw.rectangle((x0 - MARGIN / 2, y0 - MARGIN / 2, x0 + puzzle.cols * cell + MARGIN / 2,
-                    y0 + puzzle.rows * cell + MARGIN / 2), fill=_hex(BOARD_COLOUR))
+                    y0 + puzzle.rows * cell + MARGIN / 2), fill=rgb(BOARD_COLOUR))
     side = max(1, int(cell - GAP))
     pieces = cut_tiles(picture, puzzle.rows, puzzle.cols, side) if picture is not None else {}
     size = fit_font_size(str(puzzle.size - 1), side, side, max_size=side * 0.5)
     label = max(8, int(size * (0.45 if pieces else 1)))
-    font = _font(label)
+    font = bold_font(label)
     for index, tile in enumerate(puzzle.tiles):
         r, c = divmod(index, puzzle.cols)
         x, y = int(x0 + c * cell + GAP / 2), int(y0 + r * cell + GAP / 2)
         if tile == 0:
-            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=_hex(CELL_COLOUR))
+            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=rgb(CELL_COLOUR))
         elif pieces:
             image.paste(Image.fromarray(np.ascontiguousarray(pieces[tile])), (x, y))
             if show_numbers:
                 draw.rectangle((x + 2, y + 2, x + 2 + label * 1.6, y + 2 + label * 1.3), fill=(33, 33, 33))
-                draw.text((x + 2 + label * 0.8, y + 2 + label * 0.65), str(tile), fill=_hex(TILE_TEXT),
+                draw.text((x + 2 + label * 0.8, y + 2 + label * 0.65), str(tile), fill=rgb(TILE_TEXT),
                           font=font, anchor="mm")
         else:
             home = divmod(tile - 1, puzzle.cols) == (r, c)
-            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=_hex(TILE_DONE_COLOUR if home else TILE_COLOUR))
-            draw.text((x + side / 2, y + side / 2), str(tile), fill=_hex(TILE_TEXT), font=font, anchor="mm")
+            draw.rectangle((x, y, x + side - 1, y + side - 1), fill=rgb(TILE_DONE_COLOUR if home else TILE_COLOUR))
+            draw.text((x + side / 2, y + side / 2), str(tile), fill=rgb(TILE_TEXT), font=font, anchor="mm")
     return image
 

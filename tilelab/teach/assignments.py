@@ -1,0 +1,335 @@
+"""Grading with nbgrader: every lesson as an nbgrader assignment, its exercises as autograded answers.
+
+``python -m tilelab.teach nbgrader OUT`` (``make nbgrader``) writes an nbgrader course folder::
+
+    OUT/nbgrader_config.py             the course's nbgrader settings (see COURSE_CONFIG)
+    OUT/source/LESSON/LESSON.ipynb     one assignment per lesson
+    OUT/source/LESSON/benchmarks/...   the saved results a lesson plots, where it looks for them
+
+In each lesson the cell tagged ``exercise`` becomes an *autograded answer* cell: its runnable stub, then the
+official solution (the lesson's ``solution`` cell, names ``solution_x`` read as ``my_x``) between nbgrader's
+``### BEGIN SOLUTION`` and ``### END SOLUTION``, then the ``check(...)`` call. ``nbgrader generate_assignment``
+removes the solution, so a student sees exactly the stub of the student edition. After each answer comes a
+read-only *autograder test* cell worth :data:`POINTS` point that calls the lesson's checker again and fails on
+"not yet", with the checker's message. Every other cell stays as it is (``teacher`` cells are left out).
+
+Everything after that is nbgrader's own: ``generate_assignment``, ``release_assignment``/``collect`` (or
+``zip_collect``), ``autograde``, ``generate_feedback``, ``export``. :class:`ExerciseCsvExport` adds one export
+format to nbgrader's: a row per student, lesson and exercise (``nbgrader export --exporter
+tilelab.teach.assignments.ExerciseCsvExport``).
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import io
+import os
+import re
+import shutil
+import sys
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+import nbformat
+
+from tilelab.teach.lessons import (
+    EXERCISE_TAG,
+    SOLUTION_TAG,
+    TEACHER_TAG,
+    default_notebook_dir,
+    lesson_paths,
+    tags,
+)
+
+POINTS = 1  #: points per exercise (edit a test cell's points in the source notebook to weigh it)
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+TEST_TAG = "autograder-test"
+
+#: ``OUT/nbgrader_config.py``: written once, never overwritten (a teacher may have edited it).
+COURSE_CONFIG = '''\
+# nbgrader settings of the tilelab course (written by python -m tilelab.teach nbgrader; yours to edit).
+# Run nbgrader from this folder: nbgrader generate_assignment 00_start_here, nbgrader autograde 00_start_here, ...
+c = get_config()  # noqa: F821 (nbgrader defines it)
+
+c.CourseDirectory.course_id = "tilelab"
+
+# Students see the runnable stub above each solution: nothing replaces the solution.
+c.ClearSolutions.code_stub = {"python": ""}
+
+# The lessons keep their stored figures and board pictures (answer and test cells are stored without outputs).
+c.ClearOutput.enabled = False
+
+# Seconds a cell may run before it is interrupted (the longest lesson cell takes well under a minute once the
+# caches are built: `make warm`). An answer that loops forever loses that exercise's points, not the others.
+c.Execute.timeout = 300
+'''
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One graded exercise of a lesson: its checker's name and the answer cell's id."""
+
+    lesson: str
+    name: str
+    grade_id: str
+
+
+def _grade_id(name: str) -> str:
+    """An nbgrader ``grade_id`` from an exercise name (letters, digits, ``_`` and ``-``).
+
+    >>> _grade_id("2048.slide_row")
+    '2048-slide_row'
+    """
+    return re.sub(r"[^A-Za-z0-9_-]", "-", name)
+
+
+def _check_calls(source: str) -> list[ast.Call]:
+    """The top-level ``check(...)`` calls of a cell, in order."""
+    return [node.value for node in ast.parse(source).body
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name) and node.value.func.id == "check"]
+
+
+def _bound_names(source: str) -> set[str]:
+    """Names a cell binds at its top level (functions, classes, assignments)."""
+    names: set[str] = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def _rename(source: str, names: dict[str, str]) -> str:
+    """``source`` with every identifier in ``names`` renamed (tokens, so strings and comments stay).
+
+    >>> _rename("def solution_f(x):\\n    return solution_f(x - 1)  # solution_f\\n", {"solution_f": "my_f"})
+    'def my_f(x):\\n    return my_f(x - 1)  # solution_f\\n'
+    """
+    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    out = [t._replace(string=names.get(t.string, t.string)) if t.type == tokenize.NAME else t for t in tokens]
+    return tokenize.untokenize(out) if out != tokens else source
+
+
+def _without_checks(source: str) -> str:
+    """``source`` without its top-level ``check(...)`` statements (and the blank lines they leave at the end)."""
+    lines = source.split("\n")
+    drop: set[int] = set()
+    for call in _check_calls(source):
+        drop.update(range(call.lineno - 1, (call.end_lineno or call.lineno)))
+    return "\n".join(line for i, line in enumerate(lines) if i not in drop).rstrip() + "\n"
+
+
+def _split_exercise(source: str) -> tuple[str, str, list[ast.Call]]:
+    """An exercise cell as (stub, the ``check`` part from its first top-level call on, the calls)."""
+    calls = _check_calls(source)
+    if not calls:
+        raise ValueError("an exercise cell must call check(...) at its top level")
+    lines = source.split("\n")
+    first = calls[0].lineno - 1
+    return "\n".join(lines[:first]).rstrip() + "\n", "\n".join(lines[first:]), calls
+
+
+def _test_source(exercise_source: str, calls: list[ast.Call]) -> str:
+    """The autograder test: each of the exercise's ``check`` calls again, failing on "not yet"."""
+    lines = ['# Autograder test (read-only): passes when the checker says "passed".',
+             "from tilelab.exercises import check as _check", ""]
+    for call in calls:
+        args = ast.get_source_segment(exercise_source, call)
+        assert args is not None and args.startswith("check(")
+        lines += [f"_result = _{args}", "assert _result, f\"not yet: {_result.message}\""]
+    return "\n".join(lines)
+
+
+def _nbgrader_meta(grade_id: str, *, solution: bool, grade: bool, points: int | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"grade": grade, "grade_id": grade_id, "locked": grade and not solution,
+                            "schema_version": 3, "solution": solution, "task": False}
+    if grade:
+        meta["points"] = points
+    return meta
+
+
+def assignment_notebook(nb: Any, lesson: str) -> tuple[Any, list[Exercise]]:
+    """The nbgrader source version of a lesson notebook, and the exercises it grades.
+
+    >>> v4 = nbformat.v4
+    >>> nb = v4.new_notebook(cells=[
+    ...     v4.new_code_cell("def my_f(x):\\n    return 0\\n\\ncheck('double', my_f)", metadata={"tags": ["exercise"]}),
+    ...     v4.new_code_cell("def solution_f(x):\\n    return 2 * x\\n\\ncheck('double', solution_f)",
+    ...                      metadata={"tags": ["solution"]})])
+    >>> source, graded = assignment_notebook(nb, "00_demo")
+    >>> print(source.cells[0].source)
+    def my_f(x):
+        return 0
+    ### BEGIN SOLUTION
+    def my_f(x):
+        return 2 * x
+    ### END SOLUTION
+    check('double', my_f)
+    >>> source.cells[1].metadata.nbgrader["points"], graded
+    (1, [Exercise(lesson='00_demo', name='double', grade_id='double')])
+    """
+    cells, graded = list(nb.cells), []
+    solutions = [c for c in cells if SOLUTION_TAG in tags(c) and c.cell_type == "code"]
+    stubs = {name for c in cells if EXERCISE_TAG in tags(c) and c.cell_type == "code"
+             for name in _bound_names(c.source)}
+    renames = {name: "my_" + name[len("solution_"):] for c in solutions for name in _bound_names(c.source)
+               if name.startswith("solution_") and "my_" + name[len("solution_"):] in stubs}
+    out = []
+    for i, cell in enumerate(cells):
+        cell = copy.deepcopy(cell)
+        t = tags(cell)
+        if TEACHER_TAG in t or SOLUTION_TAG in t:
+            continue  # solutions go inside their answer cells; teacher's notes stay in the teacher edition
+        if EXERCISE_TAG not in t or cell.cell_type != "code":
+            out.append(cell)
+            continue
+        solution = next((c for c in cells[i + 1:] if SOLUTION_TAG in tags(c) or EXERCISE_TAG in tags(c)), None)
+        stub, tail, calls = _split_exercise(cell.source)
+        cell.outputs, cell.execution_count = [], None
+        if solution is None or SOLUTION_TAG not in tags(solution):
+            out.append(cell)  # an open task with no official answer: left for the student, not graded
+            continue
+        name = ast.literal_eval(calls[0].args[0])
+        grade_id = _grade_id(name)
+        answer = _rename(_without_checks(solution.source), renames)
+        # nbgrader replaces the region with one empty line (the code stub is ""), which stands for the blank
+        # line between the stub and its check: the student sees the student edition's cell.
+        cell.source = (f"{stub.rstrip()}\n" if stub.strip() else "") + f"{BEGIN}\n{answer}{END}\n{tail}"
+        cell.metadata["nbgrader"] = _nbgrader_meta(grade_id, solution=True, grade=False)
+        test = nbformat.v4.new_code_cell(_test_source(tail, _check_calls(tail)),
+                                         metadata={"tags": [TEST_TAG], "editable": False, "deletable": False})
+        test.metadata["nbgrader"] = _nbgrader_meta(f"test-{grade_id}", solution=False, grade=True, points=POINTS)
+        out += [cell, test]
+        graded.append(Exercise(lesson, name, grade_id))
+    source = copy.deepcopy(nb)
+    source.cells = out
+    if len({e.grade_id for e in graded}) != len(graded):
+        raise ValueError(f"{lesson}: two exercises share a name: {[e.name for e in graded]}")
+    return source, graded
+
+
+def _reads_saved_results(nb: Any) -> bool:
+    return any(cell.cell_type == "code" and re.search(r"\b(load_results|results_path|results_dir)\b", cell.source)
+               for cell in nb.cells)
+
+
+def build_course(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *,
+                 force: bool = False, quiet: bool = False) -> list[Exercise]:
+    """Write the nbgrader course folder ``out`` (see the module docstring); return every graded exercise.
+
+    An existing source notebook that differs is kept (a teacher may have edited it) unless ``force``.
+    """
+    out = Path(out)
+    folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
+    paths = lesson_paths(folder)
+    if not paths:
+        raise ValueError(f"no lessons (*.ipynb) in {folder}")
+    (out / "source").mkdir(parents=True, exist_ok=True)
+    config = out / "nbgrader_config.py"
+    if not config.exists():
+        config.write_text(COURSE_CONFIG, encoding="utf-8")
+    results = folder.resolve().parent / "benchmarks" / "results"
+    graded: list[Exercise] = []
+    for path in paths:
+        lesson = path.stem
+        nb = nbformat.read(path, as_version=4)
+        source, exercises = assignment_notebook(nb, lesson)
+        graded += exercises
+        target = out / "source" / lesson / path.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        text = nbformat.writes(source) + "\n"
+        if target.exists() and not force and target.read_text(encoding="utf-8") != text:
+            print(f"{target}: kept (it differs from the lesson: edited? --force rewrites it)", file=sys.stderr)
+        else:
+            target.write_text(text, encoding="utf-8")
+        if _reads_saved_results(nb) and results.is_dir():
+            _copy_results(results, target.parent / "benchmarks" / "results")
+        if not quiet:
+            print(f"{target}: {len(exercises)} graded exercise(s)")
+    return graded
+
+
+def _copy_results(source: Path, target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for path in sorted(source.iterdir()):
+        if path.is_file() and path.suffix in (".json", ".jsonl"):
+            shutil.copy2(path, target / path.name)
+
+
+def graded_exercises(course: str | os.PathLike) -> list[Exercise]:
+    """Every graded exercise of the course folder's source notebooks (``source/*/*.ipynb``)."""
+    found = []
+    for path in sorted(Path(course).glob("source/*/*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("solution") and cell.cell_type == "code":
+                _, tail, calls = _split_exercise(cell.source)
+                found.append(Exercise(path.parent.name, ast.literal_eval(calls[0].args[0]), meta["grade_id"]))
+    return found
+
+
+# ------------------------------------------------------------------------------ nbgrader export, per exercise
+def exercise_rows(gradebook: Any, assignments: Iterable[str] = (), students: Iterable[str] = ()) -> list[dict]:
+    """One row per student, assignment and graded cell of an nbgrader :class:`~nbgrader.api.Gradebook`.
+
+    A submission nbgrader could not grade (or that was never made) gives its rows with no score.
+    """
+    from nbgrader.api import MissingEntry
+
+    assignments, students = list(assignments), list(students)
+    rows = []
+    for assignment in gradebook.assignments:
+        if assignments and assignment.name not in assignments:
+            continue
+        for student in sorted(gradebook.students, key=lambda s: s.id):
+            if students and student.id not in students:
+                continue
+            try:
+                submission = gradebook.find_submission(assignment.name, student.id)
+            except MissingEntry:
+                submission = None
+            for notebook in assignment.notebooks:
+                for cell in notebook.grade_cells:
+                    score = None
+                    if submission is not None:
+                        try:
+                            grade = gradebook.find_grade(cell.name, notebook.name, assignment.name, student.id)
+                            score = grade.score
+                        except MissingEntry:
+                            pass
+                    rows.append({"student_id": student.id, "assignment": assignment.name,
+                                 "exercise": cell.name.removeprefix("test-"), "score": score,
+                                 "max_score": cell.max_score,
+                                 "submitted": "yes" if submission is not None else "no"})
+    return rows
+
+
+def _export_plugin_base() -> type:
+    try:
+        from nbgrader.plugins import ExportPlugin
+    except ImportError:  # nbgrader is not installed: the class below is only for nbgrader's export command
+        return object
+    return ExportPlugin  # type: ignore[no-any-return]
+
+
+class ExerciseCsvExport(_export_plugin_base()):  # type: ignore[misc]
+    """nbgrader export plugin: a CSV row per student, lesson and exercise (``--to FILE``, default
+    ``grades_by_exercise.csv``); nbgrader's own ``CsvExportPlugin`` writes one row per student and lesson."""
+
+    def export(self, gradebook: Any) -> None:
+        import csv
+
+        dest = self.to or "grades_by_exercise.csv"
+        rows = exercise_rows(gradebook, [str(a) for a in self.assignment], [str(s) for s in self.student])
+        with open(dest, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
+            writer = csv.DictWriter(fh, ["student_id", "assignment", "exercise", "score", "max_score", "submitted"])
+            writer.writeheader()
+            writer.writerows(rows)
+        self.log.info("Exported %d rows (student, lesson, exercise) to %s", len(rows), dest)
