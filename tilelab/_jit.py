@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import os
 import sys
 import time
@@ -207,6 +208,14 @@ def prefetch(array: Any, index: int) -> None:
     """
 
 
+def compile_by_kind(func: Callable[..., Any], on_array: Callable[..., Any], on_tuple: Callable[..., Any]) -> None:
+    """In compiled code, a call of ``func`` becomes ``on_array`` when its first argument is an array and
+    ``on_tuple`` when it is a tuple (each compiled for the types it meets; all three take the same arguments).
+    Plain Python (no numba) keeps calling ``func``, which must tell the two apart itself."""
+    if HAVE_NUMBA:
+        _by_kind(func, on_array, on_tuple)
+
+
 def popcount(word: Any) -> int:
     """How many bits of a 64-bit word are set: one processor instruction in compiled code (LLVM's ``ctpop``).
 
@@ -263,3 +272,17 @@ if HAVE_NUMBA:  # pragma: no branch - one way per machine
         if isinstance(word, _types.Integer):
             return lambda word: _ctpop_instruction(_numba.uint64(word))
         return None
+
+    def _by_kind(func: Callable[..., Any], on_array: Callable[..., Any], on_tuple: Callable[..., Any]) -> None:
+        def pick(first: Any) -> Any:
+            if isinstance(first, _types.Array):
+                return on_array
+            if isinstance(first, _types.BaseTuple):
+                return on_tuple
+            return None
+
+        # numba wants the typing function to name the arguments as ``func`` does
+        names = ", ".join(inspect.signature(func).parameters)
+        namespace: dict[str, Any] = {"pick": pick}
+        exec(f"def choose({names}):\n    return pick({names.split(',')[0]})\n", namespace)
+        _overload(func, inline="always")(namespace["choose"])

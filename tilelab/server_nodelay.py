@@ -25,7 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["CONFIG", "enabled", "install_config", "patch_kernel_websockets"]
+__all__ = ["CONFIG", "LAB_SETTINGS", "enabled", "install_config", "install_lab_settings", "patch_kernel_websockets"]
 
 #: What ``etc/jupyter/jupyter_server_config.d/tilelab.json`` says.
 CONFIG = {"ServerApp": {"jpserver_extensions": {"tilelab.server_nodelay": True}}}
@@ -86,7 +86,36 @@ def install_config(prefix: str | os.PathLike = sys.prefix) -> Path:
     return path
 
 
+#: What ``share/jupyter/lab/settings/overrides.json`` gets from tilelab: JupyterLab saves the widgets' state with a
+#: notebook, so a lesson reopened after its board cell ran again shows the board as saved, not "model not found".
+LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+
+
+def install_lab_settings(prefix: str | os.PathLike = sys.prefix) -> Path:
+    """Merge :data:`LAB_SETTINGS` into ``share/jupyter/lab/settings/overrides.json`` under ``prefix`` (other
+    settings there are kept).
+
+    >>> import tempfile, json
+    >>> path = install_lab_settings(tempfile.mkdtemp())
+    >>> json.loads(path.read_text()) == LAB_SETTINGS, path.name
+    (True, 'overrides.json')
+    """
+    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        settings = json.loads(path.read_text())
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    for plugin, values in LAB_SETTINGS.items():
+        settings[plugin] = {**settings.get(plugin, {}), **values}
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+    return path
+
+
 if __name__ == "__main__":  # python -m tilelab.server_nodelay --install
     if sys.argv[1:] != ["--install"]:
         sys.exit("usage: python -m tilelab.server_nodelay --install   (enables the extension in this environment)")
     print(f"tilelab: wrote {install_config()}; restart JupyterLab to send kernel messages at once")
+    print(f"tilelab: wrote {install_lab_settings()}; JupyterLab saves the boards' state with a notebook")

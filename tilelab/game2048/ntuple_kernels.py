@@ -19,7 +19,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import HAVE_NUMBA, njit, popcount, prefetch
+from tilelab._jit import compile_by_kind, njit, popcount, prefetch
 from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
 from tilelab.game2048.bitrows import OVERFLOW, U64, apply_move, max_exponent
 from tilelab.game2048.kernels import F64Array, make_search
@@ -89,17 +89,8 @@ def weight_at(weights: Weights, f: int, i: int) -> float:
     return float(weights[i])
 
 
-if HAVE_NUMBA:  # pragma: no branch - one way per machine
-    from numba import types as _types
-    from numba.extending import overload as _overload
-
-    @_overload(weight_at, inline="always")
-    def _weight_at_compiled(weights, f, i):  # type: ignore[no-untyped-def]  # numba wants the lambdas' bare names
-        if isinstance(weights, _types.Array):
-            return lambda weights, f, i: float(weights[i])
-        if isinstance(weights, _types.BaseTuple) and len(weights) == 3:
-            return lambda weights, f, i: compact_weight(weights[0], weights[1], weights[2][f], i)
-        return None
+compile_by_kind(weight_at, lambda weights, f, i: float(weights[i]),
+                lambda weights, f, i: compact_weight(weights[0], weights[1], weights[2][f], i))
 
 
 @njit

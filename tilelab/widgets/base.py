@@ -121,8 +121,15 @@ def fit_font_size(text: str, box_width: float, box_height: float, *, max_size: f
 FOCUS_RING = "3px solid #1f70a8"
 BOARD_STYLE = (
     "<style>.tilelab-board canvas:focus, .tilelab-board canvas:focus-visible"
-    f"{{outline:{FOCUS_RING} !important;outline-offset:-3px}}</style>"
+    f"{{outline:{FOCUS_RING} !important;outline-offset:-3px}}"
+    ".tilelab-saved-note{display:none;font-family:sans-serif;font-size:14px;margin:4px 0}"
+    ".jupyter-widgets-disconnected .tilelab-saved-note{display:block}</style>"
 )
+#: Shown under a board only when it is not connected to a kernel: JupyterLab drew it from the widget state saved
+#: with the notebook (a reopened lesson), or the kernel stopped. ipywidgets marks such a view
+#: ``jupyter-widgets-disconnected``; a live board never shows the line.
+SAVED_NOTE = ('<div class="tilelab-saved-note">&#9654; This board is a saved picture, not connected to Python: '
+              "run this cell to play.</div>")
 #: Run once per page by the first board shown. ipycanvas cancels every wheel event over its canvas
 #: (the notebook would stop scrolling under the pointer) and keeps every key, Escape included: a
 #: capturing listener lets the wheel scroll the page over a board, and turns Escape on a board into
@@ -208,8 +215,10 @@ class BoardWidget:
             self.canvas.tabbable = True  # lets the canvas take keyboard focus
         #: The page-side helpers every board needs (see :data:`BOARD_STYLE` and :data:`BOARD_SCRIPT`).
         self.page_helper = page_helper()
+        #: "run this cell to play", seen only on a board drawn from saved widget state (see :data:`SAVED_NOTE`)
+        self.saved_note = widgets.HTML(value=SAVED_NOTE, layout=widgets.Layout(margin="0"))
         self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.keyboard_park, self.output,
-                                    self.page_helper], layout=widgets.Layout(
+                                    self.page_helper, self.saved_note], layout=widgets.Layout(
             width="100%", max_width=f"{max(self.width, MIN_BOARD_PX) + 4}px"))
         self.widget.add_class("tilelab-board")
         self.key: tuple | None = None  # set by :meth:`register`
