@@ -124,7 +124,7 @@ def _oscillating_save(side: int, slides: int) -> str:
     start = start.slide(start.tiles[start.blank_index - side + 1])  # blank at the left end of a row
     far = start.tiles[start.blank_index + side - 1]
     back = start.slide(far).tiles[start.blank_index]
-    data = sliding.Game(puzzle=start, rng=0).to_dict()
+    data = sliding.Game(board=start, rng=0).to_dict()
     data["played"] = [far, back] * (slides // 2)
     return json.dumps(data)
 
@@ -135,7 +135,7 @@ def test_the_hunts_memory_bomb_loads_in_little_memory() -> None:
 
     goal = sliding.Puzzle.goal(250, 250)  # the hunt's reproduction: one tile slid back and forth
     start = goal.slide(goal.legal_moves()[0])
-    data = sliding.Game(puzzle=start, rng=0).to_dict()
+    data = sliding.Game(board=start, rng=0).to_dict()
     data["played"] = [next(t for t in start.legal_moves() if start.slide(t) != goal)] * 20_000
     text = json.dumps(data)
     tracemalloc.start()
@@ -143,7 +143,7 @@ def test_the_hunts_memory_bomb_loads_in_little_memory() -> None:
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 40 * 2**20, f"peak {peak / 2**20:.0f} MB"
-    assert game.undo_depth == 20_000 and game.puzzle == start.play(data["played"][:2])  # period 2 after the first
+    assert game.undo_depth == 20_000 and game.board == start.play(data["played"][:2])  # period 2 after the first
     assert game.moves.single == sliding.count_moves(start, data["played"][:2]).single + 19_998  # then one tile a slide
     assert game.to_json() == text
 
@@ -167,12 +167,12 @@ def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> Non
     """Undo keeps four ints a slide and slides the segment back: every position returns exactly."""
     rng = np.random.default_rng(shape[0] * 10 + shape[1])
     game = sliding.Game(*shape, rng=int(rng.integers(1000)))
-    seen = [(game.puzzle, game.moves)]
+    seen = [(game.board, game.moves)]
     for _ in range(400):
         if game.over:
             break
         game.play(int(rng.choice(game.legal_moves())))
-        seen.append((game.puzzle, game.moves))
+        seen.append((game.board, game.moves))
     loaded = sliding.Game.from_json(game.to_json())
     assert loaded.to_json() == game.to_json() and (loaded.puzzle, loaded.moves) == seen[-1]
     assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
@@ -186,7 +186,7 @@ def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> Non
 
 def test_a_slide_after_the_puzzle_is_solved_or_an_illegal_one_is_refused() -> None:
     goal = sliding.Puzzle.goal(3, 3)
-    data = sliding.Game(puzzle=goal.slide(8), rng=0).to_dict()
+    data = sliding.Game(board=goal.slide(8), rng=0).to_dict()
     data["played"] = [8, 8]
     with pytest.raises(ValueError, match=r"played\[1\].*solved"):
         sliding.Game.from_dict(data)

@@ -49,7 +49,7 @@ from tilelab._protocol import (
     saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.cascade import SwapResult, swap
+from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
@@ -404,15 +404,24 @@ class Game(SessionBase):
         return self.rules.hint(self.board)
 
     def refill_outcomes(self) -> list[tuple[int, float]]:
-        """The chance step behind every refilled hole: each kind with its probability."""
-        return [(k, 1.0 / self.kinds) for k in range(self.kinds)]
+        """The chance step behind every refilled hole: each kind with its probability (the one rule,
+        :func:`~tilelab.match3.cascade.refill_outcomes`)."""
+        return refill_outcomes(self.board)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance step the OpenSpiel way: what each refilled hole may become, with its probability.
+
+        A swap's cascade refills every hole it empties with one draw from this list each
+        (:attr:`Turn.chance` records every draw); match-3 has no chance step between moves.
+        """
+        return self.refill_outcomes()
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         """How points are scored under this game's rules."""
         return self.rules.score_table()
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn:
+    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn[Move, "SwapResult | SpecialSwapResult"]:
         """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
 
         A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
@@ -432,8 +441,8 @@ class Game(SessionBase):
         self.moves += 1
         self.last_cascades = result.cascades
         self.best_cascades = max(self.best_cascades, result.cascades)
-        p = 1.0 / self.kinds
-        chance = tuple((refill, p) for step in result.steps for refill in step.refills)
+        p = dict(self.refill_outcomes())  # the refill rule, read once: every hole draws from it
+        chance = tuple((refill, p[refill[1]]) for step in result.steps for refill in step.refills)
         reshuffle = None
         if self.rules.is_dead(self.board):
             reshuffle = self.rules.reshuffle(self.board, rng=self._rng)
