@@ -1,6 +1,6 @@
 """A class on a real JupyterHub on this machine: N students at once log in, pull the course, run a lesson.
 
-    python benchmarks/bench_hub.py                          # N = 1, 5, 10 on 04b, 05c and 02b (about 30 min)
+    python benchmarks/bench_hub.py                          # N = 1, 5, 10 on 04c, 05c and 02b (about 30 min)
     python benchmarks/bench_hub.py --students 1 5 10 20 --lessons 02b
     python benchmarks/bench_hub.py --save benchmarks/results/bench_hub.json
 
@@ -13,7 +13,7 @@ API (a token from name and password; the teacher enrolled them), start their ser
 (the course from a local git repository: this machine has no internet), open the lesson and run every code cell
 over the kernel's websocket. Per student: seconds to log in, to pull, to the first output and to the last cell
 (from pressing Run All), peak memory of server plus kernel, CPU seconds of both. For the run: the machine's used
-memory before and at its peak. A lesson per kind of class day: sliding (04b, the heaviest sliding lesson),
+memory before and at its peak. A lesson per kind of class day: sliding (04c, the heaviest sliding lesson),
 match-3 (05c) and 2048 AI (02b, the strong player's board).
 """
 
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from tests.hubrun import Hub, course_repository, run_class  # noqa: E402
 
 #: A lesson per kind of class day, by its number: the heaviest of its kind (docs/hub.md's kernel table)
-DAYS = {"04b": "sliding", "05c": "match-3", "02b": "2048 AI"}
+DAYS = {"04c": "sliding", "05c": "match-3", "02b": "2048 AI"}
 
 
 def lesson_file(prefix: str) -> str:
@@ -119,7 +119,7 @@ def sizing(rows: list[dict], students: int = 30) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, nargs="+", default=[1, 5, 10])
-    parser.add_argument("--lessons", nargs="+", default=list(DAYS), help="lessons by number (default: 04b 05c 02b)")
+    parser.add_argument("--lessons", nargs="+", default=list(DAYS), help="lessons by number (default: 04c 05c 02b)")
     parser.add_argument("--shared", type=Path, default=None,
                         help="the shared caches' folder (default: a folder in tilelab's cache, kept between runs)")
     parser.add_argument("--save", type=Path, default=None, help="write the rows as JSON here")

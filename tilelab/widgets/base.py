@@ -148,15 +148,6 @@ BOARD_SCRIPT = """
   window.addEventListener('wheel', function (e) {
     if (onBoard(e)) { e.stopPropagation(); }
   }, {capture: true, passive: true});
-  window.addEventListener('mousedown', function (e) {
-    var board = onBoard(e);
-    if (!board || !board.classList.contains('tilelab-focus-first') || e.target.tagName !== 'CANVAS') { return; }
-    var active = document.activeElement;
-    if (active && active.tagName === 'CANVAS' && board.contains(active)) { return; }
-    e.stopPropagation();
-    e.preventDefault();
-    (board.querySelector('canvas[tabindex]') || e.target).focus();
-  }, {capture: true});
   window.addEventListener('keydown', function (e) {
     var board = e.key === 'Escape' && !e.ctrlKey && !e.metaKey ? onBoard(e) : null;
     if (!board) { return; }
@@ -166,6 +157,15 @@ BOARD_SCRIPT = """
     e.preventDefault();
     if (!cell.hasAttribute('tabindex')) { cell.setAttribute('tabindex', '-1'); }
     cell.focus();
+  }, {capture: true});
+  window.addEventListener('mousedown', function (e) {
+    var board = onBoard(e);
+    if (!board || !board.classList.contains('tilelab-focus-first') || e.target.tagName !== 'CANVAS') { return; }
+    var active = document.activeElement;
+    if (active && active.tagName === 'CANVAS' && board.contains(active)) { return; }
+    e.stopPropagation();
+    e.preventDefault();
+    (board.querySelector('canvas[tabindex]') || e.target).focus();
   }, {capture: true});
 })();
 """
