@@ -221,7 +221,7 @@ def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path
 
 
 def test_index_page_links_every_lesson_and_says_how_to_hand_in() -> None:
-    from tilelab.teach.site import Lesson
+    from tilelab.teach.lessons import Lesson
 
     lessons = [Lesson("00_start_here", "Start <here>", "The map.", Path("x")),
                Lesson("01a_2048_merge", "Merge", "Slide.", Path("y"))]

@@ -53,7 +53,7 @@ def test_legal_moves_is_the_one_name_in_every_engine_and_game():
     assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
     puzzle = sliding.Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
     assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == puzzle.legal_tiles() == (2, 4, 5, 7)
-    assert list(sliding.Game(puzzle=puzzle).legal_moves()) == [2, 4, 5, 7]
+    assert list(sliding.Game(board=puzzle).legal_moves()) == [2, 4, 5, 7]
     candies = m3.stable_board(6, 6, 5, rng=1)
     assert m3.legal_moves is m3.valid_moves
     assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
@@ -66,7 +66,7 @@ ENTRY_POINTS = {
     "game2048.Game": lambda rng: g2048.Game(rng=rng).board,
     "game2048.spawn": lambda rng: g2048.spawn(g2048.Board.empty(4), rng=rng),
     "bitboard.spawn_bits": lambda rng: bitboard.spawn_bits(0, rng=rng),
-    "sliding.Game": lambda rng: sliding.Game(3, 3, rng=rng).puzzle,
+    "sliding.Game": lambda rng: sliding.Game(3, 3, rng=rng).board,
     "sliding.shuffle": lambda rng: sliding.shuffle(3, 3, rng=rng),
     "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Puzzle.goal(3, 3), 20, rng=rng),
     "sliding.random_board": lambda rng: sliding.random_board(3, 3, rng=rng),

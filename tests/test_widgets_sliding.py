@@ -273,7 +273,7 @@ def test_a_worse_game_does_not_replace_the_record():
         board.slide(tile)
     best = SESSION_BEST[(2, 3)]
     # the same deal again, played with a detour: two moves more
-    board.set_game(tilelab.sliding.Game(puzzle=start))
+    board.set_game(tilelab.sliding.Game(board=start))
     detour = start.neighbour_tiles()[0]
     board.slide(detour)
     board.slide(detour)

@@ -9,30 +9,42 @@ Engines (pure: standard library + numpy, with optional numba for the fast paths)
 Around them: :mod:`tilelab.widgets` (playable ipycanvas boards), :mod:`tilelab.plots`
 (matplotlib figures for the lessons) and :mod:`tilelab.exercises` (self-checking exercises).
 
-One vocabulary across the three games:
+One vocabulary across the three games (the reference: ``docs/vocabulary.md``, checked against the code):
 
-- one name, one function: a name means the same object whichever path imports it
-  (``tilelab.match3.legal_moves is tilelab.match3.core.legal_moves``, and ``valid_moves`` is that same object);
+- one import path per name: a name lives in one module and is imported from there, or from its
+  package (``tilelab.match3.legal_moves`` is ``tilelab.match3.moves.legal_moves``); an older path or
+  name still works until tilelab 0.3.0 and warns (``DeprecationWarning``) with its new name;
 - the plain name is the readable reference a lesson builds; its twins carry a suffix and are
   tested to agree with it: ``_fast`` for a compiled (numba) twin on the same board type,
   ``_bits`` for the same rule on the 64-bit 2048 bitboard (another representation, not only
-  speed). ``_reference`` (and ``_ref`` in ``game2048.ntuple``, ``*_reference`` searches in
-  ``sliding``) are older names for a readable twin, kept because lessons use them; where one
-  function offers both paths an ``engine=`` keyword picks one;
+  speed); ``_reference`` (and ``_ref`` in the n-tuple modules, ``*_reference`` searches in
+  ``sliding``) name a readable twin kept beside a fast default; where one function offers both
+  paths an ``engine=`` keyword picks one;
 - ``play(board, move)`` is every engine's move, returning what happened as data:
   ``game2048.play(board, "left") -> MoveResult``, ``sliding.play(puzzle, tile_or_direction) -> Slide``,
-  ``match3.play(board, (a, b), rng=...) -> SwapResult`` (a ``SpecialBoard`` gets its special result);
-  older names (``move``, ``Puzzle.slide_segment``/``Puzzle.move``, ``swap``) stay as aliases;
-- ``legal_moves`` lists the legal moves in every engine (``game2048.legal_moves``,
-  ``sliding.legal_moves``/``Puzzle.legal_moves``, ``match3.legal_moves``) and on every ``Game``;
+  ``match3.play(board, (a, b), rng=...) -> SwapResult``; ``Game.play(move) -> Turn`` plays one move of a
+  session and ``Game.play_all(moves)`` a sequence;
+- ``legal_moves`` lists the legal moves in every engine and on every ``Game``; ``game.board`` is the
+  board a ``Game`` is at; ``Game.chance_outcomes()`` lists its chance step (OpenSpiel's way);
+- :func:`tilelab.check_game` checks any game against the shared protocol (Gymnasium's ``check_env``);
 - every widget takes ``px=`` for its size in pixels;
 - randomness is a keyword-only ``rng`` taking a seed or a ``numpy.random.Generator``
-  (:data:`tilelab._random.RngLike`); the older ``seed=`` stays as an alias where it was used.
+  (:data:`tilelab._random.RngLike`).
 """
 
 import sys as _sys
+from typing import Any as _Any
 
 __version__ = "0.1.0"
+__all__ = ["IN_BROWSER", "check_game"]
 
 #: True in the browser kernel (JupyterLite/Pyodide), where lessons pick smaller sizes for heavy cells.
 IN_BROWSER: bool = _sys.platform == "emscripten"
+
+
+def __getattr__(name: str) -> _Any:
+    if name == "check_game":  # loaded on first use: ``import tilelab`` stays light
+        from tilelab.checking import check_game
+
+        return check_game
+    raise AttributeError(f"module 'tilelab' has no attribute {name!r}")

@@ -6,59 +6,99 @@ against it works with any of them. Standard library and numpy only (engines impo
 
 A :class:`Turn` is what one ``play`` did, as data: the engine's events (to animate), the score
 gained, every chance outcome drawn with its probability, and whether the game is now over or won.
-It counts as ``True`` (and as 1) when the move changed the board, so ``if game.play("up"):`` and
-``sum(game.play(k) for k in keys)`` read as they did when ``play`` returned a bool.
+It is a frozen dataclass, generic over the game's move type and events (``Turn[Direction, MoveResult]``),
+and counts as true when the move changed the board: ``if game.play("up"):``.
+
+Every game also exposes its chance step the OpenSpiel way: ``chance_outcomes()`` lists what may happen
+next with its probability, and ``play`` samples one of them with the game's own generator.
 
 >>> t = Turn("up", True, score=4)
->>> bool(t), t + 0, t.score, Turn("up", False) == False
-(True, 1, 4, True)
+>>> bool(t), t.score, Turn("up", False).changed
+(True, 4, False)
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, Generic, Iterable, Protocol, Sequence, TypeVar, runtime_checkable
 
 import numpy as np
 
 from tilelab._checks import short_repr
+from tilelab._deprecation import warn
 
 __all__ = [
     "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
-    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_rng_state",
+    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_fields", "saved_rng_state",
 ]
 
 
-class Turn(int):
-    """What one ``Game.play`` did; ``int(turn)`` is 1 when the board changed, else 0.
+MoveT = TypeVar("MoveT")
+EventsT = TypeVar("EventsT")
 
-    Fields: ``move`` (as the game read it), ``changed``, ``events`` (the engine's result: a 2048
-    ``MoveResult``, a sliding ``Slide``, a match-3 ``SwapResult``), ``score`` (points gained),
-    ``chance`` (``((outcome, probability), ...)``: the 2048 spawn, the match-3 refills), ``over``,
-    ``won``, and ``reshuffle`` (match-3: the board dealt again when the swap left it dead).
+
+@dataclass(frozen=True)
+class Turn(Generic[MoveT, EventsT]):
+    """What one ``Game.play`` did, as data; it counts as true when the move changed the game.
+
+    ``move`` is the game's own move type (a 2048 :class:`~tilelab.game2048.board.Direction`, a sliding
+    :class:`~tilelab.sliding.moves.Move`, a match-3 :class:`~tilelab.match3.board.Swap`), parsed once;
+    ``events`` is the engine's result (a 2048 ``MoveResult``, a sliding ``Slide``, a match-3 ``SwapResult``),
+    None when nothing moved; ``score`` the points gained; ``chance`` every chance outcome drawn with its
+    probability (``((outcome, p), ...)``: the 2048 spawn, the match-3 refills); ``over`` and ``won`` the game's
+    state after the move; ``reshuffle`` (match-3) the board dealt again when the swap left it dead.
+
+    >>> t = Turn("up", True, score=4, chance=[("a", 0.5), ("b", 0.25)])
+    >>> bool(t), t.score, t.probability, Turn("up", False).changed
+    (True, 4, 0.125, False)
     """
 
-    _FIELDS = ("move", "changed", "events", "score", "chance", "over", "won", "reshuffle")
+    move: MoveT
+    changed: bool
+    events: EventsT | None = None
+    score: int = 0
+    chance: tuple[tuple[Any, float], ...] = ()
+    over: bool = False
+    won: bool = False
+    reshuffle: Any = None
 
-    def __new__(cls, move: Any, changed: bool, events: Any = None, score: int = 0,
-                chance: Sequence[tuple[Any, float]] = (), over: bool = False, won: bool = False,
-                reshuffle: Any = None) -> "Turn":
-        turn = super().__new__(cls, 1 if changed else 0)
-        values = (move, bool(changed), events, int(score), tuple(chance), bool(over), bool(won), reshuffle)
-        object.__setattr__(turn, "_values", values)  # ints have no __dict__ slots: keep one tuple
-        return turn
-
-    def __getattr__(self, name: str) -> Any:
-        fields = type(self)._FIELDS
-        if name in fields:
-            return self.__dict__["_values"][fields.index(name)]
-        raise AttributeError(f"Turn has no field {name!r}; its fields are {', '.join(fields)}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a Turn is a record of what happened: it cannot be changed")
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "changed", bool(self.changed))
+        object.__setattr__(self, "score", int(self.score))
+        object.__setattr__(self, "chance", tuple(self.chance))
+        object.__setattr__(self, "over", bool(self.over))
+        object.__setattr__(self, "won", bool(self.won))
 
     def __bool__(self) -> bool:
-        return bool(self.changed)
+        return self.changed
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, bool):  # a Turn was an int once: turn == True read "the move changed the game"
+            warn("comparing a Turn with True or False", "bool(turn)")
+            return self.changed == other
+        if not isinstance(other, Turn):
+            return NotImplemented
+        return (self.move, self.changed, self.events, self.score, self.chance, self.over, self.won,
+                self.reshuffle) == (other.move, other.changed, other.events, other.score, other.chance, other.over,
+                                    other.won, other.reshuffle)
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.changed, self.score, self.chance, self.over, self.won))
+
+    def __int__(self) -> int:
+        """Deprecated: ``int(bool(turn))`` (a Turn was an int once)."""
+        warn("int(turn)", "int(bool(turn)) or turn.changed")
+        return int(self.changed)
+
+    def __add__(self, other: object) -> int:
+        """Deprecated: ``sum(bool(turn) for turn in turns)`` counts the moves that changed the game."""
+        if not isinstance(other, (int, Turn)):
+            return NotImplemented
+        warn("adding Turns (sum(turns))", "sum(bool(turn) for turn in turns)")
+        return int(self.changed) + (int(other.changed) if isinstance(other, Turn) else other)
+
+    __radd__ = __add__
 
     def __repr__(self) -> str:
         chance = ", ".join(f"{o!r} p={p:.3g}" for o, p in self.chance[:3])
@@ -68,16 +108,9 @@ class Turn(int):
         return (f"Turn(move={self.move!r}, changed={self.changed}, score={self.score}, chance=[{chance}], "
                 f"over={self.over}, won={self.won}{extra})")
 
-    def __reduce__(self) -> tuple:
-        return (Turn, self.__dict__["_values"])
-
     @property
     def probability(self) -> float:
-        """The probability of this turn's chance outcomes together (1.0 when nothing was drawn).
-
-        >>> Turn("left", True, chance=[("a", 0.5), ("b", 0.25)]).probability
-        0.125
-        """
+        """The probability of this turn's chance outcomes together (1.0 when nothing was drawn)."""
         p = 1.0
         for _outcome, q in self.chance:
             p *= q
@@ -96,9 +129,11 @@ class GameProtocol(Protocol):
     @property
     def over(self) -> bool: ...
 
-    def play(self, move: Any) -> Turn: ...
+    def play(self, move: Any) -> Turn[Any, Any]: ...
 
-    def legal_moves(self) -> list: ...
+    def legal_moves(self) -> list[Any]: ...
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]: ...
 
     def undo(self) -> bool: ...
 
@@ -119,6 +154,11 @@ class SessionBase:
     def can_undo(self) -> bool:
         """True when there is a move to take back."""
         return bool(self._history)
+
+    def play_all(self, moves: Iterable[Any]) -> list[Turn[Any, Any]]:
+        """Play each move in turn and return the Turns (``play`` is one move; ``play_all`` a sequence)."""
+        play = getattr(self, "play")
+        return [play(move) for move in moves]
 
     @property
     def undo_depth(self) -> int:
@@ -217,7 +257,7 @@ def generator_from_state(state: Any, field: str = "rng") -> np.random.Generator:
     True
     """
     bit_generator = np.random.PCG64(0)  # a fixed seed: no OS entropy is read for a state about to be replaced
-    bit_generator.state = saved_rng_state(state, field)
+    bit_generator.state = saved_rng_state(state, field)  # type: ignore[assignment]  # numpy types it as a TypedDict
     return np.random.Generator(bit_generator)
 
 
@@ -265,7 +305,7 @@ def load_json(text: Any, what: str) -> Any:
         raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
 
 
-def check_saved_header(data: Any, fmt: str, version: int) -> dict:
+def check_saved_header(data: Any, fmt: str, version: int) -> dict[str, Any]:
     """``data`` if it is a saved game of format ``fmt`` and this ``version``; ValueError naming the problem."""
     if not isinstance(data, dict) or data.get("format") != fmt:
         raise ValueError(f"not a saved game of this kind: expected a JSON object with format={fmt!r}")
@@ -275,7 +315,32 @@ def check_saved_header(data: Any, fmt: str, version: int) -> dict:
     return data
 
 
-def saved_field(data: dict, key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+def saved_fields(data: Any, fields: Sequence[str], where: str = "", optional: Sequence[str] = ()) -> dict[str, Any]:
+    """``data`` if it is an object holding exactly ``fields`` (what ``to_dict`` writes), and perhaps some of
+    ``optional`` (fields older saves lack); ValueError naming a missing or an unknown one. numpy reads a ``.npy``
+    header the same way: its exact keys or an error, so a save that loads holds nothing the game would drop.
+
+    >>> saved_fields({"a": 1, "b": 2}, ("a", "b"))
+    {'a': 1, 'b': 2}
+    >>> saved_fields({"a": 1, "c": 3}, ("a", "b"), "history[0].")
+    Traceback (most recent call last):
+    ValueError: saved game is missing the field history[0].'b'
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"saved game field {where.rstrip('.') or 'game'} must be an object, not {short_repr(data)}")
+    missing = [key for key in fields if key not in data]
+    if missing:
+        more = f" (and {len(missing) - 1} more: {missing[1:]})" if len(missing) > 1 else ""
+        raise ValueError(f"saved game is missing the field {where}{missing[0]!r}{more}")
+    if len(data) != len(fields):
+        unknown = [key for key in data if key not in fields and key not in optional]
+        if unknown:
+            raise ValueError(f"saved game has an unknown field {where}{short_repr(unknown[0])}: a save holds exactly "
+                             f"{[*fields, *optional]} there, so this is not a save tilelab wrote")
+    return data
+
+
+def saved_field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
     """``data[key]`` checked to be of ``kind`` (bools are not ints); ValueError naming the field."""
     if key not in data:
         raise ValueError(f"saved game is missing the field {where}{key!r}")

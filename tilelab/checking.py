@@ -33,11 +33,11 @@ class GameCheckError(AssertionError):
 
 
 def _default_state(game: Any) -> str:
-    """Everything a game is, as comparable text: its JSON without the undo history."""
+    """Everything a game is, as comparable text: its JSON without the undo history, and its board."""
     data = json.loads(game.to_json())
     if isinstance(data, dict):
         data.pop("history", None)
-    return json.dumps(data, sort_keys=True)
+    return json.dumps(data, sort_keys=True) + "\n" + str(getattr(game, "board", ""))
 
 
 def _require(condition: bool, where: str, what: str) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 
 from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
-    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_rng_state,
+    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import (
@@ -67,6 +67,11 @@ _jsonable = jsonable  # one converter for every game's saved random state (tilel
 
 
 _generator_from_state = generator_from_state  # one loader for every game's saved random state
+
+
+_FIELDS = ("format", "version", "size", "target", "p_four", "seed", "board", "score", "won", "moves_played", "rng",
+           "history")  #: a save's fields, exactly
+_STEP_FIELDS = ("board", "score", "won", "moves_played", "rng")  #: an undo step's fields, exactly
 
 
 def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
@@ -142,11 +147,15 @@ class Game(SessionBase):
         rng: RngLike = None,
         seed: RngLike = None,
         board: BoardLike | None = None,
+        keep_playing: bool = True,
     ) -> None:
         rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
         self.target = _check_target(target)
         self.p_four = check_p_four(p_four)
         self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+        #: False: once the target is made, moves wait (the original game's "You win!" screen) until this is set
+        #: True ("Keep going"). True (the default for code): play straight on past the target.
+        self.keep_playing = bool(keep_playing)
         self._rng = as_generator(rng)
         if board is not None:
             start = as_board(board)
@@ -198,6 +207,18 @@ class Game(SessionBase):
         """Every spawn that may follow, with its probability, for the current board."""
         return spawn_outcomes(self.board, self.p_four)
 
+    def chance_outcomes(self) -> list[tuple[Spawn, float]]:
+        """The chance step the OpenSpiel way: every spawn that may come next, with its probability.
+
+        The one readable rule (:func:`~tilelab.game2048.chance.spawn_outcomes`); :meth:`play` samples it.
+        """
+        return self.spawn_outcomes()
+
+    @property
+    def waiting(self) -> bool:
+        """True while the win shows and moves wait (``won`` and not ``keep_playing``)."""
+        return self.won and not self.keep_playing
+
     # -- actions ---------------------------------------------------------------------------
     def spawn(self, outcome: Spawn | None = None) -> Spawn:
         """The chance step: place ``outcome`` or, by default, sample one from :meth:`spawn_outcomes`.
@@ -218,14 +239,25 @@ class Game(SessionBase):
                 raise ValueError(
                     f"{outcome!r} cannot happen here; pick one of game.spawn_outcomes() (an empty cell, value 2 or 4)"
                 )
+        self._place(chosen)
+        return chosen
+
+    def apply_chance(self, outcome: Spawn) -> Spawn:
+        """The chance step with a chosen outcome (one of :meth:`chance_outcomes`): place that spawn.
+
+        After ``play(direction, spawn=False)`` the game waits at its chance node, as an OpenSpiel
+        state does; ``apply_chance`` resolves it (``spawn(outcome)`` under the protocol's name).
+        """
+        return self.spawn(outcome)
+
+    def _place(self, chosen: Spawn) -> None:
         self.board = self.board.with_tile(chosen.cell, chosen.value)
         self.last_spawn = chosen
-        return chosen
 
     def _snapshot(self) -> _Snapshot:
         return _Snapshot(self.board, self.score, self.won, self.moves_played, self._rng.bit_generator.state)
 
-    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn:
+    def play(self, direction: DirectionLike, *, spawn: bool = True) -> Turn[Direction, MoveResult]:
         """Swipe; when the board changed add the score, spawn a tile; returns the :class:`Turn`.
 
         The Turn holds the move's events (``turn.events``: every tile's move), the score gained,
@@ -233,6 +265,9 @@ class Game(SessionBase):
         when the board changed. A swipe that changes nothing returns a Turn that counts as False
         and leaves everything (random state too) as is.
         """
+        direction = Direction.parse(direction)
+        if self.waiting:  # the win shows: moves wait for keep_playing, as in the original game
+            return Turn(direction, False, None, 0, (), self.over, self.won)
         result = play_board(self.board, direction)
         if not result.changed:
             return Turn(result.direction, False, result, 0, (), self.over, self.won)
@@ -246,9 +281,10 @@ class Game(SessionBase):
             self.won = True
         chance: tuple[tuple[Spawn, float], ...] = ()
         if spawn:
-            outcomes = dict(self.spawn_outcomes())
-            chosen = self.spawn()
-            chance = ((chosen, outcomes[chosen]),)
+            outcomes = self.chance_outcomes()
+            chosen: Spawn = sample_outcome(outcomes, self._rng)
+            self._place(chosen)
+            chance = ((chosen, dict(outcomes)[chosen]),)
         return Turn(result.direction, True, result, result.score, chance, self.over, self.won)
 
     def hint(self, nodes: int | None = None) -> Direction | None:
@@ -288,6 +324,7 @@ class Game(SessionBase):
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
+            "keep_playing": self.keep_playing,
             "rng": rng_state_to_save(self._rng),
             "history": [
                 {
@@ -313,12 +350,16 @@ class Game(SessionBase):
         version = data.get("version")
         if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
             raise ValueError(f"saved game version {short_repr(version)} is not supported (expected {JSON_VERSION})")
+        saved_fields(data, _FIELDS, optional=("keep_playing",))  # older saves have no keep_playing
         size = _saved(data, "size")
         if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {short_repr(size)}")
         board = _saved_board(data, "board", size)
         try:
-            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), rng=0, board=board)
+            p_four = _saved(data, "p_four")
+            if type(p_four) is not float:  # a save writes a float; 1 would come back as 1.0
+                raise ValueError(f"p_four must be written as a decimal number such as 0.1, not {short_repr(p_four)}")
+            game = cls(size=size, target=_saved(data, "target"), p_four=p_four, rng=0, board=board)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")
@@ -329,6 +370,7 @@ class Game(SessionBase):
         game.score = _saved_count(data, "score")
         game.won = _saved_bool(data, "won")
         game.moves_played = _saved_count(data, "moves_played")
+        game.keep_playing = _saved_bool(data, "keep_playing") if "keep_playing" in data else True  # older saves
         if game.won and board.max_tile < game.target:
             raise ValueError(f"saved game says won but no tile reaches the target {game.target}")
         history = _saved(data, "history")
@@ -338,8 +380,7 @@ class Game(SessionBase):
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
         for i, snap in enumerate(history):
             where = f"history[{i}]."
-            if not isinstance(snap, dict):
-                raise ValueError(f"saved game field 'history[{i}]' must be an object, not {type(snap).__name__}")
+            saved_fields(snap, _STEP_FIELDS, where)
             moves = _saved_count(snap, "moves_played", where)
             if moves != game.moves_played - len(history) + i:
                 raise ValueError(f"saved game field {where}'moves_played' is {moves}, expected "

@@ -46,10 +46,11 @@ from tilelab._protocol import (
     jsonable,
     rng_state_to_save,
     saved_field,
+    saved_fields,
     saved_rng_state,
 )
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.cascade import SwapResult, swap
+from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
@@ -149,8 +150,7 @@ class PlainRules(Rules):
         return tuple((f"group shaped {shape}", points, True) for shape, points in SHAPE_POINTS.items())
 
     def board_from_dict(self, data: Any) -> Board:
-        if not isinstance(data, dict):
-            raise ValueError(f"saved board must be an object with grid and kinds, not {short_repr(data)}")
+        saved_fields(data, ("grid", "kinds"))
         return Board(saved_field(data, "grid", list), saved_field(data, "kinds", int))  # Board reads no row too many
 
 
@@ -201,8 +201,7 @@ class SpecialRules(Rules):
         return {**super().board_to_dict(board), "specials": [list(row) for row in board.specials]}
 
     def board_from_dict(self, data: Any) -> SpecialBoard:
-        if not isinstance(data, dict):
-            raise ValueError(f"saved board must be an object with grid, specials and kinds, not {short_repr(data)}")
+        saved_fields(data, ("grid", "kinds", "specials"))
         grid, specials = saved_field(data, "grid", list), saved_field(data, "specials", list)
         return SpecialBoard(grid, specials, saved_field(data, "kinds", int))  # it reads no row too many
 
@@ -301,6 +300,9 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "SwapResul
 
 
 # ----------------------------------------------------------------------------- the game
+
+
+_STEP_FIELDS = ("board", "score", "moves", "last_cascades", "best_cascades", "rng")  #: a saved position's fields
 
 
 class _Snapshot(NamedTuple):
@@ -404,15 +406,24 @@ class Game(SessionBase):
         return self.rules.hint(self.board)
 
     def refill_outcomes(self) -> list[tuple[int, float]]:
-        """The chance step behind every refilled hole: each kind with its probability."""
-        return [(k, 1.0 / self.kinds) for k in range(self.kinds)]
+        """The chance step behind every refilled hole: each kind with its probability (the one rule,
+        :func:`~tilelab.match3.cascade.refill_outcomes`)."""
+        return refill_outcomes(self.board)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The chance step the OpenSpiel way: what each refilled hole may become, with its probability.
+
+        A swap's cascade refills every hole it empties with one draw from this list each
+        (:attr:`Turn.chance` records every draw); match-3 has no chance step between moves.
+        """
+        return self.refill_outcomes()
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         """How points are scored under this game's rules."""
         return self.rules.score_table()
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn:
+    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn[Move, "SwapResult | SpecialSwapResult"]:
         """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
 
         A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
@@ -432,8 +443,8 @@ class Game(SessionBase):
         self.moves += 1
         self.last_cascades = result.cascades
         self.best_cascades = max(self.best_cascades, result.cascades)
-        p = 1.0 / self.kinds
-        chance = tuple((refill, p) for step in result.steps for refill in step.refills)
+        p = dict(self.refill_outcomes())  # the refill rule, read once: every hole draws from it
+        chance = tuple((refill, p[refill[1]]) for step in result.steps for refill in step.refills)
         reshuffle = None
         if self.rules.is_dead(self.board):
             reshuffle = self.rules.reshuffle(self.board, rng=self._rng)
@@ -470,8 +481,8 @@ class Game(SessionBase):
     @classmethod
     def _snapshot_from(cls, rules: Rules, data: Any, where: str, like: Any = None) -> _Snapshot:
         """One saved position, each field checked; ``like``: the game's board, whose size and kinds it must have."""
-        if not isinstance(data, dict):
-            raise ValueError(f"saved game field {where or 'game'} must be an object, not {short_repr(data)}")
+        if where:
+            saved_fields(data, _STEP_FIELDS, where)
         try:
             board = rules.board_from_dict(saved_field(data, "board", dict, where))
         except (TypeError, ValueError) as exc:
@@ -496,7 +507,8 @@ class Game(SessionBase):
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
         """Rebuild a game saved by :meth:`to_dict`; every field is checked."""
-        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        data = saved_fields(check_saved_header(data, JSON_FORMAT, JSON_VERSION),
+                            ("format", "version", "rules", "seed") + _STEP_FIELDS + ("history",))
         rules = as_rules(saved_field(data, "rules", str))
         now = cls._snapshot_from(rules, data, "")
         dead = _is_dead(rules, now.board)
@@ -513,17 +525,18 @@ class Game(SessionBase):
         history = saved_field(data, "history", list)
         if len(history) > game.moves:
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves} moves played")
-        for i, snap in enumerate(history):
-            game._history.append(cls._snapshot_from(rules, snap, f"history[{i}].", now.board))
-        later = [*game._history[1:], now]
-        for i, (snap, after) in enumerate(zip(game._history, later)):
-            if snap.moves + 1 != after.moves or snap.score > after.score \
-                    or after.best_cascades != max(snap.best_cascades, after.last_cascades):
-                raise ValueError(f"saved game history[{i}] does not lead to the next position (one move more, never "
-                                 "less score, the best cascade the larger of the best before and the last)")
-            if _dead_fast(rules, snap.board):
-                raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a move "
-                                 "was played from it")
+        steps = game._history
+        for i, snap in enumerate([*history, None]):  # each step checked against the one before, as it is read
+            step = now if snap is None else cls._snapshot_from(rules, snap, f"history[{i}].", now.board)
+            if i and (steps[i - 1].moves + 1 != step.moves or steps[i - 1].score > step.score
+                      or step.best_cascades != max(steps[i - 1].best_cascades, step.last_cascades)):
+                raise ValueError(f"saved game history[{i - 1}] does not lead to the next position (one move more, "
+                                 "never less score, the best cascade the larger of the best before and the last)")
+            if snap is not None:
+                if _dead_fast(rules, step.board):
+                    raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a "
+                                     "move was played from it")
+                steps.append(step)
         return game
 
     def __repr__(self) -> str:

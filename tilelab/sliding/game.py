@@ -8,7 +8,7 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 :func:`count_moves`'s) and the solver plan Hint and Solve follow.
 
 >>> game = Game(3, rng=1)
->>> print(game.puzzle)
+>>> print(game.board)
 7 . 1
 4 2 5
 8 6 3
@@ -19,7 +19,7 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 ((6,), MoveCount(single=2, multi=1))
 >>> game.moves == count_moves(game.start, game.played)
 True
->>> game.undo(), game.moves, Game.from_json(game.to_json()).puzzle == game.puzzle
+>>> game.undo(), game.moves, Game.from_json(game.to_json()).puzzle == game.board
 (True, MoveCount(single=1, multi=1), True)
 """
 
@@ -30,6 +30,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from tilelab._checks import short_repr
+from tilelab._deprecation import warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -38,10 +39,11 @@ from tilelab._protocol import (
     generator_from_state,
     rng_state_to_save,
     saved_field,
+    saved_fields,
 )
 from tilelab._random import RngLike, as_generator
 from tilelab.sliding.core import DIRECTIONS, Puzzle
-from tilelab.sliding.moves import MoveCount, count_moves, play
+from tilelab.sliding.moves import MoveCount, Slide, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -109,7 +111,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
     Works on a list of cells and a list of tile positions: a slide costs a slice copy of the segment
     and a few steps per tile moved (never a board copy), and keeps four ints of undo history.
     """
-    puzzle = game.puzzle
+    puzzle = game.board
     rows, cols, n = puzzle.rows, puzzle.cols, puzzle.size
     cells = list(puzzle.tiles)
     where = [0] * n  # where[tile] = its cell
@@ -147,7 +149,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
         multi += direction != last
         blank, last = cell, direction
     game._played = list(played)
-    game.puzzle = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
+    game.board = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
     game.moves, game._direction = MoveCount(single, multi), last
 
 
@@ -156,12 +158,12 @@ class Game(SessionBase):
 
     ``rng`` (or ``seed``) is a seed or a numpy Generator: the deals draw from it, nothing else
     does (a slide has no chance step). ``method`` is how a deal is shuffled (see
-    :data:`tilelab.sliding.METHODS`); ``puzzle=`` starts from a given board instead.
+    :data:`tilelab.sliding.METHODS`); ``board=`` starts from a given board instead.
     """
 
     def __init__(self, rows: int = 4, cols: int | None = None, *, rng: RngLike = None,
                  seed: RngLike = None, method: str = "uniform",
-                 puzzle: Puzzle | None = None) -> None:
+                 board: Puzzle | None = None, puzzle: Puzzle | None = None) -> None:
         if rng is not None and seed is not None:
             raise TypeError("pass rng= or seed= (the same thing), not both")
         source = rng if rng is not None else seed
@@ -171,10 +173,15 @@ class Game(SessionBase):
         self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
         self._rng = as_generator(source)
         self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
-        if puzzle is not None:
-            if not isinstance(puzzle, Puzzle):
-                raise TypeError(f"puzzle must be a Puzzle, got {type(puzzle).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
-            self._start(puzzle)
+        if puzzle is not None:  # the older name of board=
+            warn("sliding.Game(puzzle=...)", "sliding.Game(board=...)")
+            if board is not None:
+                raise TypeError("pass board= (puzzle= is its older name), not both")
+            board = puzzle
+        if board is not None:
+            if not isinstance(board, Puzzle):
+                raise TypeError(f"board must be a Puzzle, got {type(board).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
+            self._start(board)
         else:
             self._start(self._deal(rows, rows if cols is None else cols))
 
@@ -185,9 +192,9 @@ class Game(SessionBase):
             board = shuffle(rows, cols, rng=self._rng, method=self.method)
         return board
 
-    def _start(self, puzzle: Puzzle) -> None:
-        self.start = puzzle  #: the board the game was dealt
-        self.puzzle = puzzle  #: the board now
+    def _start(self, board: Puzzle) -> None:
+        self.start = board  #: the board the game was dealt
+        self.board = board  #: the board now (the same attribute as game2048.Game.board and match3.Game.board)
         self.moves = MoveCount(0, 0)  #: tiles moved (single) and multi-tile moves (multi), count_moves's rule
         self._direction: str | None = None
         self._played: list[int] = []
@@ -200,8 +207,8 @@ class Game(SessionBase):
             if method not in METHODS:
                 raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
             self.method = method
-        rows = self.puzzle.rows if rows is None else rows
-        cols = (self.puzzle.cols if rows == self.puzzle.rows else rows) if cols is None else cols
+        rows = self.board.rows if rows is None else rows
+        cols = (self.board.cols if rows == self.board.rows else rows) if cols is None else cols
         self._start(self._deal(rows, cols))
 
     @property
@@ -210,18 +217,24 @@ class Game(SessionBase):
         return self._rng
 
     @property
+    def puzzle(self) -> Puzzle:
+        """Deprecated: :attr:`board` (goes in tilelab 0.3.0)."""
+        warn("sliding.Game.puzzle", "sliding.Game.board")
+        return self.board
+
+    @property
     def shape(self) -> tuple[int, int]:
-        return self.puzzle.shape
+        return self.board.shape
 
     @property
     def over(self) -> bool:
         """True when the puzzle is solved (no more moves)."""
-        return self.puzzle.is_goal()
+        return self.board.is_goal()
 
     @property
     def won(self) -> bool:
         """True when the puzzle is solved (the same as :attr:`over`: solving is winning)."""
-        return self.puzzle.is_goal()
+        return self.board.is_goal()
 
     @property
     def played(self) -> tuple[int, ...]:
@@ -230,10 +243,14 @@ class Game(SessionBase):
 
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""
-        return [] if self.over else list(self.puzzle.legal_moves())
+        return [] if self.over else list(self.board.legal_moves())
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """The chance step the OpenSpiel way: none (only the deal is random; a slide always does the same)."""
+        return []
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: int | str) -> Turn:
+    def play(self, move: int | str) -> Turn[int | str, Slide]:
         """Slide a tile (an int: it and the tiles between it and the blank) or move a direction.
 
         A direction (``"up"``...) slides the blank's neighbour that way, as an arrow key does; at
@@ -243,7 +260,7 @@ class Game(SessionBase):
         if isinstance(move, str):
             if move not in DIRECTIONS:
                 raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}")
-            tile = self.puzzle.tile_for(move)
+            tile = self.board.tile_for(move)
             if tile is None or self.over:
                 return Turn(move, False, None, over=self.over, won=self.won)
         elif isinstance(move, (int, np.integer)) and not isinstance(move, bool):
@@ -252,12 +269,12 @@ class Game(SessionBase):
                 return Turn(tile, False, None, over=True, won=True)
         else:
             raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {short_repr(move)}")
-        event = play(self.puzzle, tile)
+        event = play(self.board, tile)
         if self.moves.single + event.single_moves > MAX_MOVES:
             raise ValueError(f"this game has moved {self.moves.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a "
                              "game holds (a save replays every one): start a new game with game.restart()")
-        self._history.append(_Snapshot(self.puzzle.blank_index, self.moves.single, self.moves.multi, self._direction))
-        self.puzzle = event.after
+        self._history.append(_Snapshot(self.board.blank_index, self.moves.single, self.moves.multi, self._direction))
+        self.board = event.after
         self._played.append(tile)
         same_line = event.direction == self._direction  # count_moves: a run of one direction is one move
         self.moves = MoveCount(self.moves.single + event.single_moves, self.moves.multi + (0 if same_line else 1))
@@ -269,7 +286,7 @@ class Game(SessionBase):
         if not self._history:
             return False
         snap = self._history.pop()
-        self.puzzle = self.puzzle.slide(self.puzzle.tiles[snap.blank])  # the same segment slides back
+        self.board = self.board.slide(self.board.tiles[snap.blank])  # the same segment slides back
         self.moves, self._direction = MoveCount(snap.single, snap.multi), snap.direction
         self._played.pop()
         return True
@@ -289,7 +306,7 @@ class Game(SessionBase):
     def solver_ready(self) -> bool:
         """False until the solver for this board size has been compiled (the first plan takes seconds)."""
         rows, cols = self.shape
-        return self.puzzle.size > OPTIMAL_SOLVE_MAX_CELLS or any(key[:2] == (rows, cols) for key in _WARMED)
+        return self.board.size > OPTIMAL_SOLVE_MAX_CELLS or any(key[:2] == (rows, cols) for key in _WARMED)
 
     def plan(self, seconds: float | None = None) -> Plan:
         """The solution Hint and Solve follow from here: ``(moves, optimal)``.
@@ -298,7 +315,7 @@ class Game(SessionBase):
         up to 4x4), else the human strategy's. Computed once per game: while the player follows
         it (or comes back onto it), it is reused.
         """
-        tiles = tuple(self.puzzle.tiles)
+        tiles = tuple(self.board.tiles)
         if self._plan is not None and tiles in self._plan[2]:
             moves, optimal, index = self._plan
             return Plan(moves[index[tiles]:], optimal)
@@ -307,18 +324,18 @@ class Game(SessionBase):
         solve = _solver("solve")
         found: list[int] | None = None
         optimal = False
-        if self.puzzle.size <= OPTIMAL_SOLVE_MAX_CELLS:
+        if self.board.size <= OPTIMAL_SOLVE_MAX_CELLS:
             from tilelab.sliding.solvers import Budget
 
             heuristic = self.heuristic()
             _warm_solver(solve, *self.shape, heuristic)  # compile first: the budget is for searching
             budget = Budget(seconds=PLAN_SECONDS if seconds is None else seconds)
-            result = solve(self.puzzle, method="idastar", heuristic=heuristic, budget=budget)
-            if getattr(result, "complete", True) and self.puzzle.play(result.moves).is_goal():
+            result = solve(self.board, method="idastar", heuristic=heuristic, budget=budget)
+            if getattr(result, "complete", True) and self.board.play(result.moves).is_goal():
                 found, optimal = [int(t) for t in result.moves], bool(getattr(result, "optimal", True))
         if found is None:
-            found = [int(t) for t in solve(self.puzzle, method="human").moves]
-        index, board = {}, self.puzzle
+            found = [int(t) for t in solve(self.board, method="human").moves]
+        index, board = {}, self.board
         for i, tile in enumerate(found):
             index.setdefault(tuple(board.tiles), i)
             board = board.slide(tile)
@@ -338,7 +355,7 @@ class Game(SessionBase):
         """Everything needed to continue exactly: settings, the deal, the tiles slid, the random state."""
         return {
             "format": JSON_FORMAT, "version": JSON_VERSION,
-            "rows": self.puzzle.rows, "cols": self.puzzle.cols, "method": self.method, "seed": self.seed,
+            "rows": self.board.rows, "cols": self.board.cols, "method": self.method, "seed": self.seed,
             "start": list(self.start.tiles), "played": list(self._played),
             "rng": rng_state_to_save(self._rng),
         }
@@ -350,7 +367,8 @@ class Game(SessionBase):
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
         """Rebuild a game saved by :meth:`to_dict` (the slides are replayed, so each is checked)."""
-        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        data = saved_fields(check_saved_header(data, JSON_FORMAT, JSON_VERSION),
+                            ("format", "version", "rows", "cols", "method", "seed", "start", "played", "rng"))
         rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
         start = saved_field(data, "start", list)
         try:
@@ -363,7 +381,7 @@ class Game(SessionBase):
         method = saved_field(data, "method", str)
         if method not in METHODS:
             raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {short_repr(method)}")
-        game = cls(puzzle=puzzle, method=method, rng=0)
+        game = cls(board=puzzle, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
         played = saved_field(data, "played", list)
@@ -375,9 +393,9 @@ class Game(SessionBase):
 
     def __repr__(self) -> str:
         state = "solved" if self.over else "playing"
-        return (f"<sliding.Game {self.puzzle.rows}x{self.puzzle.cols} moves={self.moves.single} "
+        return (f"<sliding.Game {self.board.rows}x{self.board.cols} moves={self.moves.single} "
                 f"(multi {self.moves.multi}) {state}>")
 
     def __str__(self) -> str:
-        return f"{self.puzzle}\n{self.moves.single} moves ({self.moves.multi} multi-tile)" + ("  (solved)" if self.over else "")
+        return f"{self.board}\n{self.moves.single} moves ({self.moves.multi} multi-tile)" + ("  (solved)" if self.over else "")
 

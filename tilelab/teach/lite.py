@@ -319,7 +319,7 @@ def _tree_size(folder: Path) -> int:
 def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, student: bool = False,
                cache: str | os.PathLike | None = None, quiet: bool = False) -> dict[str, Any]:
     """Build the JupyterLite site into ``out``; return a summary (lessons, size, time, lock packages)."""
-    from tilelab.teach.site import describe
+    from tilelab.teach.lessons import describe
     import nbformat
 
     start = time.perf_counter()

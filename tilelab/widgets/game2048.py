@@ -259,6 +259,8 @@ class Game2048Widget(BoardWidget):
         if previous is not None:
             game = previous.game  # the game in progress carries on (its random state too)
         self.game = game if game is not None else Game(size=size, target=target, p_four=p_four, rng=rng)
+        if previous is None:  # the original game's pause: moves wait at the first win until "Keep playing"
+            self.game.keep_playing = self.game.won
         self.resumed = previous is not None
         self.geometry = Geometry(self.game.size, px)
         self.words: dict[int, str] | None = None
@@ -270,10 +272,7 @@ class Game2048Widget(BoardWidget):
         self.animate_moves = animate
         self._best_key = (self.game.size, self.game.target)
         self.best = max(self.game.score, BEST_SCORES.get(self._best_key, 0))
-        self.banner: str | None = None  #: None, "won" or "over"
-        self._win_seen = self.game.won
         if previous is not None:
-            self.banner, self._win_seen = previous.banner, previous._win_seen
             self.show_words = previous.show_words and self.words is not None
         super().__init__(px, px, layers=3, canvas=canvas, raise_errors=raise_errors)
         self._build_toolbar()
@@ -297,13 +296,10 @@ class Game2048Widget(BoardWidget):
     def play(self, direction: Direction | str) -> Any:
         """Swipe once: :meth:`Game.play`, then animate the Turn (its tile moves, then its spawn).
 
-        Returns the game's Turn (True when the board changed). While the win banner shows, moves
-        wait for :meth:`keep_playing` (as in the original game) and False is returned.
+        Returns the game's Turn (True when the board changed). While the win shows, the game makes
+        moves wait for :meth:`keep_playing` (``Game.keep_playing``, as in the original game).
         """
-        direction = Direction.parse(direction)
-        if self.banner is not None:  # a banner covers the board until it is answered
-            return False
-        turn = self.game.play(direction)
+        turn = self.game.play(direction)  # the game parses a word once; a key already gave a Direction
         if not turn:
             return turn
         self.cancel_confirm()
@@ -324,8 +320,8 @@ class Game2048Widget(BoardWidget):
         """Take back the last move (the random state too: replaying it spawns the same tile)."""
         if not self.game.undo():
             return False
-        self.banner = None
-        self._win_seen = self.game.won
+        if not self.game.won:  # undone past the win: the next win pauses again
+            self.game.keep_playing = False
         self.redraw()
         return True
 
@@ -340,14 +336,13 @@ class Game2048Widget(BoardWidget):
         """Start a new game with the same settings (the best score stays)."""
         self.cancel_confirm()
         self.game.restart()
-        self.banner = None
-        self._win_seen = self.game.won
+        self.game.keep_playing = False
         self.redraw()
 
     def keep_playing(self) -> None:
-        """Dismiss the win banner and go on toward bigger tiles."""
-        if self.banner == "won":
-            self.banner = None
+        """Dismiss the win banner and go on toward bigger tiles (``Game.keep_playing``)."""
+        if self.game.waiting:
+            self.game.keep_playing = True
             self.keep_button.layout.display = "none"
             self.clear_banner()
             self._show_status()
@@ -356,8 +351,7 @@ class Game2048Widget(BoardWidget):
         """Show and play another :class:`Game` (same size or not)."""
         self.game = game
         self.geometry = Geometry(game.size, self.width)
-        self.banner = None
-        self._win_seen = game.won
+        game.keep_playing = game.keep_playing or game.won
         self._best_key = (game.size, game.target)
         self.best = max(game.score, BEST_SCORES.get(self._best_key, 0))
         self._note_best()
@@ -409,24 +403,24 @@ class Game2048Widget(BoardWidget):
             self._update_banner()
         self._show_status()
 
+    @property
+    def banner(self) -> str | None:
+        """None, "won" (the game waits at the win) or "over": read from the game, never kept here."""
+        return "over" if self.game.over else ("won" if self.game.waiting else None)
+
     def _after_move(self, gained: int) -> None:
-        if self.game.won and not self._win_seen:  # the win banner shows once per game
-            self._win_seen = True
-            self.banner = "won"
-        if self.game.over or self.banner is not None:  # else nothing to draw: no extra message per move
+        if self.banner is not None:  # else nothing to draw: no extra message per move
             with self.hold():
                 self._update_banner()
         self._show_status(gained)
 
     def _update_banner(self) -> None:
-        if self.game.over:
-            self.banner = "over"
+        if self.banner == "over":
             self.draw_banner("Game over!", "Undo or start a New game", colour=LOSE_COLOUR)
         elif self.banner == "won":
             self.draw_banner("You win!", "Keep playing, or start a New game", colour=WIN_COLOUR,
                              text_colour=INK_TEXT)
         else:
-            self.banner = None
             self.clear_banner()
         self.keep_button.layout.display = "" if self.banner == "won" else "none"
 

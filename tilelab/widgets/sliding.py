@@ -172,6 +172,8 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         children = list(self.widget.children)
         children.insert(2, self.legend)  # right under the board
         self.widget.children = tuple(children)
+        # a click on a tile slides it: the click that gives the board the keyboard slides nothing (BOARD_SCRIPT)
+        self.widget.add_class("tilelab-focus-first")
         self._build_toolbar(rows, cols)
         if picture is not None:
             self.use_picture(picture)
@@ -264,12 +266,12 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     # ------------------------------------------------------------------ state changes
     @property
     def puzzle(self) -> Puzzle:
-        """The board now (``board.game.puzzle``)."""
-        return self.game.puzzle
+        """The board now (``board.game.board``)."""
+        return self.game.board
 
     @puzzle.setter
     def puzzle(self, puzzle: Puzzle) -> None:
-        self.set_game(Game(puzzle=puzzle, rng=self.game.rng, method=self.game.method))
+        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
 
     @property
     def moves(self) -> MoveCount:
@@ -294,18 +296,18 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def set_game(self, game: Game) -> None:
         """Show and play another :class:`tilelab.sliding.Game` (e.g. one loaded with ``Game.from_json``)."""
         self.stop_solve()
-        if game.puzzle.shape != self.puzzle.shape:
+        if game.board.shape != self.puzzle.shape:
             self._pieces = {}
         self.game = game
         self._reset_clock()
-        if self.size_picker.value != game.puzzle.shape:
+        if self.size_picker.value != game.board.shape:
             options = [o[1] for o in self.size_picker.options]
-            if game.puzzle.shape not in options:
-                self.size_picker.options = [*self.size_picker.options, (f"{game.puzzle.rows}x{game.puzzle.cols}",
-                                                                        game.puzzle.shape)]
+            if game.board.shape not in options:
+                self.size_picker.options = [*self.size_picker.options, (f"{game.board.rows}x{game.board.cols}",
+                                                                        game.board.shape)]
             self._switching = True
             try:
-                self.size_picker.value = game.puzzle.shape
+                self.size_picker.value = game.board.shape
             finally:
                 self._switching = False
         self.redraw()
