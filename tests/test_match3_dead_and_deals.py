@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tilelab.match3.stats as stats
-from tilelab.match3 import Board, fall, find_runs, is_dead, is_dead_reference, stable_board, valid_moves
+from tilelab.match3 import Board, fall, find_runs, is_dead, is_dead_fast, legal_moves, stable_board
 from tilelab.match3.dispel import (
     check_dispel_article,
     clear_cells,
@@ -26,7 +26,7 @@ from tilelab.match3.stats import (
 )
 
 UNSTABLE = Board.parse("0201\n1100\n2221", kinds=3)
-DEAD_FUNCTIONS = (is_dead, is_dead_reference, is_dead_by_rule, is_dead_by_templates)
+DEAD_FUNCTIONS = (is_dead, is_dead_fast, is_dead_by_rule, is_dead_by_templates)
 
 
 # ----------------------------------------------------------------------------- dead = stable AND no move

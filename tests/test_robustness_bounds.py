@@ -91,12 +91,12 @@ def test_the_largest_match3_board_with_default_budgets():
     n = m3.MAX_SIDE
     board, seconds = _timed(m3gen.new_board, n, n, 3, rng=0)
     assert seconds < LIMIT_CALL
-    from tilelab.match3 import is_dead, valid_moves
+    from tilelab.match3 import is_dead, legal_moves
 
     for call in (valid_moves, is_dead, m3.valid_moves, m3.is_dead, m3.hint):
         _, seconds = _timed(call, board)
         assert seconds < LIMIT_CALL, (call.__name__, seconds)
-    move = valid_moves(board)[0]
+    move = legal_moves(board)[0]
     _, seconds = _timed(m3.swap, board, *move, rng=0)
     assert seconds < LIMIT_CALL
     with warnings.catch_warnings():
@@ -112,12 +112,12 @@ def test_the_largest_match3_board_with_default_budgets():
 
 
 def test_hint_scores_in_a_window_exactly_as_the_full_board_does():
-    from tilelab.match3.moves import _immediate_score_stable, immediate_score, valid_moves
+    from tilelab.match3.moves import _immediate_score_stable, immediate_score, legal_moves
 
     for seed in range(30):
         for rows, cols, kinds in ((5, 5, 3), (6, 7, 4), (3, 9, 3), (8, 8, 5)):
             board = m3gen.new_board(rows, cols, kinds, rng=seed)
-            for move in valid_moves(board):
+            for move in legal_moves(board):
                 assert _immediate_score_stable(board, move) == immediate_score(board, move)
 
 
@@ -125,5 +125,5 @@ def test_monte_carlo_default_move_is_quick():
     from tilelab.game2048 import Game
     from tilelab.game2048.ai import MonteCarloPlayer
 
-    _, seconds = _timed(MonteCarloPlayer(seed=0), Game(seed=0).board)
+    _, seconds = _timed(MonteCarloPlayer(rng=0), Game(rng=0).board)
     assert seconds < LIMIT_CALL

@@ -65,7 +65,7 @@ def test_bit_flips_in_a_pattern_database(tmp_path: Path, small_db: P.PatternData
 @pytest.mark.parametrize("compress", [True, False])
 def test_bit_flips_in_an_ntuple_weight_file(tmp_path: Path, compress: bool) -> None:
     net = NTupleNetwork([(0, 1), (4, 5, 6)])
-    net.train(3, seed=0)
+    net.train(3, rng=0)
     path = net.save(tmp_path / "net.npz", compress=compress)
     same = lambda n: np.array_equal(n.weights, net.weights) and n.tuples == net.tuples  # noqa: E731
     refused, _ = _sweep(path, path.read_bytes(), 2 + compress, NTupleNetwork.load, same)
@@ -73,14 +73,14 @@ def test_bit_flips_in_an_ntuple_weight_file(tmp_path: Path, compress: bool) -> N
 
 
 def test_bit_flips_in_saved_games_and_records(tmp_path: Path) -> None:
-    game = Game(seed=3)
+    game = Game(rng=3)
     for d in ["left", "up", "right", "down"] * 5:
         game.play(d)
     text = game.to_json().encode()
     path = tmp_path / "game.json"
     same = lambda g: g.board == game.board and g.score == game.score  # noqa: E731
     _sweep(path, text, 4, lambda p: Game.from_json(p.read_bytes()), lambda g: True)
-    record = play_game(RandomPlayer(seed=1), seed=2, max_moves=30)
+    record = play_game(RandomPlayer(seed=1), rng=2, max_moves=30
     _sweep(path, record.to_json().encode(), 5, lambda p: GameRecord.from_json(p.read_bytes()), lambda r: True)
     assert same(Game.from_json(text))
 

@@ -8,13 +8,13 @@ was given (plain or with specials); the board holds no rules of its own. Candies
 *and* a shape each (:mod:`tilelab.match3.candies`).
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, click, press_key
->>> board = Match3Widget(4, 5, 3, seed=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
+>>> board = Match3Widget(4, 5, 3, rng=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
 >>> print(board.board)
 12200
 20220
 00112
 12212
->>> board.valid_moves()[:2]
+>>> board.legal_moves()[:2]
 [((0, 0), (1, 0)), ((0, 1), (1, 1))]
 >>> click(board, 25, 25); click(board, 25, 75)    # (0, 0) then (1, 0): 1 2 2 -> 2 2 2
 >>> board.moves, board.score > 0, board.score == board.game.score

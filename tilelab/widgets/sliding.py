@@ -7,7 +7,7 @@ holds no rules of its own. ``cell_at`` (pixel -> cell) and the picture helpers a
 functions, tested without a browser.
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, press_key
->>> board = SlidingWidget(3, seed=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True)
+>>> board = SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True)
 >>> print(board.puzzle)
 7 . 1
 4 2 5
