@@ -76,7 +76,7 @@ def test_seeded_games_are_reproducible():
         a = play_game(make(), rng=9, max_moves=60)
         b = play_game(make(), rng=9, max_moves=60)
         assert (a.directions, a.spawns, a.score) == (b.directions, b.spawns, b.score)
-    other = play_game(RandomPlayer(seed=5), rng=9, max_moves=60
+    other = play_game(RandomPlayer(rng=5), rng=9, max_moves=60)
     assert other.directions != a.directions or other.spawns != a.spawns
 
 
@@ -226,7 +226,7 @@ def test_play_game_reports_score_max_tile_moves_and_times():
 
 
 def test_record_json_round_trip_replays_the_same_boards():
-    record = play_game(RandomPlayer(seed=1), rng=2, max_moves=80
+    record = play_game(RandomPlayer(rng=1), rng=2, max_moves=80)
     text = record.to_json()
     back = GameRecord.from_json(text)
     assert replay(back) == replay(record)
@@ -236,11 +236,11 @@ def test_record_json_round_trip_replays_the_same_boards():
 
 
 def test_a_corrupt_record_is_refused():
-    data = play_game(RandomPlayer(seed=1), rng=2, max_moves=20.to_dict()
+    data = play_game(RandomPlayer(rng=1), rng=2, max_moves=20).to_dict()
     data["score"] += 4
     with pytest.raises(ValueError, match="score"):
         GameRecord.from_dict(data)
-    data = play_game(RandomPlayer(seed=1), rng=2, max_moves=20.to_dict()
+    data = play_game(RandomPlayer(rng=1), rng=2, max_moves=20).to_dict()
     data["directions"] = data["directions"][:-1] + "X"
     with pytest.raises(ValueError, match="letter"):
         GameRecord.from_dict(data)

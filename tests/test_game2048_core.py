@@ -700,7 +700,7 @@ def test_giving_both_rng_and_seed_is_refused():
 
     for call in (lambda: g.Game(rng=1, seed=1), lambda: g.play_game(g.CornerPlayer(), rng=1, seed=2),
                  lambda: bb.play_random_batch(2, rng=1, seed=1), lambda: g.RandomPlayer(rng=1, seed=1)):
-        with pytest.raises(ValueError, match="not both"):
+        with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning, match="rng="):
             call()
 
 

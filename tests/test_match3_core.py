@@ -43,7 +43,7 @@ from tilelab.match3.dispel import (
     is_dead_by_templates,
     redraw_deal,
 )
-from tilelab.match3.fast import fill_no_runs, has_run, match_clear_fall, refill_holes
+from tilelab.match3.fast import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, valid_moves_fast
 from tilelab.match3.generate import deal_no_runs
 from tilelab.match3.stats import cascade_lengths, dead_fraction, dead_table
 

@@ -44,7 +44,7 @@ def test_dead_functions_agree_on_stable_boards(dead):
     seen = set()
     for i in range(300):
         board = stable_board(4 + i % 3, 4 + i % 3, 6, rng=rng)
-        truth = not valid_moves(board)
+        truth = not legal_moves(board)
         seen.add(truth)
         assert dead(board) == truth
     assert seen == {True, False}
@@ -70,7 +70,7 @@ def _python_exact(rows: int, cols: int, kinds: int) -> tuple[int, int, float, fl
                 p /= kinds - len(banned_kinds(partial, r, c))
                 partial[r][c] = grid[r][c]
         p_total += p
-        if not valid_moves(board):
+        if not legal_moves(board):
             dead += 1
             p_dead += p
     assert p_total == pytest.approx(1.0)  # the exclude deal only ever makes stable boards

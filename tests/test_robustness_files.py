@@ -80,7 +80,7 @@ def test_bit_flips_in_saved_games_and_records(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     same = lambda g: g.board == game.board and g.score == game.score  # noqa: E731
     _sweep(path, text, 4, lambda p: Game.from_json(p.read_bytes()), lambda g: True)
-    record = play_game(RandomPlayer(seed=1), rng=2, max_moves=30
+    record = play_game(RandomPlayer(rng=1), rng=2, max_moves=30)
     _sweep(path, record.to_json().encode(), 5, lambda p: GameRecord.from_json(p.read_bytes()), lambda r: True)
     assert same(Game.from_json(text))
 

@@ -676,8 +676,9 @@ def test_the_board_holds_no_rules_of_its_own():
 
 def test_rng_is_the_randomness_keyword_and_seed_its_older_name():
     make = lambda **kw: SlidingWidget(3, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, **kw)
-    assert make(rng=5).puzzle == make(seed=5).puzzle == make(rng=np.random.default_rng(5)).puzzle
-    with pytest.raises(ValueError, match="not both"):
+    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\(rng=\.\.\.\)"):
+        assert make(rng=5).puzzle == make(seed=5).puzzle == make(rng=np.random.default_rng(5)).puzzle
+    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
         make(rng=1, seed=1)
 
 

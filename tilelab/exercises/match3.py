@@ -58,7 +58,7 @@ _RUNS = ("tilelab.match3.matches:find_runs", "tilelab.match3.matches:find_matche
 _FALL = ("tilelab.match3.cascade:fall", "tilelab.match3.cascade:cascade_step", "tilelab.match3.cascade:resolve",
          "tilelab.match3.dispel:remove_candys_article", "tilelab.match3.dispel:apply_group",
          "tilelab.match3.special_rules:special_fall", "tilelab.match3.fast:match_clear_fall")
-_DEAD = ("tilelab.match3.moves:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.moves:valid_moves",
+_DEAD = ("tilelab.match3.moves:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.moves:legal_moves",
          "tilelab.match3.fast:valid_moves_fast", "tilelab.match3.fast:any_move", "tilelab.match3.fast:list_moves",
          "tilelab.match3.moves:hint", "tilelab.match3.cascade:creates_run",
          "tilelab.match3.dispel:is_dead_by_rule", "tilelab.match3.dispel:is_dead_by_templates",
