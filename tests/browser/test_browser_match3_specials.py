@@ -22,7 +22,8 @@ from tilelab._random import as_generator as _as_generator
 from tilelab.widgets import match3 as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
-from tilelab.match3 import specials as _sp
+import tilelab.match3 as _sp
+from tilelab.match3.special_board import SPECIAL_NAMES
 from tilelab.match3 import specials_style as _look
 board = Match3Widget(8, 8, 6, rng={SEED}, idle_hint_s=1e9, specials=True)  # no idle hint: the picture stays put
 
@@ -44,7 +45,7 @@ def board_state():
                      "cascades": int(last.cascades), "steps": len(last.steps),
                      "combo": getattr(last, "combo", None)}},
             "colours": {{str(k): candy_style(k).colour for k in range(board.kinds)}},
-            "codes": {{name: code for code, name in _sp.SPECIAL_NAMES.items()}},
+            "codes": {{name: code for code, name in SPECIAL_NAMES.items()}},
             "look": {{"bomb": _look.BOMB_COLOUR, "sprinkle": _look.SPRINKLE_COLOUR, "stripe": _look.STRIPE_COLOUR,
                      "wrapper": _look.WRAPPER_COLOUR, "wrapper_half": _look.WRAPPER_HALF,
                      "half": _M.CANDY_SCALE * board.cell_px, "blast": _M.BLAST_COLOUR}}}}
