@@ -1,7 +1,7 @@
 """A class on a real JupyterHub on this machine: N students at once log in, pull the course, run a lesson.
 
-    python benchmarks/bench_hub.py                          # N = 1, 5, 10 on 04b, 05c and 02 (about 30 min)
-    python benchmarks/bench_hub.py --students 1 5 10 20 --lessons 02_2048_ai
+    python benchmarks/bench_hub.py                          # N = 1, 5, 10 on 04c, 05c and 02b (about 30 min)
+    python benchmarks/bench_hub.py --students 1 5 10 20 --lessons 02b
     python benchmarks/bench_hub.py --save benchmarks/results/bench_hub.json
 
 JupyterHub (PyPI) with configurable-http-proxy (npm), configured by ``docs/jupyterhub_config.py`` (only what a
@@ -13,8 +13,8 @@ API (a token from name and password; the teacher enrolled them), start their ser
 (the course from a local git repository: this machine has no internet), open the lesson and run every code cell
 over the kernel's websocket. Per student: seconds to log in, to pull, to the first output and to the last cell
 (from pressing Run All), peak memory of server plus kernel, CPU seconds of both. For the run: the machine's used
-memory before and at its peak. A lesson per kind of class day: sliding (04b, the heaviest sliding lesson),
-match-3 (05c) and 2048 AI (02).
+memory before and at its peak. A lesson per kind of class day: sliding (04c, the heaviest sliding lesson),
+match-3 (05c) and 2048 AI (02b, the strong player's board).
 """
 
 from __future__ import annotations
@@ -38,8 +38,20 @@ sys.path.insert(0, str(ROOT))
 
 from tests.hubrun import Hub, course_repository, run_class  # noqa: E402
 
-DAYS = {"04b_sliding_heuristics.ipynb": "sliding", "05c_match3_specials.ipynb": "match-3",
-        "02_2048_ai.ipynb": "2048 AI"}
+#: A lesson per kind of class day, by its number: the heaviest of its kind (docs/hub.md's kernel table)
+DAYS = {"04c": "sliding", "05c": "match-3", "02b": "2048 AI"}
+
+
+def lesson_file(prefix: str) -> str:
+    """The notebook name in ``notebooks/`` that starts with ``prefix`` (``02b`` -> ``02b_2048_heuristics.ipynb``)."""
+    found = sorted(p.name for p in (ROOT / "notebooks").glob(f"{prefix.removesuffix('.ipynb')}*.ipynb"))
+    if len(found) != 1:
+        raise SystemExit(f"no single lesson starts with {prefix!r}: {found}")
+    return found[0]
+
+
+def day(lesson: str) -> str:
+    return next((name for prefix, name in DAYS.items() if lesson.startswith(prefix)), lesson)
 
 
 def shared_caches(folder: Path) -> Path:
@@ -66,7 +78,7 @@ def summary(run, n: int) -> dict:
     firsts = [s.first_output for s in students if s.first_output is not None]
     lasts = [s.last_cell for s in students if s.last_cell is not None]
     peaks, kernels, cpus = list(run.peak_mib.values()), list(run.kernel_peak_mib.values()), list(run.cpu_s.values())
-    return {"lesson": run.lesson, "day": DAYS.get(run.lesson, run.lesson), "students": n, "failed": failed,
+    return {"lesson": run.lesson, "day": day(run.lesson), "students": n, "failed": failed,
             "login_s": statistics.median(s.login for s in students),
             "pull_s": statistics.median(s.pull for s in students),
             "first_output_s": {"median": statistics.median(firsts), "max": max(firsts)},
@@ -91,14 +103,14 @@ def print_row(row: dict) -> None:
 def sizing(rows: list[dict], students: int = 30) -> list[str]:
     """What ``students`` at once need, per class day: from the largest N measured of each lesson."""
     lines = []
-    for lesson, day in DAYS.items():
-        mine = [r for r in rows if r["lesson"] == lesson and not r["failed"]]
+    for prefix, name in DAYS.items():
+        mine = [r for r in rows if r["lesson"].startswith(prefix) and not r["failed"]]
         if not mine:
             continue
         row = max(mine, key=lambda r: r["students"])
         memory = students * row["server_plus_kernel_mib"]["max"] / 1024
         cpu = students * row["cpu_s_per_student"]["median"]
-        lines.append(f"{day:>8}: {students} students at once need about {memory:.1f} GiB (each student's worst "
+        lines.append(f"{name:>8}: {students} students at once need about {memory:.1f} GiB (each student's worst "
                      f"server+kernel at N={row['students']}) and {cpu:.0f} CPU seconds for one Run All each "
                      f"({cpu / 8:.0f} s on 8 cores, {cpu / 16:.0f} s on 16)")
     return lines
@@ -107,13 +119,12 @@ def sizing(rows: list[dict], students: int = 30) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--students", type=int, nargs="+", default=[1, 5, 10])
-    parser.add_argument("--lessons", nargs="+", default=list(DAYS), help="notebook names (default: 04b 05c 02)")
+    parser.add_argument("--lessons", nargs="+", default=list(DAYS), help="lessons by number (default: 04c 05c 02b)")
     parser.add_argument("--shared", type=Path, default=None,
                         help="the shared caches' folder (default: a folder in tilelab's cache, kept between runs)")
     parser.add_argument("--save", type=Path, default=None, help="write the rows as JSON here")
     args = parser.parse_args(argv)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stopped: the hub and its servers are stopped too
-    lessons = [name if name.endswith(".ipynb") else f"{name}.ipynb" for name in args.lessons]
+    lessons = [lesson_file(name) for name in args.lessons]
 
     from tilelab.sliding.pdb import cache_dir
 
@@ -124,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB",
           flush=True)
     hub = Hub(root / "hub", shared=shared).start()
+    # stopped (SIGTERM): the hub stops every student's server as it goes
+    signal.signal(signal.SIGTERM, lambda *_: (hub.stop(), shutil.rmtree(root, ignore_errors=True), os._exit(143)))
     rows: list[dict] = []
     try:
         for lesson in lessons:

@@ -86,3 +86,15 @@ def test_blank_routes_draw_one_arrow_per_step_up_to_the_limit():
     assert len(fixed.patches) == 16
     with pytest.raises(ValueError):
         plot_blank_routes(4, 4, set(), 0, 1, {})
+
+
+def test_blank_routes_given_as_steps_draw_each_arrow_from_where_it_starts():
+    from tilelab.plots.solvers import plot_blank_routes
+
+    # a dead end at 4: the search backs up to 8 and goes on to 12; the arrow to 12 starts at 8, not at 4
+    steps = [(9, 8), (8, 4), (8, 12), (12, 13), (13, 9)]
+    ax = plot_blank_routes(4, 4, {0, 5}, 9, 1, {"lap": steps}).axes[0]
+    arrows = [(t.xyann, t.xy) for t in ax.texts if type(t).__name__ == "Annotation"]
+    starts = [(round(x - 0.5), round(y - 0.5)) for (x, y), _ in arrows]   # (col, row) of each arrow's tail
+    assert starts == [(1, 2), (0, 2), (0, 2), (0, 3), (1, 3)]              # cells 9, 8, 8, 12, 13
+    assert "5 steps" in ax.get_title()

@@ -138,6 +138,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     assert teach_main(["nbgrader", str(course), "--notebooks", str(ROOT / "notebooks")]) == 0
+    editions = {p.stem: student_edition(nbformat.read(p, as_version=4)) for p in LESSONS}  # as graded
     nbgrader(course, "generate_assignment", "*", "--force")
     timings["course and generate_assignment"] = time.perf_counter() - start
     exercises = graded_exercises(course)
@@ -175,7 +176,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         rows = list(csv.DictReader(fh))
     with open(course / "grades.csv", encoding="utf-8") as fh:
         totals = list(csv.DictReader(fh))
-    return {"course": course, "rows": rows, "totals": totals, "special": special, "looped": looped, "logs": logs,
+    return {"course": course, "rows": rows, "editions": editions, "totals": totals, "special": special, "looped": looped, "logs": logs,
             "lessons": lessons, "ids": ids, "timings": timings}
 
 
@@ -240,7 +241,7 @@ def test_the_released_notebook_is_the_student_edition_with_read_only_tests(grade
     course = graded["course"]
     for path in LESSONS:
         released = nbformat.read(course / "release" / path.stem / path.name, as_version=4)
-        student = student_edition(nbformat.read(path, as_version=4))
+        student = graded["editions"][path.stem]
         cells = [c for c in released.cells if TEST_TAG not in tags(c)]
         assert [(c.cell_type, c.source) for c in cells] == [(c.cell_type, c.source) for c in student.cells], path.name
         assert [c.get("outputs") for c in cells] == [c.get("outputs") for c in student.cells], "stored outputs kept"

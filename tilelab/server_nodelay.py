@@ -25,7 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["CONFIG", "LAB_SETTINGS", "enabled", "install_config", "install_lab_settings", "patch_kernel_websockets"]
+__all__ = ["CONFIG", "LAB_SETTINGS", "NBCONVERT_CONFIG", "enabled", "install_config", "install_lab_settings",
+           "install_nbconvert_config", "patch_kernel_websockets"]
 
 #: What ``etc/jupyter/jupyter_server_config.d/tilelab.json`` says.
 CONFIG = {"ServerApp": {"jpserver_extensions": {"tilelab.server_nodelay": True}}}
@@ -100,17 +101,38 @@ def install_lab_settings(prefix: str | os.PathLike = sys.prefix) -> Path:
     >>> json.loads(path.read_text()) == LAB_SETTINGS, path.name
     (True, 'overrides.json')
     """
-    path = Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    return _merge_json(Path(prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json", LAB_SETTINGS)
+
+
+#: What ``etc/jupyter/jupyter_nbconvert_config.json`` gets from tilelab: a notebook executed by nbconvert (a lesson
+#: stored with its outputs) keeps no widget state; with :data:`LAB_SETTINGS` on, JupyterLab would load that state
+#: on opening the lesson and mark it modified, and the lesson's stored outputs show each board's picture anyway.
+NBCONVERT_CONFIG = {"ExecutePreprocessor": {"store_widget_state": False}}
+
+
+def install_nbconvert_config(prefix: str | os.PathLike = sys.prefix) -> Path:
+    """Merge :data:`NBCONVERT_CONFIG` into ``etc/jupyter/jupyter_nbconvert_config.json`` under ``prefix``.
+
+    >>> import tempfile, json
+    >>> path = install_nbconvert_config(tempfile.mkdtemp())
+    >>> json.loads(path.read_text()) == NBCONVERT_CONFIG
+    True
+    """
+    return _merge_json(Path(prefix) / "etc" / "jupyter" / "jupyter_nbconvert_config.json", NBCONVERT_CONFIG)
+
+
+def _merge_json(path: Path, values: dict[str, dict[str, Any]]) -> Path:
+    """Merge ``values`` (section -> settings) into the JSON file at ``path`` (other settings there are kept)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        settings = json.loads(path.read_text())
+        current = json.loads(path.read_text())
     except (OSError, ValueError):
-        settings = {}
-    if not isinstance(settings, dict):
-        settings = {}
-    for plugin, values in LAB_SETTINGS.items():
-        settings[plugin] = {**settings.get(plugin, {}), **values}
-    path.write_text(json.dumps(settings, indent=2) + "\n")
+        current = {}
+    if not isinstance(current, dict):
+        current = {}
+    for section, settings in values.items():
+        current[section] = {**current.get(section, {}), **settings}
+    path.write_text(json.dumps(current, indent=2) + "\n")
     return path
 
 
@@ -119,3 +141,4 @@ if __name__ == "__main__":  # python -m tilelab.server_nodelay --install
         sys.exit("usage: python -m tilelab.server_nodelay --install   (enables the extension in this environment)")
     print(f"tilelab: wrote {install_config()}; restart JupyterLab to send kernel messages at once")
     print(f"tilelab: wrote {install_lab_settings()}; JupyterLab saves the boards' state with a notebook")
+    print(f"tilelab: wrote {install_nbconvert_config()}; notebooks executed by nbconvert keep no widget state")

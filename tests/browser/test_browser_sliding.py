@@ -92,6 +92,7 @@ def test_board_drawn_where_the_engine_says(sliding: BoardView) -> None:
 
 def test_click_slides_the_segment_in_the_blanks_row_and_column(sliding: BoardView) -> None:
     lab = sliding.lab
+    sliding.focus()  # the click that gives a sliding board the keyboard slides nothing (test_browser_focus_click.py)
     st = state(sliding)
     br, bc = st["blank"]
     # the farthest tile in the blank's row: the whole segment between it and the blank slides

@@ -61,7 +61,7 @@ def plot_nodes_by_heuristic(nodes: Mapping[str, Sequence[int]], *, title: str | 
         ax.text(i, counts.mean() * 1.15, f"{counts.mean():,.0f}", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(range(len(nodes)), list(nodes))
     ax.set_yscale("log")
-    ax.set_ylabel("nodes expanded (log scale)")
+    ax.set_ylabel("nodes expanded (log scale: each step up is 10x)")
     ax.set_title(title or "Nodes expanded per board (bar = mean)")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -129,7 +129,7 @@ def plot_weighted_tradeoff(rows: Sequence[tuple[float, float, float]]) -> Figure
     other = ax.twinx()
     other.plot(weights, nodes, marker="s", color="#1f6f99", label="nodes expanded")
     other.set_yscale("log")
-    other.set_ylabel("nodes expanded (log)", color="#1f6f99")
+    other.set_ylabel("nodes expanded (log scale: each step up is 10x)", color="#1f6f99")
     ax.set_title("Weighted A*: shorter searches, longer solutions")
     fig.tight_layout()
     return fig
@@ -159,7 +159,7 @@ def plot_pattern_database(db) -> Figure:
         ax.set_title(f"{len(pattern)} tiles: {int(hist.sum()):,} placements", fontsize=9)
         ax.set_xlabel("moves of the pattern's tiles")
         ax.set_yscale("log")
-    axes[1].set_ylabel("placements (log)")
+    axes[1].set_ylabel("placements (log scale: each step up is 10x)")
     fig.tight_layout()
     return fig
 
@@ -387,18 +387,20 @@ def plot_blank_routes(
     avoid: Sequence[int],
     start: int,
     target: int,
-    routes: Mapping[str, Sequence[int]],
+    routes: Mapping[str, Sequence[int] | Sequence[tuple[int, int]]],
     *,
     max_arrows: int = 14,
 ) -> Figure:
     """Routes of the blank over the cells of a ``rows x cols`` board, one panel per route.
 
     Cells are numbered in reading order; ``avoid`` cells (placed tiles, the tile being moved) are
-    dark; the blank starts at ``start`` (S) and must reach ``target`` (T). A route is the list of
-    cells the blank enters, in order; only its first ``max_arrows`` steps are drawn (numbered), so
-    a route that loops shows the loop.
+    dark; the blank starts at ``start`` (S) and must reach ``target`` (T). A route is either the
+    list of cells the blank enters, in order, or a list of steps ``(from cell, to cell)``: a search
+    that backs up from a dead end then starts its next step from an earlier cell, and each arrow
+    is drawn from where it really starts. Only the first ``max_arrows`` steps are drawn
+    (numbered), so a route that loops shows the loop.
 
-    >>> fig = plot_blank_routes(3, 3, [0], 8, 1, {"a": [5, 2, 1], "b": [7, 4, 1]})
+    >>> fig = plot_blank_routes(3, 3, [0], 8, 1, {"a": [5, 2, 1], "b": [(8, 7), (8, 5), (5, 2), (2, 1)]})
     >>> [ax.get_title().splitlines()[0] for ax in fig.axes]
     ['a', 'b']
     """
@@ -418,8 +420,12 @@ def plot_blank_routes(
             ax.text(c + 0.5, r + 0.5, label, ha="center", va="center", fontsize=13 if label in "ST" else 10,
                     fontweight="bold" if label in "ST" else "normal",
                     color="white" if cell in avoid else ("#b3261e" if label in "ST" else "#777777"))
-        cells = [start, *route][: max_arrows + 1]
-        for k, (a, b) in enumerate(zip(cells, cells[1:])):
+        if route and isinstance(route[0], tuple):
+            steps = [(int(a), int(b)) for a, b in route][:max_arrows]
+        else:
+            cells = [start, *route][: max_arrows + 1]
+            steps = list(zip(cells, cells[1:]))
+        for k, (a, b) in enumerate(steps):
             (ra, ca), (rb, cb) = divmod(a, cols), divmod(b, cols)
             shift = 0.08 * ((k % 3) - 1)  # repeated steps of a loop do not sit on top of each other
             ax.annotate("", xy=(cb + 0.5 + shift, rb + 0.5 + shift), xytext=(ca + 0.5 + shift, ra + 0.5 + shift),

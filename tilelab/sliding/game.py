@@ -39,6 +39,7 @@ from tilelab._protocol import (
     generator_from_state,
     rng_state_to_save,
     saved_field,
+    saved_fields,
 )
 from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.sliding.core import DIRECTIONS, Puzzle
@@ -364,7 +365,8 @@ class Game(SessionBase):
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
         """Rebuild a game saved by :meth:`to_dict` (the slides are replayed, so each is checked)."""
-        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        data = saved_fields(check_saved_header(data, JSON_FORMAT, JSON_VERSION),
+                            ("format", "version", "rows", "cols", "method", "seed", "start", "played", "rng"))
         rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
         start = saved_field(data, "start", list)
         try:

@@ -135,6 +135,8 @@ SAVED_NOTE = ('<div class="tilelab-saved-note">&#9654; This board is a saved pic
 #: capturing listener lets the wheel scroll the page over a board, and turns Escape on a board into
 #: "focus the cell" (command mode, where Enter edits the cell again). Without JavaScript (a viewer
 #: that does not run it) the kernel still answers Escape by parking the keyboard (release_keyboard).
+#: On a board marked ``tilelab-focus-first`` (the sliding puzzle, where a click on a tile slides it) the click
+#: that gives the board the keyboard only does that: the canvas never sees it, so it slides no tile.
 BOARD_SCRIPT = """
 (function () {
   if (window.__tilelabBoards) { return; }
@@ -155,6 +157,15 @@ BOARD_SCRIPT = """
     e.preventDefault();
     if (!cell.hasAttribute('tabindex')) { cell.setAttribute('tabindex', '-1'); }
     cell.focus();
+  }, {capture: true});
+  window.addEventListener('mousedown', function (e) {
+    var board = onBoard(e);
+    if (!board || !board.classList.contains('tilelab-focus-first') || e.target.tagName !== 'CANVAS') { return; }
+    var active = document.activeElement;
+    if (active && active.tagName === 'CANVAS' && board.contains(active)) { return; }
+    e.stopPropagation();
+    e.preventDefault();
+    (board.querySelector('canvas[tabindex]') || e.target).focus();
   }, {capture: true});
 })();
 """

@@ -172,6 +172,8 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         children = list(self.widget.children)
         children.insert(2, self.legend)  # right under the board
         self.widget.children = tuple(children)
+        # a click on a tile slides it: the click that gives the board the keyboard slides nothing (BOARD_SCRIPT)
+        self.widget.add_class("tilelab-focus-first")
         self._build_toolbar(rows, cols)
         if picture is not None:
             self.use_picture(picture)
