@@ -264,7 +264,7 @@ class NTupleNetwork:
             tr["seconds"] += seconds
             done += n
             point = CurvePoint(tr["games"], n, float(scores.mean()), float((max_exps >= 11).mean()),
-                               int(1 << int(max_exps.max())), seconds)
+                               int(1 << int(np.max(max_exps))), seconds)
             tr["curve"].append(point.__dict__.copy())
             points.append(point)
             if bar is not None:
