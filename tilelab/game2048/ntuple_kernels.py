@@ -155,7 +155,7 @@ def train_games_plain(games: int, state: Bits, alpha: float, tc: bool, p_four: f
                     continue
                 v = reward + net_value(moved, weights, cells, lens, offs)
                 if v > best_value:
-                    best, best_value, best_reward = moved, v, reward
+                    best, best_value, best_reward = U64(moved), v, reward
             if best_value == -np.inf:
                 if have_previous:
                     learn_step(previous, 0.0, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
@@ -237,7 +237,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
                     total += float(weights[features[code, f]])
                 v = reward + total
                 if v > best_value:
-                    best, best_code, best_value, best_reward = moved, code, v, reward
+                    best, best_code, best_value, best_reward = U64(moved), code, v, reward
             if best_value == -np.inf:
                 if have_previous:
                     learn_indices(previous, 0.0, alpha, tc, weights, e_sum, a_sum)
