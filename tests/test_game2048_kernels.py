@@ -155,17 +155,12 @@ def test_ntuple_is_the_lessons_face_and_its_older_names_warn():
         assert ntuple._seed_state is bitboard.seed_state
 
 
-def test_exercise_forbid_lists_resolve_to_the_functions_that_run():
-    from tilelab.exercises import _FORBIDDEN, _load_all, _resolve_one
-    from tilelab.game2048 import ntuple_kernels, ntuple_ref
+def test_exercise_allow_lists_resolve_to_the_functions_that_run():
+    from tilelab.exercises.allow import resolve
+    from tilelab.game2048 import ntuple_ref
 
-    _load_all()
-    specs = {s for specs in _FORBIDDEN.values() for s in specs if isinstance(s, str) and "game2048" in s}
-    assert "tilelab.game2048.ntuple:td_update_ref" in specs
-    for spec in specs:
-        assert _resolve_one(spec)[0] is not None, spec
-    assert _resolve_one("tilelab.game2048.ntuple:td_update_ref")[0] is ntuple_ref.td_update_ref
-    assert _resolve_one("tilelab.game2048.ntuple_kernels:learn_step")[0] is ntuple_kernels.learn_step
+    assert ntuple_ref.feature_indices_ref.__code__ in resolve(["tilelab.game2048.ntuple:feature_indices_ref"])
+    assert ntuple_ref.value_ref.__code__ in resolve(["tilelab.game2048.ntuple:value_ref"])
 
 
 
