@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._deprecation import moved
 from tilelab._jit import njit, py_func
@@ -362,10 +363,10 @@ def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U
 class BatchResult:
     """Outcome of many random games: per game final board, score, moves and largest tile."""
 
-    boards: np.ndarray  # uint64 bitboards
-    scores: np.ndarray
-    moves: np.ndarray
-    max_tiles: np.ndarray
+    boards: npt.NDArray[Any]  # uint64 bitboards
+    scores: npt.NDArray[Any]
+    moves: npt.NDArray[Any]
+    max_tiles: npt.NDArray[Any]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BatchResult):
@@ -430,7 +431,7 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     if engine == "numba":
         t = row_tables()
         states = gen.integers(1, 1 << 63, size=n_games, dtype=np.int64).astype(np.uint64) | U64(1)
-        boards = np.zeros(n_games, dtype=np.uint64)
+        boards: U64Array = np.zeros(n_games, dtype=np.uint64)  # any shape: numpy's stubs differ by version
         scores = np.zeros(n_games, dtype=np.int64)
         moves = np.zeros(n_games, dtype=np.int64)
         _playout_each(boards, states, p_four, limit, t.left, t.right, t.score, scores, moves)
@@ -440,12 +441,12 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     final = boards.copy()
     scores = np.zeros(n_games, dtype=np.int64)
     moves = np.zeros(n_games, dtype=np.int64)
-    live = np.arange(n_games)
+    live: I64Array = np.arange(n_games, dtype=np.int64)
     step = 0
     while live.size and step < limit:
         current = boards
-        options = np.empty((4, current.size), dtype=np.uint64)
-        gains = np.empty((4, current.size), dtype=np.int64)
+        options: U64Array = np.empty((4, current.size), dtype=np.uint64)
+        gains: I64Array = np.empty((4, current.size), dtype=np.int64)
         for code in range(4):
             options[code], gains[code] = _batch_move(current, code, t)
         if (gains == OVERFLOW).any():

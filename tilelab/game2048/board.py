@@ -13,6 +13,7 @@ from itertools import islice
 from typing import Any, Iterable, Sequence, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import is_int, short_repr
 from tilelab._deprecation import warn
@@ -330,7 +331,7 @@ class Board:
             raise IndexError(f"cell {(int(r), int(c))} is off the {n}x{n} board: rows and columns are 0..{n - 1}")
         return self._rows[r][c]
 
-    def to_array(self) -> np.ndarray:
+    def to_array(self) -> npt.NDArray[Any]:
         """The tiles as a fresh ``int64`` numpy array (a copy: the board stays immutable)."""
         return np.array(self._rows, dtype=np.int64)
 
@@ -426,7 +427,7 @@ class Board:
                 + "".join(cells) + "</table>")
 
 
-BoardLike = Union[Board, Sequence[Sequence[int]], np.ndarray]
+BoardLike = Union[Board, Sequence[Sequence[int]], npt.NDArray[Any]]
 
 
 def as_board(board: BoardLike) -> Board:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
@@ -76,7 +77,7 @@ def symmetric_tuples(cells: Sequence[int]) -> list[tuple[int, ...]]:
     return [tuple(sym[c] for c in cells) for sym in SYMMETRIES]
 
 
-def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """Where each feature (a tuple under one of the 8 symmetries) looks: ``(cells, lens, offs)``, the arrays every
     kernel takes: its cells (one row per feature), how many, and where its tuple's table starts.
 
@@ -144,7 +145,7 @@ class NTupleNetwork:
     0.0
     """
 
-    def __init__(self, tuples: Iterable[Sequence[int]], weights: np.ndarray | None = None, *, name: str = "") -> None:
+    def __init__(self, tuples: Iterable[Sequence[int]], weights: npt.NDArray[Any] | None = None, *, name: str = "") -> None:
         self.tuples = check_tuples(tuples)
         self.name = name or "custom"
         sizes = [16 ** len(t) for t in self.tuples]
@@ -158,8 +159,8 @@ class NTupleNetwork:
                              f"got {weights.dtype} {weights.shape}")
         self.weights = weights
         self._cells, self._lens, self._offs = feature_layout(self.tuples)
-        self.e_sum: np.ndarray | None = None  # temporal-coherence accumulators (created on first TC use)
-        self.a_sum: np.ndarray | None = None
+        self.e_sum: npt.NDArray[Any] | None = None  # temporal-coherence accumulators (created on first TC use)
+        self.a_sum: npt.NDArray[Any] | None = None
         self.training: dict[str, Any] = {"games": 0, "state": None, "seed": None, "alpha": None, "method": None,
                                          "seconds": 0.0, "curve": []}
 
@@ -197,7 +198,7 @@ class NTupleNetwork:
         """``V`` of a board (a :class:`Board` or a bitboard), via the fast path."""
         return self.value_bits(board if isinstance(board, (int, np.integer)) else to_bitboard(board))
 
-    def values_bits(self, boards: np.ndarray) -> np.ndarray:
+    def values_bits(self, boards: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """``V`` of many bitboards at once."""
         boards = np.ascontiguousarray(boards, dtype=np.uint64)
         out = np.zeros(boards.size, dtype=np.float64)
@@ -264,7 +265,7 @@ class NTupleNetwork:
             tr["seconds"] += seconds
             done += n
             point = CurvePoint(tr["games"], n, float(scores.mean()), float((max_exps >= 11).mean()),
-                               int(1 << int(max_exps.max())), seconds)
+                               int(1 << int(np.max(max_exps))), seconds)
             tr["curve"].append(point.__dict__.copy())
             points.append(point)
             if bar is not None:
@@ -276,7 +277,7 @@ class NTupleNetwork:
             bar.close()
         return points
 
-    def _coherence_sums(self, tc: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _coherence_sums(self, tc: bool) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """The two temporal-coherence accumulators (created at first TC use); one-float stand-ins for TD(0)."""
         if not tc:
             return np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.float32)
@@ -418,7 +419,7 @@ def check_training(training: dict[str, Any]) -> dict[str, Any]:
     return training
 
 
-def _sha256(*arrays: np.ndarray) -> str:
+def _sha256(*arrays: npt.NDArray[Any]) -> str:
     """One SHA-256 over the bytes of one or more arrays (the weights; the two TC accumulators together)."""
     digest = hashlib.sha256()
     for array in arrays:
