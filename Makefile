@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
+.PHONY: lab test test-unit test-shuffled test-notebooks test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(STAMP)
 
 test-unit: $(STAMP)
 	$(PYTEST) tests tilelab --doctest-modules -m "not browser" $(PARALLEL)
+
+# The unit tests in a random order (pytest-randomly; RANDOM_SEED=N replays an order): each test passes alone and
+# after any other. `make test` keeps file order (-p no:randomly in pyproject's addopts: lessons run cell by cell).
+test-shuffled: $(STAMP)
+	$(PYTEST) tests -m "not browser" -p randomly $(if $(RANDOM_SEED),--randomly-seed=$(RANDOM_SEED)) $(PARALLEL)
 
 test-notebooks: $(STAMP)
 	$(PYTEST) notebooks --nbval-lax --nbval-current-env $(PARALLEL)

@@ -6,7 +6,7 @@ import pytest
 
 from tilelab.exercises import MESSAGE_LIMIT, allow_package_calls, check, list_exercises
 from tilelab.exercises.game2048 import CountingLine, every_row
-from tilelab.game2048 import Board, Direction, Game, bitboard, legal_moves, move, slide_row, spawn_outcomes
+from tilelab.game2048 import Board, Direction, Game, bitboard, legal_moves, play, slide_row, spawn_outcomes
 
 
 def two_phase_slide(row):
@@ -90,7 +90,7 @@ def test_row_score_checker():
 
 
 def _slide_via_move(row):
-    return list(move(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
+    return list(play(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
 
 
 def _score_via_tables(row):
@@ -106,13 +106,13 @@ def _score_via_tables(row):
     ("2048.row_score", lambda row: slide_row(row).score, "slide_row"),
     ("2048.row_score", _score_via_tables, "row_tables"),
     ("2048.available_moves", legal_moves, "legal_moves"),
-    ("2048.available_moves", lambda b: Game(board=b).legal_moves(), "legal_moves"),
+    ("2048.available_moves", lambda b: Game(board=b).legal_moves(), "Game"),  # naming Game is fine, running one is not
     ("2048.spawn_outcomes", spawn_outcomes, "spawn_outcomes"),
     ("2048.spawn_outcomes", lambda b, p: spawn_outcomes(b, p), "spawn_outcomes"),
 ])
 def test_an_answer_that_delegates_to_the_package_is_refused(name, answer, called):
     r = check(name, answer)
-    assert not r.passed and f"calls tilelab's {called}" in r.message and len(r.message) <= MESSAGE_LIMIT
+    assert not r.passed and r.reason == "delegated" and called in r.counterexample and len(r.message) <= MESSAGE_LIMIT
     with allow_package_calls():  # the same answer is right: only the delegation is refused
         assert check(name, answer).passed
 
@@ -122,7 +122,7 @@ def buggy_available_moves(board):
     rows = board.rows
     found = []
     for direction, reported in zip(Direction, [Direction.UP, Direction.DOWN, Direction.UP, Direction.UP]):
-        result = move(rows, direction)
+        result = play(rows, direction)
         if result.changed:
             found.append(reported)
         rows = result.board.rows
@@ -130,7 +130,7 @@ def buggy_available_moves(board):
 
 
 def own_available_moves(board):
-    return [d.value for d in Direction if move(board, d).changed]
+    return [d.value for d in Direction if play(board, d).changed]
 
 
 def test_available_moves_checker():
@@ -210,7 +210,7 @@ def test_compact_checker_wants_linear_time():
 
     assert check("2048.compact", two_fingers).passed
     slow = check("2048.compact", bubbling)
-    assert not slow and "linear pass needs at most" in slow.message
+    assert not slow and slow.counterexample == [0, 0, 0, 0] and str(slow.counterexample) in slow.message  # the row shown
     assert not check("2048.compact", lambda line: None).passed
     wrong = check("2048.compact", lambda line: line.__setitem__(0, 0))
     assert not wrong and "expected" in wrong.message

@@ -111,7 +111,8 @@ def test_package_answers_pass_when_allowed():
     with allow_package_calls():
         assert check("solvers.misplaced", misplaced).passed
         assert check("solvers.manhattan", manhattan).passed
-        assert check("solvers.search", lambda p: solve(p, heuristic="manhattan").moves).passed
+        # the package's solvers expand boards inside tilelab, where a check does not count them: not seen as A*
+        assert not check("solvers.search", lambda p: solve(p, heuristic="manhattan").moves).passed
 
 
 def test_answers_written_by_hand_pass(tables):
@@ -137,7 +138,7 @@ def test_answers_written_by_hand_pass(tables):
 ])
 def test_delegation_is_refused(name, answer, called):
     result = check(name, answer)
-    assert not result.passed and f"calls tilelab's {called}" in result.message
+    assert not result.passed and result.reason == "delegated" and result.counterexample.endswith(called)
 
 
 _DB = PatternDatabase.build(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=True)

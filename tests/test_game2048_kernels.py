@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, move, ntuple
+from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, play, ntuple
 from tilelab.game2048.bitboard import from_bitboard
 from tilelab.game2048.expectimax import SearchTables, search_bits
 from tilelab.game2048.tree import expectimax_tree
@@ -38,7 +38,7 @@ def _values(values) -> list:
 @pytest.fixture(scope="module")
 def td_net():
     net = ntuple.NTupleNetwork(ntuple.CLASSROOM_TUPLES)
-    net.train(DATA["td_net"]["games"], seed=DATA["td_net"]["seed"])
+    net.train(DATA["td_net"]["games"], rng=DATA["td_net"]["seed"])
     return net
 
 
@@ -102,10 +102,10 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
     board = from_bitboard(bits)
 
     def leaf(b):  # the best move's points plus V of its afterstate, 0 when no move is left
-        return max((r.score + td_net.value(r.board) for r in (move(b, d) for d in legal_moves(b))), default=0.0)
+        return max((r.score + td_net.value(r.board) for r in (play(b, d) for d in legal_moves(b))), default=0.0)
 
     for d in legal_moves(board):
-        result = move(board, d)
+        result = play(board, d)
         want = result.score + ai.chance_value(result.board, 1, leaf)
         assert got.values[ai._CODE_TO_DIRECTION.index(d)] == pytest.approx(want, rel=1e-9)
 
@@ -155,17 +155,12 @@ def test_ntuple_is_the_lessons_face_and_its_older_names_warn():
         assert ntuple._seed_state is bitboard.seed_state
 
 
-def test_exercise_forbid_lists_resolve_to_the_functions_that_run():
-    from tilelab.exercises import _FORBIDDEN, _load_all, _resolve_one
-    from tilelab.game2048 import ntuple_kernels, ntuple_ref
+def test_exercise_allow_lists_resolve_to_the_functions_that_run():
+    from tilelab.exercises.allow import resolve
+    from tilelab.game2048 import ntuple_ref
 
-    _load_all()
-    specs = {s for specs in _FORBIDDEN.values() for s in specs if isinstance(s, str) and "game2048" in s}
-    assert "tilelab.game2048.ntuple:td_update_ref" in specs
-    for spec in specs:
-        assert _resolve_one(spec)[0] is not None, spec
-    assert _resolve_one("tilelab.game2048.ntuple:td_update_ref")[0] is ntuple_ref.td_update_ref
-    assert _resolve_one("tilelab.game2048.ntuple_kernels:learn_step")[0] is ntuple_kernels.learn_step
+    assert ntuple_ref.feature_indices_ref.__code__ in resolve(["tilelab.game2048.ntuple:feature_indices_ref"])
+    assert ntuple_ref.value_ref.__code__ in resolve(["tilelab.game2048.ntuple:value_ref"])
 
 
 

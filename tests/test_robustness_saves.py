@@ -174,14 +174,14 @@ def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> Non
         game.play(int(rng.choice(game.legal_moves())))
         seen.append((game.board, game.moves))
     loaded = sliding.Game.from_json(game.to_json())
-    assert loaded.to_json() == game.to_json() and (loaded.puzzle, loaded.moves) == seen[-1]
+    assert loaded.to_json() == game.to_json() and (loaded.board, loaded.moves) == seen[-1]
     assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
     while loaded.undo():
         seen.pop()
-        assert (loaded.puzzle, loaded.moves) == seen[-1]
+        assert (loaded.board, loaded.moves) == seen[-1]
         if len(seen) % 50 == 0:
             assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
-    assert len(seen) == 1 and loaded.puzzle == loaded.start
+    assert len(seen) == 1 and loaded.board == loaded.start
 
 
 def test_a_slide_after_the_puzzle_is_solved_or_an_illegal_one_is_refused() -> None:
@@ -391,3 +391,43 @@ def test_a_text_past_the_save_limit_is_refused_unparsed_and_never_written(name: 
         game.to_json()
     monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text))
     assert type(game).from_json(text).to_json() == text
+
+
+# ---------------------------------------------------------------------- found by the property tests
+
+
+def _with(data: dict, path: tuple, value: object) -> dict:
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("name", "path"), [
+    ("2048", ("extra",)), ("2048", ("history", 0, "extra")),
+    ("sliding", ("extra",)),
+    ("match3", ("extra",)), ("match3", ("history", 0, "extra")), ("match3", ("board", "extra")),
+    ("match3", ("history", 0, "board", "extra")),
+])
+def test_an_unknown_field_anywhere_is_refused(name: str, path: tuple) -> None:
+    """A save holds exactly the fields the game writes (as a .npy header its keys): nothing is silently dropped."""
+    data = _with(_played(name).to_dict(), path, None)
+    with pytest.raises(ValueError, match="unknown field.*'extra'"):
+        type(GAMES[name]()).from_dict(data)
+
+
+@pytest.mark.parametrize("name", ["sliding", "match3"])
+def test_the_seed_field_is_required(name: str) -> None:
+    data = _played(name).to_dict()
+    del data["seed"]
+    with pytest.raises(ValueError, match="missing the field 'seed'"):
+        type(GAMES[name]()).from_dict(data)
+
+
+def test_a_2048_save_writes_p_four_as_a_decimal_and_reads_it_so() -> None:
+    data = game2048.Game(p_four=1.0, rng=1).to_dict()
+    assert type(data["p_four"]) is float
+    data["p_four"] = 1  # would come back as 1.0
+    with pytest.raises(ValueError, match="p_four"):
+        game2048.Game.from_dict(data)

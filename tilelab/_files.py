@@ -19,8 +19,12 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 __all__ = ["DamagedFileError", "FORMAT_ERRORS", "header_field", "one_line", "read_npz"]
+
+#: numpy's .npy reader (untyped in numpy 2.2's stubs, typed later: one name for every version)
+_read_array: Callable[..., npt.NDArray[Any]] = np.lib.format.read_array
 
 MAX_HEADER_BYTES = 1 << 20  # a header is a few kB; a megabyte is already absurd
 NPY_HEADER_SLACK = 4096  # bytes a .npy member may take beyond its array data (magic + header)
@@ -53,7 +57,7 @@ def read_npz(
     sizes: Callable[[dict[str, Any]], Mapping[str, int]],
     *,
     optional: tuple[str, ...] = (),
-) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """Read ``path``'s JSON ``header`` and the arrays ``sizes(header)`` names (name -> most bytes allowed).
 
     Raises :class:`DamagedFileError` naming ``what`` and ``path`` for anything wrong with the file;
@@ -77,7 +81,7 @@ def read_npz(
                         raise DamagedFileError(f"the array {name!r} takes {info.file_size:,} bytes, "
                                                f"expected at most {int(limit):,}")
                     with archive.open(info) as member:
-                        array = np.lib.format.read_array(member, allow_pickle=False)
+                        array = _read_array(member, allow_pickle=False)
                     if array.nbytes > int(limit):
                         raise DamagedFileError(f"the array {name!r} has {array.nbytes:,} bytes, expected at most {int(limit):,}")
                     arrays[name] = np.ascontiguousarray(array)
@@ -99,7 +103,7 @@ def _read_header(archive: zipfile.ZipFile, members: Mapping[str, zipfile.ZipInfo
     if info.file_size > MAX_HEADER_BYTES:
         raise DamagedFileError(f"its header takes {info.file_size:,} bytes")
     with archive.open(info) as member:
-        raw = np.lib.format.read_array(member, allow_pickle=False)
+        raw = _read_array(member, allow_pickle=False)
     if raw.dtype != np.uint8 or raw.ndim != 1:
         raise DamagedFileError(f"its header is {raw.dtype} {raw.shape}, not bytes")
     header = json.loads(raw.tobytes().decode("utf-8"))

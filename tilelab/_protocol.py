@@ -30,7 +30,7 @@ from tilelab._deprecation import warn
 
 __all__ = [
     "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
-    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_rng_state",
+    "generator_from_state", "jsonable", "load_json", "rng_state_to_save", "saved_fields", "saved_rng_state",
 ]
 
 
@@ -312,6 +312,31 @@ def check_saved_header(data: Any, fmt: str, version: int) -> dict[str, Any]:
     saved = data.get("version")
     if type(saved) is not int or saved != version:  # True and 1.0 are not the version 1
         raise ValueError(f"saved game version {short_repr(saved)} is not supported (expected {version})")
+    return data
+
+
+def saved_fields(data: Any, fields: Sequence[str], where: str = "", optional: Sequence[str] = ()) -> dict[str, Any]:
+    """``data`` if it is an object holding exactly ``fields`` (what ``to_dict`` writes), and perhaps some of
+    ``optional`` (fields older saves lack); ValueError naming a missing or an unknown one. numpy reads a ``.npy``
+    header the same way: its exact keys or an error, so a save that loads holds nothing the game would drop.
+
+    >>> saved_fields({"a": 1, "b": 2}, ("a", "b"))
+    {'a': 1, 'b': 2}
+    >>> saved_fields({"a": 1, "c": 3}, ("a", "b"), "history[0].")
+    Traceback (most recent call last):
+    ValueError: saved game is missing the field history[0].'b'
+    """
+    if not isinstance(data, dict):
+        raise ValueError(f"saved game field {where.rstrip('.') or 'game'} must be an object, not {short_repr(data)}")
+    missing = [key for key in fields if key not in data]
+    if missing:
+        more = f" (and {len(missing) - 1} more: {missing[1:]})" if len(missing) > 1 else ""
+        raise ValueError(f"saved game is missing the field {where}{missing[0]!r}{more}")
+    if len(data) != len(fields):
+        unknown = [key for key in data if key not in fields and key not in optional]
+        if unknown:
+            raise ValueError(f"saved game has an unknown field {where}{short_repr(unknown[0])}: a save holds exactly "
+                             f"{[*fields, *optional]} there, so this is not a save tilelab wrote")
     return data
 
 

@@ -5,10 +5,15 @@ runs it against the package's reference on many cases (often every case) and sho
 counterexample, or a green "passed". A checker never raises for a wrong or crashing answer: it
 reports it, so a lesson notebook always runs top to bottom.
 
-An answer must be the student's own work: each checker names the package functions that do the
-exercise's job (the readable one, its fast twin, any reference), and an answer that calls one of them
-does not pass ("this calls tilelab's slide_row: write your own"). tilelab's own tests check the
-checkers with known-good answers inside :func:`allow_package_calls`.
+An answer must be the student's own work. Each exercise has an *allow-list* (see
+:mod:`tilelab.exercises.allow`): building and reading boards, numpy, the helpers the exercise offers.
+While the checker runs, a watch (:mod:`tilelab.exercises.watch`) sees every tilelab function the
+answer's code calls, directly or through its own helpers; any that is not on the list (public or
+private, a method reached through an object, a compiled twin) is delegation, and the answer does
+not pass. Naming a class is not calling its methods. An answer that switches the watch off does not
+pass either, and every check stops after a time limit (:data:`TIME_LIMIT` seconds unless the
+exercise sets its own) with a kind "took longer than" result. tilelab's own tests check the checkers
+with the package's answers inside :func:`allow_package_calls`.
 
 Every result looks the same: a green or red box with a short message (at most
 :data:`MESSAGE_LIMIT` characters) and, when the checker has one, the smallest counterexample drawn
@@ -25,19 +30,22 @@ as an aligned monospace picture.
 from __future__ import annotations
 
 import contextlib
-import functools
+import decimal
 import html
 import importlib
-import os
-import sys
+import numbers
 import traceback
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from tilelab.exercises.allow import Kit, describe, resolve
+from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
+
 __all__ = [
-    "MESSAGE_LIMIT", "Result", "allow_package_calls", "check", "checker", "first_counterexample",
-    "list_exercises", "package_calls", "report", "report_json", "reset_results", "results",
+    "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
+    "counting", "first_counterexample", "list_exercises", "package_calls", "report", "report_json", "reset_results",
+    "results", "time_limit",
 ]
 
 #: A check's message stays short enough to read at a glance (the picture comes on top of it).
@@ -55,10 +63,18 @@ _LESSON_MODULES = (
     "tilelab.exercises.match3_specials",
 )
 
-_CHECKERS: dict[str, Callable[..., "Result"]] = {}
 
-# For each exercise, the package functions that do its job ("module:name" or the objects themselves).
-_FORBIDDEN: dict[str, tuple[Any, ...]] = {}
+@dataclass(frozen=True)
+class _Exercise:
+    func: Callable[..., "Result"]
+    allow: tuple[Any, ...]
+    seconds: float | None
+    prepare: Callable[[], Any] | None = None
+    job: tuple[str, ...] = ()
+
+
+_EXERCISES: dict[str, _Exercise] = {}
+_ALLOWED: dict[str, frozenset] = {}  # resolved allow-lists, by exercise
 
 # >0 inside ``allow_package_calls()`` (tilelab's own tests check the checkers with package answers).
 _ALLOW_PACKAGE_CALLS = 0
@@ -66,20 +82,34 @@ _ALLOW_PACKAGE_CALLS = 0
 # The latest result of every exercise checked in this kernel (for ``report`` and teachers' grading).
 _RESULTS: dict[str, "Result"] = {}
 
+# Seconds every check may take while ``time_limit`` is in force (None: each exercise's own limit).
+_LIMIT: list[float] = []
+
+# The watch of the check running now (innermost last): checkers count calls through it (see ``counting``).
+_ACTIVE: list[Watch] = []
+
 
 @dataclass(frozen=True)
 class Result:
-    """What a checker found: passed or not, a short message, the first counterexample and its picture."""
+    """What a checker found: passed or not, a short message, the first counterexample and its picture.
+
+    ``reason`` says why an answer did not pass when it is not a wrong value: ``"raised"``,
+    ``"delegated"`` (it called a tilelab function the exercise does not allow; ``counterexample`` is
+    that function's ``module.name``), ``"switched-off"`` (it switched the watch off) or ``"too-slow"``.
+    """
 
     name: str
     passed: bool
     message: str
     counterexample: Any = None
     picture: str | None = None  #: the counterexample drawn in monospace (a board, a row), or None
+    reason: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if len(self.message) > MESSAGE_LIMIT:  # a safety net: checkers keep their messages short
             object.__setattr__(self, "message", self.message[: MESSAGE_LIMIT - 1].rstrip() + "…")
+        if self.picture is not None:
+            object.__setattr__(self, "picture", self.picture.strip("\n") or None)
 
     def __bool__(self) -> bool:
         return self.passed
@@ -108,19 +138,24 @@ class Result:
 
 
 def checker(
-    name: str, *, forbid: Sequence[Any] = ()
+    name: str, *, allow: Sequence[Any] = (), seconds: float | None = TIME_LIMIT,
+    prepare: Callable[[], Any] | None = None, job: Sequence[str] = (),
 ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     """Register ``func`` as the checker for exercise ``name`` (used by the lesson modules).
 
-    ``forbid`` names the package functions that do the exercise's job, as ``"module:name"`` strings
-    (resolved when first needed) or the functions themselves: an answer that calls one does not pass.
+    ``allow`` lists what the answer may call (see :mod:`tilelab.exercises.allow`); any other tilelab
+    function it calls is delegation. ``seconds`` bounds the check once its cases are ready (None: no
+    limit, for answers that are data, not code, whose checks the caller sizes). ``prepare`` builds and
+    caches the checker's cases before the watch starts (the package's own work, bounded by itself).
+    ``job`` names the package's own versions of what the exercise asks for, ``"module:name"``, the one
+    with the answer's signature first (see :func:`package_calls`; refusing needs no list: the allow-list
+    refuses every other tilelab function).
     """
 
     def register(func: Callable[..., Result]) -> Callable[..., Result]:
-        if name in _CHECKERS and _CHECKERS[name] is not func:
+        if name in _EXERCISES and _EXERCISES[name].func is not func:
             raise ValueError(f"two checkers registered for exercise {name!r}")
-        _CHECKERS[name] = func
-        _FORBIDDEN[name] = tuple(forbid)
+        _EXERCISES[name] = _Exercise(func, tuple(allow), seconds, prepare, tuple(job))
         return func
 
     return register
@@ -134,47 +169,180 @@ def _load_all() -> None:
 def list_exercises() -> list[str]:
     """Names of every exercise that ``check`` knows."""
     _load_all()
-    return sorted(_CHECKERS)
+    return sorted(_EXERCISES)
+
+
+def _exercise(name: str) -> _Exercise:
+    _load_all()
+    if not isinstance(name, str) or name not in _EXERCISES:
+        known = ", ".join(sorted(_EXERCISES)) or "none"
+        raise ValueError(f"no exercise called {name!r}; known exercises: {known}")
+    return _EXERCISES[name]
+
+
+def _allowed(name: str) -> frozenset:
+    if name not in _ALLOWED:
+        _ALLOWED[name] = resolve(_EXERCISES[name].allow)
+    return _ALLOWED[name]
+
+
+def allowed_calls(name: str) -> str:
+    """What an answer to exercise ``name`` may call from tilelab, in a few words.
+
+    >>> allowed_calls("sliding.is_solvable")
+    'Puzzle (build it, read it), inversions, numpy'
+    """
+    return describe(_exercise(name).allow)
+
+
+def package_calls(name: str) -> list[str]:
+    """The package's own versions of what exercise ``name`` asks for, as ``module.name`` (an answer calling one is
+    refused, like any tilelab function off the exercise's allow-list); empty when the package has none.
+
+    >>> package_calls("sliding.inversions")
+    ['tilelab.sliding.inversions']
+    """
+    return [spec.replace(":", ".") for spec in _exercise(name).job]
 
 
 def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
-    """Check the student's ``answer`` for exercise ``name`` and return a :class:`Result`.
+    """Check the student's ``answer`` for exercise ``name`` and return a :class:`Result` (truthy when passed).
 
-    An answer that calls a package function doing the exercise's job does not pass:
+    An answer that calls a tilelab function the exercise does not allow does not pass:
 
     >>> from tilelab.game2048 import slide_row
     >>> check("2048.row_score", lambda row: slide_row(row).score)  # doctest: +ELLIPSIS
-    [NOT YET] 2048.row_score: this calls tilelab's slide_row: write your own ...
+    [NOT YET] 2048.row_score: this calls tilelab's slide_row: write your own version...
     """
-    _load_all()
-    if name not in _CHECKERS:
-        known = ", ".join(sorted(_CHECKERS)) or "none"
-        raise ValueError(f"no exercise called {name!r}; known exercises: {known}")
-    forbidden = _resolve(_FORBIDDEN.get(name, ()))
-    called = None if _ALLOW_PACKAGE_CALLS else _static_calls(answer, forbidden)
-    if called is not None:
-        result = _delegated(name, called)
-    else:
-        try:
-            with _watch(forbidden) as seen:
-                result = _CHECKERS[name](answer, *args, **kwargs)
-        except Exception as exc:  # the student's code crashed: report it, do not break the notebook
-            tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            result = Result(name, False, f"your code raised {tb}")
-        if seen:
-            result = _delegated(name, seen[0])
+    exercise = _exercise(name)
+    if exercise.prepare is not None:
+        exercise.prepare()
+    judge = not _ALLOW_PACKAGE_CALLS
+    seconds = _LIMIT[-1] if _LIMIT else exercise.seconds
+    watch = Watch(_allowed(name) if judge else frozenset(), seconds, judge=judge)
+    result: Result | None = None
+    handed = _tilelab_answer(answer, watch.allowed) if judge else None
+    if handed is not None:  # the answer *is* a function of tilelab's: the checker would call it from tilelab
+        return _record(name, _delegated(name, handed, exercise.allow))
+    _ACTIVE.append(watch)
+    try:
+        with watch:
+            try:
+                result = exercise.func(answer, *args, **kwargs)
+            except Exception as exc:  # the student's code crashed: report it, do not break the notebook
+                tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                result = Result(name, False, f"your code raised {tb}", reason="raised")
+    finally:
+        _ACTIVE.remove(watch)
+    if watch.switched_off is not None:
+        result = _switched_off(name, watch.switched_off)
+    elif watch.delegated is not None:
+        result = _delegated(name, watch.delegated, exercise.allow)
+    elif watch.timed_out:
+        result = _too_slow(name, watch.seconds)
+    elif not isinstance(result, Result):  # pragma: no cover - a checker always returns one
+        result = Result(name, False, "the check did not finish", reason="raised")
+    return _record(name, result)
+
+
+def _record(name: str, result: Result) -> Result:
     _RESULTS.pop(name, None)  # latest result last, so the report follows the order of work
     _RESULTS[name] = result
     return result
 
 
-def _delegated(name: str, function: Any) -> Result:
-    label = getattr(function, "__name__", "a package function")
+def _tilelab_answer(answer: Any, allowed: frozenset) -> str | None:
+    """``module.name`` of the tilelab function an answer is (or wraps, or calls as an object), if not allowed."""
+    if not callable(answer) or isinstance(answer, type):
+        return None
+    code = code_of(answer) or code_of(getattr(type(answer), "__call__", None))
+    if code is None or kind_of(code) != TILELAB or code in allowed:
+        return None
+    return qualified(code)
+
+
+def _delegated(name: str, function: str, allow: Sequence[Any]) -> Result:
+    short = function.rsplit(".", 1)[-1] if "." in function else function
+    owner = function.rsplit(".", 2)
+    label = f"{owner[-2]}.{short}" if len(owner) == 3 and owner[-2][:1].isupper() else short
+    offered = describe(allow)
     return Result(
         name, False,
-        f"this calls tilelab's {label}: write your own version (building it is the exercise). "
-        "Other package functions are fine.",
+        f"this calls tilelab's {label}: write your own version (it does this exercise's job, or part of it). "
+        + (f"Here you may use {offered}." if offered else "Here you may use numpy and plain Python."),
+        function, reason="delegated",
     )
+
+
+def _switched_off(name: str, what: str) -> Result:
+    return Result(
+        name, False,
+        f"your code calls {what}, which switches off (or escapes) the check's watch on what it calls, so the "
+        "check cannot tell the work is yours. Take that line out and run the cell again; to debug, call your "
+        "function directly, outside check().", what, reason="switched-off",
+    )
+
+
+def _too_slow(name: str, seconds: float | None) -> Result:
+    limit = f"{seconds:g} s" if seconds is not None else "its time"
+    return Result(
+        name, False,
+        f"the check took longer than {limit}, so it stopped. Does a loop never end, or a search visit far "
+        "more than it needs? Try your function on one small case first, then run the check again.",
+        seconds, reason="too-slow",
+    )
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Give every check inside the block ``seconds`` instead of its exercise's own limit (a slow machine, a test).
+
+    >>> import time
+    >>> with time_limit(0.5):
+    ...     check("count_empty", lambda rows: time.sleep(60)).reason
+    'too-slow'
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be a positive number, got {seconds!r}")
+    _LIMIT.append(float(seconds))
+    try:
+        yield
+    finally:
+        _LIMIT.pop()
+
+
+@contextlib.contextmanager
+def counting(*functions: Any, record: bool = False) -> Iterator[dict[str, Any]]:
+    """Count the answer's calls of some allowed tilelab functions while a check runs (for checkers).
+
+    Yields a dict ``{"calls": n}`` that grows as the answer calls any of ``functions`` (the answer's
+    own calls, not tilelab's calls inside them; a generator counts once, when it starts). With
+    ``record=True`` it also lists each call's first argument under ``"args"``, in order. Outside a
+    check nothing is counted.
+    """
+    if not _ACTIVE:
+        yield {"calls": 0, "args": []} if record else {"calls": 0}
+        return
+    with _ACTIVE[-1].count(resolve(functions), record) as tally:
+        yield tally
+
+
+def as_real(value: Any) -> float | None:
+    """``value`` as a float when it is a real number (int, float, Fraction, Decimal, numpy's), else None.
+
+    >>> from fractions import Fraction
+    >>> as_real(Fraction(1, 4)), as_real(True), as_real("0.25"), as_real(float("nan"))
+    (0.25, None, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, decimal.Decimal)):
+        return None
+    if type(value).__module__ == "numpy" and type(value).__name__ == "bool_":  # pragma: no cover
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError, OverflowError, decimal.InvalidOperation):
+        return None
+    return None if out != out else out
 
 
 @contextlib.contextmanager
@@ -192,150 +360,6 @@ def allow_package_calls() -> Iterator[None]:
         yield
     finally:
         _ALLOW_PACKAGE_CALLS -= 1
-
-
-def package_calls(name: str) -> list[str]:
-    """The package functions an answer to exercise ``name`` may not call (``module.name``).
-
-    >>> package_calls("2048.row_score")[:1]
-    ['tilelab.game2048.rules.slide_row']
-    """
-    _load_all()
-    if name not in _CHECKERS:
-        raise ValueError(f"no exercise called {name!r}")
-    return [f"{getattr(f, '__module__', '?')}.{getattr(f, '__name__', '?')}" for f in _resolve(_FORBIDDEN[name])]
-
-
-@functools.lru_cache(maxsize=None)
-def _resolve_one(spec: str) -> tuple[Any, ...]:
-    module, _, attr = spec.partition(":")
-    obj = getattr(importlib.import_module(module), attr)
-    return (obj,)
-
-
-def _resolve(specs: Sequence[Any]) -> tuple[Any, ...]:
-    out: list[Any] = []
-    for spec in specs:
-        out.extend(_resolve_one(spec) if isinstance(spec, str) else (spec,))
-    return tuple(out)
-
-
-def _python_function(obj: Any) -> types.FunctionType | None:
-    """The plain Python function behind ``obj`` (a function, a numba dispatcher's py_func, a method)."""
-    for candidate in (obj, getattr(obj, "py_func", None), getattr(obj, "__func__", None),
-                      getattr(obj, "__wrapped__", None)):
-        if isinstance(candidate, types.FunctionType):
-            return candidate
-    return None
-
-
-def _is_forbidden(value: Any, forbidden: tuple[Any, ...]) -> Any:
-    """The forbidden function ``value`` is (or wraps), else None."""
-    try:
-        hit = any(value is f for f in forbidden)
-    except Exception:
-        return None
-    if hit:
-        return value
-    if isinstance(value, functools.partial):
-        return _is_forbidden(value.func, forbidden)
-    py = _python_function(value)
-    if py is not None:
-        for f in forbidden:
-            if py is f or py is _python_function(f):
-                return f
-    return None
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _student_code(code: types.CodeType) -> bool:
-    """True for code that is not tilelab's own (a notebook cell, a student's module)."""
-    return not os.path.abspath(code.co_filename).startswith(_PACKAGE_DIR + os.sep)
-
-
-def _static_calls(answer: Any, forbidden: tuple[Any, ...], depth: int = 0, seen: set | None = None) -> Any:
-    """The first forbidden function the answer's code names (directly or through its own helpers)."""
-    if not forbidden or depth > 6:
-        return None
-    seen = set() if seen is None else seen
-    if id(answer) in seen:
-        return None
-    seen.add(id(answer))
-    hit = _is_forbidden(answer, forbidden)
-    if hit is not None:
-        return hit
-    if isinstance(answer, functools.partial):
-        return _static_calls(answer.func, forbidden, depth + 1, seen)
-    if isinstance(answer, type):
-        for value in vars(answer).values():
-            value = getattr(value, "__func__", value)
-            if isinstance(value, (types.FunctionType, property)):
-                for f in (value.fget, value.fset) if isinstance(value, property) else (value,):
-                    if f is not None and (found := _static_calls(f, forbidden, depth + 1, seen)) is not None:
-                        return found
-        return None
-    function = _python_function(answer) or _python_function(getattr(answer, "__call__", None))
-    if function is None or not _student_code(function.__code__):
-        return None
-    scope = dict(vars(__import__("builtins")))
-    scope.update(function.__globals__)
-    for cell in function.__closure__ or ():
-        try:
-            contents = cell.cell_contents
-        except ValueError:
-            continue
-        if (found := _static_calls(contents, forbidden, depth + 1, seen)) is not None:
-            return found
-    for code in _codes(function.__code__):
-        for word in code.co_names:
-            if word in scope:
-                value = scope[word]
-                if (found := _is_forbidden(value, forbidden)) is not None:
-                    return found
-                if isinstance(value, types.ModuleType) and value.__name__.startswith("tilelab"):
-                    for f in forbidden:  # tilelab.game2048.slide_row(...) through a module
-                        if getattr(f, "__name__", None) in code.co_names:
-                            return f
-                if callable(value) and not isinstance(value, types.ModuleType):
-                    if (found := _static_calls(value, forbidden, depth + 1, seen)) is not None:
-                        return found
-    return None
-
-
-def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _codes(const)
-
-
-@contextlib.contextmanager
-def _watch(forbidden: tuple[Any, ...]) -> Iterator[list[Any]]:
-    """Record every call of a forbidden function made straight from the student's code while checking."""
-    seen: list[Any] = []
-    codes = {}
-    for f in forbidden:
-        py = _python_function(f)
-        if py is not None:
-            codes[py.__code__] = f
-    if not codes or _ALLOW_PACKAGE_CALLS:
-        yield seen
-        return
-
-    def hook(frame: types.FrameType, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code in codes and not seen:
-            caller = frame.f_back
-            if caller is not None and _student_code(caller.f_code):
-                seen.append(codes[frame.f_code])
-
-    previous = sys.getprofile()
-    sys.setprofile(hook)
-    try:
-        yield seen
-    finally:
-        sys.setprofile(previous)
 
 
 def results() -> dict[str, Result]:
@@ -457,7 +481,7 @@ def first_counterexample(
             got = answer(*case) if star else answer(case)
         except Exception as exc:
             err = traceback.format_exception_only(type(exc), exc)[-1].strip()
-            return Result(name, False, f"{on(case)}your code raised {err}", case, pictures.get(id(case)))
+            return Result(name, False, f"{on(case)}your code raised {err}", case, pictures.get(id(case)), "raised")
         if not same(got, want):
             return Result(
                 name, False, f"{on(case)}you returned {got!r}, expected {want!r}", case, pictures.get(id(case))

@@ -24,13 +24,14 @@
   its own for each set of weights, see :func:`final_seed`, never the practice ones) with at least
   ``FINAL_GAMES`` games, and passes only when the paired 95% interval lies above zero.
 
-Every checker refuses an answer that calls the package function doing the exercise's job
-(``ai.chance_value``, ``ai.expectimax_values``, ``row_terms``, ``slide_row``, ...).
+An answer may build, read and play boards, list a board's spawns and call the evaluation it is given;
+calling the search (``ai.chance_value``, ``ai.expectimax_values``, ``Expectimax``) or the heuristic's
+terms (``row_terms``, ``slide_row`` for the merges) is delegation and does not pass.
 
 >>> from tilelab.exercises import check
 >>> from tilelab.game2048 import ai
->>> check("2048ai.chance_value", lambda after, f, p: ai.chance_value(after, 1, f, p))  # doctest: +ELLIPSIS
-[NOT YET] 2048ai.chance_value: this calls tilelab's chance_value: write your own ...
+>>> check("2048ai.chance_value", lambda after, f, p: ai.chance_value(after, 1, f, p)).reason
+'delegated'
 >>> check("2048ai.chance_value", lambda after, f, p: sum(q * f(after.with_tile(s.cell, s.value))
 ...                                                      for s, q in spawn_outcomes(after, p))).passed
 True
@@ -54,6 +55,7 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises.allow import BOARD_2048, NUMPY
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes
 from tilelab.game2048.expectimax import DEFAULT_WEIGHTS, HeuristicWeights, row_terms
 
@@ -67,12 +69,13 @@ BOARDS_PER_SIZE = 12
 BEST_MOVE_BOARDS = 10
 __all__ = ["game_boards", "every_line", "mean_ci", "rate_ci", "contest", "final_seed"]
 
-_AI = "tilelab.game2048.ai:"
-_SEARCH = (_AI + "chance_value", _AI + "best_value", _AI + "expectimax_values",
-           "tilelab.game2048.tree:expectimax_tree", "tilelab.game2048.expectimax:search_bits")
-_LINE_TERMS = ("tilelab.game2048.expectimax:row_terms", "tilelab.game2048.expectimax:_row_value",
-               "tilelab.game2048.expectimax:heuristic_table", "tilelab.game2048.expectimax:evaluate_bits",
-               _AI + "evaluate")
+_G = "tilelab.game2048:"
+#: What a 2048-AI answer may call: boards built, read and played, the spawns of a board (lesson 01b's
+#: exercise), the checker's evaluation functions, numpy. Not the search (``ai.chance_value``,
+#: ``ai.expectimax_values``, ``Expectimax``, the bitboard search) nor the heuristic's terms (``row_terms``).
+_BOARDS = (BOARD_2048, _G + "Board[empty_cells tiles max_tile tile_sum]", _G + "play", _G + "legal_moves",
+           _G + "MoveResult[*]", _G + "spawn_outcomes", _G + "Spawn[*]", NUMPY)
+_LINES = (NUMPY,)  # a line of exponents is a list: plain Python and numpy do it
 
 
 def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
@@ -105,15 +108,33 @@ def _close(a: Any, b: float) -> bool:
         return False
 
 
+def _tile_sum(b: Board) -> float:
+    return float(b.tile_sum)
+
+
+def _empty_count(b: Board) -> float:
+    return float(len(b.empty_cells()))
+
+
+def _top_left(b: Board) -> float:
+    return float(b[0, 0])
+
+
+def _minus_tile_sum(b: Board) -> float:
+    return -float(b.tile_sum)
+
+
+#: The evaluation functions the checkers hand to the answers (the answers may call them, of course).
+EVALUATIONS = (("tile sum", _tile_sum), ("empty cells", _empty_count), ("top-left tile", _top_left),
+               ("minus the tile sum (a 4 is the worst spawn)", _minus_tile_sum))
+
+
 def _evaluations() -> list[tuple[str, Callable[[Board], float]]]:
-    return [
-        ("tile sum", lambda b: float(b.tile_sum)),
-        ("empty cells", lambda b: float(len(b.empty_cells()))),
-        ("top-left tile", lambda b: float(b[0, 0])),
-    ]
+    return list(EVALUATIONS[:3])
 
 
-@checker("2048ai.chance_value", forbid=_SEARCH)
+@checker("2048ai.chance_value", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)),
+         job=("tilelab.game2048.ai:chance_value",))
 def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float], Any]) -> Result:
     """``answer(afterstate, evaluate, p_four)``: the probability-weighted average over the spawns."""
     cases = []
@@ -131,7 +152,7 @@ def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float]
     )
 
 
-@checker("2048ai.monotonicity", forbid=_LINE_TERMS)
+@checker("2048ai.monotonicity", allow=_LINES, job=("tilelab.game2048.expectimax:row_terms",))
 def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     """``answer(line, power)``: the smaller of the two directions' summed drops."""
     cases = [(line, power) for power in POWERS for line in every_line()]
@@ -142,8 +163,7 @@ def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     )
 
 
-@checker("2048ai.merges", forbid=_LINE_TERMS + ("tilelab.game2048.rules:slide_row", "tilelab.game2048.rules:move",
-                                             "tilelab.game2048.rules:_slide"))
+@checker("2048ai.merges", allow=_LINES, job=("tilelab.game2048.expectimax:row_terms",))
 def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(line)``: merges one slide makes (gaps closed, each tile merges once)."""
     return first_counterexample(
@@ -151,7 +171,8 @@ def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     )
 
 
-@checker("2048ai.best_move", forbid=_SEARCH + (_AI + "Expectimax", _AI + "GreedyPlayer"))
+@checker("2048ai.best_move", allow=(*_BOARDS, "tilelab.game2048.ai:evaluate"),
+         job=("tilelab.game2048.ai:expectimax_values",))
 def check_best_move(answer: Callable[[Board, int], Any]) -> Result:
     """``answer(board, depth)``: a move with the best plain-expectimax value at that depth."""
     boards = game_boards(3, BEST_MOVE_BOARDS)
@@ -172,10 +193,10 @@ def check_best_move(answer: Callable[[Board, int], Any]) -> Result:
     return Result("2048ai.best_move", True, f"passed on all {len(cases)} positions")
 
 
-@checker("2048ai.worst_spawn")  # no package function takes the minimum over spawns
+@checker("2048ai.worst_spawn", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)))
 def check_worst_spawn(answer: Callable[[Board, Callable[[Board], float]], Any]) -> Result:
     """``answer(afterstate, evaluate)``: the smallest evaluation over every possible spawn."""
-    evaluations = _evaluations() + [("minus the tile sum (a 4 is the worst spawn)", lambda b: -float(b.tile_sum))]
+    evaluations = list(EVALUATIONS)
     cases = [(board, named) for size in (2, 3, 4) for board in game_boards(size, BOARDS_PER_SIZE)
              for named in evaluations]
 
@@ -270,7 +291,7 @@ def _side(result: dict[str, np.ndarray]) -> str:
     return f"{WIN_TILE} in {wins}/{n} (CI {100 * low:.0f}-{100 * high:.0f}%), mean {mean:,.0f} ± {half:,.0f}"
 
 
-@checker("2048ai.heuristic_contest")
+@checker("2048ai.heuristic_contest", allow=("tilelab.game2048.expectimax:HeuristicWeights",), seconds=None)
 def check_heuristic_contest(answer: Any, games: int = 30, final: bool = False) -> Result:
     """Your weights and the default ones on the same seeds: practice seeds to tune, fresh seeds to judge."""
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= MAX_CONTEST_GAMES:

@@ -15,8 +15,8 @@
 
 >>> from tilelab.exercises import check
 >>> from tilelab.game2048.ntuple import td_update_ref
->>> check("2048learn.td_update", td_update_ref)  # doctest: +ELLIPSIS
-[NOT YET] 2048learn.td_update: this calls tilelab's td_update_ref: write your own ...
+>>> check("2048learn.td_update", td_update_ref).reason
+'delegated'
 >>> check("2048learn.td_update", lambda net, after, target, alpha: None).passed
 False
 >>> distinct_tuples([(0, 1, 2, 3), (3, 2, 1, 0), (12, 13, 14, 15), (0, 1, 4, 5)])
@@ -25,16 +25,17 @@ False
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker
+from tilelab.exercises.allow import NUMPY
 from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
 from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
-from tilelab.game2048.ntuple_ref import td_update_ref, value_ref
+from tilelab.game2048.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
@@ -47,6 +48,11 @@ TEST_SEED = 60_000  #: frozen test games play seeds TEST_SEED, TEST_SEED + 1, ..
 __all__ = ["sample_afterstates", "GIVEN_TUPLES", "distinct_tuples", "MIN_TEST_GAMES"]
 
 _NTUPLE = "tilelab.game2048.ntuple:"
+#: What a TD update may use: the net (its tuples and weights, its value), the board's looked-up weights and
+#: value (the lesson's readable ``feature_indices_ref``, ``value_ref``), numpy. Not ``td_update_ref`` nor
+#: the trainer (``train``, the compiled updates).
+ALLOW_TD = (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]", _NTUPLE + "feature_indices_ref",
+            _NTUPLE + "value_ref", "tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]", NUMPY)
 
 
 def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]]:
@@ -55,28 +61,42 @@ def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 
-@checker("2048learn.td_update", forbid=(_NTUPLE + "td_update_ref", _NTUPLE + "learn_game_ref",
-                                        "tilelab.game2048.ntuple_kernels:update_weights",
-                                        "tilelab.game2048.ntuple_kernels:update_weights_tc",
-                                        "tilelab.game2048.ntuple_kernels:learn_step",
-                                        "tilelab.game2048.ntuple_kernels:learn_indices"))
-def _check_td_update(answer: Any) -> Result:
-    name = "2048learn.td_update"
+def _td_cases() -> Iterator[tuple[NTupleNetwork, list[list[int]], float, float]]:
+    """(net, board of exponents, target, alpha): the smallest first.
+
+    First a net of one 2-cell tuple with zero weights on the empty board, where all 8 placements look up
+    the same weight (a numpy ``w[idx] += step`` adds the step once, not 8 times), and on a board with one
+    tile; then a two-tuple net with random weights on boards from seeded games.
+    """
+    empty = [[0] * 4 for _ in range(4)]
+    corner = [[1, 0, 0, 0]] + [[0] * 4 for _ in range(3)]
+    for board in (empty, corner):
+        yield NTupleNetwork(((0, 1),)), board, 40.0, 0.1
     rng = np.random.default_rng(SEED)
     for alpha in (0.1, 0.5, 0.0025):
         for board in sample_afterstates():
-            mine = NTupleNetwork(((0, 1, 2, 3), (0, 1, 4, 5)))
-            mine.weights[:] = rng.normal(0, 50, mine.weights.size).astype(np.float32)
-            ref = NTupleNetwork(mine.tuples, mine.weights.copy())
-            before = value_ref(ref, board)
-            target = float(rng.normal(500, 300))
-            answer(mine, board, target, alpha)
-            td_update_ref(ref, board, target, alpha)
-            if not np.allclose(mine.weights, ref.weights, atol=1e-4):
-                picture = "\n".join(" ".join(f"{e:2d}" for e in row) for row in board)
-                return Result(name, False, f"on the board of exponents below (alpha={alpha}, target={target:.1f}, "
-                              f"V before {before:.3f}): after your update V = {value_ref(mine, board):.3f}, "
-                              f"expected {value_ref(ref, board):.3f}", board, picture)
+            net = NTupleNetwork(((0, 1, 2, 3), (0, 1, 4, 5)))
+            net.weights[:] = rng.normal(0, 50, net.weights.size).astype(np.float32)
+            yield net, board, float(rng.normal(500, 300)), alpha
+
+
+@checker("2048learn.td_update", allow=ALLOW_TD, job=("tilelab.game2048.ntuple:td_update_ref",))
+def _check_td_update(answer: Any) -> Result:
+    name = "2048learn.td_update"
+    for mine, board, target, alpha in _td_cases():
+        ref = NTupleNetwork(mine.tuples, mine.weights.copy())
+        before = value_ref(ref, board)
+        answer(mine, board, target, alpha)
+        td_update_ref(ref, board, target, alpha)
+        if not np.allclose(mine.weights, ref.weights, atol=1e-4):
+            picture = "\n".join(" ".join(f"{e:2d}" for e in row) for row in board)
+            shape = [tuple(t) for t in mine.tuples]
+            looked = len(feature_indices_ref(ref, board))
+            distinct = len(set(feature_indices_ref(ref, board)))
+            repeat = f", {looked} look-ups of {distinct} distinct weight{'s' if distinct != 1 else ''}"
+            return Result(name, False, f"net {shape}, alpha={alpha}, target={target:g}, on the exponents below "
+                          f"(V before {before:.3f}{repeat}): after your update V = {value_ref(mine, board):.3f}, "
+                          f"expected {value_ref(ref, board):.3f}", board, picture)
     return Result(name, True, "passed: V(after) moves alpha of the error, shared by every looked-up weight")
 
 
@@ -102,7 +122,7 @@ def _frozen_scores(net: NTupleNetwork, games: int) -> np.ndarray:
     return np.array([net.evaluate(1, rng=TEST_SEED + i).mean_score for i in range(games)])
 
 
-@checker("2048learn.tuple_shape")
+@checker("2048learn.tuple_shape", seconds=None)
 def _check_tuple_shape(answer: Any, games: int = 600, test_games: int = MIN_TEST_GAMES, seed: int = SEED) -> Result:
     name = "2048learn.tuple_shape"
     try:
@@ -125,6 +145,11 @@ def _check_tuple_shape(answer: Any, games: int = 600, test_games: int = MIN_TEST
     except ValueError as exc:
         return Result(name, False, str(exc))
     given = NTupleNetwork(GIVEN_TUPLES)
+    if mine.weights.size > given.weights.size:
+        return Result(name, False, f"your net has {mine.weights.size:,} weights, the two-line net "
+                      f"{given.weights.size:,}: a bigger net would win by its size, not its shape. Choose tuples "
+                      f"worth at most {given.weights.size:,} weights (a 4-cell tuple has 65,536, a 3-cell one 4,096)",
+                      kept)
     for net in (mine, given):
         net.train(games, rng=seed, block=max(1, games))
     diff, half = mean_ci(_frozen_scores(mine, test_games) - _frozen_scores(given, test_games))

@@ -13,8 +13,9 @@
   (each cell uniform among the kinds that complete no run) deals exactly this board; 0 for a
   board with a run. Checked on stable boards with and without equal pairs, and on boards with runs.
 
-An answer that calls the package function doing the exercise's job does not pass; tilelab's own
-tests use :func:`tilelab.exercises.allow_package_calls`:
+An answer may build, read and swap boards (see :data:`ALLOW`); calling another tilelab function, the
+one doing the exercise's job above all, does not pass. tilelab's own tests use
+:func:`tilelab.exercises.allow_package_calls`:
 
 >>> from tilelab.exercises import allow_package_calls, check
 >>> from tilelab.match3 import is_dead
@@ -37,8 +38,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.match3 import EMPTY, Board, fall, find_runs, stable_board
+from tilelab.exercises import Result, as_real, checker, first_counterexample
+from tilelab.exercises.allow import MATCH3_BOARD, NUMPY
+from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
 from tilelab.match3.generate import exclude_probability
@@ -51,25 +53,19 @@ SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1)
 #: alone on a board (tested), at fewer board edges.
 DEAD_TRIES, DEAD_MIX = (500, 60) if IN_BROWSER else (1500, 120)
 
-# What each exercise may not call: the function it asks for, its fast twin, and any package
-# function that does the same job ("module:name", resolved when first needed).
-_RUNS = ("tilelab.match3.matches:find_runs", "tilelab.match3.matches:find_matches", "tilelab.match3.matches:runs_through",
-         "tilelab.match3.special_rules:find_groups")
-_FALL = ("tilelab.match3.cascade:fall", "tilelab.match3.cascade:cascade_step", "tilelab.match3.cascade:resolve",
-         "tilelab.match3.dispel:remove_candys_article", "tilelab.match3.dispel:apply_group",
-         "tilelab.match3.special_rules:special_fall", "tilelab.match3.fast:match_clear_fall")
-_DEAD = ("tilelab.match3.moves:is_dead", "tilelab.match3.fast:is_dead_fast", "tilelab.match3.moves:valid_moves",
-         "tilelab.match3.fast:valid_moves_fast", "tilelab.match3.fast:any_move", "tilelab.match3.fast:list_moves",
-         "tilelab.match3.moves:hint", "tilelab.match3.cascade:creates_run",
-         "tilelab.match3.dispel:is_dead_by_rule", "tilelab.match3.dispel:is_dead_by_templates",
-         "tilelab.match3.dispel:template_matches", "tilelab.match3.dispel:can_dispel",
-         "tilelab.match3.special_rules:is_dead_specials", "tilelab.match3.special_rules:valid_moves_specials")
-_DEAL = ("tilelab.match3.generate:stable_board", "tilelab.match3.generate:new_board",
-         "tilelab.match3.generate:planted_board", "tilelab.match3.generate:deal_no_runs",
-         "tilelab.match3.generate:banned_kinds", "tilelab.match3.fast:fill_no_runs",
-         "tilelab.match3.generate:reshuffle", "tilelab.match3.generate:reshuffle_report",
-         "tilelab.match3.dispel:redraw_deal", "tilelab.match3.generate:new_special_board")
-_PROBABILITY = ("tilelab.match3.generate:exclude_probability", "tilelab.match3.generate:banned_kinds")
+_M = "tilelab.match3:"
+#: What each exercise's answer may call: boards built, read and swapped, numpy, and for the dead-board and
+#: probability exercises the runs on a board (``find_runs``: lesson 5a's first idea). Any other tilelab
+#: function (the rules object ``PLAIN``, ``is_dead`` and its compiled twins, ``fall`` and the cascade,
+#: the deals and ``exclude_probability``) is delegation.
+_RUNS_OK = (_M + "find_runs", _M + "find_matches", _M + "Run[*]", _M + "Group[*]")
+ALLOW = {
+    "runs": (MATCH3_BOARD, NUMPY),
+    "fall": (MATCH3_BOARD, NUMPY),
+    "dead": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
+    "deal": (MATCH3_BOARD, "tilelab.exercises.match3:CountingGenerator[*]", *_RUNS_OK, NUMPY),
+    "probability": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
+}
 
 
 def _show(board: Board) -> str:
@@ -93,7 +89,7 @@ def _truth_value(value: Any) -> Any:
     return bool(value) if isinstance(value, (bool, np.bool_)) else value
 
 
-@checker("match3.find_runs", forbid=_RUNS)
+@checker("match3.find_runs", allow=ALLOW["runs"], job=("tilelab.match3:find_runs",))
 def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give exactly the cells that lie on a run of 3 or more."""
     reference = lambda board: {cell for run in find_runs(board) for cell in run.cells}  # noqa: E731
@@ -119,7 +115,7 @@ def side_by_side(*panels: tuple[str, str]) -> str:
     return "\n".join(lines)
 
 
-@checker("match3.fall", forbid=_FALL)
+@checker("match3.fall", allow=ALLOW["fall"], job=("tilelab.match3:fall",))
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
     name = "match3.fall"
@@ -138,7 +134,7 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
             return Result(name, False, f"on the board below you returned {type(got).__name__}, not a Board",
                           board, _show(board))
         picture = side_by_side(("board", board.picture()), ("yours", got.picture()), ("expected", want.picture()))
-        return Result(name, False, "on the board below your candies did not all fall as far as they can",
+        return Result(name, False, "on the board below your board differs from where the candies end up",
                       board, picture)
     return Result(name, True, f"passed on all {n} boards (1x6 .. 7x9, with holes)")
 
@@ -191,12 +187,30 @@ def dead_and_live_boards(tries: int = DEAD_TRIES, mix: int = DEAD_MIX) -> tuple[
     return tuple(sorted(cases, key=lambda b: (b.rows * b.cols, b.rows)))
 
 
-@checker("match3.is_dead", forbid=_DEAD)
+@checker("match3.is_dead", allow=ALLOW["dead"], prepare=dead_and_live_boards, job=("tilelab.match3:is_dead",))
 def check_is_dead(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must say whether no swap makes a run (every move pattern, dead and live boards)."""
-    return first_counterexample(
-        "match3.is_dead", lambda b: _truth_value(answer(b)), is_dead, dead_and_live_boards(), show=_show
-    )
+    name = "match3.is_dead"
+    boards = dead_and_live_boards()
+    for board in boards:
+        try:
+            got = _truth_value(answer(board))
+        except Exception as exc:  # noqa: BLE001 - reported with its board
+            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
+        want = bool(is_dead(board))
+        if isinstance(got, bool) and got == want:
+            continue
+        if not isinstance(got, bool):
+            return Result(name, False, f"you returned {got!r} on the board below; return True or False", board,
+                          _show(board))
+        if got:  # said dead, but a swap makes a run
+            a, b = legal_moves(board)[0]
+            return Result(name, False, f"you said the board below is dead, but swapping {a} and {b} makes a run",
+                          board, _show(board))
+        return Result(name, False, "you said the board below has a move, but no swap on it makes a run: it is dead",
+                      board, _show(board))
+    return Result(name, True, f"passed on all {len(boards)} boards (dead ones, and live ones for every move pattern)")
 
 
 class CountingGenerator(np.random.Generator):
@@ -242,7 +256,7 @@ for _name in ("integers", "random", "choice", "permutation", "shuffle", "permute
 del _name
 
 
-@checker("match3.deal", forbid=_DEAL)
+@checker("match3.deal", allow=ALLOW["deal"], job=("tilelab.match3:stable_board",))
 def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) -> Result:
     """``answer(rows, cols, kinds, rng)`` must deal a no-run board in one draw per cell, even with 3 kinds."""
     name = "match3.deal"
@@ -268,24 +282,92 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
         seen.add(board)
     if len(seen) < 100:
         return Result(name, False, "different seeds should give different boards: draw from the rng you are given")
-    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell")
+    for seed in range(3):
+        first, again = (answer(5, 5, 4, CountingGenerator(np.random.PCG64(seed))) for _ in range(2))
+        if first != again:
+            return Result(name, False, "two deals from the same seed gave different boards: draw every random "
+                          "number from the rng you are given (no np.random, no random module)", (5, 5, 4, f"rng={seed}"),
+                          side_by_side(("first", first.picture()), ("again", again.picture()))
+                          if isinstance(first, Board) and isinstance(again, Board) else None)
+    for rows, cols in FAIR_SHAPES:
+        unfair = _unfair_deal(answer, rows, cols)
+        if unfair is not None:
+            board, share, fair = unfair
+            return Result(name, False, f"on {rows}x{cols} boards with 3 kinds, the board below came up in {share:.1%} of "
+                          f"{FAIR_DEALS:,} deals; the exclude deal (each cell uniform among the kinds allowed there) "
+                          f"gives it {fair:.1%}. Draw uniformly among the allowed kinds", board, _show(board))
+    return Result(name, True, f"passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
+                  f"board from the same seed, and each 1x3 and 3x1 board as often as the exclude deal deals it")
+
+
+#: The tiny boards whose every deal is counted: 24 boards each, with the exclude deal's exact chances.
+FAIR_SHAPES = ((1, 3), (3, 1))
+FAIR_DEALS = 2400  #: deals per tiny shape (a fair deal fails by chance once in 10,000 checks)
+
+
+def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Board, float, float] | None:
+    """The board furthest from its exclude-deal share when ``answer`` deals ``FAIR_DEALS`` tiny boards, if unfair."""
+    from tilelab.exercises.sliding import chi_square_critical
+
+    rng = CountingGenerator(np.random.PCG64(SEED))
+    counts: dict[Board, int] = {}
+    for _ in range(FAIR_DEALS):
+        board = answer(rows, cols, 3, rng)
+        counts[board] = counts.get(board, 0) + 1
+    every = [Board(tuple(tuple(int(k) for k in grid[r * cols:(r + 1) * cols]) for r in range(rows)), 3)
+             for grid in np.ndindex(*(3,) * (rows * cols))]
+    fair = {b: exclude_probability(b) for b in every}
+    fair = {b: p for b, p in fair.items() if p > 0}
+    if set(counts) - set(fair):  # a board with a run or of another size: the first checks report those
+        return None
+    spread = sum((counts.get(b, 0) - FAIR_DEALS * p) ** 2 / (FAIR_DEALS * p) for b, p in fair.items())
+    if spread <= chi_square_critical(len(fair) - 1, 0.9999):
+        return None
+    worst = max(fair, key=lambda b: abs(counts.get(b, 0) / FAIR_DEALS - fair[b]) / fair[b] ** 0.5)
+    return worst, counts.get(worst, 0) / FAIR_DEALS, fair[worst]
 
 
 def _deal_probability_cases() -> list[Board]:
+    """Small boards first: one where both pairs ban the same kind at one cell, then stable and runny boards."""
     rng = np.random.default_rng(SEED)
-    cases = [Board.parse("012\n120\n201"), Board.parse("001\n112\n220"), Board.parse("0011\n1100")]
+    cases = [Board.parse("021\n201\n110"), Board.parse("012\n120\n201"), Board.parse("001\n112\n220"),
+             Board.parse("0011\n1100")]
     for i in range(150):
         rows, cols = SHAPES[i % len(SHAPES)]
         cases.append(stable_board(rows, cols, 3 + i % 4, rng=rng))
     cases += list(_random_boards(30))  # many of these hold a run: the deal never makes them
-    return cases
+    return sorted(cases, key=lambda b: b.rows * b.cols)
 
 
-@checker("match3.deal_probability", forbid=_PROBABILITY)
+def as_chance(p: float) -> str:
+    """A probability as the student would write it: ``1/13122`` when it is one over a whole number.
+
+    >>> as_chance(1 / 13122), as_chance(0.0), as_chance(0.3)
+    ('1/13122', '0', '0.3')
+    """
+    if p > 0 and abs(1 / p - round(1 / p)) < 1e-6 * (1 / p):
+        return "1" if round(1 / p) == 1 else f"1/{round(1 / p)}"
+    return f"{p:.4g}"
+
+
+@checker("match3.deal_probability", allow=ALLOW["probability"], job=("tilelab.match3.generate:exclude_probability",))
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
-    close = lambda got, want: isinstance(got, (int, float, np.floating)) and not isinstance(got, bool) and (  # noqa: E731
-        math.isclose(float(got), want, rel_tol=1e-9, abs_tol=0.0))
-    return first_counterexample(
-        "match3.deal_probability", answer, exclude_probability, _deal_probability_cases(), equal=close, show=_show
-    )
+    name = "match3.deal_probability"
+    cases = _deal_probability_cases()
+    for board in cases:
+        want = exclude_probability(board)
+        try:
+            got = answer(board)
+        except Exception as exc:  # noqa: BLE001 - reported with its board
+            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
+        value = as_real(got)  # any real number: float, Fraction, Decimal, numpy's
+        if value is None:
+            return Result(name, False, f"you returned {got!r} on the board below; return a number", board,
+                          _show(board))
+        if not math.isclose(value, want, rel_tol=1e-9, abs_tol=0.0):
+            runs = " (it holds a run, which the deal never makes)" if want == 0 else ""
+            return Result(name, False, f"on the board below{runs} you returned {as_chance(value)}, expected "
+                          f"{as_chance(want)}", board, _show(board))
+    return Result(name, True, f"passed on all {len(cases)} boards")

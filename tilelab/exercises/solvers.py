@@ -42,7 +42,8 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises import Result, as_real, checker, counting, first_counterexample
+from tilelab.exercises.allow import NUMPY, PUZZLE
 from tilelab.sliding import Puzzle, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
 from tilelab.sliding.pdb import PatternDatabase
@@ -56,20 +57,26 @@ MIN_GAIN = 0.01  # "beats Manhattan": a mean at least this much larger (rules ou
 PDB8_PATTERNS = ((1, 2, 3, 4), (5, 6, 7, 8))
 TABLE_CASES = ((2, 2, (1,)), (2, 3, (1, 2)), (2, 3, (3, 4, 5)), (3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)))
 
-# The package functions each exercise asks students to write (or that do the same job).
-_HEURISTIC_HELPERS = ("tilelab.sliding.fast:board_heuristic", "tilelab.sliding.fast:heuristic_values")
-_EXACT = (
-    "tilelab.sliding.space:distance", "tilelab.sliding.space:distance_table", "tilelab.sliding.space:bfs_distances",
-    "tilelab.sliding.solvers:solve", "tilelab.sliding.solvers:hint",
-    "tilelab.sliding.search:bfs_reference", "tilelab.sliding.search:astar_reference",
-    "tilelab.sliding.search:idastar_reference",
-    "tilelab.sliding.trace:bfs_trace", "tilelab.sliding.trace:astar_trace", "tilelab.sliding.trace:idastar_trace",
-    "tilelab.sliding.trace:trace", "tilelab.sliding.fast:FastIDAStar",
-)
-_PDB = (
-    PatternDatabase.value, PatternDatabase.values, PatternDatabase.pattern_values, PatternDatabase.build,
-    "tilelab.sliding.pdb:pattern_database", "tilelab.sliding.pdb:build_table",
-)
+_S = "tilelab.sliding:"
+#: Moving boards: what a search may use to expand one (the lesson's ``children``, a Puzzle's moves).
+_MOVES = ("tilelab.sliding.search:children", _S + "legal_moves", _S + "play", _S + "Slide[*]",
+          _S + "Puzzle[slide legal_moves neighbour_tiles neighbours successors tile_for legal_directions swap_tiles]")
+#: The heuristics a search (or a heuristic of one's own) may build on.
+_HEURISTICS = (_S + "manhattan", _S + "misplaced")
+#: What each exercise's answer may call; any other tilelab function (the heuristic asked for, the
+#: package's searches, distances and pattern databases, ``linear_conflict`` for "a heuristic of your
+#: own") is delegation.
+ALLOW = {
+    "heuristic": (PUZZLE, NUMPY),
+    "admissible": (PUZZLE, *_HEURISTICS, NUMPY),
+    "search": (PUZZLE, *_MOVES, _S + "manhattan", NUMPY),
+    "pattern": (PUZZLE, *_MOVES, NUMPY),
+}
+
+
+#: The two checks that run the answer on all 181,440 8-puzzle boards get longer: a Python heuristic takes
+#: 2-3 s for them unwatched, 3-6 s watched on Python 3.12+, up to 25 s with the profile hook of 3.10/3.11.
+EIGHT_PUZZLE_LIMIT = 180.0
 
 
 def _show(p: Puzzle) -> str:
@@ -124,7 +131,7 @@ def all_eight_puzzles() -> tuple[tuple[Puzzle, ...], np.ndarray, np.ndarray]:
     return boards, table[ranks].astype(np.int64), mans
 
 
-@checker("solvers.misplaced", forbid=("tilelab.sliding.heuristics:misplaced", *_HEURISTIC_HELPERS))
+@checker("solvers.misplaced", allow=ALLOW["heuristic"], job=("tilelab.sliding:misplaced",))
 def check_misplaced(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.misplaced` (the blank is not a tile)."""
     near_goal = [Puzzle.goal(3, 3).slide(8), Puzzle.goal(3, 3)]  # the classic off-by-one first
@@ -132,37 +139,15 @@ def check_misplaced(answer: Callable[[Puzzle], Any]) -> Result:
                                 itertools.chain(near_goal, _boards()), show=_show)
 
 
-@checker("solvers.manhattan", forbid=(
-    "tilelab.sliding.heuristics:manhattan", "tilelab.sliding.heuristics:linear_conflict", *_HEURISTIC_HELPERS))
+@checker("solvers.manhattan", allow=ALLOW["heuristic"], job=("tilelab.sliding:manhattan",))
 def check_manhattan(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.manhattan`."""
     return first_counterexample("solvers.manhattan", answer, manhattan, _boards(), show=_show)
 
 
-WATCH_FIRST, WATCH_EVERY = 1000, 16  # boards evaluated under the watch for package calls (see _evaluate)
-
-
 def _evaluate(answer: Callable[[Puzzle], Any], boards: tuple[Puzzle, ...], start: int, end: int) -> list[Any]:
-    """``answer`` on ``boards[start:end]``; an exception is returned in place of the value.
-
-    ``check`` watches the answer for calls of the package functions it may not use, and that watch
-    (a profile hook) makes a Python heuristic 3-10 times slower. Over 181,440 boards that is most of a
-    minute, so the nearest ``WATCH_FIRST`` boards and one board in ``WATCH_EVERY`` run watched and the
-    rest unwatched; the answer's code is also scanned for those names before it runs.
-    """
-    out: list[Any] = [None] * (end - start)
-    watched = [i for i in range(start, end) if i < WATCH_FIRST or i % WATCH_EVERY == 0]
-    for i in watched:
-        out[i - start] = _call(answer, boards[i])
-    previous = sys.getprofile()
-    sys.setprofile(None)
-    try:
-        for i in range(start, end):
-            if not (i < WATCH_FIRST or i % WATCH_EVERY == 0):
-                out[i - start] = _call(answer, boards[i])
-    finally:
-        sys.setprofile(previous)
-    return out
+    """``answer`` on ``boards[start:end]``; an exception is returned in place of the value."""
+    return [_call(answer, boards[i]) for i in range(start, end)]
 
 
 class _Raised:
@@ -181,14 +166,18 @@ def _call(answer: Callable[[Puzzle], Any], board: Puzzle) -> Any:
 
 def _numbers(name: str, values: list, boards: tuple[Puzzle, ...], start: int) -> tuple[np.ndarray | None, Result | None]:
     """The answer's values as floats, or a Result naming the first board where it raised or is not a number."""
+    out = np.empty(len(values))
     for i, h in enumerate(values):
         board = boards[start + i]
         if isinstance(h, _Raised):
-            return None, Result(name, False, f"on the board below your code raised {h.text}", board, _show(board))
-        if isinstance(h, bool) or not isinstance(h, (int, np.integer, float, np.floating)) or h != h:
+            return None, Result(name, False, f"on the board below your code raised {h.text}", board, _show(board),
+                                "raised")
+        value = h if type(h) in (int, float) else as_real(h)  # any real number: Fraction, Decimal, numpy's
+        if value is None or isinstance(h, bool) or value != value:
             return None, Result(name, False, f"your function returned {h!r} on the board below; return a number",
                                 board, _show(board))
-    return np.asarray(values, dtype=float), None
+        out[i] = value
+    return out, None
 
 
 def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
@@ -200,9 +189,8 @@ def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
         start = int(end)
 
 
-@checker("solvers.admissible", forbid=(
-    "tilelab.sliding.heuristics:linear_conflict", "tilelab.sliding.heuristics:line_conflicts",
-    *_HEURISTIC_HELPERS, *_EXACT, *_PDB))
+@checker("solvers.admissible", allow=ALLOW["admissible"], prepare=all_eight_puzzles, seconds=EIGHT_PUZZLE_LIMIT,
+         job=("tilelab.sliding:linear_conflict",))
 def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
     """Is ``answer`` a lower bound on the true distance of every solvable 8-puzzle, and above Manhattan's mean?"""
     name = "solvers.admissible"
@@ -218,7 +206,7 @@ def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
             board, h, d = boards[i], values_repr(got[bad[0]]), int(truth[i])
             if got[bad[0]] < 0:
                 return Result(name, False, f"h = {h} is negative on the board below", board, _show(board))
-            return Result(name, False, f"not admissible: h = {h} but the board below is only {d} moves "
+            return Result(name, False, f"not admissible: h = {h} but the board below is only {d} move{'s' if d != 1 else ''} "
                           "from the goal", board, _show(board))
         values[start:end] = got
     mean, man = values.mean(), mans.mean()
@@ -253,16 +241,73 @@ def _true_distance(board: Puzzle) -> int:
     return int(distance_table(board.rows, board.cols)[rank(board.tiles)])
 
 
-@checker("solvers.search", forbid=_EXACT)
+#: Expanding a board: what a search calls to list the boards one move away (their first argument is the board).
+EXPANSIONS = ("tilelab.sliding.search:children", _S + "legal_moves", *(
+    f"{_S}Puzzle.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
+
+
+@functools.lru_cache(maxsize=1)
+def search_cases() -> tuple[tuple[Puzzle, int, dict[Puzzle, int]], ...]:
+    """The search boards with their true distance C and, for every board A* may expand, its f = g + h.
+
+    A* with Manhattan (a consistent heuristic) expands only boards with f = g + h <= C, each once, in
+    order of nondecreasing f; a breadth-first search from the start that never goes past f > C finds
+    them all with their true g (every board on a shortest path to such a board has f <= C too).
+    """
+    from collections import deque
+
+    from tilelab.sliding.search import children
+
+    out = []
+    for board in _search_boards():
+        limit = _true_distance(board)
+        g = {board: 0}
+        queue = deque([board])
+        while queue:
+            node = queue.popleft()
+            for _, child in children(node):
+                if child not in g and g[node] + 1 + manhattan(child) <= limit:
+                    g[child] = g[node] + 1
+                    queue.append(child)
+        out.append((board, limit, {node: depth + manhattan(node) for node, depth in g.items()}))
+    return tuple(out)
+
+
+def _not_astar(board: Puzzle, limit: int, f_of: dict[Puzzle, int], expanded: list[Any]) -> tuple[str, Any] | None:
+    """Why the boards an answer expanded (in order) are not what A* with Manhattan expands, with the board to show."""
+    done: set[Puzzle] = set()
+    highest, previous = -1, None
+    for node in expanded:
+        if node is previous or not isinstance(node, Puzzle):
+            continue  # the same expansion seen twice (children and neighbours of one board), or not a board
+        previous = node
+        if node in done:
+            return ("it expanded the board below twice: A* keeps a closed set and skips a board it has "
+                    "already expanded (IDA* and plain searches do not)", node)
+        done.add(node)
+        f = f_of.get(node)
+        if f is None:
+            return (f"it expanded the board below, whose f = g + h is above {limit}, the length of the answer: "
+                    "A* never takes such a board (breadth-first search does)", node)
+        if f < highest:
+            return (f"it expanded the board below (f = g + h = {f}) after one with f = {highest}: A* always takes "
+                    "the waiting board with the smallest f next, with h = manhattan", node)
+        highest = f
+    return None
+
+
+@checker("solvers.search", allow=ALLOW["search"], prepare=search_cases, job=("tilelab.sliding:solve",))
 def check_search(answer: Callable[[Puzzle], Any]) -> Result:
-    """``answer(puzzle)`` returns the tiles to slide; they must solve it in the fewest moves."""
+    """``answer(puzzle)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
     name = "solvers.search"
-    boards = _search_boards()
-    for board in boards:
-        moves = answer(board)
-        if moves is None or isinstance(moves, (str, bytes, Puzzle)) or not hasattr(moves, "__iter__"):
+    cases = search_cases()
+    expansions = 0
+    for board, limit, g in cases:
+        with counting(*EXPANSIONS, record=True) as tally:
+            moves = answer(board)
+            moves = list(moves) if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Puzzle)) else moves
+        if not isinstance(moves, list):
             return Result(name, False, f"return the list of tiles to slide, not {moves!r}", board, _show(board))
-        moves = list(moves)
         try:
             end = board.play(moves)
         except (ValueError, TypeError) as exc:
@@ -270,11 +315,26 @@ def check_search(answer: Callable[[Puzzle], Any]) -> Result:
         if not end.is_goal():
             return Result(name, False, f"your moves {moves!r} do not reach the goal from the board below",
                           board, _show(board))
-        d = _true_distance(board)
-        if len(moves) != d:
-            return Result(name, False, f"you used {len(moves)} moves on the board below; the fewest is {d}",
+        if len(moves) != limit:
+            return Result(name, False, f"you used {len(moves)} moves on the board below; the fewest is {limit}",
                           board, _show(board))
-    return Result(name, True, f"optimal on all {len(boards)} boards (2x3 and 3x3, up to {_true_distance(boards[-1])} moves)")
+        if limit > 1 and not tally["args"]:
+            return Result(name, False, "right, but the check cannot see your search: expand each board with "
+                          "children(board), as the exercise says, so that it can tell A* from other searches",
+                          board, _show(board))
+        why = _not_astar(board, limit, g, tally["args"])
+        if why is not None:
+            message, shown = why
+            return Result(name, False, f"right length, but not A*: on the {board.rows}x{board.cols} board "
+                          f"{_inline(board)} {message}", shown, _show(shown))
+        expansions += len(tally["args"])
+    return Result(name, True, f"A*: optimal on all {len(cases)} boards (2x3 and 3x3, up to {cases[-1][1]} moves), "
+                  f"each board expanded once, in order of f = g + h ({expansions:,} expansions)")
+
+
+def _inline(board: Puzzle) -> str:
+    """A board on one line for a message (``1 2 3 / 4 . 6 / 7 5 8``)."""
+    return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid())
 
 
 @functools.lru_cache(maxsize=1)
@@ -292,7 +352,8 @@ def _pattern_sums() -> np.ndarray:
     return total
 
 
-@checker("solvers.pattern_lookup", forbid=(*_PDB, *_HEURISTIC_HELPERS))
+@checker("solvers.pattern_lookup", allow=ALLOW["pattern"], prepare=lambda: _pattern_sums(), seconds=EIGHT_PUZZLE_LIMIT,
+         job=("tilelab.sliding:pattern_database",))
 def check_pattern_lookup(answer: Callable[[Puzzle], Any]) -> Result:
     """Compare with the package's 1-2-3-4 / 5-6-7-8 database (plain sum, no mirror) on every 8-puzzle."""
     name = "solvers.pattern_lookup"
@@ -310,7 +371,7 @@ def check_pattern_lookup(answer: Callable[[Puzzle], Any]) -> Result:
     return Result(name, True, f"right on all {len(boards):,} solvable 8-puzzle boards")
 
 
-@checker("solvers.pattern_table", forbid=_PDB)
+@checker("solvers.pattern_table", allow=ALLOW["pattern"], job=("tilelab.sliding.pdb:build_table",))
 def check_pattern_table(answer: Callable[[int, int, tuple], Any]) -> Result:
     """``answer(rows, cols, pattern)`` must give every placement's distance, as ``build_table`` does."""
     from tilelab.sliding.pdb import NO_ENTRY, build_table

@@ -33,12 +33,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._deprecation import moved
 from tilelab._jit import njit, py_func
-from tilelab._random import as_generator, RngLike
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
-from tilelab.game2048.chance import rng_or_seed, sample_outcome
+from tilelab.game2048.chance import sample_outcome
 from tilelab.game2048.bitrows import (
     apply_move, Bitboard, check_bits, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
     DOWN, I64Array, LEFT, max_exponent, MAX_EXPONENT, MAX_TILE, OVERFLOW, Points, RIGHT, ROW_BITS,
@@ -313,7 +314,7 @@ def random_game_bits(*, rng: RngLike = None, seed: RngLike = None, p_four: float
     >>> random_game_bits(rng=1) == random_game_bits(rng=1)
     True
     """
-    gen = as_generator(rng_or_seed(rng, seed))
+    gen = as_generator(rng_or_seed(rng, seed, "random_game_bits"))
     p_four = check_p_four(p_four)
     state: Bits = seed_state(gen)
     bits: Bits = U64(0)
@@ -362,10 +363,10 @@ def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U
 class BatchResult:
     """Outcome of many random games: per game final board, score, moves and largest tile."""
 
-    boards: np.ndarray  # uint64 bitboards
-    scores: np.ndarray
-    moves: np.ndarray
-    max_tiles: np.ndarray
+    boards: npt.NDArray[Any]  # uint64 bitboards
+    scores: npt.NDArray[Any]
+    moves: npt.NDArray[Any]
+    max_tiles: npt.NDArray[Any]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BatchResult):
@@ -425,12 +426,12 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
     p_four = check_p_four(p_four)
-    gen = as_generator(rng_or_seed(rng, seed))
+    gen = as_generator(rng_or_seed(rng, seed, "play_random_batch"))
     limit = np.iinfo(np.int64).max if max_moves is None else int(max_moves)
     if engine == "numba":
         t = row_tables()
         states = gen.integers(1, 1 << 63, size=n_games, dtype=np.int64).astype(np.uint64) | U64(1)
-        boards = np.zeros(n_games, dtype=np.uint64)
+        boards: U64Array = np.zeros(n_games, dtype=np.uint64)  # any shape: numpy's stubs differ by version
         scores = np.zeros(n_games, dtype=np.int64)
         moves = np.zeros(n_games, dtype=np.int64)
         _playout_each(boards, states, p_four, limit, t.left, t.right, t.score, scores, moves)
@@ -440,12 +441,12 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     final = boards.copy()
     scores = np.zeros(n_games, dtype=np.int64)
     moves = np.zeros(n_games, dtype=np.int64)
-    live = np.arange(n_games)
+    live: I64Array = np.arange(n_games, dtype=np.int64)
     step = 0
     while live.size and step < limit:
         current = boards
-        options = np.empty((4, current.size), dtype=np.uint64)
-        gains = np.empty((4, current.size), dtype=np.int64)
+        options: U64Array = np.empty((4, current.size), dtype=np.uint64)
+        gains: I64Array = np.empty((4, current.size), dtype=np.int64)
         for code in range(4):
             options[code], gains[code] = _batch_move(current, code, t)
         if (gains == OVERFLOW).any():

@@ -133,11 +133,10 @@ def transpose_bits(bits: U64Array) -> U64Array: ...
 @njit
 def transpose_bits(bits: Bits | U64Array) -> np.uint64 | U64Array:
     """Kernel of :func:`transpose` (works on numpy uint64 scalars and arrays alike)."""
-    bits = U64(bits)
-    bits = (bits & KEEP_1) | ((bits & RISE_1) << SHIFT_1) | ((bits & FALL_1) >> SHIFT_1)
-    # numpy's stubs type uint64(x) as Any; a typed local cannot take both a scalar and an array here
-    return (  # type: ignore[no-any-return]
-        (bits & KEEP_2) | ((bits & RISE_2) << SHIFT_2) | ((bits & FALL_2) >> SHIFT_2))
+    value: Any = U64(bits)  # a scalar or an array (numpy's stubs type uint64(array) differently by version)
+    value = (value & KEEP_1) | ((value & RISE_1) << SHIFT_1) | ((value & FALL_1) >> SHIFT_1)
+    result: np.uint64 | U64Array = (value & KEEP_2) | ((value & RISE_2) << SHIFT_2) | ((value & FALL_2) >> SHIFT_2)
+    return result
 
 
 # ---------------------------------------------------------------------------------- row tables
@@ -270,7 +269,7 @@ def count_empty(bits: Bits) -> int:
 @njit
 def max_exponent(bits: Bits) -> int:
     bits = U64(bits)
-    best = 0
+    best = U64(0)
     for index in range(CELLS):
         exponent = (bits >> U64(CELL_BITS * index)) & CELL_MASK_U64
         if exponent > best:

@@ -56,9 +56,10 @@ from __future__ import annotations
 import inspect
 import time
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import as_float, as_int
 from tilelab._deprecation import moved
@@ -163,10 +164,10 @@ def _row_value(line: list[int], w: HeuristicWeights) -> float:
     )
 
 
-_HEURISTIC_CACHE: dict[HeuristicWeights, np.ndarray] = {}
+_HEURISTIC_CACHE: dict[HeuristicWeights, npt.NDArray[Any]] = {}
 
 
-def heuristic_table(weights: HeuristicWeights = DEFAULT_WEIGHTS) -> np.ndarray:
+def heuristic_table(weights: HeuristicWeights = DEFAULT_WEIGHTS) -> npt.NDArray[Any]:
     """The 65,536-entry table of one line's evaluation (each row and column adds one entry).
 
     Built once per set of weights with numpy over all rows at once.
@@ -183,7 +184,7 @@ def heuristic_table(weights: HeuristicWeights = DEFAULT_WEIGHTS) -> np.ndarray:
     return _HEURISTIC_CACHE[weights]
 
 
-def _build_heuristic_table(w: HeuristicWeights) -> np.ndarray:
+def _build_heuristic_table(w: HeuristicWeights) -> npt.NDArray[Any]:
     rows = np.arange(ROW_VALUES)
     e = np.stack([(rows >> (CELL_BITS * c)) & CELL_MASK for c in range(SIZE)], axis=1).astype(np.float64)
     occupied = e > 0
@@ -298,17 +299,17 @@ class TranspositionTable:
         self.values = np.full(4, np.nan)
 
     @property
-    def tt_board(self) -> np.ndarray:
+    def tt_board(self) -> npt.NDArray[Any]:
         """The board stored in each slot (a view)."""
         return self.tt[:, 0]
 
     @property
-    def tt_tag(self) -> np.ndarray:
+    def tt_tag(self) -> npt.NDArray[Any]:
         """Each slot's tag, generation * 256 + depth (0: never written; a view)."""
         return self.tt[:, 1].view(np.int64)
 
     @property
-    def tt_value(self) -> np.ndarray:
+    def tt_value(self) -> npt.NDArray[Any]:
         """Each slot's value (a view)."""
         return self.tt_f[:, 2]
 
@@ -385,7 +386,7 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     return result_of(best, values, depth, counters, tick)
 
 
-def result_of(best: int, values: F64Array, depth: int, counters: np.ndarray, tick: float) -> SearchResult:
+def result_of(best: int, values: F64Array, depth: int, counters: npt.NDArray[Any], tick: float) -> SearchResult:
     """A :class:`SearchResult` from a compiled search's outputs (``tick``: the perf_counter time it started).
 
     Built without the frozen dataclass's ``__init__`` (eight ``object.__setattr__`` calls cost about 2 us, a

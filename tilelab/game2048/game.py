@@ -11,15 +11,15 @@ import numpy as np
 
 from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
-    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_rng_state,
+    SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
 from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
-from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, spawn_outcomes
+from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
 
 __all__ = [
     "Game",
@@ -67,6 +67,11 @@ _jsonable = jsonable  # one converter for every game's saved random state (tilel
 
 
 _generator_from_state = generator_from_state  # one loader for every game's saved random state
+
+
+_FIELDS = ("format", "version", "size", "target", "p_four", "seed", "board", "score", "won", "moves_played", "rng",
+           "history")  #: a save's fields, exactly
+_STEP_FIELDS = ("board", "score", "won", "moves_played", "rng")  #: an undo step's fields, exactly
 
 
 def _saved(data: dict[str, Any], key: str, where: str = "") -> Any:
@@ -144,14 +149,14 @@ class Game(SessionBase):
         board: BoardLike | None = None,
         keep_playing: bool = True,
     ) -> None:
-        rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
+        rng = rng_or_seed(rng, seed, "tilelab.game2048.Game")  # seed= is the older name of rng=
         self.target = _check_target(target)
         self.p_four = check_p_four(p_four)
-        self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
         #: False: once the target is made, moves wait (the original game's "You win!" screen) until this is set
         #: True ("Keep going"). True (the default for code): play straight on past the target.
         self.keep_playing = bool(keep_playing)
-        self._rng = as_generator(rng)
+        #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
+        self._rng, self.seed = seeded_generator(rng)
         if board is not None:
             start = as_board(board)
             if size != DEFAULT_SIZE and size != start.size:
@@ -345,12 +350,16 @@ class Game(SessionBase):
         version = data.get("version")
         if type(version) is not int or version != JSON_VERSION:  # True and 1.0 are not the version 1
             raise ValueError(f"saved game version {short_repr(version)} is not supported (expected {JSON_VERSION})")
+        saved_fields(data, _FIELDS, optional=("keep_playing",))  # older saves have no keep_playing
         size = _saved(data, "size")
         if not _is_int(size) or not MIN_SIZE <= size <= MAX_SIZE:
             raise ValueError(f"saved game field 'size' must be an int from {MIN_SIZE} to {MAX_SIZE}, not {short_repr(size)}")
         board = _saved_board(data, "board", size)
         try:
-            game = cls(size=size, target=_saved(data, "target"), p_four=_saved(data, "p_four"), rng=0, board=board)
+            p_four = _saved(data, "p_four")
+            if type(p_four) is not float:  # a save writes a float; 1 would come back as 1.0
+                raise ValueError(f"p_four must be written as a decimal number such as 0.1, not {short_repr(p_four)}")
+            game = cls(size=size, target=_saved(data, "target"), p_four=p_four, rng=0, board=board)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game settings are invalid: {exc}") from None
         seed = _saved(data, "seed")
@@ -371,8 +380,7 @@ class Game(SessionBase):
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
         for i, snap in enumerate(history):
             where = f"history[{i}]."
-            if not isinstance(snap, dict):
-                raise ValueError(f"saved game field 'history[{i}]' must be an object, not {type(snap).__name__}")
+            saved_fields(snap, _STEP_FIELDS, where)
             moves = _saved_count(snap, "moves_played", where)
             if moves != game.moves_played - len(history) + i:
                 raise ValueError(f"saved game field {where}'moves_played' is {moves}, expected "

@@ -300,7 +300,7 @@ def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64A
         counters[1] += 1
         stored: float = tt_f[slot, 2]
         return stored
-    free = empty_cells_bits(after)
+    free = U64(empty_cells_bits(after))
     empty = count_cells(free)
     cell_p = 1.0 / empty
     prep = leaf_prepare(after, leaf_data)
@@ -361,7 +361,7 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
         counters[1] += 1
         stored: float = tt_f[slot, 2]  # numpy's stubs type an element as Any
         return stored
-    free = empty_cells_bits(after)
+    free = U64(empty_cells_bits(after))
     cell_p = 1.0 / count_cells(free)
     prep = leaf_prepare(after, leaf_data)
     total = 0.0

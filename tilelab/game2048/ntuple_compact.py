@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import short_repr
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
@@ -91,7 +92,7 @@ def _check_bits(bits: object, encoding: str) -> int:
     return int(bits)
 
 
-def _quantise(net: NTupleNetwork, encoding: str, bits: int = 16) -> tuple[np.ndarray, list[float]]:
+def _quantise(net: NTupleNetwork, encoding: str, bits: int = 16) -> tuple[npt.NDArray[Any], list[float]]:
     """The weights as 16-bit codes (int16 steps of each table's scale, or float16 bits) and the scales."""
     encoding = _check_encoding(encoding)
     bits = _check_bits(bits, encoding)
@@ -109,7 +110,7 @@ def _quantise(net: NTupleNetwork, encoding: str, bits: int = 16) -> tuple[np.nda
     return codes, scales
 
 
-def _decode(codes: np.ndarray, where: np.ndarray, net: NTupleNetwork, encoding: str, scales: list[float]) -> np.ndarray:
+def _decode(codes: npt.NDArray[Any], where: npt.NDArray[Any], net: NTupleNetwork, encoding: str, scales: list[float]) -> npt.NDArray[Any]:
     """float32 weights from the kept 16-bit ``codes`` and the boolean mask ``where`` (where they go)."""
     weights = np.zeros(net.weights.size, dtype=np.float32)
     if encoding == "float16":
@@ -124,7 +125,7 @@ def _decode(codes: np.ndarray, where: np.ndarray, net: NTupleNetwork, encoding: 
     return weights
 
 
-def compact_weights(net: NTupleNetwork, encoding: str = "int16", *, bits: int = 16) -> np.ndarray:
+def compact_weights(net: NTupleNetwork, encoding: str = "int16", *, bits: int = 16) -> npt.NDArray[Any]:
     """The float32 weights a compact file of ``net`` loads as (to measure the quantisation before writing).
 
     >>> net = NTupleNetwork([(0, 1)])
@@ -138,7 +139,7 @@ def compact_weights(net: NTupleNetwork, encoding: str = "int16", *, bits: int = 
 
 
 # ------------------------------------------------------------------------------ files
-def _sha256(*arrays: np.ndarray) -> str:
+def _sha256(*arrays: npt.NDArray[Any]) -> str:
     digest = hashlib.sha256()
     for array in arrays:
         digest.update(np.ascontiguousarray(array).view(np.uint8).ravel().data)  # the bytes, without a copy
@@ -220,7 +221,7 @@ _POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  
 _CHUNK = 1 << 20  # weights decoded at a time to check the SHA-256 or to expand (4 MiB of float32)
 
 
-def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "CompactNetwork":
+def _from_arrays(header: dict[str, Any], arrays: dict[str, npt.NDArray[Any]]) -> "CompactNetwork":
     """The net a compact file's checked header and arrays describe (DamagedFileError on any mismatch)."""
     _check_format(header)
     encoding = header_field(header, "encoding", str)
@@ -247,7 +248,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "Comp
     codes = np.empty(kept, dtype=np.int16)
     codes.view(np.uint8)[0::2], codes.view(np.uint8)[1::2] = values[0], values[1]  # low bytes, high bytes
     del arrays["values"], values
-    kept_values: np.ndarray = codes.view(np.float16).astype(np.float32) if encoding == "float16" else codes
+    kept_values: npt.NDArray[Any] = codes.view(np.float16).astype(np.float32) if encoding == "float16" else codes
     training = check_training(header_field(header, "training", dict)) if "training" in header else None
     net = CompactNetwork(tuples, blocks, kept_values, [float(s) for s in scales],
                          name=header_field(header, "name", str), training=training)
@@ -256,7 +257,7 @@ def _from_arrays(header: dict[str, Any], arrays: dict[str, np.ndarray]) -> "Comp
     return net
 
 
-def _blocks(mask: np.ndarray) -> np.ndarray:
+def _blocks(mask: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """``(words, 2)`` uint64 from a packed mask: each 64 weights' mask bits (weight ``64 w + j`` at bit ``63 - j``)
     and how many weights before them are kept.
 
@@ -290,7 +291,7 @@ class CompactNetwork:
     (2, True)
     """
 
-    def __init__(self, tuples: Any, blocks: np.ndarray, values: np.ndarray, scales: list[float], *, name: str = "",
+    def __init__(self, tuples: Any, blocks: npt.NDArray[Any], values: npt.NDArray[Any], scales: list[float], *, name: str = "",
                  training: dict[str, Any] | None = None) -> None:
         self.tuples = check_tuples(tuples)
         self.name = name or "custom"
@@ -362,7 +363,7 @@ class CompactNetwork:
         """``V`` of a board (a :class:`Board` or a bitboard)."""
         return self.value_bits(board if isinstance(board, (int, np.integer)) else to_bitboard(board))
 
-    def values_bits(self, boards: np.ndarray) -> np.ndarray:
+    def values_bits(self, boards: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """``V`` of many bitboards at once."""
         boards = np.ascontiguousarray(boards, dtype=np.uint64)
         out = np.zeros(boards.size, dtype=np.float64)
@@ -392,7 +393,7 @@ class CompactNetwork:
         return net
 
 
-def _unpack(blocks: np.ndarray, start: int, stop: int) -> np.ndarray:
+def _unpack(blocks: npt.NDArray[Any], start: int, stop: int) -> npt.NDArray[Any]:
     """The mask bits of weights ``start .. stop - 1`` as booleans."""
     words = blocks[start // 64:-(-stop // 64), 0].astype(">u8")
     skip = start % 64

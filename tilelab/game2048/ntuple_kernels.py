@@ -143,7 +143,7 @@ def train_games_plain(games: int, state: Bits, alpha: float, tc: bool, p_four: f
         bits, state = spawn_xorshift(bits, state, p_four)
         previous = U64(0)
         have_previous = False
-        score: Points = 0
+        score = 0  # an int to the type checker (numba makes it int64); numpy 2.5's stubs widen int64 sums
         played = 0
         while True:
             best = U64(0)
@@ -155,7 +155,7 @@ def train_games_plain(games: int, state: Bits, alpha: float, tc: bool, p_four: f
                     continue
                 v = reward + net_value(moved, weights, cells, lens, offs)
                 if v > best_value:
-                    best, best_value, best_reward = moved, v, reward
+                    best, best_value, best_reward = U64(moved), v, reward
             if best_value == -np.inf:
                 if have_previous:
                     learn_step(previous, 0.0, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
@@ -164,7 +164,7 @@ def train_games_plain(games: int, state: Bits, alpha: float, tc: bool, p_four: f
                 learn_step(previous, best_value, alpha, tc, weights, e_sum, a_sum, cells, lens, offs)
             previous = best
             have_previous = True
-            score += best_reward
+            score += int(best_reward)
             played += 1
             bits, state = spawn_xorshift(best, state, p_four)
         scores[g] = score
@@ -213,7 +213,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
         bits, state = spawn_xorshift(U64(0), state, p_four)
         bits, state = spawn_xorshift(bits, state, p_four)
         have_previous = False
-        score: Points = 0
+        score = 0  # an int to the type checker (numba makes it int64); numpy 2.5's stubs widen int64 sums
         played = 0
         while True:
             for code in range(4):  # first ask for every weight the four afterstates need...
@@ -237,7 +237,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
                     total += float(weights[features[code, f]])
                 v = reward + total
                 if v > best_value:
-                    best, best_code, best_value, best_reward = moved, code, v, reward
+                    best, best_code, best_value, best_reward = U64(moved), code, v, reward
             if best_value == -np.inf:
                 if have_previous:
                     learn_indices(previous, 0.0, alpha, tc, weights, e_sum, a_sum)
@@ -250,7 +250,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
                 learn_indices(previous, best_value, alpha, tc, weights, e_sum, a_sum)
             previous[:] = features[best_code]
             have_previous = True
-            score += best_reward
+            score += int(best_reward)
             played += 1
             bits, state = spawn_xorshift(best, state, p_four)
         scores[g] = score

@@ -17,14 +17,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._random import RngLike, as_generator
+from tilelab._deprecation import warn
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
 from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
-from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.bitrows import U64
 from tilelab.game2048.bitboard import seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
@@ -76,7 +77,7 @@ def symmetric_tuples(cells: Sequence[int]) -> list[tuple[int, ...]]:
     return [tuple(sym[c] for c in cells) for sym in SYMMETRIES]
 
 
-def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def feature_layout(tuples: Sequence[Sequence[int]]) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """Where each feature (a tuple under one of the 8 symmetries) looks: ``(cells, lens, offs)``, the arrays every
     kernel takes: its cells (one row per feature), how many, and where its tuple's table starts.
 
@@ -144,7 +145,7 @@ class NTupleNetwork:
     0.0
     """
 
-    def __init__(self, tuples: Iterable[Sequence[int]], weights: np.ndarray | None = None, *, name: str = "") -> None:
+    def __init__(self, tuples: Iterable[Sequence[int]], weights: npt.NDArray[Any] | None = None, *, name: str = "") -> None:
         self.tuples = check_tuples(tuples)
         self.name = name or "custom"
         sizes = [16 ** len(t) for t in self.tuples]
@@ -158,8 +159,8 @@ class NTupleNetwork:
                              f"got {weights.dtype} {weights.shape}")
         self.weights = weights
         self._cells, self._lens, self._offs = feature_layout(self.tuples)
-        self.e_sum: np.ndarray | None = None  # temporal-coherence accumulators (created on first TC use)
-        self.a_sum: np.ndarray | None = None
+        self.e_sum: npt.NDArray[Any] | None = None  # temporal-coherence accumulators (created on first TC use)
+        self.a_sum: npt.NDArray[Any] | None = None
         self.training: dict[str, Any] = {"games": 0, "state": None, "seed": None, "alpha": None, "method": None,
                                          "seconds": 0.0, "curve": []}
 
@@ -197,7 +198,7 @@ class NTupleNetwork:
         """``V`` of a board (a :class:`Board` or a bitboard), via the fast path."""
         return self.value_bits(board if isinstance(board, (int, np.integer)) else to_bitboard(board))
 
-    def values_bits(self, boards: np.ndarray) -> np.ndarray:
+    def values_bits(self, boards: npt.NDArray[Any]) -> npt.NDArray[Any]:
         """``V`` of many bitboards at once."""
         boards = np.ascontiguousarray(boards, dtype=np.uint64)
         out = np.zeros(boards.size, dtype=np.float64)
@@ -230,7 +231,7 @@ class NTupleNetwork:
             raise ValueError(f"alpha must be a learning rate in (0, 1], got {alpha!r}")
         if method not in ("td0", "tc"):
             raise ValueError(f"method must be 'td0' (plain TD(0)) or 'tc' (temporal coherence), got {method!r}")
-        rng = rng_or_seed(rng, seed)
+        rng = rng_or_seed(rng, seed, "NTupleNetwork.train")
         tr = self.training
         if tr["state"] is None:
             tr["state"] = int(seed_state(as_generator(rng)))
@@ -264,7 +265,7 @@ class NTupleNetwork:
             tr["seconds"] += seconds
             done += n
             point = CurvePoint(tr["games"], n, float(scores.mean()), float((max_exps >= 11).mean()),
-                               int(1 << int(max_exps.max())), seconds)
+                               int(1 << int(np.max(max_exps))), seconds)
             tr["curve"].append(point.__dict__.copy())
             points.append(point)
             if bar is not None:
@@ -276,7 +277,7 @@ class NTupleNetwork:
             bar.close()
         return points
 
-    def _coherence_sums(self, tc: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _coherence_sums(self, tc: bool) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """The two temporal-coherence accumulators (created at first TC use); one-float stand-ins for TD(0)."""
         if not tc:
             return np.zeros(1, dtype=np.float32), np.zeros(1, dtype=np.float32)
@@ -301,7 +302,11 @@ class NTupleNetwork:
         """
         if rng is _REQUIRED and seed is _REQUIRED:
             raise TypeError("evaluate() needs rng=... (a seed or a numpy Generator; rng=None for fresh entropy)")
-        rng = seed if rng is _REQUIRED else rng_or_seed(rng, None if seed is _REQUIRED else seed)
+        if rng is _REQUIRED:  # seed= alone (its older name): it warns, and seed=None still asks for fresh entropy
+            warn("NTupleNetwork.evaluate(seed=...)", "NTupleNetwork.evaluate(rng=...)")
+            rng = seed
+        elif seed is not _REQUIRED:
+            rng = rng_or_seed(rng, seed, "NTupleNetwork.evaluate")
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be an int >= 1, got {games!r}")
         if not (isinstance(p_four, (int, float)) and 0 <= p_four <= 1):
@@ -414,7 +419,7 @@ def check_training(training: dict[str, Any]) -> dict[str, Any]:
     return training
 
 
-def _sha256(*arrays: np.ndarray) -> str:
+def _sha256(*arrays: npt.NDArray[Any]) -> str:
     """One SHA-256 over the bytes of one or more arrays (the weights; the two TC accumulators together)."""
     digest = hashlib.sha256()
     for array in arrays:
@@ -451,7 +456,7 @@ def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: in
     ``rng`` is the training seed (default 0; ``seed=`` is its older name): an int, since it names the
     cache file. A damaged cache file is detected (checksum) and trained again.
     """
-    chosen = rng_or_seed(rng, seed)
+    chosen = rng_or_seed(rng, seed, "cached_network")
     if chosen is None:
         chosen = 0
     if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import islice
-from typing import Iterable, Iterator, Sequence, Sized
+from typing import Any, Iterable, Iterator, Sequence, Sized
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import as_int, is_int, short_repr
 
@@ -191,12 +192,12 @@ class Board(BoardBase):
                                  "read this picture with SpecialBoard.parse")
         return cls(grid, default_kinds(grid) if kinds is None else kinds)
 
-    def to_array(self) -> np.ndarray:
+    def to_array(self) -> npt.NDArray[Any]:
         """The grid as an ``int8`` numpy array (EMPTY stays -1)."""
         return np.array(self.grid, dtype=np.int8)
 
     @classmethod
-    def _trusted(cls, array: np.ndarray, kinds: int) -> "Board":
+    def _trusted(cls, array: npt.NDArray[Any], kinds: int) -> "Board":
         """Engine-internal: wrap an array the engine itself produced, skipping validation."""
         board = object.__new__(cls)
         object.__setattr__(board, "grid", tuple(map(tuple, array.tolist())))
@@ -204,7 +205,7 @@ class Board(BoardBase):
         return board
 
     @classmethod
-    def from_array(cls, array: np.ndarray, kinds: int) -> "Board":
+    def from_array(cls, array: npt.NDArray[Any], kinds: int) -> "Board":
         """A board from a 2-D integer array."""
         array = np.asarray(array)
         if array.ndim != 2:

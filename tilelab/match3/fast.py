@@ -11,7 +11,10 @@ number of cascade steps, not the groups, falls and refills that the lesson pictu
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
@@ -27,7 +30,7 @@ MIN_CROSS_FREE = 5  # a run this long scores as line5 whatever it crosses
 
 
 @njit
-def run_through(g: np.ndarray, r: int, c: int) -> bool:
+def run_through(g: npt.NDArray[Any], r: int, c: int) -> bool:
     """True when (r, c) lies on a run of 3+ of its kind."""
     kind = g[r, c]
     if kind < 0:
@@ -57,7 +60,7 @@ def run_through(g: np.ndarray, r: int, c: int) -> bool:
 
 
 @njit
-def swap_creates_run(g: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+def swap_creates_run(g: npt.NDArray[Any], r1: int, c1: int, r2: int, c2: int) -> bool:
     """True when exchanging two cells makes a run through one of them (g is restored)."""
     a = g[r1, c1]
     b = g[r2, c2]
@@ -72,7 +75,7 @@ def swap_creates_run(g: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
 
 
 @njit
-def list_moves(g: np.ndarray, out: np.ndarray) -> int:
+def list_moves(g: npt.NDArray[Any], out: npt.NDArray[Any]) -> int:
     """Write every legal swap as (r1, c1, r2, c2) rows into ``out``; return how many."""
     rows, cols = g.shape
     n = 0
@@ -88,7 +91,7 @@ def list_moves(g: np.ndarray, out: np.ndarray) -> int:
 
 
 @njit
-def any_move(g: np.ndarray) -> bool:
+def any_move(g: npt.NDArray[Any]) -> bool:
     """True when at least one swap is legal."""
     rows, cols = g.shape
     for r in range(rows):
@@ -101,7 +104,7 @@ def any_move(g: np.ndarray) -> bool:
 
 
 @njit
-def has_run(g: np.ndarray) -> bool:
+def has_run(g: npt.NDArray[Any]) -> bool:
     """True when some run of 3+ is on the board."""
     rows, cols = g.shape
     for r in range(rows):
@@ -117,7 +120,7 @@ def has_run(g: np.ndarray) -> bool:
 
 
 @njit
-def group_root(parent: np.ndarray, i: int) -> int:
+def group_root(parent: npt.NDArray[Any], i: int) -> int:
     """The root of ``i`` in a union-find ``parent`` array (path halving): which group a cell joined."""
     while parent[i] != i:
         parent[i] = parent[parent[i]]
@@ -126,7 +129,7 @@ def group_root(parent: np.ndarray, i: int) -> int:
 
 
 @njit
-def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
+def match_clear_fall(g: npt.NDArray[Any]) -> tuple[int, int]:
     """One cascade step without the refill: find groups, score them, clear, let candies fall.
 
     Returns (holes, points): the number of EMPTY cells now at the top of the columns and the
@@ -207,7 +210,7 @@ def match_clear_fall(g: np.ndarray) -> tuple[int, int]:
 
 
 @njit
-def refill_holes(g: np.ndarray, u: np.ndarray, kinds: int) -> int:
+def refill_holes(g: npt.NDArray[Any], u: npt.NDArray[Any], kinds: int) -> int:
     """Fill EMPTY cells in reading order with kinds drawn from the uniforms ``u``."""
     rows, cols = g.shape
     n = 0
@@ -220,7 +223,7 @@ def refill_holes(g: np.ndarray, u: np.ndarray, kinds: int) -> int:
 
 
 @njit
-def fill_no_runs(g: np.ndarray, kinds: int, u: np.ndarray) -> np.ndarray:
+def fill_no_runs(g: npt.NDArray[Any], kinds: int, u: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """Deal kinds into the EMPTY cells of ``g`` in reading order so that no run appears.
 
     A cell may not take the kind of an equal pair just left of it or just above it; that bans at
@@ -249,7 +252,7 @@ def fill_no_runs(g: np.ndarray, kinds: int, u: np.ndarray) -> np.ndarray:
 
 
 @njit
-def count_dead(rows: int, cols: int, kinds: int, u: np.ndarray) -> int:
+def count_dead(rows: int, cols: int, kinds: int, u: npt.NDArray[Any]) -> int:
     """How many of ``len(u)`` no-run deals (one row of uniforms each) have no legal move."""
     dead = 0
     g = np.empty((rows, cols), np.int8)
@@ -264,7 +267,7 @@ def count_dead(rows: int, cols: int, kinds: int, u: np.ndarray) -> int:
 # ----------------------------------------------------------------------------- wrappers
 
 
-def swap_array(grid: np.ndarray, a: Cell, b: Cell, kinds: int, *, rng: np.random.Generator) -> tuple[bool, int, int]:
+def swap_array(grid: npt.NDArray[Any], a: Cell, b: Cell, kinds: int, *, rng: np.random.Generator) -> tuple[bool, int, int]:
     """Fast swap on an int8 array (modified in place). Returns (valid, score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     if not swap_creates_run(grid, r1, c1, r2, c2):

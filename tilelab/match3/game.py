@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 import numpy as np
 
 from tilelab._checks import short_repr
+from tilelab._deprecation import warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -46,9 +47,10 @@ from tilelab._protocol import (
     jsonable,
     rng_state_to_save,
     saved_field,
+    saved_fields,
     saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
@@ -85,7 +87,8 @@ class Rules:
         raise NotImplementedError
 
     def valid_moves(self, board: Any) -> list[Move]:
-        """The older name of :meth:`legal_moves`."""
+        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
+        warn("Rules.valid_moves(board)", "Rules.legal_moves(board)")
         return self.legal_moves(board)
 
     def is_dead(self, board: Any) -> bool:
@@ -149,8 +152,7 @@ class PlainRules(Rules):
         return tuple((f"group shaped {shape}", points, True) for shape, points in SHAPE_POINTS.items())
 
     def board_from_dict(self, data: Any) -> Board:
-        if not isinstance(data, dict):
-            raise ValueError(f"saved board must be an object with grid and kinds, not {short_repr(data)}")
+        saved_fields(data, ("grid", "kinds"))
         return Board(saved_field(data, "grid", list), saved_field(data, "kinds", int))  # Board reads no row too many
 
 
@@ -201,8 +203,7 @@ class SpecialRules(Rules):
         return {**super().board_to_dict(board), "specials": [list(row) for row in board.specials]}
 
     def board_from_dict(self, data: Any) -> SpecialBoard:
-        if not isinstance(data, dict):
-            raise ValueError(f"saved board must be an object with grid, specials and kinds, not {short_repr(data)}")
+        saved_fields(data, ("grid", "kinds", "specials"))
         grid, specials = saved_field(data, "grid", list), saved_field(data, "specials", list)
         return SpecialBoard(grid, specials, saved_field(data, "kinds", int))  # it reads no row too many
 
@@ -303,6 +304,9 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "SwapResul
 # ----------------------------------------------------------------------------- the game
 
 
+_STEP_FIELDS = ("board", "score", "moves", "last_cascades", "best_cascades", "rng")  #: a saved position's fields
+
+
 class _Snapshot(NamedTuple):
     board: Any
     score: int
@@ -326,12 +330,10 @@ class Game(SessionBase):
     def __init__(self, rows: int = 8, cols: int = 8, kinds: int = 6, *, rules: "Rules | str | bool" = PLAIN,
                  rng: int | np.random.Generator | None = None, seed: int | np.random.Generator | None = None,
                  board: Any = None) -> None:
-        if rng is not None and seed is not None:
-            raise TypeError("pass rng= or seed= (the same thing), not both")
-        source = rng if rng is not None else seed
+        source = rng_or_seed(rng, seed, "tilelab.match3.Game")  # seed= is the older name of rng=
         self.rules = as_rules(rules)
-        self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
-        self._rng = as_generator(source)
+        #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
+        self._rng, self.seed = seeded_generator(source)
         self._history: list[_Snapshot] = []
         if board is None:
             board = self.rules.deal(rows, cols, kinds, rng=self._rng)
@@ -479,8 +481,8 @@ class Game(SessionBase):
     @classmethod
     def _snapshot_from(cls, rules: Rules, data: Any, where: str, like: Any = None) -> _Snapshot:
         """One saved position, each field checked; ``like``: the game's board, whose size and kinds it must have."""
-        if not isinstance(data, dict):
-            raise ValueError(f"saved game field {where or 'game'} must be an object, not {short_repr(data)}")
+        if where:
+            saved_fields(data, _STEP_FIELDS, where)
         try:
             board = rules.board_from_dict(saved_field(data, "board", dict, where))
         except (TypeError, ValueError) as exc:
@@ -505,7 +507,8 @@ class Game(SessionBase):
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
         """Rebuild a game saved by :meth:`to_dict`; every field is checked."""
-        data = check_saved_header(data, JSON_FORMAT, JSON_VERSION)
+        data = saved_fields(check_saved_header(data, JSON_FORMAT, JSON_VERSION),
+                            ("format", "version", "rules", "seed") + _STEP_FIELDS + ("history",))
         rules = as_rules(saved_field(data, "rules", str))
         now = cls._snapshot_from(rules, data, "")
         dead = _is_dead(rules, now.board)
@@ -522,17 +525,18 @@ class Game(SessionBase):
         history = saved_field(data, "history", list)
         if len(history) > game.moves:
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves} moves played")
-        for i, snap in enumerate(history):
-            game._history.append(cls._snapshot_from(rules, snap, f"history[{i}].", now.board))
-        later = [*game._history[1:], now]
-        for i, (snap, after) in enumerate(zip(game._history, later)):
-            if snap.moves + 1 != after.moves or snap.score > after.score \
-                    or after.best_cascades != max(snap.best_cascades, after.last_cascades):
-                raise ValueError(f"saved game history[{i}] does not lead to the next position (one move more, never "
-                                 "less score, the best cascade the larger of the best before and the last)")
-            if _dead_fast(rules, snap.board):
-                raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a move "
-                                 "was played from it")
+        steps = game._history
+        for i, snap in enumerate([*history, None]):  # each step checked against the one before, as it is read
+            step = now if snap is None else cls._snapshot_from(rules, snap, f"history[{i}].", now.board)
+            if i and (steps[i - 1].moves + 1 != step.moves or steps[i - 1].score > step.score
+                      or step.best_cascades != max(steps[i - 1].best_cascades, step.last_cascades)):
+                raise ValueError(f"saved game history[{i - 1}] does not lead to the next position (one move more, "
+                                 "never less score, the best cascade the larger of the best before and the last)")
+            if snap is not None:
+                if _dead_fast(rules, step.board):
+                    raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a "
+                                     "move was played from it")
+                steps.append(step)
         return game
 
     def __repr__(self) -> str:

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import as_int
 from tilelab._random import RngLike, as_generator
@@ -48,7 +49,7 @@ def banned_kinds(grid: list[list[int]], r: int, c: int) -> set[int]:
     return banned
 
 
-def deal_no_runs(grid: list[list[int]], kinds: int, draws: np.ndarray) -> list[list[int]]:
+def deal_no_runs(grid: list[list[int]], kinds: int, draws: npt.NDArray[Any]) -> list[list[int]]:
     """Readable twin of the compiled ``fill_no_runs``: fill EMPTY cells in reading order.
 
     Each cell takes ``allowed[int(u * len(allowed))]`` for its own draw ``u``; cells already
@@ -203,7 +204,7 @@ class Reshuffle(Generic[B]):
     message: str
 
 
-def _good(grid: np.ndarray) -> bool:
+def _good(grid: npt.NDArray[Any]) -> bool:
     return not has_run(grid) and any_move(grid)
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import islice
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import short_repr, is_int
 from tilelab._random import RngLike
@@ -174,12 +175,12 @@ class SpecialBoard(BoardBase):
             raise TypeError(f"expected a match3 Board, got {type(board).__name__}")
         return cls(board.grid, tuple((NONE,) * board.cols for _ in range(board.rows)), board.kinds)
 
-    def to_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+    def to_arrays(self) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
         """``(kinds, specials)`` as two ``int8`` arrays (the fast path's representation)."""
         return np.array(self.grid, np.int8), np.array(self.specials, np.int8)
 
     @classmethod
-    def from_arrays(cls, grid: np.ndarray, specials: np.ndarray, kinds: int) -> "SpecialBoard":
+    def from_arrays(cls, grid: npt.NDArray[Any], specials: npt.NDArray[Any], kinds: int) -> "SpecialBoard":
         return cls(tuple(map(tuple, np.asarray(grid).tolist())), tuple(map(tuple, np.asarray(specials).tolist())), kinds)
 
 

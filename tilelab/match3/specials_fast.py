@@ -10,7 +10,10 @@ not the story.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
@@ -41,12 +44,12 @@ C_SS, C_SW, C_WW, C_BP, C_BS, C_BW, C_BB = range(1, 8)
 
 
 @njit
-def _matchable(g: np.ndarray, s: np.ndarray, i: int, cols: int) -> bool:
+def _matchable(g: npt.NDArray[Any], s: npt.NDArray[Any], i: int, cols: int) -> bool:
     return bool(g[i // cols, i % cols] >= 0 and s[i // cols, i % cols] != PRIMED)
 
 
 @njit
-def _push(cell: int, code: int, queue: np.ndarray, qn: int, fired: np.ndarray) -> int:
+def _push(cell: int, code: int, queue: npt.NDArray[Any], qn: int, fired: npt.NDArray[Any]) -> int:
     fired[cell] = 1
     queue[qn, 0] = cell
     queue[qn, 1] = code
@@ -54,8 +57,8 @@ def _push(cell: int, code: int, queue: np.ndarray, qn: int, fired: np.ndarray) -
 
 
 @njit
-def _cover(cell: int, s: np.ndarray, rows: int, cols: int, blast: np.ndarray, fired: np.ndarray, queue: np.ndarray,
-           qn: int, flat_s: np.ndarray) -> int:
+def _cover(cell: int, s: npt.NDArray[Any], rows: int, cols: int, blast: npt.NDArray[Any], fired: npt.NDArray[Any], queue: npt.NDArray[Any],
+           qn: int, flat_s: npt.NDArray[Any]) -> int:
     """Mark ``cell`` blasted; a special there not yet fired joins the queue."""
     blast[cell] = 1
     if fired[cell] == 0 and flat_s[cell] != NONE:
@@ -64,7 +67,7 @@ def _cover(cell: int, s: np.ndarray, rows: int, cols: int, blast: np.ndarray, fi
 
 
 @njit
-def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: int, br: int, bc: int,
+def special_step_kernel(g: npt.NDArray[Any], s: npt.NDArray[Any], first: bool, ar: int, ac: int, br: int, bc: int,
                         combo: int) -> tuple[bool, int, int, int]:
     """One cascade step in place (no refill). Returns (active, holes, group_points, blast_points)."""
     rows, cols = g.shape
@@ -308,7 +311,7 @@ def special_step_kernel(g: np.ndarray, s: np.ndarray, first: bool, ar: int, ac: 
 
 
 @njit
-def refill_holes(g: np.ndarray, s: np.ndarray, u: np.ndarray, kinds: int) -> int:
+def refill_holes(g: npt.NDArray[Any], s: npt.NDArray[Any], u: npt.NDArray[Any], kinds: int) -> int:
     """Fill EMPTY cells (not bombs) in reading order with plain kinds drawn from the uniforms ``u``."""
     rows, cols = g.shape
     n = 0
@@ -321,7 +324,7 @@ def refill_holes(g: np.ndarray, s: np.ndarray, u: np.ndarray, kinds: int) -> int
     return n
 
 
-def swap_specials_array(g: np.ndarray, s: np.ndarray, a: Cell, b: Cell, kinds: int, *,
+def swap_specials_array(g: npt.NDArray[Any], s: npt.NDArray[Any], a: Cell, b: Cell, kinds: int, *,
                         rng: np.random.Generator, combo: int) -> tuple[int, int]:
     """Resolve a legal swap on the arrays in place. Returns (score, cascades)."""
     (r1, c1), (r2, c2) = a, b
@@ -343,7 +346,7 @@ def swap_specials_array(g: np.ndarray, s: np.ndarray, a: Cell, b: Cell, kinds: i
 
 
 @njit
-def _run_through(g: np.ndarray, s: np.ndarray, r: int, c: int) -> bool:
+def _run_through(g: npt.NDArray[Any], s: npt.NDArray[Any], r: int, c: int) -> bool:
     kind = g[r, c]
     if kind < 0 or s[r, c] == PRIMED:
         return False
@@ -372,7 +375,7 @@ def _run_through(g: np.ndarray, s: np.ndarray, r: int, c: int) -> bool:
 
 
 @njit
-def combo_code(s: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> int:
+def combo_code(s: npt.NDArray[Any], r1: int, c1: int, r2: int, c2: int) -> int:
     """The combination code (index into COMBOS) of swapping two cells; 0 for none."""
     x = s[r1, c1]
     y = s[r2, c2]
@@ -399,7 +402,7 @@ def combo_code(s: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> int:
 
 
 @njit
-def valid_special_swap(g: np.ndarray, s: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+def valid_special_swap(g: npt.NDArray[Any], s: npt.NDArray[Any], r1: int, c1: int, r2: int, c2: int) -> bool:
     """True when the swap sets off a combination or makes a run through one of the two cells."""
     if combo_code(s, r1, c1, r2, c2) != 0:
         return True
@@ -413,7 +416,7 @@ def valid_special_swap(g: np.ndarray, s: np.ndarray, r1: int, c1: int, r2: int, 
 
 
 @njit
-def list_special_moves(g: np.ndarray, s: np.ndarray, out: np.ndarray) -> int:
+def list_special_moves(g: npt.NDArray[Any], s: npt.NDArray[Any], out: npt.NDArray[Any]) -> int:
     """Write every legal swap (specials on) as (r1, c1, r2, c2) rows into ``out``; return how many."""
     rows, cols = g.shape
     n = 0
@@ -473,7 +476,7 @@ def is_dead_specials_fast(board: SpecialBoard) -> bool:
 
 
 def play_random(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike, specials: bool = True,
-                seek: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                seek: bool = False) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
 
     With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast`) play the same way, so the

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -104,7 +104,7 @@ def dead_fraction(rows: int, cols: int, kinds: int, samples: int, *, rng: RngLik
 
 
 def dead_table(sizes: Sequence[int], kinds: Sequence[int], samples: int, *, rng: RngLike,
-               method: str = "exclude") -> np.ndarray:
+               method: str = "exclude") -> npt.NDArray[Any]:
     """``table[i, j]`` = dead fraction of ``sizes[i] x sizes[i]`` boards with ``kinds[j]`` kinds."""
     rng = as_generator(rng)
     return np.array([[dead_fraction(n, n, k, samples, rng=rng, method=method) for k in kinds] for n in sizes])
@@ -203,7 +203,7 @@ def exact_dead_rates(rows: int, cols: int, kinds: int) -> ExactDeadRates:
 # ----------------------------------------------------------------------------- playing
 
 
-def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike) -> np.ndarray:
+def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike) -> npt.NDArray[Any]:
     """Play ``moves`` random legal swaps (reshuffling dead boards); cascade steps of each.
 
     >>> lengths = cascade_lengths(8, 8, 6, 200, rng=0)
@@ -224,7 +224,7 @@ def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLik
     return lengths
 
 
-def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, *, rng: RngLike) -> np.ndarray:
+def moves_until_dead(rows: int, cols: int, kinds: int, games: int, max_moves: int, *, rng: RngLike) -> npt.NDArray[Any]:
     """Play ``games`` games of random legal swaps; for each, the moves made before the board died.
 
     A game that is still alive after ``max_moves`` moves gets ``max_moves + 1``. This is how long

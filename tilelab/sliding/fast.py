@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._jit import njit, py_func
 from tilelab.sliding.core import Puzzle
@@ -59,16 +60,16 @@ class Tables:
     rows: int
     cols: int
     code: int
-    goal_row: np.ndarray  # goal row of tile t
-    goal_col: np.ndarray
-    nb: np.ndarray  # neighbour cells of each cell, (n, 4), -1 off the board
-    pdb: np.ndarray  # all pattern tables concatenated (uint8); 1 dummy byte when unused
-    offset: np.ndarray  # start of each pattern's table in ``pdb``
-    group: np.ndarray  # pattern of tile t (-1 for the blank)
-    weight: np.ndarray  # n ** (digit of tile t in its pattern)
-    rgroup: np.ndarray  # the same for the mirrored lookup (tile t plays mirror[t])
-    rweight: np.ndarray
-    tcell: np.ndarray  # cell reflected in the main diagonal
+    goal_row: npt.NDArray[Any]  # goal row of tile t
+    goal_col: npt.NDArray[Any]
+    nb: npt.NDArray[Any]  # neighbour cells of each cell, (n, 4), -1 off the board
+    pdb: npt.NDArray[Any]  # all pattern tables concatenated (uint8); 1 dummy byte when unused
+    offset: npt.NDArray[Any]  # start of each pattern's table in ``pdb``
+    group: npt.NDArray[Any]  # pattern of tile t (-1 for the blank)
+    weight: npt.NDArray[Any]  # n ** (digit of tile t in its pattern)
+    rgroup: npt.NDArray[Any]  # the same for the mirrored lookup (tile t plays mirror[t])
+    rweight: npt.NDArray[Any]
+    tcell: npt.NDArray[Any]  # cell reflected in the main diagonal
     reflect: int
 
 
@@ -90,7 +91,7 @@ def make_tables(rows: int, cols: int, heuristic: str, db: PatternDatabase | None
     rweight = np.zeros(n, np.int64)
     tcell = np.arange(n, dtype=np.int64)
     pdb = np.zeros(1, np.uint8)
-    offset = np.zeros(1, np.int64)
+    offset: npt.NDArray[np.int64] = np.zeros(1, np.int64)
     reflect = 0
     if heuristic == "pdb":
         if db is None:
@@ -120,7 +121,7 @@ def make_tables(rows: int, cols: int, heuristic: str, db: PatternDatabase | None
 
 # ------------------------------------------------------------------ heuristic pieces
 @njit(refcounts=False)
-def _lis(seq: np.ndarray, m: int, best: np.ndarray) -> int:
+def _lis(seq: npt.NDArray[Any], m: int, best: npt.NDArray[Any]) -> int:
     """Longest strictly increasing subsequence of ``seq[:m]`` (``best`` is scratch space)."""
     top = 0
     for i in range(m):
@@ -135,8 +136,8 @@ def _lis(seq: np.ndarray, m: int, best: np.ndarray) -> int:
 
 
 @njit(inline="always")
-def _line_conflicts(board: np.ndarray, start: int, stride: int, count: int, line: int, goal_on: np.ndarray,
-                    goal_along: np.ndarray, scratch: np.ndarray) -> int:
+def _line_conflicts(board: npt.NDArray[Any], start: int, stride: int, count: int, line: int, goal_on: npt.NDArray[Any],
+                    goal_along: npt.NDArray[Any], scratch: npt.NDArray[Any]) -> int:
     """Tiles that must leave one line: the ``count`` cells from ``start`` by ``stride`` (1 along a row,
     ``cols`` down a column), counting tiles whose goal lies on ``line`` (``goal_on``), ordered by
     ``goal_along`` (``scratch``: spare space, 2 x the longer side)."""
@@ -152,30 +153,30 @@ def _line_conflicts(board: np.ndarray, start: int, stride: int, count: int, line
 
 
 @njit(refcounts=False)
-def _row_conflicts(board: np.ndarray, r: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
-                   scratch: np.ndarray) -> int:
+def _row_conflicts(board: npt.NDArray[Any], r: int, cols: int, goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any],
+                   scratch: npt.NDArray[Any]) -> int:
     """Tiles that must leave row ``r``."""
     return _line_conflicts(board, r * cols, 1, cols, r, goal_row, goal_col, scratch)
 
 
 @njit(refcounts=False)
-def _col_conflicts(board: np.ndarray, c: int, rows: int, cols: int, goal_row: np.ndarray, goal_col: np.ndarray,
-                   scratch: np.ndarray) -> int:
+def _col_conflicts(board: npt.NDArray[Any], c: int, rows: int, cols: int, goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any],
+                   scratch: npt.NDArray[Any]) -> int:
     """Tiles that must leave column ``c``."""
     return _line_conflicts(board, c, cols, rows, c, goal_col, goal_row, scratch)
 
 
 @njit(inline="always")  # a view: returned from a call only under numba's runtime
-def _scratch(lines: np.ndarray, rows: int, cols: int) -> np.ndarray:
+def _scratch(lines: npt.NDArray[Any], rows: int, cols: int) -> npt.NDArray[Any]:
     """The spare tail of the bookkeeping array, used by the line-conflict counts."""
     return lines[lines.shape[0] - 2 * (rows + cols):]
 
 
 @njit(refcounts=False)
-def _init_heuristic(board: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
-                    pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
-                    rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
-                    lines: np.ndarray) -> int:
+def _init_heuristic(board: npt.NDArray[Any], rows: int, cols: int, code: int, goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any],
+                    pdb: npt.NDArray[Any], offset: npt.NDArray[Any], group: npt.NDArray[Any], weight: npt.NDArray[Any], rgroup: npt.NDArray[Any],
+                    rweight: npt.NDArray[Any], tcell: npt.NDArray[Any], reflect: int, idx: npt.NDArray[Any], ridx: npt.NDArray[Any],
+                    lines: npt.NDArray[Any]) -> int:
     """Full heuristic of ``board``; fills what the incremental updates keep: the pattern indices
     ``idx``/``ridx`` and, in ``lines``, either the linear conflicts of each row then column or
     (pattern databases) each pattern's plain and mirrored value and their two sums."""
@@ -225,10 +226,10 @@ def _init_heuristic(board: np.ndarray, rows: int, cols: int, code: int, goal_row
 
 
 @njit(refcounts=False)
-def _after_move(board: np.ndarray, tile: int, frm: int, to: int, h: int, rows: int, cols: int, code: int,
-                goal_row: np.ndarray, goal_col: np.ndarray, pdb: np.ndarray, offset: np.ndarray, group: np.ndarray,
-                weight: np.ndarray, rgroup: np.ndarray, rweight: np.ndarray, tcell: np.ndarray, reflect: int,
-                idx: np.ndarray, ridx: np.ndarray, lines: np.ndarray) -> int:
+def _after_move(board: npt.NDArray[Any], tile: int, frm: int, to: int, h: int, rows: int, cols: int, code: int,
+                goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any], pdb: npt.NDArray[Any], offset: npt.NDArray[Any], group: npt.NDArray[Any],
+                weight: npt.NDArray[Any], rgroup: npt.NDArray[Any], rweight: npt.NDArray[Any], tcell: npt.NDArray[Any], reflect: int,
+                idx: npt.NDArray[Any], ridx: npt.NDArray[Any], lines: npt.NDArray[Any]) -> int:
     """Heuristic after ``tile`` slid from cell ``frm`` to cell ``to`` (board already updated)."""
     if code == 0:
         was = 1 if (frm // cols != goal_row[tile] or frm % cols != goal_col[tile]) else 0
@@ -273,11 +274,11 @@ def _after_move(board: np.ndarray, tile: int, frm: int, to: int, h: int, rows: i
 
 
 @njit(refcounts=False)
-def _ida_kernel(board: np.ndarray, regs: np.ndarray, path_tile: np.ndarray, path_blank: np.ndarray,
-                next_dir: np.ndarray, h_stack: np.ndarray, max_nodes: int, rows: int, cols: int, code: int,
-                goal_row: np.ndarray, goal_col: np.ndarray, nb: np.ndarray, pdb: np.ndarray, offset: np.ndarray,
-                group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray, rweight: np.ndarray, tcell: np.ndarray,
-                reflect: int, idx: np.ndarray, ridx: np.ndarray, lines: np.ndarray) -> tuple[int, int]:
+def _ida_kernel(board: npt.NDArray[Any], regs: npt.NDArray[Any], path_tile: npt.NDArray[Any], path_blank: npt.NDArray[Any],
+                next_dir: npt.NDArray[Any], h_stack: npt.NDArray[Any], max_nodes: int, rows: int, cols: int, code: int,
+                goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any], nb: npt.NDArray[Any], pdb: npt.NDArray[Any], offset: npt.NDArray[Any],
+                group: npt.NDArray[Any], weight: npt.NDArray[Any], rgroup: npt.NDArray[Any], rweight: npt.NDArray[Any], tcell: npt.NDArray[Any],
+                reflect: int, idx: npt.NDArray[Any], ridx: npt.NDArray[Any], lines: npt.NDArray[Any]) -> tuple[int, int]:
     """Run one IDA* iteration (bound ``regs[R_BOUND]``) for at most ``max_nodes`` node entries.
 
     Returns ``(status, nodes)``: FOUND (``path_tile[:regs[R_DEPTH]]`` is the solution),
@@ -342,7 +343,7 @@ def _ida_kernel(board: np.ndarray, regs: np.ndarray, path_tile: np.ndarray, path
             return FOUND, nodes
 
 
-def _line_array(rows: int, cols: int, groups: int) -> np.ndarray:
+def _line_array(rows: int, cols: int, groups: int) -> npt.NDArray[Any]:
     """Kernel bookkeeping: line conflicts or pattern values, then scratch space for the LIS."""
     return np.zeros(max(rows + cols, 2 * groups + 2) + 2 * (rows + cols), np.int64)
 
@@ -377,8 +378,8 @@ class FastIDAStar:
         self.tables = make_tables(puzzle.rows, puzzle.cols, heuristic, db)
         self.jit = jit
 
-    def _args(self) -> tuple[int, int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                             np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    def _args(self) -> tuple[int, int, int, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any],
+                             npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], int]:
         t = self.tables
         return (t.rows, t.cols, t.code, t.goal_row, t.goal_col, t.nb, t.pdb, t.offset, t.group,
                 t.weight, t.rgroup, t.rweight, t.tcell, t.reflect)
@@ -448,17 +449,17 @@ class FastIDAStar:
 
 
 @njit(refcounts=False)
-def _many_values(boards: np.ndarray, rows: int, cols: int, code: int, goal_row: np.ndarray, goal_col: np.ndarray,
-                 pdb: np.ndarray, offset: np.ndarray, group: np.ndarray, weight: np.ndarray, rgroup: np.ndarray,
-                 rweight: np.ndarray, tcell: np.ndarray, reflect: int, idx: np.ndarray, ridx: np.ndarray,
-                 lines: np.ndarray, out: np.ndarray) -> None:
+def _many_values(boards: npt.NDArray[Any], rows: int, cols: int, code: int, goal_row: npt.NDArray[Any], goal_col: npt.NDArray[Any],
+                 pdb: npt.NDArray[Any], offset: npt.NDArray[Any], group: npt.NDArray[Any], weight: npt.NDArray[Any], rgroup: npt.NDArray[Any],
+                 rweight: npt.NDArray[Any], tcell: npt.NDArray[Any], reflect: int, idx: npt.NDArray[Any], ridx: npt.NDArray[Any],
+                 lines: npt.NDArray[Any], out: npt.NDArray[Any]) -> None:
     for k in range(boards.shape[0]):
         out[k] = _init_heuristic(boards[k], rows, cols, code, goal_row, goal_col, pdb, offset, group,
                                  weight, rgroup, rweight, tcell, reflect, idx, ridx, lines)
 
 
-def heuristic_values(boards: np.ndarray, rows: int, cols: int, heuristic: str,
-                     db: PatternDatabase | None = None) -> np.ndarray:
+def heuristic_values(boards: npt.NDArray[Any], rows: int, cols: int, heuristic: str,
+                     db: PatternDatabase | None = None) -> npt.NDArray[Any]:
     """The heuristic of every board in ``boards`` (one row of tiles per board), compiled.
 
     >>> heuristic_values(np.array([[1, 2, 3, 0], [0, 3, 2, 1]], np.int8), 2, 2, "manhattan").tolist()

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Sequence, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab._checks import short_repr, as_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
@@ -79,7 +80,7 @@ ProgressCallback = Callable[[int, int, str], None]  # (done, total, message)
 
 # ------------------------------------------------------------------ ranking of placements
 @njit
-def _rank_placement(cells: np.ndarray, n: int) -> int:
+def _rank_placement(cells: npt.NDArray[Any], n: int) -> int:
     """Index of an ordered placement of k distinct cells among n, in 0 .. n!/(n-k)! - 1."""
     k = cells.shape[0]
     r = 0
@@ -93,7 +94,7 @@ def _rank_placement(cells: np.ndarray, n: int) -> int:
 
 
 @njit
-def _unrank_placement(r: int, n: int, k: int, out: np.ndarray, used: np.ndarray) -> None:
+def _unrank_placement(r: int, n: int, k: int, out: npt.NDArray[Any], used: npt.NDArray[Any]) -> None:
     """Inverse of :func:`_rank_placement`, written into ``out``; ``used`` is scratch (length n)."""
     digits = np.empty(k, np.int64)
     for i in range(k - 1, -1, -1):
@@ -114,7 +115,7 @@ def _unrank_placement(r: int, n: int, k: int, out: np.ndarray, used: np.ndarray)
 
 
 @njit
-def _neighbour_cells(rows: int, cols: int) -> np.ndarray:
+def _neighbour_cells(rows: int, cols: int) -> npt.NDArray[Any]:
     """``nb[cell, k]`` = the k-th neighbouring cell (up, down, left, right) or -1 off the board."""
     n = rows * cols
     nb = np.full((n, 4), -1, np.int64)
@@ -133,7 +134,7 @@ def _neighbour_cells(rows: int, cols: int) -> np.ndarray:
 
 
 @njit
-def _bfs_layer(dist: np.ndarray, depth: int, n: int, k: int, nb: np.ndarray) -> int:
+def _bfs_layer(dist: npt.NDArray[Any], depth: int, n: int, k: int, nb: npt.NDArray[Any]) -> int:
     """Close every state at ``depth``; return how many were closed.
 
     State index = placement rank * n + blank cell. Moving the blank onto a non-pattern cell
@@ -189,7 +190,7 @@ def _bfs_layer(dist: np.ndarray, depth: int, n: int, k: int, nb: np.ndarray) -> 
 
 
 @njit
-def _compress(dist: np.ndarray, n: int, k: int, table: np.ndarray) -> None:
+def _compress(dist: npt.NDArray[Any], n: int, k: int, table: npt.NDArray[Any]) -> None:
     """``table[placement digits]`` = min over blank cells of the BFS distance."""
     places = dist.shape[0] // n
     cells = np.empty(k, np.int64)
@@ -223,7 +224,7 @@ def build_table(
     cols: int,
     pattern: Sequence[int],
     progress: ProgressCallback | None = None,
-) -> np.ndarray:
+) -> npt.NDArray[Any]:
     """Breadth-first search for one pattern; returns its ``n ** k`` uint8 table.
 
     >>> t = build_table(2, 2, (1,))          # tile 1 alone on a 2x2 board
@@ -252,7 +253,7 @@ def build_table(
 
 
 # ------------------------------------------------------------------ the database
-def transpose_tiles(rows: int, cols: int) -> np.ndarray | None:
+def transpose_tiles(rows: int, cols: int) -> npt.NDArray[Any] | None:
     """``mirror[t]``: the tile whose goal cell is tile t's goal cell reflected in the diagonal.
 
     Only square boards have this symmetry (the goal maps to itself); ``None`` otherwise.
@@ -304,7 +305,7 @@ class PatternDatabase:
     rows: int
     cols: int
     patterns: tuple[tuple[int, ...], ...]
-    tables: tuple[np.ndarray, ...] = field(repr=False)
+    tables: tuple[npt.NDArray[Any], ...] = field(repr=False)
     reflect: bool = False
     build_seconds: float = 0.0
 
@@ -377,7 +378,7 @@ class PatternDatabase:
                 f"not {puzzle.rows}x{puzzle.cols}"
             )
 
-    def histogram(self, pattern: int = 0) -> np.ndarray:
+    def histogram(self, pattern: int = 0) -> npt.NDArray[Any]:
         """How many placements of pattern ``pattern`` lie at each distance."""
         table = self.tables[pattern]
         return np.bincount(table[table != NO_ENTRY].astype(np.intp))  # intp: 32-bit in Pyodide

@@ -23,11 +23,12 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 from math import factorial
-from typing import Sequence
+from typing import Any, Sequence
 
 import itertools
 
 import numpy as np
+import numpy.typing as npt
 
 from tilelab.sliding.core import BLANK, Puzzle, check_shape
 
@@ -88,7 +89,7 @@ def unrank(index: int, n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def rank_many(boards: np.ndarray) -> np.ndarray:
+def rank_many(boards: npt.NDArray[Any]) -> npt.NDArray[Any]:
     """:func:`rank` of every row of a 2-D integer array, vectorised (int64).
 
     >>> rank_many(np.array([[0, 1, 2], [2, 1, 0], [1, 2, 0]]))
@@ -144,7 +145,7 @@ def _moves_from(blank: int, rows: int, cols: int, metric: str) -> list[list[int]
 
 
 @lru_cache(maxsize=16)
-def _table(rows: int, cols: int, metric: str) -> np.ndarray:
+def _table(rows: int, cols: int, metric: str) -> npt.NDArray[Any]:
     n = rows * cols
     dist = np.full(factorial(n), UNREACHABLE, dtype=np.int8)
     frontier = np.array([Puzzle.goal(rows, cols).tiles], dtype=np.int8)
@@ -177,7 +178,7 @@ def _table(rows: int, cols: int, metric: str) -> np.ndarray:
     return dist
 
 
-def distance_table(rows: int, cols: int, metric: str = "single") -> np.ndarray:
+def distance_table(rows: int, cols: int, metric: str = "single") -> npt.NDArray[Any]:
     """Optimal distance to the goal of every board, indexed by :func:`rank` of its tiles.
 
     ``-1`` marks the (mn)!/2 unsolvable arrangements. The array is cached and read-only.
@@ -206,7 +207,7 @@ def distance(puzzle: Puzzle, metric: str = "single") -> int:
     return int(distance_table(puzzle.rows, puzzle.cols, metric)[rank(puzzle.tiles)])
 
 
-def distance_histogram(rows: int, cols: int, metric: str = "single") -> np.ndarray:
+def distance_histogram(rows: int, cols: int, metric: str = "single") -> npt.NDArray[Any]:
     """How many boards lie at each distance 0, 1, 2, ... from the goal.
 
     >>> distance_histogram(2, 2).tolist()
@@ -239,7 +240,7 @@ def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single")
 
 
 @lru_cache(maxsize=4)
-def _blank_moves(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _blank_moves(rows: int, cols: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
     """(ranks of the solvable boards, their blank cells, successor index per blank direction or -1)."""
     n = rows * cols
     table = distance_table(rows, cols)
@@ -261,7 +262,7 @@ def _blank_moves(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return solvable, blanks, succ
 
 
-def _direction_weights(rows: int, cols: int, rule: str) -> np.ndarray:
+def _direction_weights(rows: int, cols: int, rule: str) -> npt.NDArray[Any]:
     """P(blank goes direction d | blank in cell b) for the memoryless rules, shape (cells, 4)."""
     weights = np.zeros((rows * cols, 4))
     for b in range(rows * cols):
@@ -280,7 +281,7 @@ def _direction_weights(rows: int, cols: int, rule: str) -> np.ndarray:
     return weights
 
 
-def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return") -> np.ndarray:
+def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return") -> npt.NDArray[Any]:
     """Exact probability of each solvable board after a random walk of ``steps`` moves from the goal.
 
     Indexed like ``np.flatnonzero(distance_table(rows, cols) >= 0)`` (solvable boards in rank
@@ -317,14 +318,14 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
         weight = np.concatenate([weight, 1 - weights.sum(axis=1)])
     keep = weight > 0
     src, dst, weight = src[keep], dst[keep].astype(np.intp), weight[keep]  # intp: bincount's index type (32-bit in Pyodide)
-    prob: np.ndarray = np.zeros(size)
+    prob: npt.NDArray[Any] = np.zeros(size)
     prob[start] = 1.0
     for _ in range(int(steps)):  # one step: every board passes its probability along its moves
         prob = np.bincount(dst, weights=prob[src] * weight, minlength=size)
     return prob
 
 
-def _no_return_walk(succ: np.ndarray, start: int, steps: int) -> np.ndarray:
+def _no_return_walk(succ: npt.NDArray[Any], start: int, steps: int) -> npt.NDArray[Any]:
     """Distribution of the walk that never undoes its last move: state = (board, last direction)."""
     size = succ.shape[1]
     degree = (succ >= 0).sum(axis=0)
@@ -339,11 +340,11 @@ def _no_return_walk(succ: np.ndarray, start: int, steps: int) -> np.ndarray:
             came = prob[4] / degree + total - onward[_OPPOSITE[d]]  # never step straight back
             nxt[d, succ[d, src[d]]] = came[src[d]]
         prob = nxt
-    by_board: np.ndarray = prob.sum(axis=0)
+    by_board: npt.NDArray[Any] = prob.sum(axis=0)
     return by_board
 
 
-def total_variation(p: np.ndarray, q: np.ndarray | None = None) -> float:
+def total_variation(p: npt.NDArray[Any], q: npt.NDArray[Any] | None = None) -> float:
     """Total-variation distance ``sum|p - q| / 2`` (``q`` default: uniform); 0 = same, 1 = disjoint.
 
     >>> total_variation(np.array([0.5, 0.5, 0, 0]))
