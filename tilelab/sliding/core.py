@@ -445,7 +445,7 @@ class Puzzle:
 
         (``play`` is one move everywhere in tilelab; ``play_all`` a sequence.)
 
-        >>> Puzzle.goal(2, 2).play_all([3, 1]) == Puzzle.parse(". 1\\n3 2")
+        >>> Puzzle.goal(2, 2).play_all([3, 1]) == Puzzle.parse(". 2\\n1 3")
         True
         """
         board = self
