@@ -73,7 +73,8 @@ strong-net: $(STAMP)
 #                [STUDENT_LITE_URL=..]   the course as two websites, OUT/student and OUT/teacher (default: site/),
 #                                        each with launch buttons to its repository, your hub and its lite site
 #   make lite    [OUT=folder] [STUDENT=1] the course as a JupyterLite site: every lesson runs in the
-#                                        browser, no server (default: lite/; STUDENT=1: student editions)
+#                                        browser, no server (default: lite/; STUDENT=1: student editions;
+#                                        Pyodide from its official release; offline: PYODIDE_SOURCE=transport)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
 #   make nbgrader [OUT=folder]           an nbgrader course folder (default: course/): every lesson an
 #                                        assignment with autograded exercises; then nbgrader's own commands
@@ -86,7 +87,8 @@ site: $(STAMP)
 	    $(if $(LITE_URL),--lite-url "$(LITE_URL)") $(if $(STUDENT_LITE_URL),--student-lite-url "$(STUDENT_LITE_URL)")
 
 lite: $(STAMP)
-	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student)
+	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student) \
+	    $(if $(PYODIDE_SOURCE),--pyodide-source $(PYODIDE_SOURCE)) $(if $(PYODIDE_URL),--pyodide-url "$(PYODIDE_URL)")
 
 # Every lesson top to bottom in the browser kernel, in Chromium (slow; make test runs four of them).
 test-lite: $(STAMP)
