@@ -132,7 +132,7 @@ def korf(db: pdbmod.PatternDatabase, count: int) -> None:
     print(f"  {'#':>3s} {'opt':>4s} {'found':>5s} {'nodes':>12s} {'seconds':>8s}  (Korf 1985 Manhattan nodes)")
     for inst in instances:
         run = FastIDAStar(inst.puzzle, "pdb", db).run()
-        if len(run.moves) != inst.optimal or not inst.puzzle.play(run.moves).is_goal():
+        if len(run.moves) != inst.optimal or not inst.puzzle.play_all(run.moves).is_goal():
             wrong.append(inst.number)
         times.append(run.seconds)
         nodes.append(run.nodes)
@@ -156,7 +156,7 @@ def human() -> None:
             moves = human_moves(board)
             times.append(time.perf_counter() - start)
             lengths.append(len(moves))
-            assert board.play(moves).is_goal()
+            assert board.play_all(moves).is_goal()
         print(f"  {side}x{side}: median {statistics.median(times):.3f} s, max {max(times):.3f} s; "
               f"mean {statistics.mean(lengths):,.0f} moves (Parberry bound {parberry_bound(side, side):,})")
 

@@ -121,7 +121,7 @@ def test_slide_a_segment_like_the_puzzle_project():
     assert event.direction == "down" and event.tiles == (12, 8, 4) and event.single_moves == 3
     assert event.cells_from == ((2, 3), (1, 3), (0, 3)) and event.cells_to == ((3, 3), (2, 3), (1, 3))
     assert event.after == p.slide(4) and event.before == p and event.multi_moves == 1
-    assert p.slide(4) == p.play([12, 8, 4])
+    assert p.slide(4) == p.play_all([12, 8, 4])
 
 
 def test_slide_refuses_tiles_off_the_blank_line():
@@ -171,7 +171,7 @@ def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
     # touching the tile that filled the old blank cell slides the segment back
     assert after.slide(event.tiles[0]) == p
     # the single-tile steps give the same board
-    assert p.play(event.tiles) == after
+    assert p.play_all(event.tiles) == after
     assert Puzzle(after.tiles, after.rows, after.cols) == after  # validated copy agrees
 
 
@@ -390,13 +390,13 @@ def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
 @settings(deadline=None, max_examples=40)
 def test_an_optimal_multi_tile_path_counts_its_bfs_distance(shape, seed):
     rows, cols = shape
-    board = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
+    board = Puzzle.goal(rows, cols).play_all(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
     path = []
     while not board.is_goal():  # walk down the multi-tile table greedily: an optimal path
         d = distance(board, "multi")
         tile, board = next((t, b) for t, b in board.successors("multi") if distance(b, "multi") == d - 1)
         path.append(tile)
-    start = Puzzle.goal(rows, cols).play(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
+    start = Puzzle.goal(rows, cols).play_all(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
     assert count_moves(start, path).multi == len(path) == distance(start, "multi")
 
 

@@ -19,7 +19,7 @@ from tilelab.sliding.space import distance_table, unrank
 def test_legal_and_within_parberry_bound(rows, cols, seed):
     board = shuffle(rows, cols, rng=seed)
     moves = human_moves(board)
-    assert board.play(moves).is_goal()  # play() raises on an illegal move
+    assert board.play_all(moves).is_goal()  # play() raises on an illegal move
     assert all(isinstance(t, int) and t > 0 for t in moves)
     assert len(moves) <= parberry_bound(rows, cols)
 
@@ -31,7 +31,7 @@ def test_every_board_of_small_shapes(shape):
     for r in np.flatnonzero(table >= 0)[:: 1 if table.size < 1000 else 7]:
         board = Puzzle(unrank(int(r), rows * cols), rows, cols)
         moves = human_moves(board)
-        assert board.play(moves).is_goal()
+        assert board.play_all(moves).is_goal()
         assert len(moves) >= table[r]
 
 
@@ -40,16 +40,16 @@ def test_many_8_puzzles_including_the_awkward_pairs():
     ranks = np.flatnonzero(table >= 0)[::97]
     for r in ranks:
         board = Puzzle(unrank(int(r), 9), 3, 3)
-        assert board.play(human_moves(board)).is_goal()
+        assert board.play_all(human_moves(board)).is_goal()
 
 
 def test_the_last_tile_of_a_row_trapped_in_the_corner():
     # tile 3 sits where 2 must go, with 2 elsewhere: the article's first special case
     board = Puzzle.parse("1 3 .\n4 5 6\n7 8 2")
-    assert board.play(human_moves(board)).is_goal()
+    assert board.play_all(human_moves(board)).is_goal()
     # and the column version: tile 7 where 4 must go
     board = Puzzle.parse("1 2 3\n7 5 6\n. 8 4")
-    assert board.play(human_moves(board)).is_goal()
+    assert board.play_all(human_moves(board)).is_goal()
 
 
 def test_stages_are_rows_then_columns():
@@ -66,7 +66,7 @@ def test_20x20_in_bounded_time():
     start = time.perf_counter()
     moves = human_moves(board)
     assert time.perf_counter() - start < 5.0  # about 0.45 s on a quiet 2-core machine: 10x for a loaded one
-    assert board.play(moves).is_goal()
+    assert board.play_all(moves).is_goal()
     assert len(moves) <= parberry_bound(20, 20)
 
 

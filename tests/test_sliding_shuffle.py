@@ -111,7 +111,7 @@ def test_walk_length_matters_and_defaults_to_cells_squared():
 def test_walk_on_2x2_goes_round_the_cycle():
     # with no straight-back step the blank can only circle, so 12 steps return to the goal
     assert shuffle(2, 2, rng=0, method="walk", steps=12) == Puzzle.goal(2, 2)
-    seen = {Puzzle.goal(2, 2).play(random_walk(Puzzle.goal(2, 2), k, rng=0)) for k in range(12)}
+    seen = {Puzzle.goal(2, 2).play_all(random_walk(Puzzle.goal(2, 2), k, rng=0)) for k in range(12)}
     assert len(seen) == 12
 
 
@@ -144,7 +144,7 @@ def test_puzzle8_walk_is_seeded_legal_and_may_step_back():
     goal = Puzzle.goal(3, 3)
     tiles = puzzle8_walk(goal, 400, rng=5)
     assert tiles == puzzle8_walk(goal, 400, rng=5) and len(tiles) == 400
-    board = goal.play(tiles)  # play() raises if a slide were illegal
+    board = goal.play_all(tiles)  # play() raises if a slide were illegal
     assert is_solvable(board)
     assert any(a == b for a, b in zip(tiles, tiles[1:]))  # unlike random_walk it can undo a move
     with pytest.raises(ValueError, match="steps"):

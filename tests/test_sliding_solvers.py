@@ -33,7 +33,7 @@ def quick_db():
 
 def _check_solution(puzzle: Puzzle, result: SolveResult) -> None:
     assert result.complete and not result.stopped_early
-    assert puzzle.play(result.moves).is_goal()  # every move legal (play raises otherwise)
+    assert puzzle.play_all(result.moves).is_goal()  # every move legal (play raises otherwise)
     assert result.length == len(result.moves)
 
 
@@ -241,7 +241,7 @@ def test_h_zero_gives_the_optimal_length(board):
     truth = distance(board)
     for search in (astar_reference, idastar_reference):
         out = search(board, lambda p: 0)
-        assert out.found and board.play(out.moves).is_goal()
+        assert out.found and board.play_all(out.moves).is_goal()
         assert len(out.moves) == truth, search.__name__
 
 
@@ -260,7 +260,7 @@ def test_an_admissible_inconsistent_heuristic_keeps_astar_optimal(text):
     board = Puzzle.parse(text)
     assert _inconsistent_somewhere(board)
     out = astar_reference(board, _admissible_inconsistent)
-    assert board.play(out.moves).is_goal() and len(out.moves) == distance(board)
+    assert board.play_all(out.moves).is_goal() and len(out.moves) == distance(board)
 
 
 @settings(max_examples=10, deadline=None)

@@ -460,7 +460,7 @@ def test_broken_solver_is_caught(monkeypatch):
 def test_real_solver_agrees_on_4x4():
     board, _ = make(4, seed=3)
     moves, _optimal = board.plan()
-    assert board.puzzle.play(moves).is_goal()
+    assert board.puzzle.play_all(moves).is_goal()
     assert board.show_hint() == moves[0]
 
 
@@ -540,7 +540,7 @@ def test_compiling_the_solver_never_eats_the_hint_budget(monkeypatch):
     monkeypatch.setattr(session, "_WARMED", set())
     monkeypatch.setattr(session, "_solver", lambda name: slow_first_call)
     moves, optimal = board.plan()
-    assert optimal and board.puzzle.play(moves).is_goal()
+    assert optimal and board.puzzle.play_all(moves).is_goal()
     assert calls[0] is None and calls[1] is not None  # warmed without a budget, then searched within it
     board.close()
 

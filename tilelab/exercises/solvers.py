@@ -309,7 +309,7 @@ def check_search(answer: Callable[[Puzzle], Any]) -> Result:
         if not isinstance(moves, list):
             return Result(name, False, f"return the list of tiles to slide, not {moves!r}", board, _show(board))
         try:
-            end = board.play(moves)
+            end = board.play_all(moves)
         except (ValueError, TypeError) as exc:
             return Result(name, False, f"an illegal move on the board below: {exc}", board, _show(board))
         if not end.is_goal():

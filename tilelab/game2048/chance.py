@@ -1,7 +1,7 @@
 """2048 chance as data: :func:`spawn_outcomes` lists every spawn with its probability and
 :func:`spawn` samples from that very list (one draw through :func:`sample_outcome`).
 
-Part of the readable engine; :mod:`tilelab.game2048.core` re-exports everything here.
+Part of the readable engine (:mod:`tilelab.game2048` is its public face).
 """
 
 from __future__ import annotations

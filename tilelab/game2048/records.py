@@ -3,7 +3,7 @@
 which saves to JSON and :func:`replay` rebuilds board by board.
 
 A player is any ``board -> Direction`` callable (:data:`Player`); the players themselves live in
-:mod:`tilelab.game2048.ai`, which re-exports everything here.
+:mod:`tilelab.game2048.ai` (:mod:`tilelab.game2048` is the public face of both).
 
 >>> from tilelab.game2048 import legal_moves
 >>> record = play_game(lambda board: legal_moves(board)[0], rng=1, max_moves=10)

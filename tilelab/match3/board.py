@@ -1,7 +1,7 @@
 """Match-3 board (readable reference): cells, kinds, limits, the immutable :class:`Board` and its input checks.
 
-Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports everything here
-(its docstring has the glossary).
+Part of the readable match-3 engine; :mod:`tilelab.match3` is its public face (its docstring has the
+glossary).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ MAX_CASCADES = 10_000
 
 
 class BoardBase:
-    """What a plain :class:`Board` and a :class:`~tilelab.match3.specials.SpecialBoard` share: a
+    """What a plain :class:`Board` and a :class:`~tilelab.match3.special_board.SpecialBoard` share: a
     rectangle of kinds (``grid``, ``kinds``), its cells, and one text picture read and written by
     :func:`read_picture` / :func:`draw_picture`. The checks and accessors live here once."""
 
@@ -177,7 +177,7 @@ class Board(BoardBase):
     def parse(cls, picture: str, kinds: int | None = None) -> "Board":
         """Read a text picture (spaces ignored); ``kinds`` defaults to max(3, largest kind + 1).
 
-        The same format :class:`~tilelab.match3.specials.SpecialBoard` reads; a special candy's
+        The same format :class:`~tilelab.match3.special_board.SpecialBoard` reads; a special candy's
         mark is refused here (a plain board has none).
 
         >>> Board.parse("0 1 2\\n2 . 1").grid

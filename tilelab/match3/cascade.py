@@ -1,8 +1,8 @@
 """Match-3 cascades (readable reference): clear, fall, refill (chance as outcomes), one cascade step,
 resolve, and the swap that starts it all.
 
-Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports everything here
-(its docstring has the glossary).
+Part of the readable match-3 engine; :mod:`tilelab.match3` is its public face (its docstring has the
+glossary).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fast match-3 engine: the same rules as :mod:`tilelab.match3.core` on ``int8`` arrays.
+"""Fast match-3 engine: the same rules as :mod:`tilelab.match3` on ``int8`` arrays.
 
 The kernels are compiled by numba when it is available (:func:`tilelab._jit.njit`) and run as
 plain Python otherwise. They consume the random generator exactly as the reference does (one
@@ -306,7 +306,7 @@ def swap_fast(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
 
 
 def valid_moves_fast(board: Board) -> list[Move]:
-    """Every legal swap, as :func:`tilelab.match3.core.valid_moves` lists them, but compiled.
+    """Every legal swap, as :func:`tilelab.match3.moves.legal_moves` lists them, but compiled.
 
     >>> valid_moves_fast(Board.parse("001\\n120\\n212"))
     [((0, 2), (1, 2)), ((1, 1), (2, 1))]

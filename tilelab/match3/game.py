@@ -105,6 +105,14 @@ class Rules:
         """``(what, points, times the cascade index?)`` for every way to score."""
         raise NotImplementedError
 
+    def special_at(self, board: Any, cell: Cell) -> int:
+        """The special candy's code at ``cell`` (0: none; a widget draws what the rules say, never guesses)."""
+        return 0
+
+    def activations(self, step: Any) -> tuple[Any, ...]:
+        """The special candies a cascade step set off, wave by wave (none under plain rules)."""
+        return ()
+
     def board_to_dict(self, board: Any) -> dict[str, Any]:
         return {"grid": [list(row) for row in board.grid], "kinds": board.kinds}
 
@@ -193,6 +201,13 @@ class SpecialRules(Rules):
         moves = self.legal_moves(board)
         combos = [m for m in moves if combo_of(board, *m) != "none"]
         return min(combos or moves, key=lambda m: (-max(m[0][0], m[1][0]), m), default=None)
+
+    def special_at(self, board: Any, cell: Cell) -> int:
+        code: int = board.special_code(cell)
+        return code
+
+    def activations(self, step: Any) -> tuple[Any, ...]:
+        return tuple(step.activations)
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         from tilelab.match3.special_board import SCORE_TABLE

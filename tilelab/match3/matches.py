@@ -1,7 +1,7 @@
 """Match-3 runs and groups (readable reference): find runs, join them into groups, name their shapes.
 
-Part of the readable match-3 engine; :mod:`tilelab.match3.core` re-exports everything here
-(its docstring has the glossary).
+Part of the readable match-3 engine; :mod:`tilelab.match3` is its public face (its docstring has the
+glossary).
 """
 
 from __future__ import annotations

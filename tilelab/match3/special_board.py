@@ -1,7 +1,7 @@
 """Special candies: their codes, names, score table and the immutable :class:`SpecialBoard`.
 
-Part of the readable special-candy engine; :mod:`tilelab.match3.specials` re-exports everything
-here (its docstring states the rules).
+Part of the readable special-candy engine (:mod:`tilelab.match3.special_rules` states the rules;
+:mod:`tilelab.match3` is its public face).
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ SCORE_TABLE = (
 class SpecialBoard(BoardBase):
     """A match-3 board whose candies may be special: ``grid`` of kinds, ``specials`` of codes.
 
-    Picture: the plain :class:`~tilelab.match3.core.Board`'s (one character per kind, 0-9 a-z),
+    Picture: the plain :class:`~tilelab.match3.board.Board`'s (one character per kind, 0-9 a-z),
     with an optional mark after a kind: ``-`` striped that clears its row, ``|`` striped that
     clears its column, ``+`` wrapped, ``@`` wrapped that went off once (primed); ``*`` is a colour
     bomb, ``.`` a hole. Spaces are ignored. Shape, cells and the picture come from

@@ -1,7 +1,7 @@
 """Reshuffling a special-candy board: the candies rearranged, specials included, so that no run
 is left and a move exists (random permutations, then the plain systematic search).
 
-Part of the readable special-candy engine; :mod:`tilelab.match3.specials` re-exports it.
+Part of the readable special-candy engine (:mod:`tilelab.match3` is its public face).
 """
 
 from __future__ import annotations

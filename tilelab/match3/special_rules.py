@@ -2,7 +2,7 @@
 
 The rules, as Candy Crush plays them (and where we had to choose, the choice is stated):
 
-Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.match3.core`):
+Where specials come from (a *group* is runs sharing cells, see :mod:`tilelab.match3`):
 
 - a line of four makes a **striped** candy of its colour. Which way it clears follows Candy
   Crush as player guides describe it: for the player's own match the stripes follow the direction
@@ -149,7 +149,7 @@ class SpecialStep:
     """One cascade step with specials: primed candies and combos go off, groups match, blasts
     chain, the cleared cells empty, new specials appear, candies fall, holes refill.
 
-    Same field names as :class:`tilelab.match3.core.CascadeStep` (``index, before, groups,
+    Same field names as :class:`tilelab.match3.cascade.CascadeStep` (``index, before, groups,
     cleared, falls, fallen, refills, board, score``), plus ``activations`` (in firing order),
     ``created``, ``survivors`` (wrapped candies primed this step) and ``combo``.
     """
@@ -185,7 +185,7 @@ class SpecialStep:
 class SpecialSwapResult(SwapOutcome[SpecialBoard, SpecialStep]):
     """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged.
 
-    The fields of :class:`tilelab.match3.core.SwapOutcome` (as ``SwapResult``), plus ``combo``.
+    The fields of :class:`tilelab.match3.cascade.SwapOutcome` (as ``SwapResult``), plus ``combo``.
     """
 
     combo: str = "none"
@@ -270,7 +270,7 @@ def is_dead_specials(board: SpecialBoard) -> bool:
     >>> is_dead_specials(SpecialBoard.parse("0 1 2\\n1 * 0\\n2 0 1"))
     False
 
-    Like :func:`tilelab.match3.core.is_dead`, a board that still holds a run is not settled, so
+    Like :func:`tilelab.match3.moves.is_dead`, a board that still holds a run is not settled, so
     asking whether it is dead is refused (ValueError), never answered False:
 
     >>> is_dead_specials(SpecialBoard.parse("0 0 0\\n1 2 1\\n2 1 2"))

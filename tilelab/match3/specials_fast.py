@@ -1,4 +1,4 @@
-"""Fast path for special candies: the rules of :mod:`tilelab.match3.specials` on two int8 arrays.
+"""Fast path for special candies: the rules of :mod:`tilelab.match3.special_rules` on two int8 arrays.
 
 ``g`` holds kinds (EMPTY -1, colour bomb -2), ``s`` the special codes (NONE, ROW, COL, WRAPPED,
 PRIMED, BOMB). One compiled kernel runs a whole cascade step (primed candies, the swap's
@@ -435,7 +435,7 @@ def list_special_moves(g: npt.NDArray[Any], s: npt.NDArray[Any], out: npt.NDArra
 
 
 def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> tuple[bool, SpecialBoard, int, int]:
-    """Same rules and random draws as :func:`tilelab.match3.specials.swap_specials`, compiled.
+    """Same rules and random draws as :func:`tilelab.match3.special_rules.swap_specials`, compiled.
 
     Returns ``(valid, board, score, cascades)``.
 

@@ -177,7 +177,7 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
     frames = [(puzzle, "start", ())]
     board, done, top, left = puzzle, 0, 0, 0
     for name, upto in stages:
-        board = board.play(moves[done:upto])
+        board = board.play_all(moves[done:upto])
         done = upto
         kind, _, number = name.partition(" ")
         if kind == "row":

@@ -440,12 +440,23 @@ class Puzzle:
         moved[ia], moved[ib] = moved[ib], moved[ia]
         return Puzzle._trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
 
-    def play(self, tiles: Iterable[int]) -> Puzzle:
-        """Slide each tile of ``tiles`` in turn (e.g. a solver's answer) and return the board."""
+    def play_all(self, tiles: Iterable[int]) -> Puzzle:
+        """Slide each tile of ``tiles`` in turn (e.g. a solver's answer) and return the board.
+
+        (``play`` is one move everywhere in tilelab; ``play_all`` a sequence.)
+
+        >>> Puzzle.goal(2, 2).play_all([3, 1]) == Puzzle.parse(". 2\\n1 3")
+        True
+        """
         board = self
         for tile in tiles:
             board = board.slide(tile)
         return board
+
+    def play(self, tiles: Iterable[int]) -> Puzzle:
+        """Deprecated: :meth:`play_all` (``play`` is one move; goes in tilelab 0.3.0)."""
+        warn("Puzzle.play(tiles)", "Puzzle.play_all(tiles)")
+        return self.play_all(tiles)
 
     # ----------------------------------------------------------------- dunder
     def __eq__(self, other: object) -> bool:

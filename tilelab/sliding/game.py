@@ -329,7 +329,7 @@ class Game(SessionBase):
             _warm_solver(solve, *self.shape, heuristic)  # compile first: the budget is for searching
             budget = Budget(seconds=PLAN_SECONDS if seconds is None else seconds)
             result = solve(self.board, method="idastar", heuristic=heuristic, budget=budget)
-            if getattr(result, "complete", True) and self.board.play(result.moves).is_goal():
+            if getattr(result, "complete", True) and self.board.play_all(result.moves).is_goal():
                 found, optimal = [int(t) for t in result.moves], bool(getattr(result, "optimal", True))
         if found is None:
             found = [int(t) for t in solve(self.board, method="human").moves]

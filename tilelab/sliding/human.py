@@ -27,7 +27,7 @@ so a 20x20 board solves in a fraction of a second.
 ... 7 2 6
 ... . 5 8''')
 >>> moves = human_moves(p)
->>> p.play(moves).is_goal()
+>>> p.play_all(moves).is_goal()
 True
 """
 

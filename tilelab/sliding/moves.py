@@ -4,10 +4,10 @@
 ``game2048.play`` and ``match3.play``): ``move`` is a tile number (that tile and the tiles
 between it and the blank slide) or a direction (``"up"`` moves the tile below the blank up).
 The result says what happened: the touched tile, the direction, every tile that moved, from
-which cell to which, and the boards before and after. :mod:`tilelab.sliding.core` re-exports
-every name here, so ``tilelab.sliding.play is tilelab.sliding.core.play``.
+which cell to which, and the boards before and after. :mod:`tilelab.sliding` is the public
+face (``tilelab.sliding.play is tilelab.sliding.moves.play``).
 
-(``Puzzle.play(tiles)`` is another thing: it slides a whole list of tiles, e.g. a solver's
+(``Puzzle.play_all(tiles)`` is another thing: it slides a whole list of tiles, e.g. a solver's
 answer, and returns only the final board.)
 
 >>> from tilelab.sliding.core import Puzzle

@@ -2,8 +2,8 @@
 
 Which boards can slide to the goal? Every single-tile move swaps the blank with a tile, so it
 flips the parity of the permutation and moves the blank one cell; the rules below count what
-such a swap changes. :mod:`tilelab.sliding.core` re-exports every name here, so
-``tilelab.sliding.core.inversions`` and ``tilelab.sliding.parity.inversions`` are one function.
+such a swap changes. :mod:`tilelab.sliding` is the public face
+(``tilelab.sliding.inversions`` is ``tilelab.sliding.parity.inversions``).
 
 >>> from tilelab.sliding.core import Puzzle
 >>> p = Puzzle.parse('1 2 3\\n4 5 6\\n8 7 .')

@@ -90,7 +90,7 @@ def random_walk(
     >>> tiles = random_walk(Puzzle.goal(3, 3), 6, rng=0)
     >>> tiles
     [8, 5, 2, 1, 4, 7]
-    >>> print(Puzzle.goal(3, 3).play(tiles))
+    >>> print(Puzzle.goal(3, 3).play_all(tiles))
     4 1 3
     7 2 6
     . 5 8
@@ -131,7 +131,7 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:
     >>> tiles = puzzle8_walk(Puzzle.goal(3, 3), 4, rng=0)
     >>> tiles
     [6, 5, 4, 7]
-    >>> print(Puzzle.goal(3, 3).play(tiles))
+    >>> print(Puzzle.goal(3, 3).play_all(tiles))
     1 2 3
     7 4 5
     . 8 6

@@ -22,7 +22,7 @@ Heuristics: ``"misplaced"``, ``"manhattan"``, ``"linear-conflict"`` (any board) 
 >>> r = solve(p, heuristic="manhattan")
 >>> r.moves, r.optimal, r.length
 ((5, 8), True, 2)
->>> print(p.play(r.moves))
+>>> print(p.play_all(r.moves))
 1 2 3
 4 5 6
 7 8 .
@@ -120,7 +120,7 @@ class SolveResult:
     @property
     def final(self) -> Puzzle:
         """The board after playing every move (the goal when ``complete``)."""
-        return self.puzzle.play(self.moves)
+        return self.puzzle.play_all(self.moves)
 
     def boards(self) -> list[Puzzle]:
         """Every board along the solution, start and goal included."""

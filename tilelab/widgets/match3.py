@@ -411,7 +411,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
                 (f"step {step.index}: matched {shapes} (+{step.score})", step.before,
                  {"matched": cells, "score": step.score}),
                 *[(f"step {step.index}: {act.special} at {act.cell} goes off", step.before,
-                   {"outline": sorted(act.cells)}) for act in getattr(step, "activations", ())],
+                   {"outline": sorted(act.cells)}) for act in self.game.rules.activations(step)],
                 (f"step {step.index}: cleared", step.cleared, {}),
                 (f"step {step.index}: candies fell", step.fallen, {}),
                 (f"step {step.index}: refilled from the top", step.board, {}),

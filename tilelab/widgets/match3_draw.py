@@ -4,7 +4,7 @@ specials on the canvas, the swap/cascade/blast animation frames of a Turn, and
 
 :class:`Match3Drawing` is a mixin of :class:`tilelab.widgets.match3.Match3Widget`: it reads the
 board's state (``board``, ``cell_px``, ``selected``, ``hint_move``) and writes only pixels.
-:mod:`tilelab.widgets.match3` re-exports every name here.
+:mod:`tilelab.widgets.match3` (the playable board) draws with them.
 
 >>> cell_at(75, 25, rows=4, cols=5), drag_target((0, 0), 10, 10, 60, 12)
 ((0, 1), (0, 1))
@@ -16,7 +16,8 @@ import math
 from typing import Any, Callable, Sequence
 
 from tilelab.match3 import EMPTY, Board, CascadeStep, Cell, SwapResult
-from tilelab.match3.special_board import BOMB, PRIMED, SPECIAL_NAMES
+from tilelab.match3.game import Game, Rules, as_rules
+from tilelab.match3.special_board import BOMB, PRIMED, SPECIAL_NAMES, SpecialBoard
 from tilelab.match3 import specials_style as look
 from tilelab.match3.candies import OUTLINE_COLOUR, candy_style
 from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES
@@ -83,8 +84,13 @@ BLAST_COLOUR = "rgba(255, 200, 0, 0.6)"  # a special's blast: flashed wave by wa
 
 
 class Match3Drawing:
-    """The match-3 board's canvas drawing and Turn animation (a mixin: pixels only, no rules)."""
+    """The match-3 board's canvas drawing and Turn animation (a mixin: pixels only; it asks ``game.rules``).
 
+    ``game.rules.special_at`` says which candy is special and ``game.rules.activations`` which went off:
+    the drawing never inspects a board or a step to guess the rules.
+    """
+
+    game: Game
     rows: int
     cols: int
     cell_px: int
@@ -113,10 +119,10 @@ class Match3Drawing:
                 if (r + col) % 2:
                     c.fill_rect(col * s, r * s, s, s)
 
-    @staticmethod
-    def _pieces(board: Board) -> list[Piece]:
-        code = getattr(board, "special_code", lambda cell: 0)
-        return [(board[cell], float(cell[0]), float(cell[1]), code(cell)) for cell in board.cells() if board[cell] != EMPTY]
+    def _pieces(self, board: Board) -> list[Piece]:
+        rules = self.game.rules  # the rules say which candies are special: the drawing never guesses
+        return [(board[cell], float(cell[0]), float(cell[1]), rules.special_at(board, cell)) for cell in board.cells()
+                if board[cell] != EMPTY]
 
     def _paint(self, pieces: Sequence[Piece], flash: Sequence[Cell] = ()) -> None:
         """Draw candies at (possibly fractional) cells on the pieces layer."""
@@ -226,12 +232,12 @@ class Match3Drawing:
         moves = {src: dst for src, dst in step.falls}
         holes = {col: sum(1 for (_, c2), _k in step.refills if c2 == col) for col in range(step.board.cols)}
         tracks = []  # (kind, start row, end row, col, special)
-        code = getattr(step.cleared, "special_code", lambda cell: 0)
+        rules = self.game.rules
         for (r, c) in step.cleared.cells():
             kind = step.cleared[r, c]
             if kind != EMPTY:
                 end = moves.get((r, c), (r, c))
-                tracks.append((kind, float(r), float(end[0]), float(c), code((r, c))))
+                tracks.append((kind, float(r), float(end[0]), float(c), rules.special_at(step.cleared, (r, c))))
         for (r, c), kind in step.refills:
             tracks.append((kind, float(r - holes[c]), float(r), float(c), 0))
         for i in range(1, FALL_FRAMES + 1):
@@ -243,7 +249,7 @@ class Match3Drawing:
     def _blast_frames(self, step: Any, before: list[Piece]) -> list[Callable[[], None]]:
         """Specials on: each wave of the chain reaction lights up its blast cells, then goes dark."""
         frames: list[Callable[[], None]] = []
-        activations = getattr(step, "activations", ())
+        activations = self.game.rules.activations(step)
         for wave in sorted({act.wave for act in activations}):
             cells = sorted(set().union(*(act.cells for act in activations if act.wave == wave)))
             frames += [lambda cells=cells: self._paint_blast(before, cells)] * 2 + [lambda: self._paint(before)]
@@ -304,8 +310,8 @@ def picture_special(draw: Any, name: str, cx: float, cy: float, half: float, sca
             draw.rectangle((cx - w, cy - w, cx + w, cy + w), outline=rgb(look.WRAPPER_COLOUR), width=3 * scale)
 
 
-def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
-    """A match-3 board drawn with Pillow in the widget's colours and candy shapes.
+def board_picture(board: Board, cell_px: int = CELL_PX, rules: Rules | None = None) -> Any:
+    """A match-3 board drawn with Pillow in the widget's colours and candy shapes (``rules``: the board's own).
 
     >>> from tilelab.match3 import new_board
     >>> board_picture(new_board(4, 5, 3, rng=1), 20).size
@@ -317,6 +323,7 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
     """
     from PIL import Image, ImageDraw
 
+    rules = as_rules(isinstance(board, SpecialBoard)) if rules is None else rules
     scale = 2  # drawn twice as large, then scaled down: smooth candy edges
     s = cell_px * scale
     image = Image.new("RGB", (board.cols * s, board.rows * s), rgb(LIGHT_CELL))
@@ -329,7 +336,7 @@ def board_picture(board: Board, cell_px: int = CELL_PX) -> Any:
             if kind == EMPTY:
                 continue
             cx, cy, half = (c + 0.5) * s, (r + 0.5) * s, CANDY_SCALE * s
-            code = board.special_code((r, c)) if hasattr(board, "special_code") else 0
+            code = rules.special_at(board, (r, c))
             if kind < 0:  # a colour bomb: a dark disc with sprinkles
                 rad = half * look.BOMB_RADIUS
                 draw.ellipse((cx - rad, cy - rad, cx + rad, cy + rad), fill=rgb(look.BOMB_COLOUR))

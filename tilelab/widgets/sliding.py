@@ -407,9 +407,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         if direction is None:
             return
         self.stop_solve()
-        tile = self.puzzle.tile_for(direction)
-        if tile is not None:
-            self.slide(tile)
+        self.slide(direction)  # the game reads the direction (the blank's neighbour that way slides), once
 
     def on_click(self, x: float, y: float) -> None:
         cell = self.cell_at(x, y)
@@ -433,25 +431,26 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
                     self.slide(tile)
                 return
         # a swipe that did not start on a movable tile: move the blank's neighbour that way
-        tile = self.puzzle.tile_for(direction)
-        if tile is not None:
-            self.slide(tile)
+        self.slide(direction)
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """The cell under pixel ``(x, y)`` on this board."""
         return cell_at(x, y, self.rows, self.cols, self.width, self.height)
 
     # ------------------------------------------------------------------ moves
-    def slide(self, tile: int, *, animate: bool = True, by_player: bool = True,
+    def slide(self, move: int | str, *, animate: bool = True, by_player: bool = True,
               ms_per_frame: float = MS_PER_FRAME) -> Slide | None:
-        """Play ``tile`` in the game (it counts), animate the Turn's event; returns the event."""
+        """Play ``move`` (a tile, or a direction word) in the game (it counts), animate the Turn's event.
+
+        Returns the event, or None when nothing moved (a direction at the edge, a solved board).
+        """
         if self.finished is not None:
             return None
         if by_player:
             self._message = ""  # a message stays until the next move
         self.cancel_confirm()
-        turn = self.game.play(tile)
-        if not turn:
+        turn = self.game.play(move)
+        if not turn or turn.events is None:
             return None
         event: Slide = turn.events
         if self.started is None:

@@ -1,7 +1,7 @@
 """Sliding-puzzle stills and pictures: colours, geometry (pixel -> cell), picture loading and
 cutting, and :func:`board_picture` (a Pillow image of a position). Pure functions, no widget.
 
-:mod:`tilelab.widgets.sliding` (the playable board) re-exports every name here.
+:mod:`tilelab.widgets.sliding` (the playable board) draws with them.
 
 >>> cell_at(150, 150, 3, 3, 300, 300)
 (1, 1)
