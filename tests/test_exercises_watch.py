@@ -13,7 +13,6 @@ import sys
 import textwrap
 import threading
 import time
-from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -318,24 +317,7 @@ def test_the_watch_puts_back_a_profile_function_and_a_timer_it_found():
 
 
 # ---------------------------------------------------------------------------- numbers and the watch itself
-def test_a_fraction_or_a_numpy_scalar_is_a_number():
-    from tilelab.match3 import find_runs
-
-    def probability(board):
-        if find_runs(board):
-            return Fraction(0)
-        p = Fraction(1)
-        for r in range(board.rows):
-            for c in range(board.cols):
-                banned = set()
-                if c >= 2 and board[r, c - 1] == board[r, c - 2]:
-                    banned.add(board[r, c - 1])
-                if r >= 2 and board[r - 1, c] == board[r - 2, c]:
-                    banned.add(board[r - 1, c])
-                p /= board.kinds - len(banned)
-        return p
-
-    assert check("match3.deal_probability", probability)
+def test_a_numpy_scalar_is_a_number():  # (a Fraction: test_exercises_delegation's honest deal_probability)
     assert check("count_empty", lambda rows: np.int64(count_empty_by_hand(rows)))
 
 

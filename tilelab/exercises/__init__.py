@@ -35,11 +35,10 @@ import html
 import importlib
 import numbers
 import traceback
-import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from tilelab.exercises.allow import Kit, describe, resolve
+from tilelab.exercises.allow import describe, resolve
 from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
 
 __all__ = [

@@ -20,9 +20,7 @@ An allow-list is a tuple of *specs*; :func:`resolve` turns it into the code obje
 
 from __future__ import annotations
 
-import functools
 import importlib
-import inspect
 import types
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
@@ -142,11 +140,15 @@ def resolve(specs: Iterable[Any]) -> frozenset[types.CodeType]:
     return frozenset(code for spec in specs for code in _expand(spec) if kind_of(code) == TILELAB)
 
 
-@functools.lru_cache(maxsize=None)
 def _label(spec: str) -> str:
+    """``"m:Board[empty_cells tiles]"`` -> ``"Board.empty_cells, Board.tiles"``; ``"m:Slide[*]"`` -> ``"Slide"``."""
     rest = spec.partition(":")[2]
     name, _, members = rest.partition("[")
-    return name.rsplit(".", 1)[-1] if not members else name.rsplit(".", 1)[-1]
+    owner = name.rsplit(".", 1)[-1] if "." not in name else name
+    members = members.rstrip("]").split()
+    if not members or members == ["*"]:
+        return owner.rsplit(".", 1)[-1] if "." in owner and owner.split(".")[0][:1].islower() else owner
+    return ", ".join(f"{owner}.{m}" for m in members)
 
 
 def describe(specs: Iterable[Any]) -> str:
@@ -154,6 +156,8 @@ def describe(specs: Iterable[Any]) -> str:
 
     >>> describe((NUMPY, "tilelab.sliding:manhattan", "tilelab.sliding.search:children"))
     'numpy, manhattan, children'
+    >>> describe(("tilelab.game2048:Board[empty_cells]", "tilelab.game2048:MoveResult[*]"))
+    'Board.empty_cells, MoveResult'
     """
     words: list[str] = []
     for spec in specs:
@@ -163,17 +167,9 @@ def describe(specs: Iterable[Any]) -> str:
             word = _label(spec)
         else:
             word = getattr(spec, "__name__", type(spec).__name__)
-        if word and word not in words:
+        if word and not word.startswith("_") and word not in words:
             words.append(word)
     return ", ".join(words)
-
-
-def signature_names(function: Any) -> str:
-    """``name(params)`` of a callable, for messages (``children(board)``)."""
-    try:
-        return f"{function.__name__}{inspect.signature(function)}"
-    except (TypeError, ValueError):
-        return getattr(function, "__name__", repr(function))
 
 
 # ---------------------------------------------------------------------------- kits the exercises share

@@ -58,7 +58,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.exercises.allow import BOARD_2048, NUMPY
+from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, legal_moves, slide_row, spawn_outcomes
 
 SEED = 2048
@@ -73,10 +73,10 @@ _BOARD = "tilelab.game2048:"
 ALLOW = {
     "slide": (BOARD_2048, NUMPY),
     # the fixed GetNextAvailableMoves: try each swipe on the board (play) and see whether it changed anything
-    "moves": (BOARD_2048, _BOARD + "play", _BOARD + "slide_row", _BOARD + "MoveResult[*]",
-              _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]", NUMPY),
+    "moves": (BOARD_2048, Kit("play, slide_row", (_BOARD + "play", _BOARD + "slide_row", _BOARD + "MoveResult[*]",
+                                                   _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]")), NUMPY),
     "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tiles]", NUMPY),
-    "compact": ("tilelab.exercises.game2048:CountingLine[*]",),
+    "compact": (Kit("the line's len, line[i] and line[i] = v", ("tilelab.exercises.game2048:CountingLine[*]",)),),
     "board": (BOARD_2048, _BOARD + "Board[empty_cells tiles]"),
 }
 

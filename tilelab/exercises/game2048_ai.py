@@ -55,7 +55,7 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.exercises.allow import BOARD_2048, NUMPY
+from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes
 from tilelab.game2048.expectimax import DEFAULT_WEIGHTS, HeuristicWeights, row_terms
 
@@ -73,8 +73,10 @@ _G = "tilelab.game2048:"
 #: What a 2048-AI answer may call: boards built, read and played, the spawns of a board (lesson 01b's
 #: exercise), the checker's evaluation functions, numpy. Not the search (``ai.chance_value``,
 #: ``ai.expectimax_values``, ``Expectimax``, the bitboard search) nor the heuristic's terms (``row_terms``).
-_BOARDS = (BOARD_2048, _G + "Board[empty_cells tiles max_tile tile_sum]", _G + "play", _G + "legal_moves",
-           _G + "MoveResult[*]", _G + "spawn_outcomes", _G + "Spawn[*]", NUMPY)
+_BOARDS = (BOARD_2048, Kit("a Board's queries (empty_cells, tiles, max_tile, tile_sum)",
+                           (_G + "Board[empty_cells tiles max_tile tile_sum]",)),
+           Kit("play, legal_moves", (_G + "play", _G + "legal_moves", _G + "MoveResult[*]")),
+           Kit("spawn_outcomes", (_G + "spawn_outcomes", _G + "Spawn[*]")), NUMPY)
 _LINES = (NUMPY,)  # a line of exponents is a list: plain Python and numpy do it
 
 
@@ -133,7 +135,7 @@ def _evaluations() -> list[tuple[str, Callable[[Board], float]]]:
     return list(EVALUATIONS[:3])
 
 
-@checker("2048ai.chance_value", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)),
+@checker("2048ai.chance_value", allow=(*_BOARDS, Kit("evaluate", tuple(f for _, f in EVALUATIONS))),
          job=("tilelab.game2048.ai:chance_value",))
 def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float], Any]) -> Result:
     """``answer(afterstate, evaluate, p_four)``: the probability-weighted average over the spawns."""
@@ -193,7 +195,7 @@ def check_best_move(answer: Callable[[Board, int], Any]) -> Result:
     return Result("2048ai.best_move", True, f"passed on all {len(cases)} positions")
 
 
-@checker("2048ai.worst_spawn", allow=(*_BOARDS, *(f for _, f in EVALUATIONS)))
+@checker("2048ai.worst_spawn", allow=(*_BOARDS, Kit("evaluate", tuple(f for _, f in EVALUATIONS))))
 def check_worst_spawn(answer: Callable[[Board, Callable[[Board], float]], Any]) -> Result:
     """``answer(afterstate, evaluate)``: the smallest evaluation over every possible spawn."""
     evaluations = list(EVALUATIONS)

@@ -31,7 +31,7 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker
-from tilelab.exercises.allow import NUMPY
+from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci
 from tilelab.game2048.bitboard import exponents, play_random_batch
 from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
@@ -51,8 +51,12 @@ _NTUPLE = "tilelab.game2048.ntuple:"
 #: What a TD update may use: the net (its tuples and weights, its value), the board's looked-up weights and
 #: value (the lesson's readable ``feature_indices_ref``, ``value_ref``), numpy. Not ``td_update_ref`` nor
 #: the trainer (``train``, the compiled updates).
-ALLOW_TD = (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]", _NTUPLE + "feature_indices_ref",
-            _NTUPLE + "value_ref", "tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]", NUMPY)
+ALLOW_TD = (Kit("the net (its tuples, weights and value)",
+                (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]",)),
+            _NTUPLE + "feature_indices_ref", _NTUPLE + "value_ref",
+            Kit("reading the board",
+                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]")),
+            NUMPY)
 
 
 def sample_afterstates(n: int = 12, *, seed: int = SEED) -> list[list[list[int]]]:

@@ -39,7 +39,7 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, as_real, checker, first_counterexample
-from tilelab.exercises.allow import MATCH3_BOARD, NUMPY
+from tilelab.exercises.allow import MATCH3_BOARD, NUMPY, Kit
 from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
@@ -58,12 +58,13 @@ _M = "tilelab.match3:"
 #: probability exercises the runs on a board (``find_runs``: lesson 5a's first idea). Any other tilelab
 #: function (the rules object ``PLAIN``, ``is_dead`` and its compiled twins, ``fall`` and the cascade,
 #: the deals and ``exclude_probability``) is delegation.
-_RUNS_OK = (_M + "find_runs", _M + "find_matches", _M + "Run[*]", _M + "Group[*]")
+_RUNS_OK = (Kit("find_runs", (_M + "find_runs", _M + "find_matches", _M + "Run[*]", _M + "Group[*]")),)
 ALLOW = {
     "runs": (MATCH3_BOARD, NUMPY),
     "fall": (MATCH3_BOARD, NUMPY),
     "dead": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
-    "deal": (MATCH3_BOARD, "tilelab.exercises.match3:CountingGenerator[*]", *_RUNS_OK, NUMPY),
+    "deal": (MATCH3_BOARD, Kit("the rng you are given", ("tilelab.exercises.match3:CountingGenerator[*]",)), *_RUNS_OK,
+             NUMPY),
     "probability": (MATCH3_BOARD, *_RUNS_OK, NUMPY),
 }
 

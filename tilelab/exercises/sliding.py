@@ -38,7 +38,7 @@ import numpy as np
 
 from tilelab import IN_BROWSER
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.exercises.allow import NUMPY, PUZZLE
+from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import (
     Puzzle, count_moves, distance_histogram, distance_table, inversions, is_solvable, rank, random_board,
 )
@@ -66,10 +66,12 @@ ALLOW = {
     "inversions": (PUZZLE, NUMPY),
     "is_solvable": (PUZZLE, _S + "inversions", NUMPY),
     # moving tiles is fine (a walk is a shuffle, a biased one): the package's deals and walks are not
-    "shuffle": (PUZZLE, _S + "Puzzle[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play",
-                _S + "Slide[*]", _S + "is_solvable", _S + "inversions", NUMPY),
-    "multi_moves": (PUZZLE, _S + "play", _S + "Slide[*]", _S + "legal_moves",
-                    _S + "Puzzle[slide legal_moves neighbour_tiles tile_for legal_directions]", NUMPY),
+    "shuffle": (PUZZLE, Kit("moves (swap_tiles, play, a Puzzle's slide)", (
+        _S + "Puzzle[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play", _S + "Slide[*]")),
+        _S + "is_solvable", _S + "inversions", NUMPY),
+    "multi_moves": (PUZZLE, Kit("moves (play, a Puzzle's slide and legal_moves)", (
+        _S + "play", _S + "Slide[*]", _S + "legal_moves",
+        _S + "Puzzle[slide legal_moves neighbour_tiles tile_for legal_directions]")), NUMPY),
     "even_share": (PUZZLE, NUMPY),
 }
 

@@ -36,17 +36,15 @@ from __future__ import annotations
 
 import functools
 import itertools
-import sys
 import traceback
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from tilelab.exercises import Result, as_real, checker, counting, first_counterexample
-from tilelab.exercises.allow import NUMPY, PUZZLE
+from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import Puzzle, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
-from tilelab.sliding.pdb import PatternDatabase
 from tilelab.sliding.space import distance_table, rank, unrank
 
 SEED = 4
@@ -59,8 +57,9 @@ TABLE_CASES = ((2, 2, (1,)), (2, 3, (1, 2)), (2, 3, (3, 4, 5)), (3, 3, (1, 2, 3,
 
 _S = "tilelab.sliding:"
 #: Moving boards: what a search may use to expand one (the lesson's ``children``, a Puzzle's moves).
-_MOVES = ("tilelab.sliding.search:children", _S + "legal_moves", _S + "play", _S + "Slide[*]",
-          _S + "Puzzle[slide legal_moves neighbour_tiles neighbours successors tile_for legal_directions swap_tiles]")
+_MOVES = Kit("moves (children, play, a Puzzle's slide and legal_moves)", (
+    "tilelab.sliding.search:children", _S + "legal_moves", _S + "play", _S + "Slide[*]",
+    _S + "Puzzle[slide legal_moves neighbour_tiles neighbours successors tile_for legal_directions swap_tiles]"))
 #: The heuristics a search (or a heuristic of one's own) may build on.
 _HEURISTICS = (_S + "manhattan", _S + "misplaced")
 #: What each exercise's answer may call; any other tilelab function (the heuristic asked for, the
@@ -69,8 +68,8 @@ _HEURISTICS = (_S + "manhattan", _S + "misplaced")
 ALLOW = {
     "heuristic": (PUZZLE, NUMPY),
     "admissible": (PUZZLE, *_HEURISTICS, NUMPY),
-    "search": (PUZZLE, *_MOVES, _S + "manhattan", NUMPY),
-    "pattern": (PUZZLE, *_MOVES, NUMPY),
+    "search": (PUZZLE, _MOVES, _S + "manhattan", NUMPY),
+    "pattern": (PUZZLE, _MOVES, NUMPY),
 }
 
 

@@ -455,7 +455,8 @@ class Watch:
     def _stop_alarm(self) -> None:
         if self._alarm == "signal":
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._old_handler)
+            # None: the handler was set outside Python (it cannot be put back): the default one then
+            signal.signal(signal.SIGALRM, signal.SIG_DFL if self._old_handler is None else self._old_handler)
             delay, interval = self._old_timer
             if delay:  # someone else's timer (pytest-timeout, say) goes on with the time it had left
                 signal.setitimer(signal.ITIMER_REAL, max(1e-3, delay - (time.perf_counter() - self._start)), interval)
