@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
+.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ test: $(STAMP)
 
 test-unit: $(STAMP)
 	$(PYTEST) tests tilelab --doctest-modules -m "not browser" $(PARALLEL)
+
+# The unit tests in a random order (pytest-randomly; RANDOM_SEED=N replays an order): each test passes alone and
+# after any other. `make test` keeps file order (-p no:randomly in pyproject's addopts: lessons run cell by cell).
+test-shuffled: $(STAMP)
+	$(PYTEST) tests -m "not browser" -p randomly $(if $(RANDOM_SEED),--randomly-seed=$(RANDOM_SEED)) $(PARALLEL)
 
 test-notebooks: $(STAMP)
 	$(PYTEST) notebooks --nbval-lax --nbval-current-env $(PARALLEL)
@@ -74,7 +79,8 @@ strong-net: $(STAMP)
 #                [STUDENT_LITE_URL=..]   the course as two websites, OUT/student and OUT/teacher (default: site/),
 #                                        each with launch buttons to its repository, your hub and its lite site
 #   make lite    [OUT=folder] [STUDENT=1] the course as a JupyterLite site: every lesson runs in the
-#                                        browser, no server (default: lite/; STUDENT=1: student editions)
+#                                        browser, no server (default: lite/; STUDENT=1: student editions;
+#                                        Pyodide from its official release; offline: PYODIDE_SOURCE=transport)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
 #   make nbgrader [OUT=folder]           an nbgrader course folder (default: course/): every lesson an
 #                                        assignment with autograded exercises; then nbgrader's own commands
@@ -87,7 +93,8 @@ site: $(STAMP)
 	    $(if $(LITE_URL),--lite-url "$(LITE_URL)") $(if $(STUDENT_LITE_URL),--student-lite-url "$(STUDENT_LITE_URL)")
 
 lite: $(STAMP)
-	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student)
+	$(PY) -m tilelab.teach lite $(or $(OUT),lite) $(if $(STUDENT),--student) \
+	    $(if $(PYODIDE_SOURCE),--pyodide-source $(PYODIDE_SOURCE)) $(if $(PYODIDE_URL),--pyodide-url "$(PYODIDE_URL)")
 
 # Every lesson top to bottom in the browser kernel, in Chromium (slow; make test runs four of them).
 test-lite: $(STAMP)

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from tilelab.game2048 import Board, Direction, Game, legal_moves, line_cells, move, spawn
+from tilelab.game2048 import Board, Direction, Game, legal_moves, line_cells, play, spawn
 from tilelab.game2048.rules import _slide
 
 SEED = 2048
@@ -60,7 +60,7 @@ def random_games(count: int, seed: int = SEED) -> tuple[int, float, list[int]]:
     moves, scores = 0, []
     start = time.process_time()
     for _ in range(count):
-        game = Game(seed=int(rng.integers(1 << 31)))
+        game = Game(rng=int(rng.integers(1 << 31)))
         while True:
             options = game.legal_moves()
             if not options:
@@ -83,8 +83,8 @@ def main() -> None:
         boards = random_boards(n_boards // (1 if size == 4 else 4), size=size)
         pairs = [(b, d) for b in boards for d in Direction]
         cold = rate(lambda p: reference_move(*p), pairs, repeat=1)
-        move(pairs[0][0], pairs[0][1])
-        warm = rate(lambda p: move(*p), pairs)
+        play(pairs[0][0], pairs[0][1])
+        warm = rate(lambda p: play(*p), pairs)
         print(f"  {size}x{size} move, reference (no memo) {cold:10,.0f} moves/s")
         print(f"  {size}x{size} move, memoised lines      {warm:10,.0f} moves/s   ratio {warm / cold:5.1f}x")
     boards = random_boards(n_boards)

@@ -38,9 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tilelab.game2048 import (
-    CornerPlayer, Expectimax, GreedyPlayer, MonteCarloPlayer, RandomPlayer, move, play_game,
-)
+from tilelab.game2048 import CornerPlayer, Expectimax, GreedyPlayer, MonteCarloPlayer, RandomPlayer, play, play_game
 from tilelab.game2048 import bitboard as bb
 from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
 
@@ -59,7 +57,7 @@ def sample_boards(n: int, seed: int = 0) -> list[int]:
     rng = np.random.default_rng(seed)
     boards: list[int] = []
     while len(boards) < n:
-        result = bb.play_random_batch(64, seed=int(rng.integers(1 << 31)), max_moves=int(rng.integers(1, 200)))
+        result = bb.play_random_batch(64, rng=int(rng.integers(1 << 31)), max_moves=int(rng.integers(1, 200)))
         boards += [int(b) for b in result.boards]
     return boards[:n]
 
@@ -71,7 +69,7 @@ def engine_speed(seconds: float = 1.5) -> dict:
     moves, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for board in readable[:500]:
-            move(board, directions[moves % 4])
+            play(board, directions[moves % 4])
             moves += 1
     readable_rate = moves / (time.perf_counter() - start)
     bb.move_bits(boards[0], 0)  # compile
@@ -95,9 +93,9 @@ def engine_speed(seconds: float = 1.5) -> dict:
 def batch_speed(games: int = 100_000) -> dict:
     out = {}
     for engine in bb.ENGINES:
-        bb.play_random_batch(100, seed=0, engine=engine)  # compile / warm up
+        bb.play_random_batch(100, rng=0, engine=engine)  # compile / warm up
         start = time.perf_counter()
-        result = bb.play_random_batch(games, seed=1, engine=engine)
+        result = bb.play_random_batch(games, rng=1, engine=engine)
         elapsed = time.perf_counter() - start
         out[engine] = {"games": games, "moves": result.total_moves, "seconds": elapsed,
                        "moves_per_s": result.total_moves / elapsed, "median_score": float(np.median(result.scores)),
@@ -109,13 +107,13 @@ def batch_speed(games: int = 100_000) -> dict:
 def make_player(spec: dict):
     kind = spec["kind"]
     if kind == "random":
-        return RandomPlayer(seed=spec["seed"])
+        return RandomPlayer(rng=spec["seed"])
     if kind == "greedy":
         return GreedyPlayer()
     if kind == "corner":
         return CornerPlayer()
     if kind == "monte-carlo":
-        return MonteCarloPlayer(rollouts=spec["rollouts"], seed=spec["seed"])
+        return MonteCarloPlayer(rollouts=spec["rollouts"], rng=spec["seed"])
     if kind == "expectimax":
         return Expectimax(ms_per_move=spec["ms"])
     if kind == "expectimax-nodes":
@@ -129,7 +127,7 @@ def make_player(spec: dict):
 def play_one(spec: dict) -> dict:
     """Play one seeded game for ``spec`` (run in a worker process)."""
     start = time.perf_counter()
-    record = play_game(make_player(spec), seed=spec["seed"])
+    record = play_game(make_player(spec), rng=spec["seed"])
     wall = time.perf_counter() - start
     return {"setting": spec["setting"], "seed": spec["seed"], "score": record.score, "max_tile": record.max_tile,
             "moves": record.moves, "ms_per_move": record.ms_per_move, "seconds": wall}
@@ -263,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         data["batch"] = batch_speed()
         save(args.out, data)
     e, b = data["engine"], data["batch"]
-    print(f"  readable move():              {e['readable_moves_per_s']:>12,.0f} moves/s")
+    print(f"  readable play():              {e['readable_moves_per_s']:>12,.0f} moves/s")
     print(f"  bitboard move_bits() (Python):{e['bitboard_call_moves_per_s']:>12,.0f} moves/s "
           f"= {e['bitboard_call_moves_per_s'] / e['readable_moves_per_s']:.1f}x")
     print(f"  bitboard inside numba:        {e['bitboard_inner_moves_per_s']:>12,.0f} moves/s "

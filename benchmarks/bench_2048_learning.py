@@ -59,7 +59,7 @@ def summarise(games: list[dict]) -> dict:
 
 def play(setting: str, player, seed: int) -> dict:
     tick = time.perf_counter()
-    record = play_game(player, seed=seed)
+    record = play_game(player, rng=seed)
     return {"setting": setting, "seed": seed, "score": record.score, "max_tile": record.max_tile,
             "moves": record.moves, "ms_per_move": record.ms_per_move, "seconds": time.perf_counter() - tick}
 

@@ -278,10 +278,10 @@ class _Timed:
 def move_times(make_player, moves: int) -> tuple[list[float], list[float]]:
     """Wall and CPU thinking time (ms) of ``moves`` moves of seeded games (new games until there are enough)."""
     player = make_player()
-    play_game(player, seed=10_000, max_moves=3)  # compile and calibrate before timing
+    play_game(player, rng=10_000, max_moves=3)  # compile and calibrate before timing
     timed, seed = _Timed(player), 0
     while len(timed.wall) < moves:
-        play_game(timed, seed=seed, max_moves=moves - len(timed.wall))
+        play_game(timed, rng=seed, max_moves=moves - len(timed.wall))
         seed += 1
     return timed.wall, timed.cpu
 

@@ -130,7 +130,7 @@ def setting_name(kind: str, depth: int | None, ms: float | None) -> str:
 def play_one(player: TDExpectimax, seed: int, spec: dict[str, Any], max_moves: int | None) -> dict[str, Any]:
     """One seeded game as a record: the spec, then score, max tile, moves and the time each move took."""
     tick = time.perf_counter()
-    record = play_game(player, seed=seed, max_moves=max_moves)
+    record = play_game(player, rng=seed, max_moves=max_moves)
     ms = 1e3 * np.asarray(record.seconds) if record.seconds else np.zeros(1)
     return {**spec, "seed": seed, "score": record.score, "max_tile": record.max_tile, "moves": record.moves,
             "think_seconds": float(np.sum(record.seconds)), "ms_per_move": float(ms.mean()),

@@ -61,7 +61,7 @@ board
 
 GAME2048 = """
 from tilelab.widgets.game2048 import Game2048Widget
-board = Game2048Widget(seed=7)
+board = Game2048Widget(rng=7)
 def next_key():
     if board.game.over or board.banner is not None:
         board.new_game()
@@ -72,7 +72,7 @@ board
 
 SLIDING = """
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(4, seed=7, size=400)
+board = SlidingWidget(4, rng=7, size=400)
 _turn = [0]
 def next_key():
     if board.puzzle.is_goal() or board.finished is not None:
@@ -85,7 +85,7 @@ board
 
 GAME2048_AI = """
 from tilelab.widgets.game2048_ai import Game2048AIWidget
-ai = Game2048AIWidget(seed=7)
+ai = Game2048AIWidget(rng=7)
 board = ai.board
 def next_key():
     if board.game.over or board.banner is not None:
@@ -97,7 +97,7 @@ ai
 
 MATCH3 = """
 from tilelab.widgets.match3 import Match3Widget
-board = Match3Widget(8, 8, 6, seed=7, idle_hint_s=1e9)
+board = Match3Widget(8, 8, 6, rng=7, idle_hint_s=1e9)
 board
 """
 

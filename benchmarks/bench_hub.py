@@ -58,7 +58,9 @@ def shared_caches(folder: Path) -> Path:
     """``folder`` with ``cache/`` (pattern databases) and ``numba/`` (compiled code), built by ``tilelab.warm``."""
     env = dict(os.environ, TILELAB_CACHE_DIR=str(folder / "cache"), NUMBA_CACHE_DIR=str(folder / "numba"))
     tick = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tilelab.warm"], env=env, check=True, capture_output=True, timeout=3600)
+    folder.mkdir(parents=True, exist_ok=True)  # run from there: the installed tilelab, the one the students run
+    subprocess.run([sys.executable, "-m", "tilelab.warm"], env=env, cwd=folder, check=True, capture_output=True,
+                   timeout=3600)
     print(f"shared caches in {folder} ({time.perf_counter() - tick:.0f} s to build or check)", flush=True)
     return folder
 

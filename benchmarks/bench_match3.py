@@ -25,7 +25,7 @@ from typing import Callable
 import numpy as np
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.match3 import new_board, swap, swap_fast, valid_moves, valid_moves_reference
+from tilelab.match3 import legal_moves, new_board, swap, swap_fast, valid_moves_fast
 from tilelab.match3.fast import list_moves, swap_array
 from tilelab.match3.special_reshuffle import reshuffle_specials
 from tilelab.match3.special_rules import swap_specials, valid_moves_specials
@@ -55,7 +55,7 @@ def _time(call: Callable[[], object]) -> float:
 def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
     rng = np.random.default_rng(seed)
     boards = [new_board(side, side, kinds, rng=rng) for _ in range(n_boards)]
-    moves = [valid_moves(b)[int(rng.integers(len(valid_moves(b))))] for b in boards]
+    moves = [legal_moves(b)[int(rng.integers(len(legal_moves(b))))] for b in boards]
     grids = [b.to_array() for b in boards]
     out = np.empty((2 * side * side, 4), np.int64)
 
@@ -74,13 +74,13 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
         fast = swap_fast(b, *m, rng=i)
         slow = swap(b, *m, rng=i)
         assert (fast.valid, fast.board, fast.score, fast.cascades) == (slow.valid, slow.board, slow.score, slow.cascades)
-        assert valid_moves(b) == valid_moves_reference(b)
+        assert legal_moves(b) == valid_moves_fast(b)
     return {
         "swap_ref": median_us([ref_swap(b, m, i) for i, (b, m) in enumerate(zip(boards, moves))], 3),
         "swap_api": median_us([api_swap(b, m, i) for i, (b, m) in enumerate(zip(boards, moves))], 5),
         "swap_kernel": median_us([kernel_swap(g, m, i) for i, (g, m) in enumerate(zip(grids, moves))], 5),
-        "moves_ref": median_us([(lambda b=b: valid_moves_reference(b)) for b in boards], 3),
-        "moves_api": median_us([(lambda b=b: valid_moves(b)) for b in boards], 5),
+        "moves_ref": median_us([(lambda b=b: legal_moves(b)) for b in boards], 3),
+        "moves_api": median_us([(lambda b=b: legal_moves(b)) for b in boards], 5),
         "moves_kernel": median_us([(lambda g=g: list_moves(g, out)) for g in grids], 5),
         "cascades": float(np.mean([swap_fast(b, *m, rng=i).cascades for i, (b, m) in enumerate(zip(boards, moves))])),
     }
@@ -153,7 +153,7 @@ def main() -> None:
     results: dict = {"numba": HAVE_NUMBA, "boards": args.boards}
     # compile (or load from the numba cache) before timing
     warm = new_board(8, 8, 6, rng=0)
-    swap_fast(warm, *valid_moves(warm)[0], rng=0)
+    swap_fast(warm, *legal_moves(warm)[0], rng=0)
     print(f"numba: {'on' if HAVE_NUMBA else 'off (pure Python kernels)'}; {args.boards} seeded boards per size;"
           " median per call, best of a few repeats")
     for side in (8, 9):

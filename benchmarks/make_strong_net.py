@@ -52,7 +52,7 @@ def sample_positions(net: NTupleNetwork, count: int, stride: int, seed: int = PO
     game = 0
     while len(positions) < count:
         boards.clear()
-        play_game(recording, seed=seed + game)
+        play_game(recording, rng=seed + game)
         positions.extend(boards[::stride])
         game += 1
     return positions[:count]

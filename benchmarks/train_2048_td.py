@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             net.training["restarts"] = [*net.training.get("restarts", []), trained]
             print(f"  learning rates restarted at {trained:,} games", flush=True)
         n = min(args.block, args.games - trained, *(at - trained for at in args.restart_at if at > trained))
-        (point,) = net.train(n, seed=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress,
+        (point,) = net.train(n, rng=seed, alpha=alpha, method=args.method, block=args.block, progress=args.progress,
                              restart_coherence=args.restart_coherence or restart)
         seed = None
         print(f"  games {point.games:>8,}  mean score {point.mean_score:>9,.0f}  2048 rate {point.reach_2048:6.1%}  "

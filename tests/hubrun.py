@@ -374,8 +374,9 @@ class MemoryWatch:
         self.cpu: dict[str, float] = dict.fromkeys(names, 0.0)  # CPU seconds of its processes, last seen
         self.machine_before = self._used()
         self.machine_peak = self.machine_before
-        self._owners: dict[int, str] = {}
-        self._cpu_seen: dict[int, float] = {}
+        self._owners: dict[tuple[int, float], str] = {}
+        self._cpu_seen: dict[int, float] = {}  # a student's process's CPU seconds, last seen
+        self._cpu_owner: dict[int, str] = {}
         self._task: asyncio.Task[None] | None = None
 
     def _used(self) -> float:
@@ -383,12 +384,15 @@ class MemoryWatch:
         return (vm.total - vm.available) / 2**20
 
     def _owner(self, process: Any) -> str | None:
-        if process.pid not in self._owners:
-            try:
-                self._owners[process.pid] = process.environ().get("JUPYTERHUB_USER", "")
-            except (self.psutil.Error, OSError):
-                return None
-        return self._owners[process.pid] or None
+        """The student a process belongs to (None: nobody's), read once per process: by pid and start time, as a
+        pid freed by a short-lived process elsewhere on the machine is soon given to a new one (a kernel)."""
+        try:
+            key = (process.pid, process.create_time())
+            if key not in self._owners:
+                self._owners[key] = process.environ().get("JUPYTERHUB_USER", "")
+        except (self.psutil.Error, OSError):
+            return None
+        return self._owners[key] or None
 
     def sample(self) -> None:
         totals = dict.fromkeys(self.names, 0.0)
@@ -406,11 +410,11 @@ class MemoryWatch:
             if is_kernel:
                 self.kernel_peak[owner] = max(self.kernel_peak[owner], rss)
             self._cpu_seen[process.pid] = times.user + times.system
-            self._owners[process.pid] = owner
+            self._cpu_owner[process.pid] = owner
         for name, total in totals.items():
             self.peak[name] = max(self.peak[name], total)
         for name in self.names:
-            self.cpu[name] = sum(s for pid, s in self._cpu_seen.items() if self._owners.get(pid) == name)
+            self.cpu[name] = sum(s for pid, s in self._cpu_seen.items() if self._cpu_owner.get(pid) == name)
         self.machine_peak = max(self.machine_peak, self._used())
 
     async def _loop(self) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from tilelab.exercises import MESSAGE_LIMIT, allow_package_calls, check, list_exercises
 from tilelab.exercises.game2048 import CountingLine, every_row
-from tilelab.game2048 import Board, Direction, Game, bitboard, legal_moves, move, slide_row, spawn_outcomes
+from tilelab.game2048 import Board, Direction, Game, bitboard, legal_moves, play, slide_row, spawn_outcomes
 
 
 def two_phase_slide(row):
@@ -90,7 +90,7 @@ def test_row_score_checker():
 
 
 def _slide_via_move(row):
-    return list(move(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
+    return list(play(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
 
 
 def _score_via_tables(row):
@@ -122,7 +122,7 @@ def buggy_available_moves(board):
     rows = board.rows
     found = []
     for direction, reported in zip(Direction, [Direction.UP, Direction.DOWN, Direction.UP, Direction.UP]):
-        result = move(rows, direction)
+        result = play(rows, direction)
         if result.changed:
             found.append(reported)
         rows = result.board.rows
@@ -130,7 +130,7 @@ def buggy_available_moves(board):
 
 
 def own_available_moves(board):
-    return [d.value for d in Direction if move(board, d).changed]
+    return [d.value for d in Direction if play(board, d).changed]
 
 
 def test_available_moves_checker():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tilelab.exercises import allow_package_calls, check, list_exercises
-from tilelab.game2048 import ai, legal_moves, move, spawn_outcomes
+from tilelab.game2048 import ai, legal_moves, play, spawn_outcomes
 from tilelab.game2048 import Expectimax, slide_row
 from tilelab.game2048.expectimax import row_terms
 
@@ -56,10 +56,10 @@ def test_best_move():
             for s, p in spawn_outcomes(after):
                 child = after.with_tile(s.cell, s.value)
                 total += p * (ai.evaluate(child) if d == 1 else
-                              max((chance(move(child, m).board, d - 1) for m in legal_moves(child)), default=0.0))
+                              max((chance(play(child, m).board, d - 1) for m in legal_moves(child)), default=0.0))
             return total
 
-        return max(legal_moves(board), key=lambda m: chance(move(board, m).board, depth))
+        return max(legal_moves(board), key=lambda m: chance(play(board, m).board, depth))
 
     assert check("2048ai.best_move", my_best)
     first_legal = check("2048ai.best_move", lambda board, depth: legal_moves(board)[0])

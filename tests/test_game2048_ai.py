@@ -12,8 +12,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab.game2048 import (
-    Board, CornerPlayer, Direction, Expectimax, GameRecord, GreedyPlayer, MonteCarloPlayer, RandomPlayer,
-    legal_moves, move, play_game, replay, spawn_outcomes,
+    Board,
+    CornerPlayer,
+    Direction,
+    Expectimax,
+    GameRecord,
+    GreedyPlayer,
+    MonteCarloPlayer,
+    RandomPlayer,
+    legal_moves,
+    play,
+    play_game,
+    replay,
+    spawn_outcomes,
 )
 from tilelab.game2048 import ai
 from tilelab.game2048 import bitboard as bb
@@ -29,7 +40,7 @@ def board_of(grid) -> Board:
 
 
 def players():
-    return [RandomPlayer(seed=0), GreedyPlayer(), CornerPlayer(), MonteCarloPlayer(rollouts=3, seed=0),
+    return [RandomPlayer(rng=0), GreedyPlayer(), CornerPlayer(), MonteCarloPlayer(rollouts=3, rng=0),
             Expectimax(depth=1), Expectimax(ms_per_move=2)]
 
 
@@ -49,7 +60,7 @@ def test_every_player_returns_a_legal_move(grid):
 def test_greedy_takes_the_biggest_immediate_score():
     board = Board.parse("2 2 . .\n. . . .\n. . . 8\n. . . 8")
     assert GreedyPlayer()(board) in (Direction.UP, Direction.DOWN)  # 16 beats the row's 4
-    assert move(board, GreedyPlayer()(board)).score == 16
+    assert play(board, GreedyPlayer()(board)).score == 16
 
 
 def test_corner_player_keeps_its_order():
@@ -61,11 +72,11 @@ def test_corner_player_keeps_its_order():
 
 
 def test_seeded_games_are_reproducible():
-    for make in (lambda: RandomPlayer(seed=4), lambda: MonteCarloPlayer(rollouts=2, seed=4)):
-        a = play_game(make(), seed=9, max_moves=60)
-        b = play_game(make(), seed=9, max_moves=60)
+    for make in (lambda: RandomPlayer(rng=4), lambda: MonteCarloPlayer(rollouts=2, rng=4)):
+        a = play_game(make(), rng=9, max_moves=60)
+        b = play_game(make(), rng=9, max_moves=60)
         assert (a.directions, a.spawns, a.score) == (b.directions, b.spawns, b.score)
-    other = play_game(RandomPlayer(seed=5), seed=9, max_moves=60)
+    other = play_game(RandomPlayer(rng=5), rng=9, max_moves=60)
     assert other.directions != a.directions or other.spawns != a.spawns
 
 
@@ -108,7 +119,7 @@ def test_fast_search_matches_a_hand_computation():
     board = Board.parse("2 4 8 16\n32 64 128 256\n512 1024 2048 4\n8 2 . .")
     bits = bb.to_bitboard(board)
     result = search_bits(bits, 1, SearchTables(table_bits=10), cutoff=0.0)
-    after = bb.to_bitboard(move(board, "left").board)  # 8 2 . . stays: left changes nothing there
+    after = bb.to_bitboard(play(board, "left").board)  # 8 2 . . stays: left changes nothing there
     assert math.isnan(result.values[bb.LEFT])
     right = bb.move_bits(bits, "RIGHT")[0]
     empties = bb.empty_cells(right)
@@ -207,15 +218,15 @@ def test_expectimax_refuses_bad_settings():
 
 # ---------------------------------------------------------------------------------- records
 def test_play_game_reports_score_max_tile_moves_and_times():
-    record = play_game(CornerPlayer(), seed=3, max_moves=40)
+    record = play_game(CornerPlayer(), rng=3, max_moves=40)
     assert record.moves == 40 == len(record.seconds) == len(record.spawns)
     boards = replay(record)
     assert boards[-1] == record.final_board and record.max_tile == record.final_board.max_tile
-    assert record.score == sum(move(b, d).score for b, d in zip(boards, record.directions))
+    assert record.score == sum(play(b, d).score for b, d in zip(boards, record.directions))
 
 
 def test_record_json_round_trip_replays_the_same_boards():
-    record = play_game(RandomPlayer(seed=1), seed=2, max_moves=80)
+    record = play_game(RandomPlayer(rng=1), rng=2, max_moves=80)
     text = record.to_json()
     back = GameRecord.from_json(text)
     assert replay(back) == replay(record)
@@ -225,11 +236,11 @@ def test_record_json_round_trip_replays_the_same_boards():
 
 
 def test_a_corrupt_record_is_refused():
-    data = play_game(RandomPlayer(seed=1), seed=2, max_moves=20).to_dict()
+    data = play_game(RandomPlayer(rng=1), rng=2, max_moves=20).to_dict()
     data["score"] += 4
     with pytest.raises(ValueError, match="score"):
         GameRecord.from_dict(data)
-    data = play_game(RandomPlayer(seed=1), seed=2, max_moves=20).to_dict()
+    data = play_game(RandomPlayer(rng=1), rng=2, max_moves=20).to_dict()
     data["directions"] = data["directions"][:-1] + "X"
     with pytest.raises(ValueError, match="letter"):
         GameRecord.from_dict(data)
@@ -239,23 +250,23 @@ def test_a_corrupt_record_is_refused():
 
 def test_a_player_that_cheats_is_stopped():
     with pytest.raises(ValueError, match="changes nothing"):
-        play_game(lambda board: Direction.UP, seed=0, max_moves=50)
+        play_game(lambda board: Direction.UP, rng=0, max_moves=50)
     with pytest.raises(ValueError, match="not a direction"):
-        play_game(lambda board: 42, seed=0)
+        play_game(lambda board: 42, rng=0)
 
 
 def test_play_game_same_seed_same_spawns_as_the_game():
     from tilelab.game2048 import Game
 
-    record = play_game(CornerPlayer(), seed=7, max_moves=30)
-    game = Game(seed=7)
+    record = play_game(CornerPlayer(), rng=7, max_moves=30)
+    game = Game(rng=7)
     for d in record.directions:
         game.play(d)
     assert game.board == record.final_board and game.score == record.score
 
 
 def test_until_tile_stops_early():
-    record = play_game(CornerPlayer(), seed=1, until_tile=64)
+    record = play_game(CornerPlayer(), rng=1, until_tile=64)
     assert record.max_tile >= 64 and not record.final_board.max_tile >= 128
     assert spawn_outcomes(record.final_board)  # stopped while the game was still going
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.game2048 import Board, Direction, legal_moves, move, slide_row, spawn_outcomes
+from tilelab.game2048 import Board, Direction, legal_moves, play, slide_row, spawn_outcomes
 from tilelab.game2048 import bitboard as bb
 from tilelab.game2048 import bitrows
 
@@ -56,7 +56,7 @@ def test_every_move_matches_the_readable_engine(grid):
     bits = bb.to_bitboard(board)
     assert bb.from_bitboard(bits) == board
     for direction in Direction:
-        want = move(board, direction)
+        want = play(board, direction)
         new, gained = bb.move_bits(bits, direction)
         assert bb.from_bitboard(new) == want.board
         assert gained == want.score
@@ -124,9 +124,9 @@ def test_random_games_end_with_no_legal_move_and_are_seeded():
 
 
 def test_batch_play_is_seeded_and_plays_every_game_to_the_end():
-    a = bb.play_random_batch(300, seed=3)
-    assert a == bb.play_random_batch(300, seed=3)
-    assert a != bb.play_random_batch(300, seed=4)
+    a = bb.play_random_batch(300, rng=3)
+    assert a == bb.play_random_batch(300, rng=3)
+    assert a != bb.play_random_batch(300, rng=4)
     assert all(bb.legal_codes(int(b)) == [] for b in a.boards)
     assert (a.max_tiles == [bb.max_tile_bits(int(b)) for b in a.boards]).all()
     # the score is the sum of merged tiles, so it is at least the board's value minus the spawned value
@@ -136,10 +136,10 @@ def test_batch_play_is_seeded_and_plays_every_game_to_the_end():
 
 
 def test_numba_batch_engine_plays_seeded_games_to_the_end():
-    a = bb.play_random_batch(300, seed=3, engine="numba")
-    assert a == bb.play_random_batch(300, seed=3, engine="numba")
+    a = bb.play_random_batch(300, rng=3, engine="numba")
+    assert a == bb.play_random_batch(300, rng=3, engine="numba")
     assert all(bb.legal_codes(int(b)) == [] for b in a.boards)
-    numpy_games = bb.play_random_batch(300, seed=3)
+    numpy_games = bb.play_random_batch(300, rng=3)
     # different random streams, same game: the averages agree
     assert abs(np.log(a.scores.mean() / numpy_games.scores.mean())) < 0.2
     with pytest.raises(ValueError, match="engine"):
@@ -147,9 +147,9 @@ def test_numba_batch_engine_plays_seeded_games_to_the_end():
 
 
 def test_batch_play_respects_max_moves_and_p_four():
-    capped = bb.play_random_batch(50, seed=1, max_moves=10)
+    capped = bb.play_random_batch(50, rng=1, max_moves=10)
     assert (capped.moves == 10).all()
-    only_twos = bb.play_random_batch(20, seed=1, p_four=0.0, max_moves=1)
+    only_twos = bb.play_random_batch(20, rng=1, p_four=0.0, max_moves=1)
     assert all(v in (0, 2, 4) for b in only_twos.boards for row in bb._tile_rows(int(b)) for v in row)
     with pytest.raises(ValueError):
         bb.play_random_batch(0)
@@ -167,7 +167,7 @@ for _ in range(200):
     bits = int(rng.integers(0, 1 << 62)) & 0x7777777777777777
     out.append([bb.move_bits(bits, d) for d in range(4)])
 out.append(list(bb.random_game_bits(rng=3)))
-batch = bb.play_random_batch(5, seed=2, engine="numba")
+batch = bb.play_random_batch(5, rng=2, engine="numba")
 out.append([int(v) for v in batch.boards] + batch.scores.tolist() + batch.moves.tolist())
 t = SearchTables(table_bits=12)
 r = search_bits(bb.parse_bits("2 4 8 16\n. 2 . 4\n. . . 2\n. . . ."), 2, t)

@@ -16,8 +16,8 @@ POSITION = Board.parse("4 16 32 256\n2 8 16 128\n. 2 4 64\n. . 2 8")
 
 
 def test_node_budget_plays_the_same_game_twice():
-    a = play_game(Expectimax(nodes_per_move=20_000), seed=3, max_moves=80)
-    b = play_game(Expectimax(nodes_per_move=20_000), seed=3, max_moves=80)
+    a = play_game(Expectimax(nodes_per_move=20_000), rng=3, max_moves=80)
+    b = play_game(Expectimax(nodes_per_move=20_000), rng=3, max_moves=80)
     assert (a.directions, a.spawns, a.score) == (b.directions, b.spawns, b.score)
 
 
@@ -133,7 +133,7 @@ def test_readable_search_respects_a_node_budget_on_a_big_board():
 
 
 def test_readable_search_fixed_depth_is_bounded_by_max_nodes():
-    board = Game(size=6, seed=2).board
+    board = Game(size=6, rng=2).board
     player = Expectimax(depth=3, max_nodes=3000)
     tick = time.perf_counter()
     thought = player.think(board)
@@ -144,7 +144,7 @@ def test_readable_search_fixed_depth_is_bounded_by_max_nodes():
 
 
 def test_readable_search_with_a_wall_clock_budget_stops_in_time():
-    board = Game(size=8, seed=3).board
+    board = Game(size=8, rng=3).board
     player = Expectimax(ms_per_move=5)
     tick = time.perf_counter()
     thought = player.think(board)

@@ -47,7 +47,7 @@ make = _script("make_strong_net")
 def trained() -> NTupleNetwork:
     """A small net trained a little: most weights untouched (0), the others of all sizes."""
     net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="small")
-    net.train(300, seed=7, alpha=0.1, block=100)
+    net.train(300, rng=7, alpha=0.1, block=100)
     return net
 
 
@@ -184,7 +184,7 @@ def test_load_network_reads_either_kind(trained, full_file, tmp_path):
 def odd_net() -> NTupleNetwork:
     """Tables that do not start on a 64-weight boundary (a 1-cell and a 2-cell tuple first), trained a little."""
     net = NTupleNetwork([(0,), (1, 2), (0, 1, 4, 5)], name="odd")
-    net.train(200, seed=5, alpha=0.1, block=100)
+    net.train(200, rng=5, alpha=0.1, block=100)
     return net
 
 
@@ -362,7 +362,7 @@ def test_seed_ranges():
 
 def test_make_strong_net_prunes_one_sided_weights_of_a_tc_net(tmp_path, capsys):
     net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="tc")
-    net.train(200, seed=3, method="tc", alpha=1.0, block=100)
+    net.train(200, rng=3, method="tc", alpha=1.0, block=100)
     full = net.save(tmp_path / "tc.npz")
     sided = (net.weights != 0) & (np.abs(net.e_sum) == net.a_sum)
     assert 0 < np.count_nonzero(sided) < np.count_nonzero(net.weights)

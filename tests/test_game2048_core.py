@@ -20,7 +20,7 @@ from tilelab.game2048 import (
     is_over,
     legal_moves,
     line_cells,
-    move,
+    play,
     slide_row,
     spawn,
     spawn_outcomes,
@@ -256,7 +256,7 @@ def test_direction_errors_name_the_fix():
     with pytest.raises(TypeError, match="Direction.LEFT"):
         Direction.parse(3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown direction"):
-        move(Board.empty(2), "diagonal")
+        play(Board.empty(2), "diagonal")
 
 
 def test_direction_delta_and_opposite():
@@ -276,14 +276,14 @@ def test_move_left_example_with_board_coordinates():
         . . . .
         """
     )
-    r = move(b, Direction.LEFT)
+    r = play(b, Direction.LEFT)
     assert r.board.rows[0] == (4, 2, 0, 0)
     assert r.moves == (
         TileMove((0, 0), (0, 0), 4, True),
         TileMove((0, 1), (0, 0), 4, True),
         TileMove((0, 2), (0, 1), 2, False),
     )
-    r = move(b, Direction.RIGHT)
+    r = play(b, Direction.RIGHT)
     assert r.board.rows[0] == (0, 0, 2, 4)  # pairs form from the side moved toward
 
 
@@ -296,8 +296,8 @@ def test_move_up_and_down_use_columns():
         . . . .
         """
     )
-    assert [row[0] for row in move(b, "up").board.rows] == [4, 2, 0, 0]
-    assert [row[0] for row in move(b, "down").board.rows] == [0, 0, 2, 4]
+    assert [row[0] for row in play(b, "up").board.rows] == [4, 2, 0, 0]
+    assert [row[0] for row in play(b, "down").board.rows] == [0, 0, 2, 4]
 
 
 def test_swift_walkthrough_board_swiped_up():
@@ -310,7 +310,7 @@ def test_swift_walkthrough_board_swiped_up():
         2 . . .
         """
     )
-    r = move(b, "up")
+    r = play(b, "up")
     assert r.board == Board.parse(
         """
         4 4 4 2
@@ -324,7 +324,7 @@ def test_swift_walkthrough_board_swiped_up():
 
 @given(boards, st.sampled_from(list(Direction)))
 def test_move_keeps_tile_sum_and_scores_merges(board, direction):
-    r = move(board, direction)
+    r = play(board, direction)
     assert r.board.tile_sum == board.tile_sum
     assert r.score == sum(m.value for m in r.moves if m.merged) // 2
     assert r.changed == (r.board != board)
@@ -332,20 +332,20 @@ def test_move_keeps_tile_sum_and_scores_merges(board, direction):
 
 @given(boards)
 def test_left_is_mirrored_right(board):
-    assert move(board, "left").board == move(board.mirror(), "right").board.mirror()
+    assert play(board, "left").board == play(board.mirror(), "right").board.mirror()
 
 
 @given(boards)
 def test_up_down_are_transposed_left_right(board):
     t = board.transpose()
-    assert move(board, "up").board == move(t, "left").board.transpose()
-    assert move(board, "down").board == move(t, "right").board.transpose()
-    assert move(board, "up").score == move(t, "left").score
+    assert play(board, "up").board == play(t, "left").board.transpose()
+    assert play(board, "down").board == play(t, "right").board.transpose()
+    assert play(board, "up").score == play(t, "left").score
 
 
 @given(boards, st.sampled_from(list(Direction)))
 def test_move_orders_rebuild_the_board(board, direction):
-    r = move(board, direction)
+    r = play(board, direction)
     rebuilt = [[0] * board.size for _ in range(board.size)]
     for m in r.moves:
         (sr, sc), (dr, dc) = m.source, m.destination
@@ -360,7 +360,7 @@ def test_move_orders_rebuild_the_board(board, direction):
 
 @given(boards)
 def test_legal_moves_and_is_over_agree_with_move(board):
-    changing = [d for d in Direction if move(board, d).changed]
+    changing = [d for d in Direction if play(board, d).changed]
     assert legal_moves(board) == changing
     assert is_over(board) == (not changing)
 
@@ -379,7 +379,7 @@ def test_game_over_examples():
 
 
 def test_move_accepts_plain_lists():
-    assert move([[2, 2], [0, 0]], "left").board == Board([[4, 0], [0, 0]])
+    assert play([[2, 2], [0, 0]], "left").board == Board([[4, 0], [0, 0]])
 
 
 # ------------------------------------------------------------------ spawns
@@ -434,7 +434,7 @@ def test_sample_outcome_handles_rounding_gap():
 # ------------------------------------------------------------------ Game
 def test_game_starts_with_two_tiles():
     for seed in range(30):
-        g = Game(seed=seed)
+        g = Game(rng=seed)
         tiles = g.board.tiles()
         assert len(tiles) == 2 and set(tiles.values()) <= {2, 4}
         assert g.score == 0 and not g.won and not g.over and not g.can_undo
@@ -442,14 +442,14 @@ def test_game_starts_with_two_tiles():
 
 @pytest.mark.parametrize("size", range(2, 9))
 def test_game_sizes(size):
-    g = Game(size=size, seed=size)
+    g = Game(size=size, rng=size)
     assert g.board.size == size
     assert g.play(g.legal_moves()[0])
 
 
 def test_same_seed_same_game():
     def run(seed):
-        g = Game(seed=seed)
+        g = Game(rng=seed)
         rng = np.random.default_rng(99)
         boards = []
         while not g.over and len(boards) < 300:
@@ -462,7 +462,7 @@ def test_same_seed_same_game():
 
 
 def test_unchanged_move_spawns_nothing_and_keeps_rng():
-    g = Game(board=Board.parse("2 .\n. ."), seed=0)
+    g = Game(board=Board.parse("2 .\n. ."), rng=0)
     state = g.rng.bit_generator.state
     assert not g.play("left") and not g.play("up")  # a Turn that counts as False
     assert g.board == Board.parse("2 .\n. .") and g.rng.bit_generator.state == state
@@ -472,14 +472,14 @@ def test_unchanged_move_spawns_nothing_and_keeps_rng():
 
 
 def test_play_records_the_move_and_the_spawn():
-    g = Game(board=Board.parse("2 2\n. ."), seed=0)
+    g = Game(board=Board.parse("2 2\n. ."), rng=0)
     assert g.play("left")
     assert g.score == 4 and g.last_move.score == 4 and g.last_move.direction is Direction.LEFT
     assert g.board == g.last_move.board.with_tile(g.last_spawn.cell, g.last_spawn.value)
 
 
 def test_win_sets_won_and_play_goes_on():
-    g = Game(board=Board.parse("1024 1024\n. ."), seed=0)
+    g = Game(board=Board.parse("1024 1024\n. ."), rng=0)
     assert not g.won
     g.play("left")
     assert g.won and g.board[0, 0] == 2048
@@ -488,19 +488,19 @@ def test_win_sets_won_and_play_goes_on():
 
 
 def test_custom_target():
-    g = Game(board=Board.parse("4 4\n. ."), target=8, seed=0)
+    g = Game(board=Board.parse("4 4\n. ."), target=8, rng=0)
     g.play("right")
     assert g.won
 
 
 def test_game_over_is_reported():
-    g = Game(board=Board.parse("2 4\n4 2"), seed=0)
+    g = Game(board=Board.parse("2 4\n4 2"), rng=0)
     assert g.over and g.legal_moves() == []
     assert not g.play("left")
 
 
 def test_explicit_spawn_step():
-    g = Game(board=Board.parse("2 2\n. ."), seed=0)
+    g = Game(board=Board.parse("2 2\n. ."), rng=0)
     assert g.play("left", spawn=False)
     assert g.board == Board.parse("4 .\n. .")
     outcomes = g.spawn_outcomes()
@@ -516,7 +516,7 @@ def test_explicit_spawn_step():
 
 
 def test_undo_to_any_depth_and_same_spawn_again():
-    g = Game(seed=3)
+    g = Game(rng=3)
     history = [(g.board, g.score)]
     rng = np.random.default_rng(1)
     while len(history) < 40 and not g.over:
@@ -532,7 +532,7 @@ def test_undo_to_any_depth_and_same_spawn_again():
 @given(st.integers(0, 10_000), st.lists(st.sampled_from(list(Direction)), min_size=1, max_size=30))
 @settings(max_examples=40, deadline=None)
 def test_undo_then_replay_is_identical(seed, swipes):
-    g = Game(seed=seed)
+    g = Game(rng=seed)
     for d in swipes:
         before = (g.board, g.score, g.won)
         if g.play(d):
@@ -547,7 +547,7 @@ def test_undo_then_replay_is_identical(seed, swipes):
        st.lists(st.sampled_from(list(Direction)), min_size=1, max_size=25))
 @settings(max_examples=40, deadline=None)
 def test_json_round_trip_continues_identically(seed, before, after):
-    g = Game(seed=seed, p_four=0.25)
+    g = Game(rng=seed, p_four=0.25)
     for d in before:
         g.play(d)
     text = g.to_json()
@@ -564,7 +564,7 @@ def test_json_round_trip_continues_identically(seed, before, after):
 
 
 def test_restart_keeps_settings_and_clears_history():
-    g = Game(size=3, seed=4, target=64)
+    g = Game(size=3, rng=4, target=64)
     g.play(g.legal_moves()[0])
     g.restart()
     assert g.size == 3 and g.target == 64 and g.score == 0 and not g.can_undo
@@ -594,11 +594,11 @@ def test_from_json_rejects_junk():
         Game.from_json("{")
     with pytest.raises(ValueError, match="not a saved 2048 game"):
         Game.from_json("[1, 2]")
-    data = json.loads(Game(seed=0).to_json())
+    data = json.loads(Game(rng=0).to_json())
     del data["score"]
     with pytest.raises(ValueError, match="score"):
         Game.from_json(json.dumps(data))
-    data = json.loads(Game(seed=0).to_json())
+    data = json.loads(Game(rng=0).to_json())
     data["rng"]["bit_generator"] = "os.system"
     with pytest.raises(ValueError, match="bit generator"):
         Game.from_json(json.dumps(data))
@@ -619,7 +619,7 @@ def test_board_html_shows_every_tile_in_its_colour():
 
 def test_seeded_playthrough_transcript():
     """A saved transcript: same seed and swipes must keep giving this game (spawn sampling is a contract)."""
-    g = Game(seed=2048)
+    g = Game(rng=2048)
     assert g.board == Board.parse(". . . .\n. . . .\n. . . .\n2 . 2 .")
     for d in "LURDLLURDDLRUL":
         g.play(d)
@@ -645,12 +645,13 @@ def test_play_is_the_engine_move_and_move_is_the_same_function():
     import tilelab.game2048 as g
     import tilelab.game2048.rules as rules
 
-    assert g.play is g.move is rules.play is rules.move
-    assert "play" in g.__all__ and "move" in g.__all__
+    assert g.play is rules.play and "play" in g.__all__ and "move" not in g.__all__
     board = g.Board.parse("2 2 4 .\n. . 4 4\n8 . . 8\n. 2 . 2")
     for d in g.Direction:
         result = g.play(board, d)
-        assert isinstance(result, g.MoveResult) and result == g.move(board, d)
+        assert isinstance(result, g.MoveResult)
+        with pytest.warns(DeprecationWarning, match="tilelab.game2048.play"):
+            assert result == g.move(board, d)  # the older name warns
     assert g.play(board, "left").board == g.Board.parse("4 4 . .\n8 . . .\n16 . . .\n4 . . .")
 
 
@@ -662,23 +663,23 @@ def _randomness_calls():
     board = g.Board.parse("2 . . .\n. . . .\n. . . .\n. . . 4")
     net = NTupleNetwork([(0, 1, 2, 3)])
     return {  # name -> (call with rng=..., call with seed=..., call with the randomness positional)
-        "Game": (lambda r: g.Game(rng=r).board, lambda s: g.Game(seed=s).board, lambda r: g.Game(4, 2048, 0.1, r)),
+        "Game": (lambda r: g.Game(rng=r).board, lambda s: g.Game(rng=s).board, lambda r: g.Game(4, 2048, 0.1, r)),
         "spawn": (lambda r: g.spawn(board, rng=r), None, lambda r: g.spawn(board, r)),
         "spawn_bits": (lambda r: bb.spawn_bits(7, rng=r), None, lambda r: bb.spawn_bits(7, r)),
         "random_game_bits": (lambda r: bb.random_game_bits(rng=r, max_moves=30),
-                             lambda s: bb.random_game_bits(seed=s, max_moves=30), lambda r: bb.random_game_bits(r)),
+                             lambda s: bb.random_game_bits(rng=s, max_moves=30), lambda r: bb.random_game_bits(r)),
         "play_random_batch": (lambda r: bb.play_random_batch(5, rng=r, max_moves=20).scores.tolist(),
-                              lambda s: bb.play_random_batch(5, seed=s, max_moves=20).scores.tolist(),
+                              lambda s: bb.play_random_batch(5, rng=s, max_moves=20).scores.tolist(),
                               lambda r: bb.play_random_batch(5, r)),
         "play_game": (lambda r: g.play_game(g.CornerPlayer(), rng=r, max_moves=15).directions,
-                      lambda s: g.play_game(g.CornerPlayer(), seed=s, max_moves=15).directions,
+                      lambda s: g.play_game(g.CornerPlayer(), rng=s, max_moves=15).directions,
                       lambda r: g.play_game(g.CornerPlayer(), r)),
         "RandomPlayer": (lambda r: [g.RandomPlayer(rng=r)(board) for _ in range(1)],
-                         lambda s: [g.RandomPlayer(seed=s)(board) for _ in range(1)], lambda r: g.RandomPlayer(r)),
+                         lambda s: [g.RandomPlayer(rng=s)(board) for _ in range(1)], lambda r: g.RandomPlayer(r)),
         "MonteCarloPlayer": (lambda r: g.MonteCarloPlayer(rollouts=2, rng=r).rng.random(),
-                             lambda s: g.MonteCarloPlayer(rollouts=2, seed=s).rng.random(),
+                             lambda s: g.MonteCarloPlayer(rollouts=2, rng=s).rng.random(),
                              lambda r: g.MonteCarloPlayer(2, 100, 0.1, r)),
-        "NTupleNetwork.evaluate": (lambda r: net.evaluate(2, rng=r).mean_score, lambda s: net.evaluate(2, seed=s).mean_score,
+        "NTupleNetwork.evaluate": (lambda r: net.evaluate(2, rng=r).mean_score, lambda s: net.evaluate(2, rng=s).mean_score,
                                    lambda r: net.evaluate(2, r)),
     }
 
@@ -699,7 +700,7 @@ def test_giving_both_rng_and_seed_is_refused():
 
     for call in (lambda: g.Game(rng=1, seed=1), lambda: g.play_game(g.CornerPlayer(), rng=1, seed=2),
                  lambda: bb.play_random_batch(2, rng=1, seed=1), lambda: g.RandomPlayer(rng=1, seed=1)):
-        with pytest.raises(ValueError, match="not both"):
+        with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning, match="rng="):
             call()
 
 

@@ -96,7 +96,7 @@ def test_node_budgets_never_read_the_clock():
 
 # ---------------------------------------------------------------------------------- bounded time, every player
 def big_board(size: int) -> Board:
-    return Game(size=size, seed=5).board
+    return Game(size=size, rng=5).board
 
 
 # Each bound is at least 10x the move's time on a quiet 2-core machine (measured), so a loaded one passes too.
@@ -105,7 +105,7 @@ def big_board(size: int) -> Board:
     (lambda: Expectimax(ms_per_move=50), 4.0),  # up to ~0.4 s quiet: the readable search looks at the clock coarsely
     (lambda: Expectimax(depth=3), 15.0),  # bounded by READABLE_MAX_NODES evaluated boards: ~1.4 s quiet
     (lambda: Expectimax(depth=64, cutoff=0.0), 12.0),  # ~1.1 s quiet
-    (lambda: RandomPlayer(seed=0), 1.0),
+    (lambda: RandomPlayer(rng=0), 1.0),
     (lambda: GreedyPlayer(), 1.0),
     (lambda: CornerPlayer(), 1.0),
 ])
@@ -124,7 +124,7 @@ def test_players_end_a_move_in_bounded_time_on_the_largest_board(make, limit_s):
     (lambda net: TDExpectimax(net), 2.0),
     (lambda net: TDExpectimax(net, depth=64, cutoff=0.0), 10.0),
     (lambda net: TDPlayer(net), 1.0),
-    (lambda net: MonteCarloPlayer(seed=0), 5.0),
+    (lambda net: MonteCarloPlayer(rng=0), 5.0),
 ])
 def test_bitboard_players_end_a_move_in_bounded_time_on_4x4(net, make, limit_s):
     player = make(net)
@@ -136,7 +136,7 @@ def test_bitboard_players_end_a_move_in_bounded_time_on_4x4(net, make, limit_s):
 
 
 @pytest.mark.parametrize("make", [lambda net: TDExpectimax(net), lambda net: TDPlayer(net),
-                                  lambda net: MonteCarloPlayer(seed=0)])
+                                  lambda net: MonteCarloPlayer(rng=0)])
 def test_bitboard_only_players_refuse_other_sizes_clearly(net, make):
     with pytest.raises(ValueError, match="4x4"):
         make(net)(big_board(5))

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, move, ntuple
+from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, play, ntuple
 from tilelab.game2048.bitboard import from_bitboard
 from tilelab.game2048.expectimax import SearchTables, search_bits
 from tilelab.game2048.tree import expectimax_tree
@@ -38,7 +38,7 @@ def _values(values) -> list:
 @pytest.fixture(scope="module")
 def td_net():
     net = ntuple.NTupleNetwork(ntuple.CLASSROOM_TUPLES)
-    net.train(DATA["td_net"]["games"], seed=DATA["td_net"]["seed"])
+    net.train(DATA["td_net"]["games"], rng=DATA["td_net"]["seed"])
     return net
 
 
@@ -102,10 +102,10 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
     board = from_bitboard(bits)
 
     def leaf(b):  # the best move's points plus V of its afterstate, 0 when no move is left
-        return max((r.score + td_net.value(r.board) for r in (move(b, d) for d in legal_moves(b))), default=0.0)
+        return max((r.score + td_net.value(r.board) for r in (play(b, d) for d in legal_moves(b))), default=0.0)
 
     for d in legal_moves(board):
-        result = move(board, d)
+        result = play(board, d)
         want = result.score + ai.chance_value(result.board, 1, leaf)
         assert got.values[ai._CODE_TO_DIRECTION.index(d)] == pytest.approx(want, rel=1e-9)
 

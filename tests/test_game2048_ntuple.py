@@ -88,7 +88,7 @@ def _train_both(tuples, state, alpha, tc, games, start_seed):
     from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
 
     base = NTupleNetwork(tuples)
-    base.train(3, seed=start_seed, alpha=alpha, method="tc" if tc else "td0")
+    base.train(3, rng=start_seed, alpha=alpha, method="tc" if tc else "td0")
     t = row_tables()
     out = []
     for train in (train_games, train_games_plain):
@@ -115,7 +115,7 @@ TINY_TC = """
 import hashlib, numpy as np
 from tilelab.game2048.ntuple import NTupleNetwork
 net = NTupleNetwork(((0, 1), (4, 5)))
-net.train(2, seed=99, alpha=1.0, method="tc")
+net.train(2, rng=99, alpha=1.0, method="tc")
 print(hashlib.sha256(net.weights.tobytes() + net.a_sum.tobytes()).hexdigest(), net.training["state"])
 """
 
@@ -133,34 +133,34 @@ def test_the_fused_trainer_in_plain_python_equals_its_compiled_self():
 
 def test_training_is_seeded_and_resumable():
     a, b, c = NTupleNetwork(SMALL), NTupleNetwork(SMALL), NTupleNetwork(SMALL)
-    a.train(30, seed=5, block=7)
-    b.train(12, seed=5)
+    a.train(30, rng=5, block=7)
+    b.train(12, rng=5)
     b.train(18)
-    c.train(30, seed=6)
+    c.train(30, rng=6)
     assert np.array_equal(a.weights, b.weights) and a.training["state"] == b.training["state"]
     assert not np.array_equal(a.weights, c.weights)
     with pytest.raises(ValueError, match="resumes"):
-        b.train(1, seed=5)
+        b.train(1, rng=5)
     with pytest.raises(ValueError, match="same settings"):
         b.train(1, alpha=0.5)
 
 
 def test_temporal_coherence_learns_and_differs_from_td0():
     tc, td = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
-    tc.train(20, seed=1, method="tc", alpha=1.0)
-    td.train(20, seed=1)
+    tc.train(20, rng=1, method="tc", alpha=1.0)
+    td.train(20, rng=1)
     assert tc.e_sum is not None and np.any(tc.weights) and not np.array_equal(tc.weights, td.weights)
 
 
 def test_learning_improves_play():
     net = NTupleNetwork.classroom()
-    points = net.train(600, seed=0, block=300)
+    points = net.train(600, rng=0, block=300)
     assert points[-1].mean_score > 1.5 * points[0].mean_score  # untrained play scores ~1-2k
 
 
 def test_save_load_round_trip_and_damage(tmp_path):
     net = random_net()
-    net.train(5, seed=3)
+    net.train(5, rng=3)
     path = net.save(tmp_path / "net.npz")
     back = NTupleNetwork.load(path)
     assert back.tuples == net.tuples and np.array_equal(back.weights, net.weights)
@@ -180,8 +180,8 @@ def test_save_load_round_trip_and_damage(tmp_path):
 
 def test_temporal_coherence_resumes_exactly_from_a_file(tmp_path):
     whole, part = NTupleNetwork(SMALL), NTupleNetwork(SMALL)
-    whole.train(30, seed=4, method="tc", alpha=1.0)
-    part.train(12, seed=4, method="tc", alpha=1.0)
+    whole.train(30, rng=4, method="tc", alpha=1.0)
+    part.train(12, rng=4, method="tc", alpha=1.0)
     back = NTupleNetwork.load(part.save(tmp_path / "tc.npz"))
     assert np.array_equal(back.e_sum, part.e_sum) and np.array_equal(back.a_sum, part.a_sum)
     back.train(18, method="tc", alpha=1.0)
@@ -198,7 +198,7 @@ def test_temporal_coherence_resumes_exactly_from_a_file(tmp_path):
 
 def test_damaged_coherence_accumulators_fail_their_checksum(tmp_path):
     net = NTupleNetwork(SMALL)
-    net.train(5, seed=2, method="tc", alpha=1.0)
+    net.train(5, rng=2, method="tc", alpha=1.0)
     path = net.save(tmp_path / "tc.npz", compress=False)
     with np.load(path) as data:
         arrays = {k: data[k].copy() for k in data.files}
@@ -220,11 +220,11 @@ def test_tampered_weights_fail_the_checksum(tmp_path):
 
 def test_cache_rebuilds_a_damaged_file(tmp_path, monkeypatch):
     monkeypatch.setenv("TILELAB_CACHE_DIR", str(tmp_path))
-    first = cached_network(SMALL, games=4, seed=1)
+    first = cached_network(SMALL, games=4, rng=1)
     (path,) = tmp_path.glob("ntuple-*.npz")
-    assert np.array_equal(cached_network(SMALL, games=4, seed=1).weights, first.weights)
+    assert np.array_equal(cached_network(SMALL, games=4, rng=1).weights, first.weights)
     path.write_bytes(b"not a zip file")
-    again = cached_network(SMALL, games=4, seed=1)
+    again = cached_network(SMALL, games=4, rng=1)
     assert np.array_equal(again.weights, first.weights)
     NTupleNetwork.load(path)  # rewritten and valid
 
@@ -269,11 +269,11 @@ def test_players_choose_legal_moves_and_depth_one_is_greedy(grid):
 
 def test_td_players_play_seeded_games():
     net = random_net(CLASSROOM_TUPLES)
-    one = play_game(TDPlayer(net), seed=4, max_moves=50)
-    two = play_game(TDPlayer(net), seed=4, max_moves=50)
+    one = play_game(TDPlayer(net), rng=4, max_moves=50)
+    two = play_game(TDPlayer(net), rng=4, max_moves=50)
     assert one.directions == two.directions
-    deep = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), seed=4, max_moves=20)
-    again = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), seed=4, max_moves=20)
+    deep = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), rng=4, max_moves=20)
+    again = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), rng=4, max_moves=20)
     assert deep.directions == again.directions and deep.moves == 20
     board = Board.parse("2 4 8 16\n. 2 . 4\n. . . 2\n. . . .")
     assert TDExpectimax(net, nodes_per_move=50_000).think(board).depth >= 2  # depth 1 costs no nodes
@@ -298,9 +298,9 @@ def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
     from tilelab.game2048.bitboard import seed_state as _seed_state
 
     net = NTupleNetwork(SMALL)
-    net.train(40, seed=3)
+    net.train(40, rng=3)
     weights, record = net.weights.copy(), dict(net.training)
-    result = net.evaluate(3, seed=11)
+    result = net.evaluate(3, rng=11)
     assert np.array_equal(net.weights, weights) and net.training == record  # frozen
     state, scores, tops = int(_seed_state(as_generator(11))), [], []
     reference = NTupleNetwork(SMALL)
@@ -311,10 +311,10 @@ def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
         tops.append(top)
     assert result.mean_score == pytest.approx(np.mean(scores))
     assert result.reach[1 << max(tops)] == pytest.approx(np.mean([t >= max(tops) for t in tops]))
-    again = net.evaluate(3, seed=11)
+    again = net.evaluate(3, rng=11)
     assert (again.mean_score, again.reach, again.moves) == (result.mean_score, result.reach, result.moves)  # seeded
     with pytest.raises(ValueError, match="games"):
-        net.evaluate(0, seed=1)
+        net.evaluate(0, rng=1)
 
 
 def test_the_readme_quotes_the_saved_training_speed_run():

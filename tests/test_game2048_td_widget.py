@@ -20,7 +20,7 @@ def _fresh_kernel():
 
 
 def make(**kwargs) -> Game2048TDWidget:
-    return Game2048TDWidget(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, **kwargs)
+    return Game2048TDWidget(rng=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, **kwargs)
 
 
 def test_ai_move_plays_the_learned_choice_and_shows_its_value():
@@ -62,7 +62,7 @@ def strong_file(tmp_path, monkeypatch):
     """A small compact net standing in for the shipped strong net (not in the repository until trained)."""
     from tilelab.game2048 import ntuple_compact
     net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="stand-in")
-    net.train(100, seed=5, block=100)
+    net.train(100, rng=5, block=100)
     path = ntuple_compact.save_compact(net, tmp_path / "ntuple-strong.npz")
     monkeypatch.setattr(ntuple_compact, "STRONG_NET", path)
     return path
@@ -71,7 +71,7 @@ def strong_file(tmp_path, monkeypatch):
 def test_strong_board_plays_the_strong_players_move(strong_file):
     from tilelab.game2048.ntuple_players import TDExpectimax
     from tilelab.game2048.ntuple_players import strong_player
-    w = Game2048TDWidget.strong(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+    w = Game2048TDWidget.strong(rng=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     assert w.net.name == "stand-in" and isinstance(w.player, TDExpectimax) and w.player.budget.depth == 3
     before = w.game.board
     expected = strong_player()(before)
@@ -90,7 +90,7 @@ def test_strong_board_without_its_file_says_how_to_get_it(tmp_path, monkeypatch)
     from tilelab.game2048 import ntuple_compact
     monkeypatch.setattr(ntuple_compact, "STRONG_NET", tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="cannot watch the strong player.*missing.*make_strong_net.py"):
-        Game2048TDWidget.strong(seed=1, canvas=FakeMultiCanvas(3, 400, 400))
+        Game2048TDWidget.strong(rng=1, canvas=FakeMultiCanvas(3, 400, 400))
 
 
 @pytest.mark.parametrize("kwargs, message", [({"net": "best"}, "one of"), ({"search_ms": 5, "depth": 2}, "not both")])

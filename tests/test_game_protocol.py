@@ -32,7 +32,7 @@ def _pick(rng: np.random.Generator, options: list):
 
 
 def _play_2048(seed: int, moves: int) -> game2048.Game:
-    game, chooser = game2048.Game(seed=seed), np.random.default_rng(10_000 + seed)
+    game, chooser = game2048.Game(rng=seed), np.random.default_rng(10_000 + seed)
     for _ in range(moves):
         if game.over:
             break
@@ -87,7 +87,7 @@ def test_every_game_has_the_protocol(name):
 
 
 def test_a_2048_turn_reads_like_the_old_bool_and_tells_the_chance_step():
-    game = game2048.Game(seed=19)
+    game = game2048.Game(rng=19)
     before = game.board
     turn = game.play("up")
     (spawn, p), = turn.chance
@@ -95,9 +95,9 @@ def test_a_2048_turn_reads_like_the_old_bool_and_tells_the_chance_step():
     assert spawn == game.last_spawn
     assert p == pytest.approx(dict(game2048.spawn_outcomes(turn.events.board))[spawn])
     assert game.last_move is turn.events
-    stuck = game2048.Game(board=game2048.Board.parse("2 4\n4 2"), seed=0).play("left")
+    stuck = game2048.Game(board=game2048.Board.parse("2 4\n4 2"), rng=0).play("left")
     assert not stuck and stuck.chance == () and stuck.over
-    assert sum(game2048.Game(seed=3).play(d) for d in "LRLR") >= 1  # sum() of Turns still counts moves
+    assert sum(game2048.Game(rng=3).play(d) for d in "LRLR") >= 1  # sum() of Turns still counts moves
 
 
 # ------------------------------------------------------------------ undo and JSON, 200 games each
@@ -288,7 +288,7 @@ def test_a_dead_board_after_a_swap_is_reshuffled_by_the_game(monkeypatch):
 
 def test_the_specials_hint_breaks_ties_as_the_plain_hint_does():
     board = SpecialBoard.parse("0 1 0 2\n1 0 1 2\n2 2 0 1", kinds=3)
-    moves = match3.WITH_SPECIALS.valid_moves(board)
+    moves = match3.WITH_SPECIALS.legal_moves(board)
     lowest = min(moves, key=lambda m: (-max(m[0][0], m[1][0]), m))
     assert match3.WITH_SPECIALS.hint(board) == lowest
 

@@ -22,7 +22,6 @@ from tilelab.match3 import (
     hint,
     immediate_score,
     is_dead,
-    is_dead_reference,
     new_board,
     planted_board,
     refill,
@@ -32,8 +31,7 @@ from tilelab.match3 import (
     stable_board,
     swap,
     swap_fast,
-    valid_moves,
-    valid_moves_reference,
+    legal_moves,
 )
 from tilelab.match3.matches import four_direction_counts, runs_through
 from tilelab.match3.dispel import (
@@ -45,7 +43,7 @@ from tilelab.match3.dispel import (
     is_dead_by_templates,
     redraw_deal,
 )
-from tilelab.match3.fast import fill_no_runs, has_run, match_clear_fall, refill_holes
+from tilelab.match3.fast import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, valid_moves_fast
 from tilelab.match3.generate import deal_no_runs
 from tilelab.match3.stats import cascade_lengths, dead_fraction, dead_table
 
@@ -266,7 +264,7 @@ def test_cascades_run_until_stable_and_every_step_is_consistent(seed, side, kind
     board = new_board(side, side, kinds, rng=seed)
     rng = np.random.default_rng(seed)
     for _ in range(5):
-        moves = valid_moves(board)
+        moves = legal_moves(board)
         if not moves:
             board = reshuffle(board, rng=rng)
             continue
@@ -295,8 +293,8 @@ def test_a_cascade_caused_by_gravity_scores_with_index_two():
 
 
 def test_same_seed_same_game():
-    a = swap(new_board(8, 8, 6, rng=5), *valid_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
-    b = swap(new_board(8, 8, 6, rng=5), *valid_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
+    a = swap(new_board(8, 8, 6, rng=5), *legal_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
+    b = swap(new_board(8, 8, 6, rng=5), *legal_moves(new_board(8, 8, 6, rng=5))[0], rng=11)
     assert a == b
     assert new_board(7, 9, 5, rng=3) == new_board(7, 9, 5, rng=np.random.default_rng(3))
 
@@ -305,7 +303,7 @@ def test_same_seed_same_game():
 @given(st.integers(0, 10**6), st.integers(3, 9), st.integers(3, 7))
 def test_fast_swap_agrees_with_the_reference(seed, side, kinds):
     board = new_board(side, side + 1, kinds, rng=seed)
-    for move in valid_moves(board)[:4] + [((0, 0), (0, 1))]:
+    for move in legal_moves(board)[:4] + [((0, 0), (0, 1))]:
         slow = swap(board, *move, rng=seed)
         fast = swap_fast(board, *move, rng=seed)
         assert type(fast) is type(slow) and fast.steps == ()
@@ -364,7 +362,7 @@ def test_bad_swaps_raise_value_error(a, b, words):
 
 def test_moves_need_a_full_board():
     holed = Board.parse("01.\n120\n201")
-    for f in (valid_moves, valid_moves_reference, is_dead, lambda b: swap(b, (0, 0), (0, 1), rng=0)):
+    for f in (legal_moves, is_dead, lambda b: swap(b, (0, 0), (0, 1), rng=0)):
         with pytest.raises(ValueError, match="EMPTY"):
             f(holed)
 
@@ -379,14 +377,14 @@ def test_swap_rejects_junk_rng():
 
 @settings(max_examples=200, deadline=None)
 @given(boards())
-def test_valid_moves_reference_fast_and_definition_agree(board):
-    assert valid_moves_reference(board) == valid_moves(board) == brute_moves(board)
+def test_legal_moves_fast_and_definition_agree(board):
+    assert legal_moves(board) == valid_moves_fast(board) == brute_moves(board)
     if find_runs(board):  # dead is defined for stable boards only
-        for dead in (is_dead, is_dead_reference):
+        for dead in (is_dead, is_dead_fast):
             with pytest.raises(ValueError, match="stable"):
                 dead(board)
     else:
-        assert is_dead(board) == is_dead_reference(board) == (not brute_moves(board))
+        assert is_dead(board) == is_dead_fast(board) == (not brute_moves(board))
 
 
 @settings(max_examples=200, deadline=None)
@@ -411,9 +409,9 @@ def test_can_dispel_rule_on_thousands_of_stable_boards_including_dead_ones():
 
 def test_can_dispel_rule_fails_on_a_board_with_a_ready_run():
     board = Board.parse("0201\n1100\n2221", kinds=3)
-    assert not valid_moves(board)  # no swap creates a *new* run
+    assert not legal_moves(board)  # no swap creates a *new* run
     assert can_dispel(board, (2, 3))  # the rule counts the ready 222 as an arm
-    for dead in (is_dead, is_dead_reference, is_dead_by_rule, is_dead_by_templates):
+    for dead in (is_dead, is_dead_fast, is_dead_by_rule, is_dead_by_templates):
         with pytest.raises(ValueError, match="stable"):  # so "dead?" is refused on such boards
             dead(board)
 
@@ -432,7 +430,7 @@ def test_there_are_sixteen_templates_and_each_is_a_move():
 
 def test_hint_picks_the_largest_immediate_score():
     board = Board.parse("0100\n1022\n2101\n1211", kinds=3)
-    moves = valid_moves(board)
+    moves = legal_moves(board)
     best = hint(board)
     assert best in moves
     assert immediate_score(board, best) == max(immediate_score(board, m) for m in moves)
@@ -452,7 +450,7 @@ def test_new_boards_have_no_run_and_a_move(rows, cols, kinds):
     for seed in range(25):
         board = new_board(rows, cols, kinds, rng=seed)
         assert (board.rows, board.cols, board.kinds) == (rows, cols, kinds)
-        assert not find_runs(board) and valid_moves(board)
+        assert not find_runs(board) and legal_moves(board)
 
 
 @pytest.mark.parametrize("rows, cols", [(2, 3), (3, 2), (1, 4), (4, 1), (2, 9), (9, 2), (6, 6)])
@@ -460,13 +458,13 @@ def test_new_boards_have_no_run_and_a_move(rows, cols, kinds):
 def test_the_planted_fallback_always_has_a_move(rows, cols, kinds):
     for seed in range(30):
         board = planted_board(rows, cols, kinds, rng=seed)
-        assert not find_runs(board) and valid_moves(board)
+        assert not find_runs(board) and legal_moves(board)
 
 
 def test_new_board_terminates_even_when_every_deal_is_dead(monkeypatch):
     monkeypatch.setattr(generate, "MAX_DEALS", 0)
     board = new_board(3, 3, 7, rng=1)
-    assert not find_runs(board) and valid_moves(board)
+    assert not find_runs(board) and legal_moves(board)
 
 
 @given(st.integers(1, 9), st.integers(1, 9), st.integers(3, 8), st.integers(0, 2**32))
@@ -508,7 +506,7 @@ def test_can_have_move_matches_search_on_small_sizes():
 
     for rows, cols in [(1, 3), (1, 4), (2, 2), (2, 3), (3, 2), (3, 1), (4, 1)]:
         exists = any(
-            not find_runs(b) and valid_moves(b)
+            not find_runs(b) and legal_moves(b)
             for g in itertools.product(range(3), repeat=rows * cols)
             for b in [Board(tuple(tuple(g[r * cols:(r + 1) * cols]) for r in range(rows)), 3)]
         )
@@ -531,14 +529,14 @@ def test_reshuffle_keeps_the_candies_and_gives_a_live_stable_board(side, kinds):
             except ReshuffleWarning:
                 continue
         assert shuffled.counts() == board.counts()
-        assert not find_runs(shuffled) and valid_moves(shuffled)
+        assert not find_runs(shuffled) and legal_moves(shuffled)
 
 
 def test_reshuffle_finds_rare_arrangements_by_search():
     board = Board.parse("001\n112\n220\n", kinds=3)  # has a run; counts 3/3/3 on 3x3
     report = reshuffle_report(board, rng=4)
     assert report.kept_candies and report.board.counts() == board.counts()
-    assert not find_runs(report.board) and valid_moves(report.board)
+    assert not find_runs(report.board) and legal_moves(report.board)
 
 
 def test_reshuffle_says_so_and_deals_new_when_no_arrangement_exists():
@@ -547,7 +545,7 @@ def test_reshuffle_says_so_and_deals_new_when_no_arrangement_exists():
     assert not report.kept_candies and "no arrangement of these candies" in report.message
     with pytest.warns(ReshuffleWarning, match="dealing a new board"):
         fresh = reshuffle(board, rng=0)
-    assert not find_runs(fresh) and valid_moves(fresh) and fresh.kinds == 9
+    assert not find_runs(fresh) and legal_moves(fresh) and fresh.kinds == 9
 
 
 # ----------------------------------------------------------------------------- the article's recursion
@@ -556,7 +554,7 @@ def test_reshuffle_says_so_and_deals_new_when_no_arrangement_exists():
 @pytest.mark.parametrize("seed", range(30))
 def test_article_recursion_used_correctly_ends_on_a_stable_board(seed):
     board = new_board(7, 7, 5, rng=seed)
-    a, b = valid_moves(board)[0]
+    a, b = legal_moves(board)[0]
     final, groups = article_cascade(board, a, b, rng=seed)
     assert groups and not find_matches(final)
 

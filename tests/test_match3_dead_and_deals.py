@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tilelab.match3.stats as stats
-from tilelab.match3 import Board, fall, find_runs, is_dead, is_dead_reference, stable_board, valid_moves
+from tilelab.match3 import Board, fall, find_runs, is_dead, is_dead_fast, legal_moves, stable_board
 from tilelab.match3.dispel import (
     check_dispel_article,
     clear_cells,
@@ -26,7 +26,7 @@ from tilelab.match3.stats import (
 )
 
 UNSTABLE = Board.parse("0201\n1100\n2221", kinds=3)
-DEAD_FUNCTIONS = (is_dead, is_dead_reference, is_dead_by_rule, is_dead_by_templates)
+DEAD_FUNCTIONS = (is_dead, is_dead_fast, is_dead_by_rule, is_dead_by_templates)
 
 
 # ----------------------------------------------------------------------------- dead = stable AND no move
@@ -44,7 +44,7 @@ def test_dead_functions_agree_on_stable_boards(dead):
     seen = set()
     for i in range(300):
         board = stable_board(4 + i % 3, 4 + i % 3, 6, rng=rng)
-        truth = not valid_moves(board)
+        truth = not legal_moves(board)
         seen.add(truth)
         assert dead(board) == truth
     assert seen == {True, False}
@@ -70,7 +70,7 @@ def _python_exact(rows: int, cols: int, kinds: int) -> tuple[int, int, float, fl
                 p /= kinds - len(banned_kinds(partial, r, c))
                 partial[r][c] = grid[r][c]
         p_total += p
-        if not valid_moves(board):
+        if not legal_moves(board):
             dead += 1
             p_dead += p
     assert p_total == pytest.approx(1.0)  # the exclude deal only ever makes stable boards

@@ -20,7 +20,7 @@ PICTURE = """
 
 
 def make(**kw) -> Match3Widget:
-    return Match3Widget(6, 6, 6, seed=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True,
+    return Match3Widget(6, 6, 6, rng=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True,
                         frame_ms=0, new_game=True, key=("specials-test", id(kw)), **kw)
 
 

@@ -19,7 +19,6 @@ from tilelab.match3 import (
     play,
     swap,
     swap_specials,
-    valid_moves,
 )
 from tilelab.match3 import board as board_module, cascade, dispel, fast, generate, moves, special_reshuffle, special_rules
 from tilelab.match3 import specials_fast, stats
@@ -31,7 +30,9 @@ from tilelab.match3.board import BoardBase
 
 def test_play_is_exported_and_legal_moves_is_the_one_name():
     assert m3.play is play and "play" in m3.__all__
-    assert valid_moves is legal_moves is moves.legal_moves is moves.valid_moves
+    assert legal_moves is moves.legal_moves
+    with pytest.warns(DeprecationWarning, match="tilelab.match3.legal_moves"):
+        assert m3.valid_moves(Board.parse("0120\n1201\n0012\n2102")) == legal_moves(Board.parse("0120\n1201\n0012\n2102"))
     assert legal_moves.__name__ == "legal_moves"
     assert "play(board, (a, b), *, rng)" in m3.__doc__
 
@@ -112,7 +113,7 @@ def test_rng_takes_a_seed_or_a_generator_alike():
 def test_game_rules_take_rng_as_a_keyword():
     for method in (m3.PLAIN.deal, m3.PLAIN.swap, m3.PLAIN.reshuffle, m3.WITH_SPECIALS.swap):
         assert inspect.signature(method).parameters["rng"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert m3.WITH_SPECIALS.valid_moves(SpecialBoard.parse("0 1- 2\n1 2 0")) == \
+    assert m3.WITH_SPECIALS.legal_moves(SpecialBoard.parse("0 1- 2\n1 2 0")) == \
         m3.WITH_SPECIALS.legal_moves(SpecialBoard.parse("0 1- 2\n1 2 0"))
 
 

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from tilelab.game2048 import Board, move, slide_row, spawn_outcomes  # noqa: E402
+from tilelab.game2048 import Board, play, slide_row, spawn_outcomes  # noqa: E402
 from tilelab.plots.game2048 import (  # noqa: E402
     move_arrows,
     plot_board,
@@ -73,7 +73,7 @@ def test_slide_stages_data_for_the_swift_kinds():
 def test_plot_move_draws_one_arrow_per_moving_tile(direction):
     fig = plot_move(SWIFT_BOARD, direction)
     before, after = fig.axes
-    result = move(SWIFT_BOARD, direction)
+    result = play(SWIFT_BOARD, direction)
     assert len(move_arrows(before)) == sum(1 for m in result.moves if m.moved)
     assert sorted(_texts(after)) == sorted(str(v) for v in result.board.tiles().values())
     assert before.get_title() == "before" and direction in after.get_title()

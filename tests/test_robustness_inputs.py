@@ -47,8 +47,8 @@ TARGETS = [
     ("Game size", lambda v: Game(size=v), ("size",)),
     ("Game target", lambda v: Game(target=v), ("target",)),
     ("Game p_four", lambda v: Game(p_four=v), ("p_four",)),
-    ("Game seed", lambda v: Game(seed=v), ("seed",)),
-    ("Game.spawn", lambda v: Game(seed=0).spawn(v), ("outcome", "spawn")),
+    ("Game seed", lambda v: Game(rng=v), ("seed",)),
+    ("Game.spawn", lambda v: Game(rng=0).spawn(v), ("outcome", "spawn")),
     ("Game.from_json", lambda v: Game.from_json(v), ("json", "game")),
     ("Game.from_dict", lambda v: Game.from_dict(v), ("game",)),
     ("GameRecord.from_json", lambda v: GameRecord.from_json(v), ("record", "json")),
@@ -91,7 +91,7 @@ def test_junk_is_refused_clearly_or_handled(name, call, words, value):
     (lambda: Board2048.parse("٢ .\n. ."), ValueError, "0-9"),
     (lambda: Board2048([[2**63, 0], [0, 0]]), ValueError, "MAX_TILE"),
     (lambda: Board2048([[2, 0], [0, 0]])[-1, 0], IndexError, "off the 2x2 board"),
-    (lambda: Game(seed=0).spawn(5), TypeError, "outcome"),
+    (lambda: Game(rng=0).spawn(5), TypeError, "outcome"),
     (lambda: Board3.from_array(np.array([[0.5, 1, 2]]), 3), TypeError, "integer"),
     (lambda: SpecialBoard(((0.7, 1, 2),), ((0, 0, 0),), 3), TypeError, "grid"),
     (lambda: SpecialBoard((("1", 1, 2),), ((0, 0, 0),), 3), TypeError, "grid"),
@@ -115,14 +115,14 @@ def test_hand_written_cases(call, error, words):
 
 def test_numpy_ints_follow_the_one_integer_rule():
     assert MonteCarloPlayer(rollouts=np.int64(3)).rollouts == 3
-    assert Game(seed=np.int64(5)).to_json() == Game(seed=5).to_json()
+    assert Game(rng=np.int64(5)).to_json() == Game(rng=5).to_json()
     assert Budget(nodes=np.int32(7)).nodes == 7
 
 
 def _save(**changes):
     import json
 
-    g = Game(size=4, seed=1)
+    g = Game(size=4, rng=1)
     g.play("left"), g.play("up")
     data = json.loads(g.to_json())
     for key, value in changes.items():

@@ -66,7 +66,7 @@ def test_the_fake_canvas_keeps_only_recent_calls() -> None:
     from tilelab.widgets.game2048 import Game2048Widget
 
     testing.fresh_kernel()
-    board = Game2048Widget(canvas=testing.FakeMultiCanvas(3, 200, 200), seed=1, raise_errors=True)
+    board = Game2048Widget(canvas=testing.FakeMultiCanvas(3, 200, 200), rng=1, raise_errors=True)
     layers = [board.canvas, *board.canvas.layers]
     for i in range(400):
         testing.press_key(board, ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown")[i % 4])

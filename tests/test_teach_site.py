@@ -242,10 +242,13 @@ def _distinctive_words() -> dict[str, str]:
         text = " ".join(c.source for c in nbformat.read(path, as_version=4).cells
                         if c.cell_type == "markdown" and not {SOLUTION_TAG, TEACHER_TAG} & set(tags(c)))
         words[path.stem] = Counter(w.lower() for w in re.findall(r"\b[A-Za-z]{8,}\b", text))
+    from sphinx.search.en import SearchEnglish  # the site's search ignores its stop words ("themselves")
+
     found = {}
     for name, counts in words.items():
         others = set().union(*(set(c) for n, c in words.items() if n != name))
-        unique = sorted((w for w in counts if w not in others), key=lambda w: (-counts[w], w))
+        unique = sorted((w for w in counts if w not in others and w not in SearchEnglish.stopwords),
+                        key=lambda w: (-counts[w], w))
         if unique:
             found[name] = unique[0]
     return found

@@ -30,11 +30,14 @@ def test_a_package_name_is_the_object_of_the_module_that_defines_it(package):
 
 
 def test_match3_compiled_twins_carry_the_fast_suffix():
-    assert m3.valid_moves is m3_moves.valid_moves and m3.is_dead is m3_moves.is_dead
+    assert m3.legal_moves is m3_moves.legal_moves and m3.is_dead is m3_moves.is_dead
     assert m3.valid_moves_fast is m3_fast.valid_moves_fast and m3.is_dead_fast is m3_fast.is_dead_fast
-    assert m3.valid_moves_reference is m3.valid_moves and m3.is_dead_reference is m3.is_dead  # older names kept
+    for old, new in ((m3.valid_moves, m3.legal_moves), (m3.valid_moves_reference, m3.legal_moves),
+                     (m3.is_dead_reference, m3.is_dead)):
+        with pytest.warns(DeprecationWarning, match=new.__name__):
+            assert old(m3.stable_board(5, 5, 4, rng=1)) == new(m3.stable_board(5, 5, 4, rng=1))  # older names warn
     board = m3.stable_board(7, 7, 5, rng=3)
-    assert m3.valid_moves(board) == m3.valid_moves_fast(board)
+    assert m3.legal_moves(board) == m3.valid_moves_fast(board)
     assert m3.is_dead(board) == m3.is_dead_fast(board)
 
 
@@ -52,10 +55,9 @@ def test_legal_moves_is_the_one_name_in_every_engine_and_game():
     board = g2048.Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
     assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
     puzzle = sliding.Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
-    assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == puzzle.legal_tiles() == (2, 4, 5, 7)
+    assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == (2, 4, 5, 7)
     assert list(sliding.Game(board=puzzle).legal_moves()) == [2, 4, 5, 7]
     candies = m3.stable_board(6, 6, 5, rng=1)
-    assert m3.legal_moves is m3.valid_moves
     assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
     with pytest.raises(TypeError, match="Puzzle"):
         sliding.legal_moves([[1, 2], [3, 0]])
@@ -95,11 +97,21 @@ def test_rng_parameters_are_typed(function):
     assert "RngLike" in str(annotation) or "Generator" in str(annotation), (function, annotation)
 
 
-def test_2048_seed_stays_an_alias_of_rng():
-    assert g2048.Game(seed=19).board == g2048.Game(rng=19).board
-    assert g2048.Game(rng=19).seed == 19
-    with pytest.raises(ValueError, match="not both"):
-        g2048.Game(seed=1, rng=2)
+@pytest.mark.parametrize("make", [lambda **kw: g2048.Game(**kw).board, lambda **kw: sliding.Game(3, **kw).board,
+                                  lambda **kw: m3.Game(5, 5, 4, **kw).board])
+def test_seed_is_the_older_name_of_rng_everywhere(make):
+    with pytest.warns(DeprecationWarning, match=r"\(seed=\.\.\.\) is deprecated .* use .*\(rng=\.\.\.\)"):
+        assert make(seed=19) == make(rng=19)
+    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
+        make(seed=1, rng=2)
+
+
+@pytest.mark.parametrize("game_type", [g2048.Game, sliding.Game, m3.Game])
+def test_a_game_made_without_a_seed_records_the_one_it_drew_and_replays(game_type):
+    game = game_type()
+    assert isinstance(game.seed, int) and game.seed > 2**32  # a SeedSequence's entropy, not a small default
+    assert str(game_type(rng=game.seed).board) == str(game.board)
+    assert game_type(rng=np.random.default_rng(3)).seed is None  # a Generator's seed is not known
 
 
 # ------------------------------------------------------------------ px= on every board
@@ -109,10 +121,10 @@ def _boards():
     from tilelab.widgets.match3 import Match3Widget
     from tilelab.widgets.sliding import SlidingWidget
 
-    return [("2048", lambda px: Game2048Widget(seed=1, px=px)),
-            ("2048 AI", lambda px: Game2048AIWidget(seed=1, px=px).board),
-            ("sliding", lambda px: SlidingWidget(3, seed=1, px=px)),
-            ("match-3", lambda px: Match3Widget(8, 8, 5, seed=1, px=px))]
+    return [("2048", lambda px: Game2048Widget(rng=1, px=px)),
+            ("2048 AI", lambda px: Game2048AIWidget(rng=1, px=px).board),
+            ("sliding", lambda px: SlidingWidget(3, rng=1, px=px)),
+            ("match-3", lambda px: Match3Widget(8, 8, 5, rng=1, px=px))]
 
 
 @pytest.mark.parametrize("px", [260, 410])

@@ -54,7 +54,7 @@ def expected_texts(game: Game, words=None) -> list[str]:
 
 
 def reference(seed: int, swipes) -> Game:
-    g = Game(seed=seed)
+    g = Game(rng=seed)
     for d in swipes:
         g.play(d)
     return g
@@ -150,7 +150,7 @@ def test_on_screen_arrow_buttons():
 
 
 def test_play_is_public_and_reports_change():
-    board = make(game=Game(board=Board.parse("2 .\n. ."), seed=0), animate=False)
+    board = make(game=Game(board=Board.parse("2 .\n. ."), rng=0), animate=False)
     assert not board.play("left")  # the game's Turn: counts as False when nothing moved
     assert board.play(Direction.RIGHT) == True  # noqa: E712 (a Turn counts as True/1)
     with pytest.raises(ValueError, match="unknown direction"):
@@ -169,7 +169,7 @@ def test_a_move_is_one_animated_batch():
 
 
 def test_animation_slides_merges_pop_and_spawn_fades_in():
-    game = Game(board=Board.parse("2 2\n. ."), seed=0, p_four=0.0)
+    game = Game(board=Board.parse("2 2\n. ."), rng=0, p_four=0.0)
     board = make(game=game)
     board.canvas.reset()
     board.play("left")
@@ -228,7 +228,7 @@ def test_undo_and_new_game_buttons():
 
 
 def test_win_banner_and_keep_playing():
-    game = Game(board=Board.parse("1024 1024 . .\n. . . .\n. . . .\n. . . ."), seed=0)
+    game = Game(board=Board.parse("1024 1024 . .\n. . . .\n. . . .\n. . . ."), rng=0)
     board = make(game=game, animate=False)
     keep = find_button(board, "Keep playing")
     assert keep.layout.display == "none"
@@ -245,7 +245,7 @@ def test_win_banner_and_keep_playing():
 
 
 def test_game_over_banner_and_undo_out_of_it():
-    game = Game(board=Board.parse("2 4\n. 8"), seed=0, p_four=0.0)
+    game = Game(board=Board.parse("2 4\n. 8"), rng=0, p_four=0.0)
     board = make(game=game, animate=False)
     press_key(board, "ArrowLeft")
     assert board.game.board == Board.parse("2 4\n8 2") and board.game.over
@@ -257,7 +257,7 @@ def test_game_over_banner_and_undo_out_of_it():
 
 
 def test_win_key_enter_keeps_playing():
-    game = Game(board=Board.parse("8 8\n. ."), seed=0, target=16)
+    game = Game(board=Board.parse("8 8\n. ."), rng=0, target=16)
     board = make(game=game, animate=False)
     press_key(board, "ArrowLeft")
     assert board.banner == "won"
@@ -294,12 +294,12 @@ def test_other_sizes(size):
 
 def test_set_game_switches_board():
     board = make(animate=False)
-    board.set_game(Game(size=3, seed=1))
+    board.set_game(Game(size=3, rng=1))
     assert board.geometry.size == 3 and tile_texts(board) == expected_texts(board.game)
 
 
 def test_real_canvas_builds():
-    board = Game2048Widget(seed=1)
+    board = Game2048Widget(rng=1)
     assert board.widget.children[1] is board.canvas
     labels = [b.description for b in board.toolbar.children]
     assert labels[:6] == ["←", "↑", "↓", "→", "Undo", "New game"]
@@ -381,7 +381,7 @@ def test_drawn_numbers_use_the_readable_text_colour():
 def test_play_returns_the_games_turn_and_new_game_on_a_long_game_asks_once():
     from tilelab.widgets.base import CONFIRM_MOVES
 
-    board = Game2048Widget(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, animate=False)
+    board = Game2048Widget(rng=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, animate=False)
     turn = board.play("left") or board.play("right")
     assert turn and turn.events is board.game.last_move and turn.chance[0][0] == board.game.last_spawn
     keys = ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"]

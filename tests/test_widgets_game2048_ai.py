@@ -21,7 +21,7 @@ def _fresh_kernel():
 
 def make(**kwargs) -> Game2048AIWidget:
     kwargs.setdefault("player", Expectimax(depth=1))
-    return Game2048AIWidget(seed=1, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, **kwargs)
+    return Game2048AIWidget(rng=1, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True, **kwargs)
 
 
 def test_ai_move_button_plays_one_move_and_shows_the_thinking():
@@ -69,7 +69,7 @@ def test_speed_slider_sets_the_tick_interval():
 
 def test_autoplay_stops_at_game_over():
     board = Board.parse("2 4 8 16\n4 8 16 32\n8 16 32 64\n16 32 64 .")
-    w = make(game=Game(board=board, seed=0))
+    w = make(game=Game(board=board, rng=0))
     w.set_autoplay(True)
     while w.playing:
         w._last_move_end = -math.inf
@@ -92,7 +92,7 @@ def test_keys_still_play_while_the_ai_is_on_and_players_without_think_work():
 
 def test_the_ai_keeps_playing_after_a_win():
     board = Board.parse("1024 1024 . .\n. . . .\n. . . .\n. . . 2")
-    w = make(game=Game(board=board, seed=0), player=lambda b: Direction.LEFT if Direction.LEFT in legal_moves(b) else legal_moves(b)[0])
+    w = make(game=Game(board=board, rng=0), player=lambda b: Direction.LEFT if Direction.LEFT in legal_moves(b) else legal_moves(b)[0])
     assert w.ai_move() and w.game.won and w.board.banner == "won"
     assert w.ai_move()  # dismisses the banner itself
     assert w.board.banner is None
@@ -111,7 +111,7 @@ def test_new_game_stops_autoplay():
 
 
 def test_stored_output_has_a_picture_and_a_run_line():
-    ai = Game2048AIWidget(seed=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+    ai = Game2048AIWidget(rng=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     data = ai._repr_mimebundle_()
     data = data[0] if isinstance(data, tuple) else data
     assert data["image/png"] and "run this cell to play" in data["text/html"] and "HBox" not in data["text/plain"]

@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tilelab.match3 import Board, find_matches, hint, is_dead, valid_moves
+from tilelab.match3 import Board, find_matches, hint, is_dead, legal_moves
 from tilelab.match3.candies import candy_style
 from tilelab.widgets import match3 as wm
+from tilelab.widgets import match3_draw as wd
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.widgets.match3_draw import cell_at, drag_target
 from tilelab.widgets.testing import FakeMultiCanvas, click, click_button, drag, find_button, press_key, tick
@@ -25,7 +26,7 @@ PX = 50
 
 
 def make(rows=6, cols=6, kinds=5, seed=3, frame_ms=0, **kw):
-    return Match3Widget(rows, cols, kinds, seed=seed, cell_px=PX, frame_ms=frame_ms,
+    return Match3Widget(rows, cols, kinds, rng=seed, cell_px=PX, frame_ms=frame_ms,
                         canvas=FakeMultiCanvas(3, cols * PX, rows * PX), raise_errors=True, **kw)
 
 
@@ -38,7 +39,7 @@ def pick(widget, cell):
 
 
 def invalid_move(board: Board):
-    legal = set(valid_moves(board))
+    legal = set(legal_moves(board))
     for a in board.cells():
         b = (a[0], a[1] + 1)
         if board.on_board(b) and (a, b) not in legal:
@@ -77,7 +78,7 @@ def test_drag_target_follows_the_main_direction():
 
 def test_click_a_candy_then_a_neighbour_swaps_and_scores():
     w = make()
-    a, b = valid_moves(w.board)[0]
+    a, b = legal_moves(w.board)[0]
     before = w.board
     pick(w, a)
     assert w.selected == a
@@ -102,7 +103,7 @@ def test_click_selection_rules_follow_the_article():
 
 def test_drag_onto_a_neighbour_swaps():
     w = make()
-    a, b = valid_moves(w.board)[-1]
+    a, b = legal_moves(w.board)[-1]
     (x0, y0), (x1, y1) = centre(a), centre(b)
     drag(w, x0, y0, x1, y1)
     assert w.moves == 1 and w.last_result.valid and {w.last_result.a, w.last_result.b} == {a, b}
@@ -116,34 +117,34 @@ def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
     w.play(a, b)
     assert w.board == before and w.moves == 0 and w.score == 0 and "swapped back" in w.status.value
     sleeps = w.canvas.sleeps()
-    assert len(sleeps) == 2 * wm.SWAP_FRAMES and set(sleeps) == {30.0}
+    assert len(sleeps) == 2 * wd.SWAP_FRAMES and set(sleeps) == {30.0}
 
 
 def test_a_cascade_animates_flash_fall_and_refill_in_one_batch():
     w = make(frame_ms=25)
     w.canvas.reset()
-    result = w.play(*valid_moves(w.board)[0])
-    per_step = wm.FLASH_FRAMES + 1 + wm.FALL_FRAMES
-    frames = wm.SWAP_FRAMES + per_step * result.cascades + 1
+    result = w.play(*legal_moves(w.board)[0])
+    per_step = wd.FLASH_FRAMES + 1 + wd.FALL_FRAMES
+    frames = wd.SWAP_FRAMES + per_step * result.cascades + 1
     assert len(w.canvas.sleeps()) == frames - 1
     # the flash frames cover exactly the matched cells
     flashes = [args for name, args in w.layer(1).calls if name == "fill_rect"]
     matched = sum(len(g.cells) for g in result.steps[0].groups)
-    assert len(flashes) >= matched * wm.FLASH_FRAMES // 2
+    assert len(flashes) >= matched * wd.FLASH_FRAMES // 2
 
 
 def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board():
     w = make(frame_ms=200)
-    first = w.play(*valid_moves(w.board)[0])
+    first = w.play(*legal_moves(w.board)[0])
     board = w.board
     assert w.busy()
-    for a, b in valid_moves(board)[:3]:
+    for a, b in legal_moves(board)[:3]:
         pick(w, a)
         pick(w, b)
-    assert w.play(*valid_moves(board)[0]) is None
+    assert w.play(*legal_moves(board)[0]) is None
     assert w.board == board and w.moves == 1 and w.score == first.score
     w._animation_end = 0.0  # the browser finished playing
-    assert w.play(*valid_moves(board)[0]) is not None and w.moves == 2
+    assert w.play(*legal_moves(board)[0]) is not None and w.moves == 2
 
 
 def test_candies_are_drawn_with_their_colour_and_shape():
@@ -157,7 +158,7 @@ def test_candies_are_drawn_with_their_colour_and_shape():
 def test_hint_button_and_idle_hint():
     w = make(idle_hint_s=3)
     click_button(w, "Hint")
-    assert w.hint_move == hint(w.board) and w.hint_move in valid_moves(w.board)
+    assert w.hint_move == hint(w.board) and w.hint_move in legal_moves(w.board)
     w2 = make(idle_hint_s=3)
     tick(w2.ticker, 2)
     assert w2.hint_move is None
@@ -171,7 +172,7 @@ def test_hint_button_and_idle_hint():
 def test_step_mode_walks_the_cascade_one_stage_at_a_time():
     w = make()
     w.step_mode = True
-    result = w.play(*valid_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0])
     stages = 4 * result.cascades  # swapped was shown already
     assert len(w.stages) == stages and not find_button(w, "Next step").disabled
     assert "swapped" in w.status.value
@@ -186,19 +187,19 @@ def test_step_mode_walks_the_cascade_one_stage_at_a_time():
         "step 1: cleared", "step 1: candies fell", "step 1: refilled from the top",
     ]
     assert not w.stages and find_button(w, "Next step").disabled
-    assert w.play(*valid_moves(w.board)[0]) is not None
+    assert w.play(*legal_moves(w.board)[0]) is not None
 
 
 def test_step_mode_adds_points_as_each_match_is_shown_in_its_own_colour():
     w = make()
     w.step_mode = True
-    result = w.play(*valid_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0])
     assert w.score == 0, "no points before the match is shown"
     w.layer(2).reset()
     click_button(w, "Next step")  # step 1: matched
     assert w.score == result.steps[0].score and f"Score</b> {w.score}" in w.status.value
     colours = [args[0] for name, args in w.layer(2).calls if name == "stroke_style"]
-    assert colours and set(colours) == {wm.MATCH_COLOUR} and wm.MATCH_COLOUR != wm.HINT_COLOUR
+    assert colours and set(colours) == {wd.MATCH_COLOUR} and wd.MATCH_COLOUR != wd.HINT_COLOUR
     while w.stages:
         click_button(w, "Next step")
     assert w.score == result.score and w.pending_score == 0
@@ -207,14 +208,14 @@ def test_step_mode_adds_points_as_each_match_is_shown_in_its_own_colour():
 def test_leaving_step_mode_adds_the_points_still_waiting():
     w = make()
     w.step_mode = True
-    result = w.play(*valid_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0])
     w.step_mode = False
     assert w.score == result.score
 
 
 def test_rerun_cell_resumes_the_game_and_keeps_the_best():
     w = make(key="cell")
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     again = make(key="cell")
     assert again.resumed and again.board == w.board and again.score == w.score and again.moves == 1
     fresh = make(key="cell", new_game=True)
@@ -239,27 +240,27 @@ def test_dead_board_is_reshuffled_with_a_message(monkeypatch):
         return calls["n"] == 1
 
     monkeypatch.setattr(w.game.rules, "is_dead", dead_once)  # the game's rules decide, not the widget
-    result = w.play(*valid_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0])
     assert "no moves left, shuffling" in w.status.value
     assert w.board.counts() == result.board.counts() and not find_matches(w.board)
-    assert valid_moves(w.board)
+    assert legal_moves(w.board)
     assert any("no moves left" in t for name, args in w.layer(2).calls if name == "fill_text" for t in [args[0]])
 
 
 def test_new_game_resets_the_counters():
     w = make()
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     old = w.board
     click_button(w, "New game")
     assert (w.score, w.moves, w.last_cascades) == (0, 0, 0) and w.board != old
-    assert not find_matches(w.board) and valid_moves(w.board)
+    assert not find_matches(w.board) and legal_moves(w.board)
 
 
 def test_same_seed_same_game():
     a, b = make(seed=9), make(seed=9)
     for w in (a, b):
         for _ in range(5):
-            w.play(*valid_moves(w.board)[0])
+            w.play(*legal_moves(w.board)[0])
     assert a.board == b.board and a.score == b.score
 
 
@@ -288,12 +289,12 @@ def test_pressing_a_candy_rings_it_before_the_release():
 def test_undo_by_key_and_button_reaches_the_match3_board():
     w = make()
     start = w.board
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     w.play(*invalid_move(w.board))  # swapped back: nothing to undo for it
     assert w.moves == 1 and w.score > 0
     press_key(w, "u")
     assert (w.board, w.score, w.moves) == (start, 0, 0)
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     click_button(w, "Undo")
     assert w.board == start and w.game.undo_depth == 0
     press_key(w, "Backspace")
@@ -302,7 +303,7 @@ def test_undo_by_key_and_button_reaches_the_match3_board():
 
 def test_undo_replays_the_same_refills():
     w = make()
-    move = valid_moves(w.board)[0]
+    move = legal_moves(w.board)[0]
     w.play(*move)
     after = w.board
     press_key(w, "u")
@@ -314,7 +315,7 @@ def test_save_and_load_reach_the_match3_board():
     from tilelab.match3 import Game
 
     w = make(seed=4)
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     other = make(seed=8)
     other.set_game(Game.from_json(w.game.to_json()))
     assert (other.board, other.score, other.moves) == (w.board, w.score, w.moves) and other.game.can_undo
@@ -324,7 +325,7 @@ def test_save_and_load_reach_the_match3_board():
 
 def test_a_hint_clicked_during_a_cascade_is_answered_after_its_last_frame():
     w = make(frame_ms=40)
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     assert w.busy()
     w.canvas.reset()
     assert w.show_hint() == hint(w.board) == w.hint_move and "hint coming" in w.status.value
@@ -337,7 +338,7 @@ def test_a_hint_clicked_during_a_cascade_is_answered_after_its_last_frame():
 def test_a_hint_clicked_during_step_mode_is_shown_after_the_last_step():
     w = make()
     w.step_mode = True
-    w.play(*valid_moves(w.board)[0])
+    w.play(*legal_moves(w.board)[0])
     click_button(w, "Hint")
     assert w.hint_move is None
     while w.stages:
@@ -350,7 +351,7 @@ def test_new_game_on_a_long_game_asks_once():
 
     w = make()
     for _ in range(CONFIRM_MOVES):
-        w.play(*valid_moves(w.board)[0])
+        w.play(*legal_moves(w.board)[0])
     board = w.board
     click_button(w, "New game")
     assert w.board == board and "press New game again" in w.status.value
@@ -359,8 +360,8 @@ def test_new_game_on_a_long_game_asks_once():
 
 
 def test_px_gives_the_board_width_and_cell_px_stays():
-    a = Match3Widget(4, 5, 3, seed=1, px=250, canvas=FakeMultiCanvas(3, 250, 200))
-    b = Match3Widget(4, 5, 3, seed=1, cell_px=50, canvas=FakeMultiCanvas(3, 250, 200))
+    a = Match3Widget(4, 5, 3, rng=1, px=250, canvas=FakeMultiCanvas(3, 250, 200))
+    b = Match3Widget(4, 5, 3, rng=1, cell_px=50, canvas=FakeMultiCanvas(3, 250, 200))
     assert a.cell_px == b.cell_px == 50 and a.width == b.width == 250
     with pytest.raises(ValueError, match="disagree"):
         Match3Widget(4, 5, 3, px=250, cell_px=40, canvas=FakeMultiCanvas(3, 250, 200))

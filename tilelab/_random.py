@@ -1,4 +1,10 @@
-"""One way to turn a seed into a random generator, shared by every engine."""
+"""One way to turn a seed into a random generator, shared by every engine and widget.
+
+``rng=`` is the one keyword for randomness (a seed or a ``numpy.random.Generator``); :func:`rng_or_seed`
+reads the older ``seed=`` with a DeprecationWarning, and :func:`seeded_generator` also returns the seed
+it used, drawing a fresh one from OS entropy when none is given (Gymnasium's ``np_random``), so a game
+started without a seed can still be replayed.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,12 @@ from typing import Any, Sequence, TypeAlias, Union
 
 import numpy as np
 
+from tilelab._deprecation import moved, warn
+
 #: What every ``rng`` argument takes: a seed (a Python or numpy integer), a Generator, or None (fresh entropy).
 RngLike: TypeAlias = Union[int, np.integer[Any], np.random.Generator, None]
-SeedLike = RngLike  # the older name
+
+__getattr__, __dir__ = moved(__name__, {"SeedLike": "tilelab._random:RngLike"})
 
 
 def as_generator(rng: RngLike) -> np.random.Generator:
@@ -52,3 +61,38 @@ def outcome_at(outcomes: Sequence[tuple[Any, float]], u: float) -> Any:
         if u < total:
             return outcome
     return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
+
+
+def rng_or_seed(rng: RngLike, seed: RngLike, where: str = "this call") -> RngLike:
+    """The one randomness a call was given: ``rng=``, or ``seed=`` (its older name: it warns).
+
+    Giving both is a TypeError, in every engine and widget alike.
+
+    >>> rng_or_seed(7, None), rng_or_seed(None, None)
+    (7, None)
+    """
+    if seed is None:
+        return rng
+    warn(f"{where}(seed=...)", f"{where}(rng=...)")
+    if rng is not None:
+        raise TypeError(f"{where}: give the randomness once, as rng= (a seed or a numpy Generator); seed= is its "
+                        "older name")
+    return seed
+
+
+def seeded_generator(rng: RngLike) -> tuple[np.random.Generator, int | None]:
+    """A Generator for ``rng`` and the seed it was made from (None when ``rng`` is a Generator already).
+
+    With ``rng=None`` a fresh seed is drawn from OS entropy and returned, so the game can be replayed.
+
+    >>> generator, seed = seeded_generator(None)
+    >>> int(generator.integers(10**6)) == int(seeded_generator(seed)[0].integers(10**6))
+    True
+    >>> seeded_generator(7)[1]
+    7
+    """
+    if rng is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]  # an int when none was given
+        return np.random.default_rng(seed), seed
+    generator = as_generator(rng)
+    return generator, (None if isinstance(rng, np.random.Generator) else int(rng))

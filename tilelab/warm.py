@@ -186,8 +186,8 @@ def _warm_2048() -> str:
     def run() -> list:
         from tilelab.game2048 import CornerPlayer, Expectimax, MonteCarloPlayer, play_game, replay
 
-        boards = replay(play_game(CornerPlayer(), seed=1))[:-1:40]
-        expecti, monte = Expectimax(nodes_per_move=300), MonteCarloPlayer(rollouts=2, seed=0)
+        boards = replay(play_game(CornerPlayer(), rng=1))[:-1:40]
+        expecti, monte = Expectimax(nodes_per_move=300), MonteCarloPlayer(rollouts=2, rng=0)
         return [expecti(b) for b in boards] + [monte(b) for b in boards[:3]]
 
     return _numba_task(run, ["tilelab.game2048.bitboard", "tilelab.game2048.ai", "tilelab.game2048.expectimax"])
@@ -205,7 +205,7 @@ def _warm_td() -> str:
     for each in (net, strong):  # float32 tables and compact ones: each compiles its own copy of the kernels
         TDPlayer(each)(board)
         TDExpectimax(each, depth=2, table_bits=10)(board)
-    NTupleNetwork([(0, 1, 2, 3)]).train(2, seed=0)
+    NTupleNetwork([(0, 1, 2, 3)]).train(2, rng=0)
     return (f"{net.name} net OK ({net.memory_bytes / 2**20:.2f} MiB, {net.training['games']:,} training games); "
             f"strong net OK ({strong.memory_bytes / 2**20:.0f} MiB, {strong.training['games']:,} training games)")
 

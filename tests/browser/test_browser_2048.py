@@ -18,7 +18,7 @@ SETUP = close_previous("board") + f"""
 from tilelab.game2048 import Game
 from tilelab.game2048.palette import BLANK_COLOR, tile_style
 from tilelab.widgets.game2048 import Game2048Widget, direction_for_key
-board = Game2048Widget(seed={SEED})
+board = Game2048Widget(rng={SEED})
 keys_seen = []
 _on_key = board.on_key
 def _count_key(key):
@@ -117,7 +117,7 @@ ALIASES = {{"down": ["ArrowDown", "s"], "left": ["ArrowLeft", "a"], "right": ["A
 def plan_keys(n, seed):
     # keys a corner-strategy player would press (plus some that cannot move), played on a headless twin
     rng = random.Random(seed)
-    twin = Game2048Widget(seed={SEED}, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
+    twin = Game2048Widget(rng={SEED}, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     keys, could_move = [], 0
     while len(keys) < n:
         legal = {{d.value for d in twin.game.legal_moves()}}

@@ -53,7 +53,7 @@ def replay_choices():
 """
 
 
-SETUP = ai_setup(f"Game2048AIWidget(seed={SEED}, ms_per_move=20, speed=8)",
+SETUP = ai_setup(f"Game2048AIWidget(rng={SEED}, ms_per_move=20, speed=8)",
                  "from tilelab.widgets.game2048_ai import Game2048AIWidget\n")
 
 

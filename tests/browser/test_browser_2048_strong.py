@@ -11,7 +11,7 @@ from test_browser_2048_ai import ai_setup, assert_pixels_match, state
 pytestmark = pytest.mark.browser
 
 SEED = 2048
-SETUP = ai_setup(f"Game2048TDWidget.strong(seed={SEED}, speed=8)", """
+SETUP = ai_setup(f"Game2048TDWidget.strong(rng={SEED}, speed=8)", """
 from tilelab.game2048.ntuple import TDExpectimax
 from tilelab.widgets.game2048_td import Game2048TDWidget
 """) + """

@@ -41,7 +41,7 @@ def _executions(lab: bl.LabPage) -> int:
 
 
 def test_escape_then_shift_enter_keeps_the_game(lab: bl.LabPage, notebook_dir: Path) -> None:
-    cell = "from tilelab.widgets import Game2048Widget\nboard = Game2048Widget(seed=5)\nboard"
+    cell = "from tilelab.widgets import Game2048Widget\nboard = Game2048Widget(rng=5)\nboard"
     view = open_board(lab, notebook_dir, "classroom_resume.ipynb", [cell])
     view.focus()
     for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown") * 4:
@@ -73,7 +73,7 @@ def test_escape_then_shift_enter_keeps_the_game(lab: bl.LabPage, notebook_dir: P
 
 
 def test_buttons_hand_the_keys_back_to_the_board(lab: bl.LabPage, notebook_dir: Path) -> None:
-    cell = ("from tilelab.widgets import Game2048Widget\nboard = Game2048Widget(seed=8)\nkeys_seen = []\n"
+    cell = ("from tilelab.widgets import Game2048Widget\nboard = Game2048Widget(rng=8)\nkeys_seen = []\n"
             "_k = board.on_key\nboard.on_key = lambda key: (keys_seen.append(key), _k(key))\nboard")
     view = open_board(lab, notebook_dir, "classroom_focus.ipynb", [cell])
     cells_before = lab.notebook_state()["ncells"]
@@ -96,7 +96,7 @@ def _open_sidebar(lab: bl.LabPage) -> None:
 
 def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.LabPage, notebook_dir: Path) -> None:
     lab = narrow_lab
-    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, seed=2, size=400)\n"
+    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, rng=2, size=400)\n"
              "clicked = []\nboard.on_click = lambda x, y: clicked.append(board.cell_at(x, y))\n")
     view = open_board(lab, notebook_dir, "classroom_narrow.ipynb", [setup, "board"])
     _open_sidebar(lab)
@@ -142,7 +142,7 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
     from tilelab.widgets import SlidingWidget
 
-    board = SlidingWidget(3, seed=4, size=300)
+    board = SlidingWidget(3, rng=4, size=300)
     bundle = board._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     board.close()
@@ -166,7 +166,7 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
 
 def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabPage, notebook_dir: Path) -> None:
-    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, seed=12, size=360)\n"
+    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, rng=12, size=360)\n"
     view = open_board(lab, notebook_dir, "classroom_solve.ipynb", [setup, "board"])
     top = view.canvas.bounding_box()["y"]
     view.click_button("Hint")

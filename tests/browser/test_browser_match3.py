@@ -17,7 +17,7 @@ SETUP = close_previous("board") + f"""
 from tilelab.widgets import match3 as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
-board = Match3Widget(8, 8, 6, seed={SEED}, idle_hint_s=1e9)  # no idle hint: the picture stays put
+board = Match3Widget(8, 8, 6, rng={SEED}, idle_hint_s=1e9)  # no idle hint: the picture stays put
 
 def _cells(cells):
     return None if cells is None else [list(c) for c in cells]
@@ -36,7 +36,7 @@ def board_state():
             "select_colour": _M.SELECT_COLOUR, "hint_colour": _M.HINT_COLOUR}}
 
 def invalid_pair():
-    legal = {{frozenset(m) for m in board.valid_moves()}}
+    legal = {{frozenset(m) for m in board.legal_moves()}}
     b = board.board
     for r in range(board.rows):
         for c in range(board.cols - 1):
@@ -102,7 +102,7 @@ def test_candies_drawn_where_the_engine_says(match3: BoardView) -> None:
 def test_valid_pair_swaps_cascades_and_scores(match3: BoardView) -> None:
     lab = match3.lab
     st = state(match3)
-    a, b = lab.kernel_json("[list(c) for c in board.valid_moves()[0]]")
+    a, b = lab.kernel_json("[list(c) for c in board.legal_moves()[0]]")
     expected = lab.kernel_json(
         f"[r.score, r.cascades, [[int(r.board[i, j]) for j in range(board.cols)] for i in range(board.rows)]]",
         setup=f"import copy\nfrom tilelab.match3 import play\n"
@@ -146,7 +146,7 @@ def test_hint_and_new_game_buttons(match3: BoardView) -> None:
     st = state(match3)
     match3.click_button("Hint")
     hinted = lab.wait_for(lambda: (lambda s: s if s["hint"] else None)(state(match3)), 15, "a hint")
-    legal = lab.kernel_json("[sorted(list(c) for c in m) for m in board.valid_moves()]")
+    legal = lab.kernel_json("[sorted(list(c) for c in m) for m in board.legal_moves()]")
     assert sorted(hinted["hint"]) in legal, "the hint is not a legal move"
     match3.settle()
     for cell in hinted["hint"]:
@@ -171,7 +171,7 @@ def test_a_hint_clicked_during_a_cascade_is_answered_when_it_ends(match3: BoardV
     st = idle_state(match3)
     lab.kernel_eval("board.frame_ms = 150")  # a cascade of 15+ frames: seconds on screen
     try:
-        a, b = lab.kernel_json("[list(c) for c in board.valid_moves()[0]]")
+        a, b = lab.kernel_json("[list(c) for c in board.legal_moves()[0]]")
         match3.click(*centre(st, a))
         lab.wait_for(lambda: state(match3)["selected"] == [a], 15, "the first candy selected")
         match3.click(*centre(st, b))
@@ -180,7 +180,7 @@ def test_a_hint_clicked_during_a_cascade_is_answered_when_it_ends(match3: BoardV
         lab.wait_for(lambda: "hint coming" in match3.status_text(), 10, "the hint queued, not dropped")
         hinted = lab.wait_for(lambda: (lambda s: s if s["hint"] and not s["busy"] else None)(state(match3)), 30,
                               "the queued hint shown when the cascade ended")
-        legal = lab.kernel_json("[sorted(list(c) for c in m) for m in board.valid_moves()]")
+        legal = lab.kernel_json("[sorted(list(c) for c in m) for m in board.legal_moves()]")
         assert sorted(hinted["hint"]) in legal
         want = parse_colour(st["hint_colour"])
         # the outline comes after the cascade's last frame (the canvas may be still for a moment before)

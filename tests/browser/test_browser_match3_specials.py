@@ -22,9 +22,10 @@ from tilelab._random import as_generator as _as_generator
 from tilelab.widgets import match3 as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
-from tilelab.match3 import specials as _sp
+import tilelab.match3 as _sp
+from tilelab.match3.special_board import SPECIAL_NAMES
 from tilelab.match3 import specials_style as _look
-board = Match3Widget(8, 8, 6, seed={SEED}, idle_hint_s=1e9, specials=True)  # no idle hint: the picture stays put
+board = Match3Widget(8, 8, 6, rng={SEED}, idle_hint_s=1e9, specials=True)  # no idle hint: the picture stays put
 
 def _grids(b):
     code = getattr(b, "special_code", lambda cell: 0)
@@ -44,7 +45,7 @@ def board_state():
                      "cascades": int(last.cascades), "steps": len(last.steps),
                      "combo": getattr(last, "combo", None)}},
             "colours": {{str(k): candy_style(k).colour for k in range(board.kinds)}},
-            "codes": {{name: code for code, name in _sp.SPECIAL_NAMES.items()}},
+            "codes": {{name: code for code, name in SPECIAL_NAMES.items()}},
             "look": {{"bomb": _look.BOMB_COLOUR, "sprinkle": _look.SPRINKLE_COLOUR, "stripe": _look.STRIPE_COLOUR,
                      "wrapper": _look.WRAPPER_COLOUR, "wrapper_half": _look.WRAPPER_HALF,
                      "half": _M.CANDY_SCALE * board.cell_px, "blast": _M.BLAST_COLOUR}}}}
@@ -239,7 +240,7 @@ def test_specials_toggle_switches_the_rules_in_the_kernel(match3: BoardView) -> 
     assert on["board_type"] == "SpecialBoard" and on["toggle"]
     assert on["grid"] != off["grid"] and on["score"] == on["moves"] == 0, "turning specials on is a new game"
     assert lab.kernel_json("isinstance(board.board, _sp.SpecialBoard) and "
-                           "board.valid_moves() == _sp.valid_moves_specials(board.board)")
+                           "board.legal_moves() == _sp.valid_moves_specials(board.board)")
     lab.wait_for(lambda: re.search(r"specials on\b", match3.status_text()), 15, "the status saying specials are on")
     assert "mod-active" in (toggle.get_attribute("class") or "")
     assert_pixels_match(match3, on)

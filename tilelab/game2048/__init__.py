@@ -6,8 +6,8 @@ bitboard engine (:mod:`tilelab.game2048.ai`, :mod:`tilelab.game2048.bitboard`) l
 their names are imported on first use: ``from tilelab.game2048 import Expectimax`` just works.
 
 The engine-level move is :func:`play` (``play(board, direction) -> MoveResult``, the name every
-game package shares; ``move`` is its older name, the very same function). Randomness is a keyword
-``rng`` (a seed or a numpy Generator) everywhere; ``seed=`` stays as its older name.
+game package shares; ``move`` is its older name: it warns). Randomness is a keyword
+``rng`` (a seed or a numpy Generator) everywhere; ``seed=`` is its older name (it warns).
 
 >>> from tilelab.game2048 import Board, play
 >>> before = Board.parse('''
@@ -40,7 +40,7 @@ _AI_NAMES = tuple(_LAZY)
 
 __all__ = [
     "BLANK", "MAX_SIZE", "MIN_SIZE", "Board", "Cell", "Direction", "Game", "MoveResult", "SlideResult", "Spawn",
-    "TileMove", "Turn", "is_over", "legal_moves", "line_cells", "move", "play", "slide_row", "spawn", "spawn_outcomes",
+    "TileMove", "Turn", "is_over", "legal_moves", "line_cells", "play", "slide_row", "spawn", "spawn_outcomes",
     *_AI_NAMES,
 ]
 

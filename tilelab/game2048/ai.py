@@ -35,7 +35,7 @@ import numpy as np
 from tilelab._checks import as_float
 from tilelab._deprecation import moved
 from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
 from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.bitrows import MAX_TILE as BITBOARD_MAX_TILE
@@ -44,7 +44,7 @@ from tilelab.game2048.bitrows import U64, apply_move
 from tilelab.game2048.bitboard import random_playout, seed_state, spawn_xorshift
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.rules import legal_moves, play
-from tilelab.game2048.chance import rng_or_seed, spawn_outcomes
+from tilelab.game2048.chance import spawn_outcomes
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, MAX_NODES, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
@@ -81,7 +81,7 @@ class RandomPlayer:
     name = "random"
 
     def __init__(self, *, rng: RngLike = None, seed: RngLike = None) -> None:
-        self.rng = as_generator(rng_or_seed(rng, seed))
+        self.rng = as_generator(rng_or_seed(rng, seed, "RandomPlayer"))
 
     def __call__(self, board: Board) -> Direction:
         legal = _legal_or_raise(board)
@@ -180,7 +180,7 @@ class MonteCarloPlayer:
         self.rollouts = as_int(rollouts, "rollouts", minimum=1, maximum=MAX_ROLLOUTS)
         self.max_rollout_moves = as_int(max_rollout_moves, "max_rollout_moves", minimum=1, maximum=100_000)
         self.p_four = as_float(p_four, "p_four", minimum=0.0, maximum=1.0)
-        self.rng = as_generator(rng_or_seed(rng, seed))
+        self.rng = as_generator(rng_or_seed(rng, seed, "MonteCarloPlayer"))
         self.last_values: dict[Direction, float] = {}
 
     def __call__(self, board: Board) -> Direction:

@@ -37,9 +37,9 @@ import numpy.typing as npt
 
 from tilelab._deprecation import moved
 from tilelab._jit import njit, py_func
-from tilelab._random import as_generator, RngLike
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
-from tilelab.game2048.chance import rng_or_seed, sample_outcome
+from tilelab.game2048.chance import sample_outcome
 from tilelab.game2048.bitrows import (
     apply_move, Bitboard, check_bits, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
     DOWN, I64Array, LEFT, max_exponent, MAX_EXPONENT, MAX_TILE, OVERFLOW, Points, RIGHT, ROW_BITS,
@@ -314,7 +314,7 @@ def random_game_bits(*, rng: RngLike = None, seed: RngLike = None, p_four: float
     >>> random_game_bits(rng=1) == random_game_bits(rng=1)
     True
     """
-    gen = as_generator(rng_or_seed(rng, seed))
+    gen = as_generator(rng_or_seed(rng, seed, "random_game_bits"))
     p_four = check_p_four(p_four)
     state: Bits = seed_state(gen)
     bits: Bits = U64(0)
@@ -426,7 +426,7 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
     p_four = check_p_four(p_four)
-    gen = as_generator(rng_or_seed(rng, seed))
+    gen = as_generator(rng_or_seed(rng, seed, "play_random_batch"))
     limit = np.iinfo(np.int64).max if max_moves is None else int(max_moves)
     if engine == "numba":
         t = row_tables()

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._checks import is_int, short_repr
+from tilelab._deprecation import warn
 
 __all__ = [
     "BLANK",
@@ -70,10 +71,13 @@ _DIRECTION_WORDS = {
 }
 
 
+_LETTERS = frozenset("udlr")  #: single letters parse with a DeprecationWarning (goes in 0.3.0): keys read them otherwise
+
+
 class Direction(enum.Enum):
     """The four swipes. ``Direction("L")``, ``Direction("left")`` and ``Direction.LEFT`` agree.
 
-    >>> Direction("l"), Direction("Up"), Direction.parse("→")
+    >>> Direction("left"), Direction("Up"), Direction.parse("→")
     (Direction.LEFT, Direction.UP, Direction.RIGHT)
     >>> Direction.LEFT.delta, Direction.UP.opposite
     ((0, -1), Direction.DOWN)
@@ -90,8 +94,11 @@ class Direction(enum.Enum):
     @classmethod
     def _missing_(cls, value: object) -> "Direction | None":
         if isinstance(value, str):
-            name = _DIRECTION_WORDS.get(value.strip().lower())
+            word = value.strip().lower()
+            name = _DIRECTION_WORDS.get(word)
             if name is not None:
+                if word in _LETTERS:  # a key, not a word: the widgets read the d key as right (WASD) and l as right (hjkl)
+                    warn(f"Direction.parse({value!r})", f"Direction.parse({name.lower()!r}) (a single letter is a key)")
                 return cls[name]
         return None
 
@@ -110,7 +117,7 @@ class Direction(enum.Enum):
         except ValueError:
             raise ValueError(
                 f"unknown direction {value!r}; use one of up/down/left/right "
-                "(or u/d/l/r, arrows ↑↓←→, north/south/west/east, or Direction.UP ...); "
+                "(or arrows ↑↓←→, north/south/west/east, or Direction.UP ...); "
                 "single compass letters are refused because WASD keys read them differently"
             ) from None
 

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
+from tilelab._deprecation import moved
 from tilelab._random import RngLike, as_generator, outcome_at
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, as_board, check_p_four,
@@ -20,7 +21,6 @@ __all__ = [
     "spawn_outcomes",
     "sample_outcome",
     "spawn",
-    "rng_or_seed",
 ]
 
 
@@ -90,16 +90,5 @@ def spawn(board: BoardLike, *, rng: RngLike = None, p_four: float = DEFAULT_P_FO
     return board.with_tile(chosen.cell, chosen.value), chosen
 
 
-def rng_or_seed(rng: RngLike, seed: RngLike) -> RngLike:
-    """The one randomness a call was given: ``rng=``, or ``seed=`` (2048's older name for it).
-
-    Every 2048 function that takes randomness takes both keywords; giving both is refused.
-
-    >>> rng_or_seed(7, None), rng_or_seed(None, 7), rng_or_seed(None, None)
-    (7, 7, None)
-    """
-    if seed is None:
-        return rng
-    if rng is not None:
-        raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
-    return seed
+# The one rng helper lives with the randomness every engine shares.
+__getattr__, __dir__ = moved(__name__, {"rng_or_seed": "tilelab._random:rng_or_seed"})

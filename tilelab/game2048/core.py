@@ -61,7 +61,7 @@ __getattr__, __dir__ = moved(__name__, {
     "spawn_outcomes": "tilelab.game2048.chance:spawn_outcomes",
     "sample_outcome": "tilelab.game2048.chance:sample_outcome",
     "spawn": "tilelab.game2048.chance:spawn",
-    "rng_or_seed": "tilelab.game2048.chance:rng_or_seed",
+    "rng_or_seed": "tilelab._random:rng_or_seed",
     "Game": "tilelab.game2048.game:Game",
     "Turn": "tilelab._protocol:Turn",
 })

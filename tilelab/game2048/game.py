@@ -13,13 +13,13 @@ from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
 from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
-from tilelab.game2048.chance import Spawn, rng_or_seed, sample_outcome, spawn, spawn_outcomes
+from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
 
 __all__ = [
     "Game",
@@ -149,14 +149,14 @@ class Game(SessionBase):
         board: BoardLike | None = None,
         keep_playing: bool = True,
     ) -> None:
-        rng = rng_or_seed(rng, seed)  # rng= is the name every engine shares; seed= is 2048's older alias
+        rng = rng_or_seed(rng, seed, "tilelab.game2048.Game")  # seed= is the older name of rng=
         self.target = _check_target(target)
         self.p_four = check_p_four(p_four)
-        self.seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
         #: False: once the target is made, moves wait (the original game's "You win!" screen) until this is set
         #: True ("Keep going"). True (the default for code): play straight on past the target.
         self.keep_playing = bool(keep_playing)
-        self._rng = as_generator(rng)
+        #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
+        self._rng, self.seed = seeded_generator(rng)
         if board is not None:
             start = as_board(board)
             if size != DEFAULT_SIZE and size != start.size:

@@ -21,11 +21,11 @@ import numpy.typing as npt
 
 from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._random import RngLike, as_generator
+from tilelab._deprecation import warn
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
 from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
-from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.bitrows import U64
 from tilelab.game2048.bitboard import seed_state
 from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
@@ -231,7 +231,7 @@ class NTupleNetwork:
             raise ValueError(f"alpha must be a learning rate in (0, 1], got {alpha!r}")
         if method not in ("td0", "tc"):
             raise ValueError(f"method must be 'td0' (plain TD(0)) or 'tc' (temporal coherence), got {method!r}")
-        rng = rng_or_seed(rng, seed)
+        rng = rng_or_seed(rng, seed, "NTupleNetwork.train")
         tr = self.training
         if tr["state"] is None:
             tr["state"] = int(seed_state(as_generator(rng)))
@@ -302,7 +302,11 @@ class NTupleNetwork:
         """
         if rng is _REQUIRED and seed is _REQUIRED:
             raise TypeError("evaluate() needs rng=... (a seed or a numpy Generator; rng=None for fresh entropy)")
-        rng = seed if rng is _REQUIRED else rng_or_seed(rng, None if seed is _REQUIRED else seed)
+        if rng is _REQUIRED:  # seed= alone (its older name): it warns, and seed=None still asks for fresh entropy
+            warn("NTupleNetwork.evaluate(seed=...)", "NTupleNetwork.evaluate(rng=...)")
+            rng = seed
+        elif seed is not _REQUIRED:
+            rng = rng_or_seed(rng, seed, "NTupleNetwork.evaluate")
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be an int >= 1, got {games!r}")
         if not (isinstance(p_four, (int, float)) and 0 <= p_four <= 1):
@@ -452,7 +456,7 @@ def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: in
     ``rng`` is the training seed (default 0; ``seed=`` is its older name): an int, since it names the
     cache file. A damaged cache file is detected (checksum) and trained again.
     """
-    chosen = rng_or_seed(rng, seed)
+    chosen = rng_or_seed(rng, seed, "cached_network")
     if chosen is None:
         chosen = 0
     if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):

@@ -21,10 +21,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tilelab._random import RngLike
+from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.game import Game
-from tilelab.game2048.chance import Spawn, rng_or_seed
+from tilelab.game2048.chance import Spawn
 
 __all__ = ["Player", "GameRecord", "replay", "play_game"]
 
@@ -206,7 +206,7 @@ def play_game(player: Player, *, rng: RngLike = None, seed: RngLike = None, size
     """
     if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
         raise ValueError(f"max_moves must be None or an int >= 0, got {max_moves!r}")
-    game = Game(size=size, p_four=p_four, rng=rng_or_seed(rng, seed))
+    game = Game(size=size, p_four=p_four, rng=rng_or_seed(rng, seed, "play_game"))
     record = GameRecord(_player_name(player), game.seed, size, float(p_four), game.board)
     while not game.over and (max_moves is None or record.moves < max_moves):
         if until_tile is not None and game.board.max_tile >= until_tile:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterable, NamedTuple, Sequence
 
+from tilelab._deprecation import renamed
 from tilelab.game2048.board import (
     BLANK, MAX_SIZE, MAX_TILE, Board, BoardLike, Cell, Direction, DirectionLike, as_board, check_size, check_tile,
 )
@@ -202,7 +203,7 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     return MoveResult(Board._trusted(new_rows), score, moves, changed, direction)
 
 
-move = play  #: the older name of :func:`play` (the very same function), kept for code that calls ``move``
+move = renamed(play, "tilelab.game2048.move", "tilelab.game2048.play")  #: the older name of :func:`play`
 
 
 _LEFT, _RIGHT, _UP, _DOWN = range(4)

@@ -27,10 +27,10 @@ The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.slid
   ``SpecialBoard`` it plays the special candies' rules and returns a ``SpecialSwapResult``.
   ``swap(board, a, b, *, rng)`` is the same plain rule with the two cells as arguments (kept:
   lessons build it), ``swap_specials`` its special twin.
-- ``legal_moves(board)``: every swap that makes a match; ``valid_moves`` is its older name (the
-  same function). Both are the very functions of :mod:`tilelab.match3.core`, the readable ones the
-  lesson builds; the compiled twins are ``valid_moves_fast`` and ``is_dead_fast`` (tested to
-  agree). ``valid_moves_reference``/``is_dead_reference`` are older names for the readable ones.
+- ``legal_moves(board)``: every swap that makes a match, the readable function the lesson builds
+  (:mod:`tilelab.match3.moves`); its compiled twins are ``valid_moves_fast`` and ``is_dead_fast``
+  (tested to agree). ``valid_moves``, ``valid_moves_reference`` and ``is_dead_reference`` are older
+  names: they warn and go in tilelab 0.3.0.
 - ``rng`` is keyword-only everywhere (a seed or a ``numpy.random.Generator``) and required
   wherever chance enters: deals, refills, cascades, swaps, reshuffles, statistics.
 - one text picture for both boards: ``print(board)`` writes it, ``Board.parse`` and
@@ -51,9 +51,8 @@ from tilelab.match3.cascade import (
 )
 from tilelab.match3.matches import Group, Run, find_matches, find_runs, four_direction_counts
 from tilelab.match3.moves import hint, immediate_score
-from tilelab.match3.moves import is_dead, legal_moves, valid_moves
-from tilelab.match3.moves import is_dead as is_dead_reference  # older names, kept
-from tilelab.match3.moves import valid_moves as valid_moves_reference
+from tilelab.match3.moves import is_dead, legal_moves
+from tilelab.match3.moves import is_dead_reference, valid_moves, valid_moves_reference  # older names: they warn
 from tilelab.match3.fast import is_dead_fast, swap_fast, valid_moves_fast
 from tilelab.match3.generate import (
     Reshuffle,
@@ -88,8 +87,8 @@ __all__ = [
     "EMPTY", "MAX_CASCADES", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",
-    "refill_outcomes", "resolve", "swap", "swap_fast", "valid_moves", "valid_moves_reference",
-    "valid_moves_fast", "legal_moves", "is_dead", "is_dead_reference", "is_dead_fast", "new_board",
+    "refill_outcomes", "resolve", "swap", "swap_fast",
+    "valid_moves_fast", "legal_moves", "is_dead", "is_dead_fast", "new_board",
     "planted_board", "reshuffle", "reshuffle_report",
     "stable_board", "can_have_move",
     # special candies (specials on; the rules above stay the default)

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 import numpy as np
 
 from tilelab._checks import short_repr
+from tilelab._deprecation import warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -49,7 +50,7 @@ from tilelab._protocol import (
     saved_fields,
     saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
@@ -86,7 +87,8 @@ class Rules:
         raise NotImplementedError
 
     def valid_moves(self, board: Any) -> list[Move]:
-        """The older name of :meth:`legal_moves`."""
+        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
+        warn("Rules.valid_moves(board)", "Rules.legal_moves(board)")
         return self.legal_moves(board)
 
     def is_dead(self, board: Any) -> bool:
@@ -328,12 +330,10 @@ class Game(SessionBase):
     def __init__(self, rows: int = 8, cols: int = 8, kinds: int = 6, *, rules: "Rules | str | bool" = PLAIN,
                  rng: int | np.random.Generator | None = None, seed: int | np.random.Generator | None = None,
                  board: Any = None) -> None:
-        if rng is not None and seed is not None:
-            raise TypeError("pass rng= or seed= (the same thing), not both")
-        source = rng if rng is not None else seed
+        source = rng_or_seed(rng, seed, "tilelab.match3.Game")  # seed= is the older name of rng=
         self.rules = as_rules(rules)
-        self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
-        self._rng = as_generator(source)
+        #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
+        self._rng, self.seed = seeded_generator(source)
         self._history: list[_Snapshot] = []
         if board is None:
             board = self.rules.deal(rows, cols, kinds, rng=self._rng)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tilelab._deprecation import renamed
 from tilelab.match3.board import Board, check_full, Move
 from tilelab.match3.cascade import creates_run
 from tilelab.match3.matches import find_matches, find_runs
@@ -47,8 +48,9 @@ def legal_moves(board: Board) -> list[Move]:
     return sorted(moves)
 
 
-#: The older name, kept for old notebooks and the README: the same function.
-valid_moves = legal_moves
+#: Older names of :func:`legal_moves` and :func:`is_dead`: they warn and name the new one.
+valid_moves = renamed(legal_moves, "tilelab.match3.valid_moves", "tilelab.match3.legal_moves")
+valid_moves_reference = renamed(legal_moves, "tilelab.match3.valid_moves_reference", "tilelab.match3.legal_moves")
 
 
 def check_stable(board: Board) -> None:
@@ -141,3 +143,6 @@ def hint(board: Board, rule: str = "score") -> Move | None:
         return min(moves, key=lowest)
     score = _immediate_score_stable if not find_runs(board) else immediate_score
     return min(moves, key=lambda m: (-score(board, m), lowest(m)))
+
+
+is_dead_reference = renamed(is_dead, "tilelab.match3.is_dead_reference", "tilelab.match3.is_dead")  #: older name

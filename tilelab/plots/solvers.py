@@ -15,6 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from tilelab._deprecation import warn
 from tilelab._random import RngLike, as_generator
 from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
 from tilelab.sliding import Puzzle
@@ -82,7 +83,8 @@ def plot_heuristic_values(
     boards the search has to expand. ``rng`` (a seed or a Generator; ``seed=`` is its older
     name) picks the sampled boards.
     """
-    if seed is not None:
+    if seed is not None:  # the older name of rng=
+        warn("plot_heuristic_values(seed=...)", "plot_heuristic_values(rng=...)")
         rng = seed
     heuristics = dict(HEURISTICS) if heuristics is None else dict(heuristics)
     table = distance_table(rows, cols)

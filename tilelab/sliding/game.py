@@ -41,7 +41,7 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
 from tilelab.sliding.core import DIRECTIONS, Puzzle
 from tilelab.sliding.moves import MoveCount, Slide, count_moves, play
 from tilelab.sliding.shuffle import METHODS, shuffle
@@ -164,14 +164,12 @@ class Game(SessionBase):
     def __init__(self, rows: int = 4, cols: int | None = None, *, rng: RngLike = None,
                  seed: RngLike = None, method: str = "uniform",
                  board: Puzzle | None = None, puzzle: Puzzle | None = None) -> None:
-        if rng is not None and seed is not None:
-            raise TypeError("pass rng= or seed= (the same thing), not both")
-        source = rng if rng is not None else seed
+        source = rng_or_seed(rng, seed, "tilelab.sliding.Game")  # seed= is the older name of rng=
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
         self.method = method
-        self.seed: int | None = int(source) if isinstance(source, (int, np.integer)) and not isinstance(source, bool) else None
-        self._rng = as_generator(source)
+        #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
+        self._rng, self.seed = seeded_generator(source)
         self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
         if puzzle is not None:  # the older name of board=
             warn("sliding.Game(puzzle=...)", "sliding.Game(board=...)")

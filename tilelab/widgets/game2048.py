@@ -29,9 +29,8 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
-from tilelab._random import RngLike
+from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR
-from tilelab.game2048.chance import rng_or_seed
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
 from tilelab.widgets.pictures import bold_font, rgb
@@ -253,7 +252,7 @@ class Game2048Widget(BoardWidget):
         px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
         new_game: bool = False, resume: bool = True, key: Any = None,
     ) -> None:
-        rng = rng_or_seed(rng, seed)  # seed= is the older name of rng=
+        rng = rng_or_seed(rng, seed, "Game2048Widget")  # seed= is the older name of rng=
         where = None if game is not None else board_key(self.kind, size, rng, target, p_four, key=key)
         previous = self.previous(where, resume and not new_game)
         if previous is not None:

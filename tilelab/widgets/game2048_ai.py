@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._random import RngLike
+from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048 import Board, Direction, Expectimax, Game
 from tilelab.widgets.game2048 import Game2048Widget
 
@@ -86,7 +86,8 @@ class Game2048AIWidget:
                  canvas: Any = None, raise_errors: bool = False, **board_options: Any) -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED} moves per second, got {speed!r}")
-        self.board = Game2048Widget(rng=rng, seed=seed, game=game, canvas=canvas, raise_errors=raise_errors,
+        rng = rng_or_seed(rng, seed, "Game2048AIWidget")  # seed= is the older name of rng=
+        self.board = Game2048Widget(rng=rng, game=game, canvas=canvas, raise_errors=raise_errors,
                                     **board_options)
         self.player = player if player is not None else Expectimax(ms_per_move=ms_per_move)
         self.thinking = widgets.HTML(value=thinking_html({}, None, note="press Hint or AI move"))

@@ -8,13 +8,13 @@ was given (plain or with specials); the board holds no rules of its own. Candies
 *and* a shape each (:mod:`tilelab.match3.candies`).
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, click, press_key
->>> board = Match3Widget(4, 5, 3, seed=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
+>>> board = Match3Widget(4, 5, 3, rng=7, canvas=FakeMultiCanvas(3, 250, 200), raise_errors=True)
 >>> print(board.board)
 12200
 20220
 00112
 12212
->>> board.valid_moves()[:2]
+>>> board.legal_moves()[:2]
 [((0, 0), (1, 0)), ((0, 1), (1, 1))]
 >>> click(board, 25, 25); click(board, 25, 75)    # (0, 0) then (1, 0): 1 2 2 -> 2 2 2
 >>> board.moves, board.score > 0, board.score == board.game.score
@@ -32,7 +32,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from tilelab._deprecation import moved
-from tilelab._random import as_generator
+from tilelab._random import RngLike, rng_or_seed
 from tilelab.match3 import Board, Cell, SwapResult, neighbours
 from tilelab.match3.game import Game, Rules, as_rules
 from tilelab.widgets.base import OVERLAY, UNDO_KEYS, BoardWidget, board_key
@@ -70,7 +70,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
         cols: int = 8,
         kinds: int = 6,
         *,
-        seed: int | None = None,
+        rng: RngLike = None,
+        seed: RngLike = None,
         cell_px: int | None = None,
         px: int | None = None,
         frame_ms: float = MS_PER_FRAME,
@@ -83,7 +84,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
         specials: bool = False,
         rules: Rules | str | None = None,
     ) -> None:
-        where = board_key("match3", rows, cols, kinds, seed, key=key)
+        rng = rng_or_seed(rng, seed, "Match3Widget")  # seed= is the older name of rng=
+        where = board_key("match3", rows, cols, kinds, rng, key=key)
         previous = self.previous(where, resume and not new_game)
         self.rows, self.cols, self.kinds = rows, cols, kinds
         if px is not None and cell_px is not None and cell_px != px // cols:
@@ -95,7 +97,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         self.idle_hint_s = float(idle_hint_s)
         #: The session: board, score, moves, rules (plain or with specials), undo, hints, save/load.
         self.game = Game(rows, cols, kinds, rules=as_rules(specials if rules is None else rules),
-                         rng=as_generator(seed))
+                         rng=rng)
         self.selected: Cell | None = None
         self.hint_move: tuple[Cell, Cell] | None = None
         self.last_result: SwapResult | None = None

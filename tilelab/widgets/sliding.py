@@ -7,7 +7,7 @@ holds no rules of its own. ``cell_at`` (pixel -> cell) and the picture helpers a
 functions, tested without a browser.
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, press_key
->>> board = SlidingWidget(3, seed=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True)
+>>> board = SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True)
 >>> print(board.puzzle)
 7 . 1
 4 2 5
@@ -31,8 +31,8 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._deprecation import moved
-from tilelab._random import RngLike, as_generator
+from tilelab._deprecation import moved, warn
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, play
 from tilelab.sliding import game as session
 from tilelab.sliding.game import (
@@ -138,11 +138,11 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         key: Any = None,
     ) -> None:
         cols = rows if cols is None else cols
-        if rng is not None and seed is not None:
-            raise ValueError("give the randomness once: rng=... (a seed or a numpy Generator), not both rng and seed")
-        seed = rng if rng is not None else seed  # seed= is the older name of rng=
+        seed = rng_or_seed(rng, seed, "SlidingWidget")  # seed= is the older name of rng=
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
+        if size is not None:  # the older name of px=
+            warn("SlidingWidget(size=...)", "SlidingWidget(px=...)")
         if size is not None and px is not None and size != px:
             raise ValueError(f"px={px} and size={size} both give the board's pixel width; pass px only")
         px = 400 if px is None and size is None else (px if px is not None else size)
