@@ -88,5 +88,5 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".[lab,test]")
     session.run("python", "-c", "import sys, numpy; print('Python', sys.version.split()[0], '- numpy', numpy.__version__)")
     jobs = os.environ.get("TEST_JOBS", str(min(os.cpu_count() or 2, 4)))
-    session.run("python", "-m", "pytest", *test_files(), *DOCTEST_MODULES, "--doctest-modules", "-p", "no:randomly",
+    session.run("python", "-m", "pytest", *test_files(), *DOCTEST_MODULES, "--doctest-modules",
                 "-n", jobs, "--dist", "loadfile", "--durations=10", *session.posargs)
