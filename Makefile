@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-shuffled test-notebooks test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
+.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ test-shuffled: $(STAMP)
 
 test-notebooks: $(STAMP)
 	$(PYTEST) notebooks --nbval-lax --nbval-current-env $(PARALLEL)
+
+# The engine and lesson tests (with doctests and the strict type check) on the oldest and the newest
+# supported Python, each in its own environment under .nox/ with what pip installs there (noxfile.py).
+# NOX_ARGS="-p 3.13" runs one; NOX_ARGS="-- -x" passes pytest arguments.
+test-pythons: $(STAMP)
+	$(PY) -m nox $(NOX_ARGS)
 
 test-browser: $(STAMP)
 	TILELAB_REQUIRE_BROWSER=1 $(PYTEST) tests/browser tests/test_teach_site.py -m browser
