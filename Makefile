@@ -35,8 +35,11 @@ lab: $(STAMP)
 # process, so its fixtures and a notebook's cells run in order.
 TEST_JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ "$$n" -gt 4 ] && n=4; echo $$n)
 PARALLEL  := -n $(TEST_JOBS) --dist loadfile
+# Then the engine and lesson tests again on the oldest and newest supported Python (test-pythons below; a
+# Python this machine lacks is skipped with a message, or fails when TILELAB_REQUIRE_PYTHONS=1, as in CI).
 test: $(STAMP)
 	$(PYTEST) tests tilelab notebooks --doctest-modules --nbval-lax --nbval-current-env --durations=15 $(PARALLEL)
+	$(PY) -m nox $(NOX_ARGS)
 
 test-unit: $(STAMP)
 	$(PYTEST) tests tilelab --doctest-modules -m "not browser" $(PARALLEL)

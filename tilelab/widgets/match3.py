@@ -31,7 +31,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tilelab._deprecation import moved
+from tilelab._deprecation import moved, warn
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.match3 import Board, Cell, SwapResult, neighbours
 from tilelab.match3.game import Game, Rules, as_rules
@@ -234,9 +234,14 @@ class Match3Widget(Match3Drawing, BoardWidget):
         self.redraw()
         self._update_status()
 
-    def valid_moves(self) -> list[tuple[Cell, Cell]]:
+    def legal_moves(self) -> list[tuple[Cell, Cell]]:
         """The legal swaps on the current board (``board.game.legal_moves()``)."""
         return self.game.legal_moves()
+
+    def valid_moves(self) -> list[tuple[Cell, Cell]]:
+        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
+        warn("Match3Widget.valid_moves()", "Match3Widget.legal_moves()")
+        return self.legal_moves()
 
     def undo(self) -> bool:
         """Take back the last swap (``u`` or Backspace): board, score and random state."""
