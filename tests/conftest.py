@@ -1,8 +1,8 @@
 """Shared test set-up: matplotlib draws off-screen, every test's figures are closed after it, and hypothesis
 sets no per-example deadline (a wall-clock bound: the first example of a property may compile numba code, and
-CI machines are shared, so a 200 ms deadline fails a correct test; properties that time something say so), and
-tests use tilelab's current names: an older name's DeprecationWarning fails the test unless it is expected
-(``pytest.warns``, the tests of the older names themselves)."""
+CI machines are shared, so a 200 ms deadline fails a correct test; properties that time something say so).
+(Tests use tilelab's current names: pyproject's filterwarnings turns an older name's DeprecationWarning into an
+error unless a test expects it with ``pytest.warns``.)"""
 
 from __future__ import annotations
 
@@ -15,10 +15,6 @@ from hypothesis import settings
 matplotlib.use("Agg")
 settings.register_profile("tilelab", deadline=None)
 settings.load_profile("tilelab")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("filterwarnings", r"error:.* is deprecated and goes in tilelab :DeprecationWarning")
 
 
 @pytest.fixture(autouse=True)
