@@ -709,3 +709,10 @@ def test_evaluate_still_requires_its_rng():
 
     with pytest.raises(TypeError, match="rng="):
         NTupleNetwork([(0, 1)]).evaluate(2)
+
+
+def test_the_game_passes_the_public_conformance_check():
+    """tilelab.check_game on 200 seeded random games: undo to any depth, exact JSON, the same draws after loading."""
+    import tilelab
+
+    assert tilelab.check_game(lambda seed: Game(rng=seed), games=200, moves=12) == 200
