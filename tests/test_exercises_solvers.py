@@ -341,3 +341,25 @@ def test_a_search_the_check_cannot_watch_is_told_how_to_expand():
 
     result = check("solvers.search", own_moves)
     assert not result and "children(board)" in result.message
+
+
+def test_the_lessons_own_astar_passes():
+    """Lesson 4a's readable A* (ties to the deeper board, stale entries skipped): a student who types it out passes."""
+    def astar(start: Puzzle) -> list[int]:
+        tie = itertools.count()
+        best_g, parent = {start: 0}, {start: None}
+        queue = [(my_manhattan(start), 0, next(tie), start)]
+        while queue:
+            _, minus_g, _, board = heapq.heappop(queue)
+            g = -minus_g
+            if g > best_g[board]:
+                continue
+            if board.is_goal():
+                return _path_to(board, parent)
+            for tile, child in children(board):
+                if g + 1 < best_g.get(child, math.inf):
+                    best_g[child], parent[child] = g + 1, (board, tile)
+                    heapq.heappush(queue, (g + 1 + my_manhattan(child), -(g + 1), next(tie), child))
+        return []
+
+    assert check("solvers.search", astar)
