@@ -54,21 +54,27 @@ def my_pair_conflict(p: Puzzle) -> int:
     return my_manhattan(p) + 2 * sum(1 for xs in _line_places(p) for a, b in itertools.combinations(xs, 2) if a > b)
 
 
-def my_astar(p: Puzzle) -> list[int]:
-    tie = itertools.count()
-    queue = [(my_manhattan(p), 0, next(tie), p, [])]
-    best = {p: 0}
-    while queue:
-        _, g, _, board, path = heapq.heappop(queue)
-        if board.is_goal():
-            return path
-        if g > best[board]:
-            continue
-        for tile, child in children(board):
-            if g + 1 < best.get(child, math.inf):
-                best[child] = g + 1
-                heapq.heappush(queue, (g + 1 + my_manhattan(child), g + 1, next(tie), child, path + [tile]))
-    return []
+def astar_with(h):
+    """A* as a student writes it, with the heuristic ``h``."""
+    def solve_(p: Puzzle) -> list[int]:
+        tie = itertools.count()
+        queue = [(h(p), 0, next(tie), p, [])]
+        best = {p: 0}
+        while queue:
+            _, g, _, board, path = heapq.heappop(queue)
+            if board.is_goal():
+                return path
+            if g > best[board]:
+                continue
+            for tile, child in children(board):
+                if g + 1 < best.get(child, math.inf):
+                    best[child] = g + 1
+                    heapq.heappush(queue, (g + 1 + h(child), g + 1, next(tie), child, path + [tile]))
+        return []
+    return solve_
+
+
+my_astar = astar_with(my_manhattan)
 
 
 def _table_by_bfs(rows, cols, pattern):
@@ -281,26 +287,6 @@ def lessons_ida_star(start: Puzzle) -> list[int]:
     while (cut := search(start, 0, None, bound)) is not None:
         bound = cut
     return path
-
-
-def astar_with(h):
-    """``my_astar`` with another heuristic."""
-    def solve_(p: Puzzle) -> list[int]:
-        tie = itertools.count()
-        queue = [(h(p), 0, next(tie), p, [])]
-        best = {p: 0}
-        while queue:
-            _, g, _, board, path = heapq.heappop(queue)
-            if board.is_goal():
-                return path
-            if g > best[board]:
-                continue
-            for tile, child in children(board):
-                if g + 1 < best.get(child, math.inf):
-                    best[child] = g + 1
-                    heapq.heappush(queue, (g + 1 + h(child), g + 1, next(tie), child, path + [tile]))
-        return []
-    return solve_
 
 
 @pytest.mark.parametrize("answer, why", [
