@@ -54,21 +54,27 @@ def my_pair_conflict(p: Puzzle) -> int:
     return my_manhattan(p) + 2 * sum(1 for xs in _line_places(p) for a, b in itertools.combinations(xs, 2) if a > b)
 
 
-def my_astar(p: Puzzle) -> list[int]:
-    tie = itertools.count()
-    queue = [(my_manhattan(p), 0, next(tie), p, [])]
-    best = {p: 0}
-    while queue:
-        _, g, _, board, path = heapq.heappop(queue)
-        if board.is_goal():
-            return path
-        if g > best[board]:
-            continue
-        for tile, child in children(board):
-            if g + 1 < best.get(child, math.inf):
-                best[child] = g + 1
-                heapq.heappush(queue, (g + 1 + my_manhattan(child), g + 1, next(tie), child, path + [tile]))
-    return []
+def astar_with(h):
+    """A* as a student writes it, with the heuristic ``h``."""
+    def solve_(p: Puzzle) -> list[int]:
+        tie = itertools.count()
+        queue = [(h(p), 0, next(tie), p, [])]
+        best = {p: 0}
+        while queue:
+            _, g, _, board, path = heapq.heappop(queue)
+            if board.is_goal():
+                return path
+            if g > best[board]:
+                continue
+            for tile, child in children(board):
+                if g + 1 < best.get(child, math.inf):
+                    best[child] = g + 1
+                    heapq.heappush(queue, (g + 1 + h(child), g + 1, next(tie), child, path + [tile]))
+        return []
+    return solve_
+
+
+my_astar = astar_with(my_manhattan)
 
 
 def _table_by_bfs(rows, cols, pattern):
@@ -227,3 +233,119 @@ def test_a_crashing_or_suboptimal_search_fails_politely():
     assert not check("solvers.search", lambda p: [99]).passed
     assert "raised" in check("solvers.search", lambda p: 1 / 0).message
     assert "list of tiles" in check("solvers.search", lambda p: None).message
+
+
+# ---------------------------------------------------------------- "write A*" demands A*
+def _path_to(board, parent):
+    moves = []
+    while parent[board] is not None:
+        board, tile = parent[board]
+        moves.append(tile)
+    return moves[::-1]
+
+
+def lessons_bfs(start: Puzzle) -> list[int]:
+    """Lesson 4a's readable breadth-first search, typed out by a student: optimal, but not A*."""
+    if start.is_goal():
+        return []
+    parent, queue = {start: None}, deque([start])
+    while queue:
+        board = queue.popleft()
+        for tile, child in children(board):
+            if child not in parent:
+                parent[child] = (board, tile)
+                if child.is_goal():
+                    return _path_to(child, parent)
+                queue.append(child)
+    return []
+
+
+def lessons_ida_star(start: Puzzle) -> list[int]:
+    """Lesson 4b's readable IDA* with Manhattan, typed out by a student: optimal, but not A*."""
+    path: list[int] = []
+
+    def search(board, g, previous_blank, bound):
+        if board.is_goal():
+            return None
+        smallest = math.inf
+        for tile, child in children(board):
+            if child.blank == previous_blank:
+                continue
+            f = g + 1 + my_manhattan(child)
+            if f > bound:
+                smallest = min(smallest, f)
+                continue
+            path.append(tile)
+            cut = search(child, g + 1, board.blank, bound)
+            if cut is None:
+                return None
+            path.pop()
+            smallest = min(smallest, cut)
+        return smallest
+
+    bound = my_manhattan(start)
+    while (cut := search(start, 0, None, bound)) is not None:
+        bound = cut
+    return path
+
+
+@pytest.mark.parametrize("answer, why", [
+    (lessons_bfs, "after one with f ="),               # breadth first: f goes down again
+    (lessons_ida_star, "twice"),                       # iterative deepening: the root again each round
+    (astar_with(lambda p: 0), "above"),                # h = 0 is Dijkstra, breadth first here
+    (astar_with(lambda p: sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)), "f ="),  # aima's misplaced
+], ids=["lesson-4a-bfs", "lesson-4b-ida-star", "h-zero", "aima-misplaced"])
+def test_write_astar_refuses_other_optimal_searches(answer, why):
+    """The review's loophole: plain BFS (38 s) and the lesson's own IDA* passed "write A*" by being optimal."""
+    result = check("solvers.search", answer)
+    assert not result and result.reason == "" and "not A*" in result.message and why in result.message, result
+    assert isinstance(result.counterexample, Puzzle) and result.picture
+
+
+def test_a_search_the_check_cannot_watch_is_told_how_to_expand():
+    def own_moves(p: Puzzle) -> list[int]:  # a BFS over the Puzzle's tiles without children(): nothing to watch
+        parent, queue = {p.tiles: None}, deque([p.tiles])
+        while queue:
+            tiles = queue.popleft()
+            if tiles == Puzzle.goal(p.rows, p.cols).tiles:
+                moves = []
+                while parent[tiles] is not None:
+                    tiles, tile = parent[tiles]
+                    moves.append(tile)
+                return moves[::-1]
+            blank = tiles.index(0)
+            r, c = divmod(blank, p.cols)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < p.rows and 0 <= cc < p.cols:
+                    cell = rr * p.cols + cc
+                    nxt = list(tiles)
+                    nxt[blank], nxt[cell] = nxt[cell], 0
+                    if tuple(nxt) not in parent:
+                        parent[tuple(nxt)] = (tiles, tiles[cell])
+                        queue.append(tuple(nxt))
+        return []
+
+    result = check("solvers.search", own_moves)
+    assert not result and "children(board)" in result.message
+
+
+def test_the_lessons_own_astar_passes():
+    """Lesson 4a's readable A* (ties to the deeper board, stale entries skipped): a student who types it out passes."""
+    def astar(start: Puzzle) -> list[int]:
+        tie = itertools.count()
+        best_g, parent = {start: 0}, {start: None}
+        queue = [(my_manhattan(start), 0, next(tie), start)]
+        while queue:
+            _, minus_g, _, board = heapq.heappop(queue)
+            g = -minus_g
+            if g > best_g[board]:
+                continue
+            if board.is_goal():
+                return _path_to(board, parent)
+            for tile, child in children(board):
+                if g + 1 < best_g.get(child, math.inf):
+                    best_g[child], parent[child] = g + 1, (board, tile)
+                    heapq.heappush(queue, (g + 1 + my_manhattan(child), -(g + 1), next(tie), child))
+        return []
+
+    assert check("solvers.search", astar)
