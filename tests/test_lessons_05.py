@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lessonrun import errors, exercise_outputs, lesson_path, prose, run_lesson
+from tests.lessonrun import check_exercises, errors, lesson_path, prose, run_lesson
 
 PACE = Path("/work/shared/tools/lesson_pace.py")
 
@@ -21,12 +21,7 @@ def _checked(nb) -> None:
     warned = [o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("name") == "stderr" and "DeprecationWarning" in o.get("text", "")]
     assert warned == [], warned
-    shown = exercise_outputs(nb)
-    assert shown and all("NOT YET" in s or "PASSED" in s for s in shown), shown
-    solved = [c for c in nb.cells if c.cell_type == "code" and "solution" in c.metadata.get("tags", [])]
-    shown = ["".join(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", "")) for o in c.outputs)
-             for c in solved]
-    assert all("PASSED" in s for s in shown), shown
+    check_exercises(nb)  # every starting stub says "not yet", every solution passes
 
 
 def _stated_minutes(stem: str) -> int:
