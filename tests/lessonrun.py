@@ -15,10 +15,6 @@ and a run at the lesson's own settings must stay within :data:`KERNEL_BUDGET_MIB
 each student's kernel (docs/hub.md): every lesson test checks it, on the run it makes anyway. As on a hub, the
 caches are built first (``python -m tilelab.warm``, once per test session, one process at a time): a kernel that
 compiles numba code or builds a pattern database holds far more while it does.
-
-Every run also records each older tilelab name the lesson used (``ran.deprecations``: the DeprecationWarnings of
-``tilelab._deprecation``, from the first cell on, imports included): a lesson writes only the names of
-docs/vocabulary.md.
 """
 
 from __future__ import annotations
@@ -54,24 +50,12 @@ def _tilelab_peak_mib():
 """
 
 
-_DEPRECATIONS = "__tilelab_deprecations__"
-# run before the lesson's first cell: shows every tilelab deprecation (not only the first) and records it;
-# other warnings keep their filters
-_RECORD_SOURCE = """
-import warnings as _tilelab_warnings
-from tilelab._deprecation import message as _tilelab_message
-_tilelab_deprecations = []
-_tilelab_marker = _tilelab_message("\\0", "\\0").split("\\0")[1]
-def _tilelab_recorder(show):
-    def showwarning(message, category, filename, lineno, file=None, line=None):
-        if issubclass(category, DeprecationWarning) and _tilelab_marker in str(message):
-            _tilelab_deprecations.append(f"{filename}:{lineno}: {message}")
-        return show(message, category, filename, lineno, file, line)
-    return showwarning
-_tilelab_warnings.showwarning = _tilelab_recorder(_tilelab_warnings.showwarning)
-import re as _tilelab_re
-_tilelab_warnings.filterwarnings("always", ".*" + _tilelab_re.escape(_tilelab_marker), DeprecationWarning)
-"""
+# Lessons use tilelab's current names only: an older name (it warns, tilelab._deprecation) fails the run, naming the
+# cell. Matched on the warning's wording, since the warning is attributed to the lesson's cell, not to tilelab.
+_OLD_NAMES_FAIL = ("import warnings as _warnings\n"
+                   "_warnings.filterwarnings('error', message=r'.* is deprecated and goes in tilelab ', "
+                   "category=DeprecationWarning)")
+
 
 _warmed = False
 
@@ -100,13 +84,12 @@ class LessonError(AssertionError):
 
 
 class Ran(dict):
-    """Fetched values by expression, plus the executed notebook (``.notebook``), ``.seconds``, the kernel's
-    peak resident memory in MiB (``.peak_mib``) and the older tilelab names the lesson used (``.deprecations``)."""
+    """Fetched values by expression, plus the executed notebook (``.notebook``), ``.seconds`` and the kernel's
+    peak resident memory in MiB (``.peak_mib``)."""
 
     notebook: nbformat.NotebookNode
     seconds: float
     peak_mib: float
-    deprecations: list[str]
 
 
 def lesson_path(stem: str | Path) -> Path:
@@ -165,18 +148,17 @@ def run_lesson(
     if warm:
         warm_caches()
     nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_code_cell(_OLD_NAMES_FAIL))
     if overrides:
         at = [i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in tags(c)]
         if not at:
             raise ValueError(f"{path.name} has no cell tagged {PARAMETERS_TAG!r} to override")
         nb.cells.insert(at[0] + 1, nbformat.v4.new_code_cell(_override_source(overrides)))
-    nb.cells.insert(0, nbformat.v4.new_code_cell(_RECORD_SOURCE))
     nb.cells.append(nbformat.v4.new_code_cell(
         "import json as _json\n"
         f"{_PEAK_SOURCE}\n"
         f"_exprs = {json.dumps(wanted)}\n"
-        f"print({_MARK!r} + _json.dumps({{**{{e: eval(e) for e in _exprs}}, {_PEAK!r}: _tilelab_peak_mib(), "
-        f"{_DEPRECATIONS!r}: _tilelab_deprecations}}, "
+        f"print({_MARK!r} + _json.dumps({{**{{e: eval(e) for e in _exprs}}, {_PEAK!r}: _tilelab_peak_mib()}}, "
         "default=repr))"
     ))
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
@@ -187,13 +169,13 @@ def run_lesson(
     except CellExecutionError as exc:
         raise LessonError(f"{path.name}{' with ' + key[1] if key[1] else ''}: {exc}") from None
     seconds = time.perf_counter() - start
+    nb.cells.pop(0)  # the older-names guard: the lesson's cells keep their numbers
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
     match = re.search(re.escape(_MARK) + r"(.*)", text)
     if not match:
         raise LessonError(f"{path.name}: the fetch cell printed nothing: {text[-500:]!r}")
     ran = Ran(json.loads(match.group(1)))
     ran.notebook, ran.seconds, ran.peak_mib = nb, seconds, ran.pop(_PEAK)
-    ran.deprecations = ran.pop(_DEPRECATIONS)
     if not overrides and ran.peak_mib > KERNEL_BUDGET_MIB:
         raise LessonError(f"{path.name}: its kernel peaked at {ran.peak_mib:.0f} MiB resident, over the "
                           f"{KERNEL_BUDGET_MIB} MiB a class's hub gives each student's kernel (docs/hub.md)")

@@ -110,7 +110,7 @@ def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.
     assert abs(box["height"] / box["width"] - 1) < 0.02, "the board lost its shape"
     scale = box["width"] / 400
     st = lab.kernel_json("(lambda p, o: {'rows': p.rows, 'cols': p.cols, 'o': list(o)})"
-                         "(board.puzzle, __import__('tilelab.widgets.sliding', fromlist=['x'])"
+                         "(board.board, __import__('tilelab.widgets.sliding', fromlist=['x'])"
                          ".board_origin(4, 4, board.width, board.height))")
     x0, y0, cell = st["o"]
     view.focus()  # a sliding board's focusing click reaches no tile (test_browser_focus_click.py)
@@ -185,12 +185,12 @@ def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabP
     seen = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        moved = lab.kernel_json("[board.moves.single, board.puzzle.is_goal()]")
+        moved = lab.kernel_json("[board.moves.single, board.board.is_goal()]")
         seen.add(moved[0])
         if moved[1]:
             break
         time.sleep(0.2)
-    assert lab.kernel_json("board.puzzle.is_goal()"), "Solve did not finish"
+    assert lab.kernel_json("board.board.is_goal()"), "Solve did not finish"
     counts = sorted(seen)
     assert len([c for c in counts if 0 < c < plan]) >= plan // 3, f"the counter jumped: {counts}"
     assert lab.kernel_json("board.solved_by_player") is False

@@ -21,7 +21,7 @@ from tilelab.widgets.sliding import SlidingWidget
 board = SlidingWidget(3, seed=5, size=360)
 
 def board_state():
-    p = board.puzzle
+    p = board.board
     x0, y0, cell = _S.board_origin(p.rows, p.cols, board.width, board.height)
     return {"tiles": list(p.tiles), "cols": p.cols, "blank": list(p.blank), "moves": board.moves.single,
             "x0": x0, "y0": y0, "cell": cell}
