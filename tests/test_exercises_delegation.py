@@ -134,6 +134,30 @@ def test_a_special_board_built_before_the_check_and_played_with_play_is_refused(
     assert not r and r.reason == "delegated" and r.counterexample.endswith(".play"), r
 
 
+class EqualsAnything:
+    """The hunt's probe 68: an answer whose value says it equals whatever it is compared with."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = None
+
+
+#: Every exercise that compares the answer's value with the right one (the hunt's probe found nine passing).
+COMPARED = ["count_empty", "largest_tile", "match3.fall", "match3_specials.made_by", "sliding.inversions",
+            "sliding.is_solvable", "sliding.multi_moves", "solvers.manhattan", "solvers.misplaced", "2048.row_score",
+            "match3.is_dead", "match3.deal_probability", "2048ai.merges", "solvers.admissible"]
+
+
+@pytest.mark.parametrize("name", COMPARED)
+def test_a_value_that_equals_anything_does_not_pass(name):
+    r = check(name, lambda *args, **kwargs: EqualsAnything())
+    assert not r and r.reason == "", r
+
+
 # ---------------------------------------------------------------------------- false refusals: each is accepted
 def count_empty_through_a_board(rows):
     from tilelab.game2048 import Board

@@ -96,7 +96,7 @@ def _open_sidebar(lab: bl.LabPage) -> None:
 
 def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.LabPage, notebook_dir: Path) -> None:
     lab = narrow_lab
-    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, rng=2, size=400)\n"
+    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, rng=2, px=400)\n"
              "clicked = []\nboard.on_click = lambda x, y: clicked.append(board.cell_at(x, y))\n")
     view = open_board(lab, notebook_dir, "classroom_narrow.ipynb", [setup, "board"])
     _open_sidebar(lab)
@@ -142,13 +142,13 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
     from tilelab.widgets import SlidingWidget
 
-    board = SlidingWidget(3, rng=4, size=300)
+    board = SlidingWidget(3, rng=4, px=300)
     bundle = board._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     board.close()
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    cell = nbformat.v4.new_code_cell("from tilelab.widgets import SlidingWidget\nSlidingWidget(3, seed=4, size=300)")
+    cell = nbformat.v4.new_code_cell("from tilelab.widgets import SlidingWidget\nSlidingWidget(3, rng=4, px=300)")
     cell.outputs = [nbformat.v4.new_output("display_data", data=data)]
     cell.execution_count = 1
     nb.cells = [cell]
@@ -166,7 +166,7 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
 
 def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabPage, notebook_dir: Path) -> None:
-    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, rng=12, size=360)\n"
+    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, rng=12, px=360)\n"
     view = open_board(lab, notebook_dir, "classroom_solve.ipynb", [setup, "board"])
     top = view.canvas.bounding_box()["y"]
     view.click_button("Hint")

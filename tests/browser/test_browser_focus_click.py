@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 SETUP = """\
 from tilelab.widgets import sliding as _S
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(3, seed=5, size=360)
+board = SlidingWidget(3, rng=5, px=360)
 
 def board_state():
     p = board.board

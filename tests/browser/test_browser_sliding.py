@@ -19,7 +19,7 @@ SETUP = close_previous("board") + f"""
 import json
 from tilelab.widgets import sliding as _S
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(4, rng={SEED}, size=400)
+board = SlidingWidget(4, rng={SEED}, px=400)
 keys_seen = []
 _on_key = board.on_key
 def _count_key(key):
