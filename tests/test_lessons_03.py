@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lessonrun import check_exercises, errors, run_lesson
+from tests.lessonrun import check_exercises, errors, run_lesson, warnings_shown
 
 A, B = "03a_sliding_parity", "03b_sliding_shuffles"
 
@@ -40,7 +40,7 @@ def a(request):
 
 
 def test_03a_runs_cleanly_and_its_exercises_check(a):
-    assert errors(a.notebook) == []
+    assert errors(a.notebook) == [] and warnings_shown(a.notebook) == []    # no older name warns either
     check_exercises(a.notebook)
 
 
@@ -106,7 +106,7 @@ def b(request):
 
 
 def test_03b_runs_cleanly_and_its_exercises_check(b):
-    assert errors(b.notebook) == []
+    assert errors(b.notebook) == [] and warnings_shown(b.notebook) == []
     check_exercises(b.notebook)
 
 

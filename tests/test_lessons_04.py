@@ -14,7 +14,7 @@ import re
 import nbformat
 import pytest
 
-from tests.lessonrun import check_exercises, errors, lesson_path, run_lesson
+from tests.lessonrun import check_exercises, errors, lesson_path, run_lesson, warnings_shown
 
 A, B, C = "04a_sliding_search", "04b_sliding_idastar", "04c_sliding_heuristics"
 
@@ -52,7 +52,7 @@ a = _lesson_runs(A, A_SETTINGS, A_FETCH)
 
 
 def test_04a_runs_cleanly_and_its_exercises_check(a):
-    assert errors(a.notebook) == []
+    assert errors(a.notebook) == [] and warnings_shown(a.notebook) == []    # no older name warns either
     check_exercises(a.notebook)
 
 
@@ -107,7 +107,7 @@ b = _lesson_runs(B, B_SETTINGS, B_FETCH)
 
 
 def test_04b_runs_cleanly_and_its_exercise_checks(b):
-    assert errors(b.notebook) == []
+    assert errors(b.notebook) == [] and warnings_shown(b.notebook) == []    # no older name warns either
     check_exercises(b.notebook)
 
 
@@ -146,7 +146,7 @@ C_FETCH = [
     "[len(t) for t in tables]",
     "min(sum(t[tuple(p.tiles.index(x) for x in pat)] for pat, t in zip(patterns, tables)) - manhattan(p) for p in eight)",
     "[db3.value(example), distance(example)]", "gain", "korf_rows", "[korf[n] / nodes for n, _, _, nodes in korf_rows]",
-    "[[w, m] for w, m, _ in rows]", "pairs", "[big.play(big_moves).is_goal(), len(big_moves), big.rows]",
+    "[[w, m] for w, m, _ in rows]", "pairs", "[big.play_all(big_moves).is_goal(), len(big_moves), big.rows]",
     "ArticleRouter(4, 4).get_path(9, 1, {0, 5})", "plain.walk[:5]",
     "(lambda r: (r.get_path(5, 0, set()), r.previous, r.get_path(2, 1, {5})))(ArticleRouter(4, 4))",
     "ArticleRouter(4, 4).get_path(2, 1, {5})", "PatchedRouter(4, 4).get_path(9, 1, {0, 5})",
@@ -158,7 +158,7 @@ c = _lesson_runs(C, C_SETTINGS, C_FETCH)
 
 
 def test_04c_runs_cleanly_and_its_exercise_checks(c):
-    assert errors(c.notebook) == []
+    assert errors(c.notebook) == [] and warnings_shown(c.notebook) == []    # no older name warns either
     check_exercises(c.notebook)
 
 
