@@ -86,7 +86,7 @@ LOOPHOLES = [
 def test_a_loophole_of_the_deny_lists_is_refused(name, answer, called):
     r = check(name, answer)
     assert not r and r.reason == "delegated" and r.counterexample.endswith(called), r
-    assert len(r.message) <= MESSAGE_LIMIT
+    assert len(r.message) < MESSAGE_LIMIT  # (a longer message is cut to the limit)
 
 
 def test_the_compiled_twin_of_the_specials_dead_test_is_refused_too():
@@ -107,6 +107,55 @@ def test_the_compiled_twin_of_the_specials_dead_test_is_refused_too():
         convert[board] = SpecialBoard.from_board(board)
     r = check("match3.is_dead", answer)
     assert r.reason == "delegated" and r.counterexample.endswith("is_dead_specials_fast")
+
+
+def test_a_special_board_built_before_the_check_and_played_with_play_is_refused():
+    """05c's own technique with nothing to build inside the answer: the boards come ready, only ``play`` is called."""
+    from tilelab.exercises.match3_specials import SIZES
+    from tilelab.match3 import SpecialBoard, play
+
+    def beside(rows, cols, centre):
+        r, c = centre
+        return (r, c - 1) if c > 0 else (r, c + 1) if c + 1 < cols else (r - 1, c) if r > 0 else (r + 1, c)
+
+    ready = {}
+    for rows, cols in SIZES:
+        for centre in ((i, j) for i in range(rows) for j in range(cols)):
+            grid = [[str((2 * i + j) % 6) for j in range(cols)] for i in range(rows)]
+            (r, c), (orow, ocol) = centre, beside(rows, cols, centre)
+            grid[r][c], grid[orow][ocol] = "1+", "0-"
+            ready[rows, cols, centre] = SpecialBoard.parse("\n".join(" ".join(row) for row in grid), kinds=6)
+
+    def answer(rows, cols, centre):
+        move = (beside(rows, cols, centre), centre)
+        return set(play(ready[rows, cols, centre], move, rng=0).steps[0].cleared_cells)
+
+    r = check("match3_specials.striped_wrapped", answer)
+    assert not r and r.reason == "delegated" and r.counterexample.endswith(".play"), r
+
+
+class EqualsAnything:
+    """The hunt's probe 68: an answer whose value says it equals whatever it is compared with."""
+
+    def __eq__(self, other):
+        return True
+
+    def __ne__(self, other):
+        return False
+
+    __hash__ = None
+
+
+#: Every exercise that compares the answer's value with the right one (the hunt's probe found nine passing).
+COMPARED = ["count_empty", "largest_tile", "match3.fall", "match3_specials.made_by", "sliding.inversions",
+            "sliding.is_solvable", "sliding.multi_moves", "solvers.manhattan", "solvers.misplaced", "2048.row_score",
+            "match3.is_dead", "match3.deal_probability", "2048ai.merges", "solvers.admissible"]
+
+
+@pytest.mark.parametrize("name", COMPARED)
+def test_a_value_that_equals_anything_does_not_pass(name):
+    r = check(name, lambda *args, **kwargs: EqualsAnything())
+    assert not r and r.reason == "", r
 
 
 # ---------------------------------------------------------------------------- false refusals: each is accepted

@@ -91,4 +91,4 @@ def test_every_refusal_message_is_short():
     for r in (check("2048.row_score", lambda row: slide_row(row).score),
               check("count_empty", lambda rows: __import__("sys").setprofile(None)),
               check("solvers.misplaced", lambda p: 0)):
-        assert not r and len(r.message) <= MESSAGE_LIMIT
+        assert not r and len(r.message) < MESSAGE_LIMIT  # (a longer message is cut to the limit)

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import json
 import symtable
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from tilelab.exercises import reset_results, results
+import tilelab.exercises
+from tilelab.exercises import MESSAGE_LIMIT, Result, check, reset_results, results
+from tilelab.game2048 import Board as Board2048
+from tilelab.match3 import Board as BoardMatch3
+from tilelab.sliding import Puzzle
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -89,6 +96,22 @@ def test_a_solution_passes_and_the_starting_code_does_not(notebook, k, kind, cap
             assert result.passed, result
         else:
             assert not result.passed, result  # the starting code is a stub or a known bug
+            _kind(result)
+
+
+#: Words a first-year student has not been taught: a refusal never needs them.
+UNTAUGHT = ("chi-square", "chi square", "chi2", "p-value", "p value", "degrees of freedom", "null hypothesis")
+
+
+def _kind(result: Result) -> None:
+    """A refusal of the starting code is short (never cut), plain, and draws a board it was wrong on."""
+    assert len(result.message) < MESSAGE_LIMIT and not result.message.endswith("…"), result
+    assert not any(word in result.message.lower() for word in UNTAUGHT), result
+    if isinstance(result.counterexample, (Board2048, BoardMatch3, Puzzle)):
+        assert result.picture, result
+    if isinstance(result.counterexample, tuple) and len(result.counterexample) > 1 and all(
+            isinstance(row, tuple) for row in result.counterexample):  # a board given as its rows
+        assert result.picture and "\n" in result.picture, result
 
 
 def test_every_exercise_of_a_lesson_has_a_solution_here():
@@ -97,3 +120,64 @@ def test_every_exercise_of_a_lesson_has_a_solution_here():
         kinds = {kind for n, kind in checked if n == path.name}
         if kinds:
             assert kinds == {"solution", "exercise"}, path.name
+
+
+# ---------------------------------------------------------------------------- any real number type
+#: The exercises whose answers return numbers (or a dict of them); the 8-puzzle checks, all 181,440 boards each,
+#: read numbers in one helper, so the quicker of the two stands for both.
+NUMERIC = ("count_empty", "2048.row_score", "2048.spawn_outcomes", "2048ai.worst_spawn", "2048ai.monotonicity",
+           "2048ai.merges", "sliding.inversions", "sliding.multi_moves", "sliding.even_share", "solvers.misplaced",
+           "solvers.manhattan", "solvers.pattern_lookup", "match3.deal_probability", "2048learn.td_update")
+TYPES = {"Fraction": Fraction, "Decimal": Decimal, "numpy": lambda v: np.int64(v) if v == int(v) else np.float64(v)}
+
+
+def _answers() -> dict[str, tuple]:
+    """Every solution cell's answer, by exercise, with the extra arguments its check was given."""
+    out = {}
+
+    def capture(name, answer, *args, **kwargs):
+        out[name] = (answer, args, kwargs)
+        return Result(name, True, "captured")
+
+    for notebook, k, kind in CASES:
+        if kind != "solution":
+            continue
+        cells = _cells(NOTEBOOKS / notebook)
+        namespace: dict = {"__name__": "__main__"}
+        for i in _needed(cells, k):
+            exec(compile(cells[i][1], f"<{notebook} cell {i}>", "exec"), namespace)
+        real, tilelab.exercises.check = tilelab.exercises.check, capture
+        try:
+            namespace["check"] = capture
+            exec(compile(cells[k][1], f"<{notebook} cell {k}>", "exec"), namespace)
+        finally:
+            tilelab.exercises.check = real
+    return out
+
+
+@pytest.fixture(scope="module")
+def answers():
+    return _answers()
+
+
+@pytest.mark.parametrize("name", NUMERIC)
+def test_a_solution_passes_with_its_numbers_as_any_real_number_type(name, answers):
+    """An honest answer may give its numbers as a Fraction, a Decimal or numpy's (issue 33: the 05b Fraction)."""
+    answer, args, kwargs = answers[name]
+    kinds = ["Fraction"] if name == "solvers.pattern_lookup" else list(TYPES)
+    for kind in kinds:
+        make, changed = TYPES[kind], []
+
+        def convert(value):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                changed.append(value)
+                return make(value)
+            if isinstance(value, dict):
+                return {key: convert(v) for key, v in value.items()}
+            return value
+
+        def as_kind(*a, **k):
+            return convert(answer(*a, **k))
+
+        result = check(name, as_kind, *args, **kwargs)
+        assert result and changed, (kind, result)

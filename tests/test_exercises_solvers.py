@@ -227,3 +227,117 @@ def test_a_crashing_or_suboptimal_search_fails_politely():
     assert not check("solvers.search", lambda p: [99]).passed
     assert "raised" in check("solvers.search", lambda p: 1 / 0).message
     assert "list of tiles" in check("solvers.search", lambda p: None).message
+
+
+# ---------------------------------------------------------------- "write A*" demands A*
+def _path_to(board, parent):
+    moves = []
+    while parent[board] is not None:
+        board, tile = parent[board]
+        moves.append(tile)
+    return moves[::-1]
+
+
+def lessons_bfs(start: Puzzle) -> list[int]:
+    """Lesson 4a's readable breadth-first search, typed out by a student: optimal, but not A*."""
+    if start.is_goal():
+        return []
+    parent, queue = {start: None}, deque([start])
+    while queue:
+        board = queue.popleft()
+        for tile, child in children(board):
+            if child not in parent:
+                parent[child] = (board, tile)
+                if child.is_goal():
+                    return _path_to(child, parent)
+                queue.append(child)
+    return []
+
+
+def lessons_ida_star(start: Puzzle) -> list[int]:
+    """Lesson 4b's readable IDA* with Manhattan, typed out by a student: optimal, but not A*."""
+    path: list[int] = []
+
+    def search(board, g, previous_blank, bound):
+        if board.is_goal():
+            return None
+        smallest = math.inf
+        for tile, child in children(board):
+            if child.blank == previous_blank:
+                continue
+            f = g + 1 + my_manhattan(child)
+            if f > bound:
+                smallest = min(smallest, f)
+                continue
+            path.append(tile)
+            cut = search(child, g + 1, board.blank, bound)
+            if cut is None:
+                return None
+            path.pop()
+            smallest = min(smallest, cut)
+        return smallest
+
+    bound = my_manhattan(start)
+    while (cut := search(start, 0, None, bound)) is not None:
+        bound = cut
+    return path
+
+
+def astar_with(h):
+    """``my_astar`` with another heuristic."""
+    def solve_(p: Puzzle) -> list[int]:
+        tie = itertools.count()
+        queue = [(h(p), 0, next(tie), p, [])]
+        best = {p: 0}
+        while queue:
+            _, g, _, board, path = heapq.heappop(queue)
+            if board.is_goal():
+                return path
+            if g > best[board]:
+                continue
+            for tile, child in children(board):
+                if g + 1 < best.get(child, math.inf):
+                    best[child] = g + 1
+                    heapq.heappush(queue, (g + 1 + h(child), g + 1, next(tie), child, path + [tile]))
+        return []
+    return solve_
+
+
+@pytest.mark.parametrize("answer, why", [
+    (lessons_bfs, "after one with f ="),               # breadth first: f goes down again
+    (lessons_ida_star, "twice"),                       # iterative deepening: the root again each round
+    (astar_with(lambda p: 0), "above"),                # h = 0 is Dijkstra, breadth first here
+    (astar_with(lambda p: sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)), "f ="),  # aima's misplaced
+], ids=["lesson-4a-bfs", "lesson-4b-ida-star", "h-zero", "aima-misplaced"])
+def test_write_astar_refuses_other_optimal_searches(answer, why):
+    """The review's loophole: plain BFS (38 s) and the lesson's own IDA* passed "write A*" by being optimal."""
+    result = check("solvers.search", answer)
+    assert not result and result.reason == "" and "not A*" in result.message and why in result.message, result
+    assert isinstance(result.counterexample, Puzzle) and result.picture
+
+
+def test_a_search_the_check_cannot_watch_is_told_how_to_expand():
+    def own_moves(p: Puzzle) -> list[int]:  # a BFS over the Puzzle's tiles without children(): nothing to watch
+        parent, queue = {p.tiles: None}, deque([p.tiles])
+        while queue:
+            tiles = queue.popleft()
+            if tiles == Puzzle.goal(p.rows, p.cols).tiles:
+                moves = []
+                while parent[tiles] is not None:
+                    tiles, tile = parent[tiles]
+                    moves.append(tile)
+                return moves[::-1]
+            blank = tiles.index(0)
+            r, c = divmod(blank, p.cols)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < p.rows and 0 <= cc < p.cols:
+                    cell = rr * p.cols + cc
+                    nxt = list(tiles)
+                    nxt[blank], nxt[cell] = nxt[cell], 0
+                    if tuple(nxt) not in parent:
+                        parent[tuple(nxt)] = (tiles, tiles[cell])
+                        queue.append(tuple(nxt))
+        return []
+
+    result = check("solvers.search", own_moves)
+    assert not result and "children(board)" in result.message

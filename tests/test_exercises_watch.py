@@ -72,7 +72,7 @@ def test_00_the_boards_own_queries_are_refused():
 
     r = check("count_empty", lambda rows: len(Board(rows).empty_cells()))
     assert r.reason == "delegated" and r.counterexample.endswith("Board.empty_cells")
-    assert "empty_cells" in r.message and len(r.message) <= MESSAGE_LIMIT
+    assert "empty_cells" in r.message and len(r.message) < MESSAGE_LIMIT
     r = check("largest_tile", lambda rows: Board(rows).max_tile)  # a property is a call too
     assert r.reason == "delegated" and r.counterexample.endswith("Board.max_tile")
 
@@ -137,7 +137,7 @@ def test_switching_any_watch_or_the_clock_off_does_not_pass(trick):
 
     r = check("count_empty", answer)
     assert not r and r.reason == "switched-off"
-    assert "watch" in r.message and len(r.message) <= MESSAGE_LIMIT
+    assert "watch" in r.message and len(r.message) < MESSAGE_LIMIT
     assert check("count_empty", count_empty_by_hand)  # and the next check works as before
 
 
@@ -239,7 +239,7 @@ def test_d14_an_answer_that_sleeps_gets_a_kind_too_slow():
         r = check("count_empty", lambda rows: time.sleep(3600))
     assert time.perf_counter() - start < 10
     assert not r and r.reason == "too-slow" and r.counterexample == 1
-    assert "1 s" in r.message and len(r.message) <= MESSAGE_LIMIT
+    assert "1 s" in r.message and len(r.message) < MESSAGE_LIMIT
     assert check("count_empty", count_empty_by_hand)  # the next check is not disturbed
 
 

@@ -137,7 +137,7 @@ def test_readable_search_fixed_depth_is_bounded_by_max_nodes():
     player = Expectimax(depth=3, max_nodes=3000)
     tick = time.perf_counter()
     thought = player.think(board)
-    assert time.perf_counter() - tick < 5.0
+    assert time.perf_counter() - tick < 10.0  # ~0.7 s on a quiet machine when it is the first search run: 10x
     assert thought.depth < 3 and thought.direction is not None
     small = Board.parse("2 2 .\n. . .\n. . 4")
     assert Expectimax(depth=2).think(small).values == pytest.approx(expectimax_values(small, 2))

@@ -242,12 +242,19 @@ def test_board_helpers():
 # ------------------------------------------------------------------ Direction
 @pytest.mark.parametrize(
     "text, direction",
-    [("left", Direction.LEFT), ("L", Direction.LEFT), ("Up", Direction.UP), ("d", Direction.DOWN),
+    [("left", Direction.LEFT), ("Up", Direction.UP), ("south", Direction.DOWN),
      (" right ", Direction.RIGHT), ("←", Direction.LEFT), ("↓", Direction.DOWN)],
 )
 def test_direction_parses_words(text, direction):
     assert Direction.parse(text) is direction
     assert Direction(text) is direction
+
+
+@pytest.mark.parametrize("letter, direction", [("L", Direction.LEFT), ("d", Direction.DOWN), ("u", Direction.UP)])
+def test_a_single_letter_is_a_key_so_parsing_it_warns(letter, direction):
+    """``d`` is right on WASD: Direction.parse("d") still reads down, with a DeprecationWarning naming the word."""
+    with pytest.warns(DeprecationWarning, match=rf"Direction.parse\('{direction.value}'\)"):
+        assert Direction.parse(letter) is direction
 
 
 def test_direction_errors_name_the_fix():
@@ -580,7 +587,7 @@ def test_restart_keeps_settings_and_clears_history():
         (dict(p_four=2), ValueError, "probability"),
         (dict(target=1000), ValueError, "power of two"),
         (dict(target=2), ValueError, "power of two"),
-        (dict(seed="abc"), TypeError, "seed"),
+        (dict(rng="abc"), TypeError, "seed"),
         (dict(size=3, board=Board.empty(4)), ValueError, "size=3"),
     ],
 )
@@ -621,8 +628,9 @@ def test_seeded_playthrough_transcript():
     """A saved transcript: same seed and swipes must keep giving this game (spawn sampling is a contract)."""
     g = Game(rng=2048)
     assert g.board == Board.parse(". . . .\n. . . .\n. . . .\n2 . 2 .")
+    words = {"L": "left", "U": "up", "R": "right", "D": "down"}
     for d in "LURDLLURDDLRUL":
-        g.play(d)
+        g.play(words[d])
     assert g.board == Board.parse(
         """
         2 8 4 .
@@ -709,3 +717,10 @@ def test_evaluate_still_requires_its_rng():
 
     with pytest.raises(TypeError, match="rng="):
         NTupleNetwork([(0, 1)]).evaluate(2)
+
+
+def test_the_game_passes_the_public_conformance_check():
+    """tilelab.check_game on 200 seeded random games: undo to any depth, exact JSON, the same draws after loading."""
+    import tilelab
+
+    assert tilelab.check_game(lambda seed: Game(rng=seed), games=200, moves=12) == 200

@@ -31,7 +31,7 @@ A_SETTINGS = {
 A_FETCH = [
     "home.is_goal()", "inversions(example)", "[flips, TRIALS]", "{k: sorted(v) for k, v in seen.items()}",
     "sweep", "[int(solvable.size), int((table < 0).sum()), int(solvable.max()), int((solvable == solvable.max()).sum())]",
-    "float(solvable.mean())", "[distance(p) for p in hardest]", "len(hardest)", "distance(game.puzzle)",
+    "float(solvable.mean())", "[distance(p) for p in hardest]", "len(hardest)", "distance(game.board)",
     "[len(path), count_moves(hardest[0], path).multi, distance(hardest[0], 'multi')]", "[n, *agree.values()]",
     "[counted.single, counted.multi]", BROWSER_FLAG,
 ]
@@ -71,7 +71,7 @@ def test_03a_state_space_numbers(a):
     assert (size, unsolvable, hardest, how_many) == (181_440, 181_440, 31, 2)    # "Only two boards are that far (31)"
     assert round(a["float(solvable.mean())"], 2) == 21.97            # summary: "21.97 moves on average"
     assert a["len(hardest)"] == 2 and a["[distance(p) for p in hardest]"] == [31, 31]
-    assert 0 <= a["distance(game.puzzle)"] <= 31
+    assert 0 <= a["distance(game.board)"] <= 31
 
 
 def test_03a_deeper_rules_agree_and_the_multi_tile_table_matches_count_moves(a):

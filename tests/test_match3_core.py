@@ -607,3 +607,12 @@ def test_reshuffle_of_a_big_board_says_so_instead_of_overflowing_the_stack():
         shuffled = reshuffle(board, rng=1)
     assert (shuffled.rows, shuffled.cols, shuffled.kinds) == (40, 40, 3)
     assert not find_matches(shuffled) and not is_dead(shuffled)
+
+
+def test_the_game_passes_the_public_conformance_check():
+    """tilelab.check_game on 200 seeded random games, plain and with specials: undo, exact JSON, same refills."""
+    import tilelab
+    from tilelab.match3 import PLAIN, WITH_SPECIALS, Game
+
+    factory = lambda seed: Game(5, 6, 4, rules=WITH_SPECIALS if seed % 2 else PLAIN, rng=seed)  # noqa: E731
+    assert tilelab.check_game(factory, games=200, moves=4) == 200

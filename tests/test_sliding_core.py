@@ -452,3 +452,11 @@ def test_play_is_one_object_from_the_package_and_its_module():
         assert getattr(sliding, name) is getattr(moves, name), name
     with pytest.raises(ValueError, match="direction must be one of"), pytest.warns(DeprecationWarning):
         Puzzle.goal(3, 3).move(8)  # type: ignore[arg-type]
+
+
+def test_the_game_passes_the_public_conformance_check():
+    """tilelab.check_game on 200 seeded random games (3x3 and 4x4): undo, exact JSON, no hidden randomness."""
+    import tilelab
+    from tilelab.sliding import Game
+
+    assert tilelab.check_game(lambda seed: Game(3 + seed % 2, rng=seed), games=200, moves=12) == 200

@@ -172,6 +172,11 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     timings["feedback and export"] = time.perf_counter() - t
     timings["in all"] = time.perf_counter() - start
     print("nbgrader seconds: " + ", ".join(f"{k} {v:.0f}" for k, v in timings.items()))
+    keep = ROOT / "test-artifacts" / "nbgrader"  # the class's gradebook, for a teacher to read after the run
+    keep.mkdir(parents=True, exist_ok=True)
+    for name in ("grades.csv", "by_exercise.csv"):
+        (keep / name).write_bytes((course / name).read_bytes())
+    (keep / "timings.json").write_text(json.dumps(timings, indent=1), encoding="utf-8")
     with open(course / "by_exercise.csv", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     with open(course / "grades.csv", encoding="utf-8") as fh:

@@ -94,7 +94,7 @@ def test_every_engine_entry_point_takes_rng_as_a_seed_or_a_generator(name):
 def test_rng_parameters_are_typed(function):
     annotation = inspect.signature(function).parameters["rng"].annotation
     assert annotation is not inspect.Parameter.empty and "object" not in str(annotation), (function, annotation)
-    assert "RngLike" in str(annotation) or "Generator" in str(annotation), (function, annotation)
+    assert any(word in str(annotation) for word in ("RngLike", "Generator", "RefillSource")), (function, annotation)
 
 
 @pytest.mark.parametrize("make", [lambda **kw: g2048.Game(**kw).board, lambda **kw: sliding.Game(3, **kw).board,

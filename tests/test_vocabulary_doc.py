@@ -3,6 +3,7 @@ older names is exactly the list of names that still work with a DeprecationWarni
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -32,6 +33,34 @@ def rename_table() -> str:
     return "\n".join(["| older name | new name |", "|---|---|", *rows])
 
 
+WARNED_START, WARNED_END = "<!-- warned:start -->", "<!-- warned:end -->"
+
+
+def _text(node: ast.expr) -> str:
+    """A warn() argument as a reader sees it: an f-string's fields become ``<field>``."""
+    if isinstance(node, ast.Constant):
+        return str(node.value)
+    if isinstance(node, ast.JoinedStr):
+        return "".join(_text(v) if isinstance(v, ast.Constant) else f"<{ast.unparse(v.value)}>" for v in node.values)
+    return f"<{ast.unparse(node)}>"
+
+
+def warned_table() -> str:
+    """Every older method, keyword and use that warns through ``tilelab._deprecation.warn`` (read from the source)."""
+    rows = set()
+    for path in sorted(Path(tilelab.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            module = ".".join(path.relative_to(Path(tilelab.__file__).parent.parent).with_suffix("").parts)
+            if node.func.id == "warn" and len(node.args) >= 2 and module != "tilelab._deprecation":
+                rows.add(f"| `{_text(node.args[0])}` | `{_text(node.args[1])}` | `{module}` |")
+            elif node.func.id == "rng_or_seed" and len(node.args) == 3:  # it warns for its caller's seed=
+                where = _text(node.args[2])
+                rows.add(f"| `{where}(seed=...)` | `{where}(rng=...)` | `{module}` |")
+    return "\n".join(["| older use | write instead | warned in |", "|---|---|---|", *sorted(rows)])
+
+
 def _resolve(dotted: str):
     parts = dotted.split(".")
     for cut in range(len(parts), 0, -1):
@@ -50,6 +79,19 @@ def test_the_rename_list_is_every_older_name():
     listed = text[text.index(START) + len(START):text.index(END)].strip()
     assert listed == rename_table(), "run `python -m tests.test_vocabulary_doc` to rewrite the list"
     assert f"**{REMOVED_IN.rsplit('.', 1)[0]}" in text or REMOVED_IN in text
+
+
+def test_every_older_method_keyword_and_use_is_listed():
+    text = DOC.read_text(encoding="utf-8")
+    listed = text[text.index(WARNED_START) + len(WARNED_START):text.index(WARNED_END)].strip()
+    assert listed == warned_table(), "run `python -m tests.test_vocabulary_doc` to rewrite the list"
+
+
+def test_an_older_use_warns_naming_its_replacement_and_the_release():
+    from tilelab._deprecation import warn
+
+    with pytest.warns(DeprecationWarning, match=rf"old\.name is deprecated and goes in tilelab {REMOVED_IN}; use new\.name"):
+        warn("old.name", "new.name", stacklevel=2)
 
 
 def _signatures() -> list[tuple[str, str]]:
@@ -92,4 +134,7 @@ def test_the_package_docstring_links_the_vocabulary():
 if __name__ == "__main__":  # rewrite the rename list in docs/vocabulary.md
     text = DOC.read_text(encoding="utf-8")
     head, rest = text.split(START, 1)
-    DOC.write_text(head + START + "\n" + rename_table() + "\n" + END + rest.split(END, 1)[1], encoding="utf-8")
+    text = head + START + "\n" + rename_table() + "\n" + END + rest.split(END, 1)[1]
+    head, rest = text.split(WARNED_START, 1)
+    text = head + WARNED_START + "\n" + warned_table() + "\n" + WARNED_END + rest.split(WARNED_END, 1)[1]
+    DOC.write_text(text, encoding="utf-8")

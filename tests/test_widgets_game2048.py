@@ -41,7 +41,7 @@ FRAMES = SLIDE_FRAMES + len(POP_SCALES)
 
 
 def make(**kwargs) -> Game2048Widget:
-    kwargs.setdefault("seed", 7)
+    kwargs.setdefault("rng", 7)
     return Game2048Widget(canvas=FakeMultiCanvas(3, PX, PX), raise_errors=True, **kwargs)
 
 
@@ -152,7 +152,7 @@ def test_on_screen_arrow_buttons():
 def test_play_is_public_and_reports_change():
     board = make(game=Game(board=Board.parse("2 .\n. ."), rng=0), animate=False)
     assert not board.play("left")  # the game's Turn: counts as False when nothing moved
-    assert board.play(Direction.RIGHT) == True  # noqa: E712 (a Turn counts as True/1)
+    assert board.play(Direction.RIGHT)  # a Turn counts as True when the board changed
     with pytest.raises(ValueError, match="unknown direction"):
         board.play("sideways")
 

@@ -50,7 +50,7 @@ def make(rows=3, cols=None, seed=1, **kw):
     cols = rows if cols is None else cols
     clock = FakeClock()
     height = SIZE if rows == cols else round(SIZE * rows / cols)
-    board = SlidingWidget(rows, cols, rng=seed, size=SIZE, clock=clock,
+    board = SlidingWidget(rows, cols, rng=seed, px=SIZE, clock=clock,
                           canvas=FakeMultiCanvas(3, SIZE, height), raise_errors=True, **kw)
     return board, clock
 
@@ -167,8 +167,8 @@ def test_load_picture_sources_and_errors(tmp_path):
 
 def test_new_board_is_shuffled_solvable_and_drawn():
     board, _ = make(3, seed=1)
-    assert is_solvable(board.puzzle) and not board.puzzle.is_goal()
-    assert board.puzzle == SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, SIZE, SIZE)).puzzle
+    assert is_solvable(board.board) and not board.board.is_goal()
+    assert board.board == SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, SIZE, SIZE)).board
     labels = board.canvas[1].texts()
     assert sorted(labels, key=int) == [str(t) for t in range(1, 9)]
     assert "0</b> moves" in board.status.value
@@ -177,11 +177,11 @@ def test_new_board_is_shuffled_solvable_and_drawn():
 def test_arrow_keys_move_the_blank_neighbour_that_way():
     board, _ = make(3, seed=1)  # 7 . 1 / 4 2 5 / 8 6 3
     press_key(board, "ArrowUp")
-    assert board.puzzle.blank == (1, 1) and board.puzzle.at(0, 1) == 2
+    assert board.board.blank == (1, 1) and board.board.at(0, 1) == 2
     press_key(board, "ArrowLeft")
-    assert board.puzzle.blank == (1, 2)
+    assert board.board.blank == (1, 2)
     press_key(board, "ArrowLeft")  # nothing to the right of the blank: ignored
-    assert board.puzzle.blank == (1, 2)
+    assert board.board.blank == (1, 2)
     press_key(board, "q")
     assert board.moves == MoveCount(2, 2)
 
@@ -189,7 +189,7 @@ def test_arrow_keys_move_the_blank_neighbour_that_way():
 def test_click_slides_the_whole_segment_and_counts_both_metrics():
     board, _ = make(3, seed=1)  # blank top middle
     click(board, *centre(board, 2, 1))  # bottom middle: 2 and 6 slide up together
-    assert board.puzzle == Puzzle.parse("7 2 1\n4 6 5\n8 . 3")
+    assert board.board == Puzzle.parse("7 2 1\n4 6 5\n8 . 3")
     assert board.moves == MoveCount(2, 1)
     click(board, *centre(board, 0, 0))  # not in the blank's line: nothing happens, a message
     assert board.moves == MoveCount(2, 1) and "not in the blank's row or column" in board.status.value
@@ -219,26 +219,26 @@ def test_input_during_animation_is_applied_in_order_without_lag():
     expected = Puzzle.parse("7 . 1\n4 2 5\n8 6 3")
     for direction in ("up", "left", "down", "right"):
         expected = play(expected, direction).after
-    assert board.puzzle == expected
+    assert board.board == expected
 
 
 def test_drag_a_tile_towards_the_blank():
     board, _ = make(3, seed=1)
     x, y = centre(board, 1, 1)  # tile 2, below the blank
     drag(board, x, y, x, y - 60)  # towards the blank: slides
-    assert board.puzzle.at(0, 1) == 2
+    assert board.board.at(0, 1) == 2
     x, y = centre(board, 0, 1)
     drag(board, x, y, x + 60, y)  # tile 2 dragged sideways: not its way, ignored
     assert board.moves.single == 1
     x, y = centre(board, 0, 0)  # a swipe starting on a fixed tile moves the blank's neighbour
     drag(board, x, y + 10, x, y - 50)
-    assert board.moves.single == 2 and board.puzzle.blank == (2, 1)
+    assert board.moves.single == 2 and board.board.blank == (2, 1)
 
 
 def test_timer_solved_banner_and_session_best():
     board, clock = make(2, 3, seed=5)
     assert board.elapsed() == 0
-    path = _optimal_path(board.puzzle)
+    path = _optimal_path(board.board)
     board.slide(path[0])
     assert board.timer.playing
     clock.now += 42
@@ -246,16 +246,16 @@ def test_timer_solved_banner_and_session_best():
     assert "0:42" in board.status.value
     for tile in path[1:]:
         board.slide(tile)
-    assert board.puzzle.is_goal() and board.solved_by_player and not board.timer.playing
+    assert board.board.is_goal() and board.solved_by_player and not board.timer.playing
     assert "Solved!" in board.canvas[2].texts()
     record = SESSION_BEST[(2, 3)]
     assert record.single == len(path) and record.seconds == 42
     clock.now += 100
     assert board.elapsed() == 42  # frozen
     press_key(board, "ArrowUp")  # no moves after solving
-    assert board.puzzle.is_goal()
+    assert board.board.is_goal()
     click_button(board, "Shuffle")
-    assert not board.puzzle.is_goal() and board.moves == MoveCount(0, 0)
+    assert not board.board.is_goal() and board.moves == MoveCount(0, 0)
     assert board.canvas[2].texts() == []
     assert "best 2x3" in board.status.value
 
@@ -271,7 +271,7 @@ def _optimal_path(puzzle):
 
 def test_a_worse_game_does_not_replace_the_record():
     board, clock = make(2, 3, seed=5)
-    start = board.puzzle
+    start = board.board
     for tile in _optimal_path(start):
         clock.now += 1
         board.slide(tile)
@@ -281,7 +281,7 @@ def test_a_worse_game_does_not_replace_the_record():
     detour = start.neighbour_tiles()[0]
     board.slide(detour)
     board.slide(detour)
-    for tile in _optimal_path(board.puzzle):
+    for tile in _optimal_path(board.board):
         board.slide(tile)
     assert board.moves.single == best.single + 2
     assert SESSION_BEST[(2, 3)] == best and "Solved!" in board.canvas[2].texts()
@@ -290,10 +290,10 @@ def test_a_worse_game_does_not_replace_the_record():
 def test_size_picker_and_shuffle_method():
     board, _ = make(3, seed=2)
     board.size_picker.value = (5, 5)
-    assert board.puzzle.shape == (5, 5) and is_solvable(board.puzzle)
+    assert board.board.shape == (5, 5) and is_solvable(board.board)
     board.method_picker.value = "walk"
     click_button(board, "Shuffle")
-    assert board.method == "walk" and is_solvable(board.puzzle)
+    assert board.method == "walk" and is_solvable(board.board)
     assert [o[1] for o in board.size_picker.options][:4] == [(3, 3), (4, 4), (5, 5), (6, 6)]
     with pytest.raises(ValueError, match="method must be one of"):
         SlidingWidget(3, method="riffle", canvas=FakeMultiCanvas(3, 10, 10))
@@ -301,7 +301,7 @@ def test_size_picker_and_shuffle_method():
 
 def test_non_square_board():
     board, _ = make(2, 4, seed=3)
-    assert board.puzzle.shape == (2, 4)
+    assert board.board.shape == (2, 4)
     assert (2, 4) in [o[1] for o in board.size_picker.options]
 
 
@@ -313,7 +313,7 @@ def test_picture_mode_draws_tile_images_and_optional_numbers():
     assert sorted(layer.texts(), key=int) == [str(t) for t in range(1, 9)]
     board.numbers_box.value = False
     assert board.canvas[1].texts() == []
-    path = _optimal_path(board.puzzle)
+    path = _optimal_path(board.board)
     for tile in path:
         board.slide(tile, animate=False)
     assert _since_clear(board.canvas[1], "draw_image") == 9  # solved: the whole picture, blank piece too
@@ -352,7 +352,7 @@ def test_hint_outlines_the_next_tile(monkeypatch):
     _fake_solvers(monkeypatch, [])
     board, _ = make(2, 3, seed=5)
     tile = board.show_hint()
-    assert tile == _optimal_path(board.puzzle)[0]
+    assert tile == _optimal_path(board.board)[0]
     assert board.canvas[2].count("stroke_rect") == 1 and f"slide {tile}" in board.status.value
     assert "optimal: " in board.status.value
     board.slide(tile)
@@ -376,7 +376,7 @@ def test_hint_and_solve_follow_one_plan(monkeypatch):
     calls = []
     _fake_solvers(monkeypatch, calls)
     board, _ = make(2, 3, seed=5)
-    path = _optimal_path(board.puzzle)
+    path = _optimal_path(board.board)
     assert board.show_hint() == path[0]
     board.slide(path[0])
     assert board.show_hint() == path[1] and calls == ["idastar"], "following the plan reuses it"
@@ -388,7 +388,7 @@ def test_solve_plays_one_move_per_tick_and_sets_no_record(monkeypatch):
     calls = []
     _fake_solvers(monkeypatch, calls)
     board, _ = make(2, 3, seed=5)
-    expected = len(_optimal_path(board.puzzle))
+    expected = len(_optimal_path(board.board))
     click_button(board, "Stop" if board.solving else "Solve")
     assert board.solving and board.solve_ticker.playing and calls == ["idastar"]
     assert "optimal: " in board.status.value and f"{expected} moves" in board.status.value
@@ -396,7 +396,7 @@ def test_solve_plays_one_move_per_tick_and_sets_no_record(monkeypatch):
     tick(board.solve_ticker)
     assert board.moves.single == 1  # the counter counts as the tiles move
     tick(board.solve_ticker, expected - 1)
-    assert board.puzzle.is_goal() and board.moves.single == expected and not board.solving
+    assert board.board.is_goal() and board.moves.single == expected and not board.solving
     assert (2, 3) not in SESSION_BEST and "Solved" in board.canvas[2].texts()
     assert "not a record" in board.status.value
     assert board.auto_solve() == []  # already solved
@@ -423,9 +423,9 @@ def test_a_game_solved_with_hints_is_not_a_record(monkeypatch):
     _fake_solvers(monkeypatch, [])
     board, _ = make(2, 3, seed=5)
     board.show_hint()
-    for tile in _optimal_path(board.puzzle):
+    for tile in _optimal_path(board.board):
         board.slide(tile)
-    assert board.puzzle.is_goal() and board.solved_by_player
+    assert board.board.is_goal() and board.solved_by_player
     assert (2, 3) not in SESSION_BEST and "hints" in board.status.value
 
 
@@ -460,7 +460,7 @@ def test_broken_solver_is_caught(monkeypatch):
 def test_real_solver_agrees_on_4x4():
     board, _ = make(4, seed=3)
     moves, _optimal = board.plan()
-    assert board.puzzle.play_all(moves).is_goal()
+    assert board.board.play_all(moves).is_goal()
     assert board.show_hint() == moves[0]
 
 
@@ -496,10 +496,10 @@ def test_generated_picture_is_a_scene_not_a_gradient():
 
 def test_rerun_cell_resumes_and_new_game_starts_over():
     board, _ = make(3, seed=4, key="cell-1")
-    tile = next(iter(board.puzzle.legal_moves()))
+    tile = next(iter(board.board.legal_moves()))
     board.slide(tile)
     again, _ = make(3, seed=4, key="cell-1")
-    assert again.resumed and again.puzzle == board.puzzle and again.moves == board.moves
+    assert again.resumed and again.board == board.board and again.moves == board.moves
     fresh, _ = make(3, seed=4, key="cell-1", new_game=True)
     assert not fresh.resumed and fresh.moves.single == 0
     other, _ = make(3, seed=4, key="cell-2")
@@ -516,7 +516,7 @@ def test_picture_of_the_board_for_stored_outputs():
     image = board.picture()
     assert image.size == (board.width, board.height)
     x0, y0, cell = board_origin(3, 3, board.width, board.height)
-    blank = board.puzzle.blank
+    blank = board.board.blank
     px = image.getpixel((int(x0 + (blank[1] + 0.5) * cell), int(y0 + (blank[0] + 0.1) * cell)))
     assert "#%02x%02x%02x" % px == wp.CELL_COLOUR
 
@@ -540,7 +540,7 @@ def test_compiling_the_solver_never_eats_the_hint_budget(monkeypatch):
     monkeypatch.setattr(session, "_WARMED", set())
     monkeypatch.setattr(session, "_solver", lambda name: slow_first_call)
     moves, optimal = board.plan()
-    assert optimal and board.puzzle.play_all(moves).is_goal()
+    assert optimal and board.board.play_all(moves).is_goal()
     assert calls[0] is None and calls[1] is not None  # warmed without a budget, then searched within it
     board.close()
 
@@ -554,15 +554,15 @@ def test_the_board_counts_as_count_moves_does_after_random_play():
     rng = np.random.default_rng(0)
     for seed in range(12):
         board, _ = make(3, seed=seed)
-        start = board.puzzle
+        start = board.board
         for _ in range(30):
             if board.finished is not None:
                 break
             if rng.random() < 0.5:
                 press_key(board, ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"][int(rng.integers(4))])
             else:
-                tile = board.puzzle.legal_moves()[int(rng.integers(len(board.puzzle.legal_moves())))]
-                click(board, *centre(board, *board.puzzle.position(tile)))
+                tile = board.board.legal_moves()[int(rng.integers(len(board.board.legal_moves())))]
+                click(board, *centre(board, *board.board.position(tile)))
         assert board.moves == board.game.moves == count_moves(start, board.game.played)
         assert f"<b>{board.moves.multi}</b> multi-tile moves" in board.status.value
 
@@ -576,25 +576,25 @@ def test_two_slides_along_one_line_count_one_multi_tile_move_on_the_board():
 
 def test_undo_by_key_and_button_reaches_the_sliding_board():
     board, _ = make(3, seed=1)
-    start = board.puzzle
+    start = board.board
     press_key(board, "ArrowUp")
     press_key(board, "ArrowLeft")
     press_key(board, "u")
-    assert board.moves == MoveCount(1, 1) and board.puzzle == play(start, "up").after
+    assert board.moves == MoveCount(1, 1) and board.board == play(start, "up").after
     press_key(board, "Backspace")
-    assert board.puzzle == start and board.moves == MoveCount(0, 0)
+    assert board.board == start and board.moves == MoveCount(0, 0)
     click_button(board, "Undo")
     assert "Nothing to undo" in board.status.value
 
 
 def test_undo_after_solving_makes_the_board_playable_again():
     board, clock = make(2, 3, seed=5)
-    for tile in _optimal_path(board.puzzle):
+    for tile in _optimal_path(board.board):
         board.slide(tile)
     assert board.finished is not None
     clock.now += 5
     assert board.undo() and board.finished is None and board.timer.playing
-    assert not board.puzzle.is_goal() and board.canvas[2].texts() == []
+    assert not board.board.is_goal() and board.canvas[2].texts() == []
 
 
 def test_save_and_load_reach_the_sliding_board():
@@ -604,7 +604,7 @@ def test_save_and_load_reach_the_sliding_board():
     saved = board.game.to_json()
     other, _ = make(3, seed=9)
     other.set_game(tilelab.sliding.Game.from_json(saved))
-    assert other.puzzle == board.puzzle and other.moves == board.moves and other.game.undo()
+    assert other.board == board.board and other.moves == board.moves and other.game.undo()
 
 
 def test_shuffle_on_a_long_game_asks_once():
@@ -612,9 +612,9 @@ def test_shuffle_on_a_long_game_asks_once():
     keys = ["ArrowUp", "ArrowDown"] * 6
     for key in keys:
         press_key(board, key)
-    dealt = board.puzzle
+    dealt = board.board
     click_button(board, "Shuffle")
-    assert board.puzzle == dealt and "press Shuffle again" in board.status.value
+    assert board.board == dealt and "press Shuffle again" in board.status.value
     press_key(board, "ArrowUp")  # playing on cancels the question
     click_button(board, "Shuffle")
     assert board.moves.single == 13
@@ -628,7 +628,7 @@ def test_preparing_the_solver_is_said_before_the_plan_is_computed(monkeypatch):
 
     def plan(seconds=None):
         seen.append(board.status.value)
-        return session.Plan(_optimal_path(board.puzzle), True)
+        return session.Plan(_optimal_path(board.board), True)
 
     monkeypatch.setattr(session, "_WARMED", set())
     monkeypatch.setattr(board.game, "plan", plan)
@@ -658,10 +658,21 @@ def test_the_darker_tiles_have_a_legend_in_number_mode():
 
 def test_px_is_the_pixel_size_keyword_and_size_stays_an_alias():
     a = SlidingWidget(3, rng=1, px=300, canvas=FakeMultiCanvas(3, 300, 300))
-    b = SlidingWidget(3, rng=1, size=300, canvas=FakeMultiCanvas(3, 300, 300))
-    assert a.width == b.width == 300 and a.puzzle == b.puzzle
-    with pytest.raises(ValueError, match="px only"):
+    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\(px=\.\.\.\)"):
+        b = SlidingWidget(3, rng=1, size=300, canvas=FakeMultiCanvas(3, 300, 300))
+    assert a.width == b.width == 300 and a.board == b.board
+    with pytest.raises(ValueError, match="px only"), pytest.warns(DeprecationWarning):
         SlidingWidget(3, px=300, size=200, canvas=FakeMultiCanvas(3, 300, 300))
+
+
+def test_puzzle_is_the_older_name_of_board():
+    a = SlidingWidget(3, rng=1, px=300, canvas=FakeMultiCanvas(3, 300, 300))
+    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.board"):
+        assert a.puzzle is a.board
+    solved = a.board.play_all(a.board.legal_moves()[:1])
+    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.board"):
+        a.puzzle = solved
+    assert a.board == solved
 
 
 def test_the_board_holds_no_rules_of_its_own():
@@ -677,18 +688,18 @@ def test_the_board_holds_no_rules_of_its_own():
 def test_rng_is_the_randomness_keyword_and_seed_its_older_name():
     make = lambda **kw: SlidingWidget(3, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, **kw)
     with pytest.warns(DeprecationWarning, match=r"SlidingWidget\(rng=\.\.\.\)"):
-        assert make(rng=5).puzzle == make(seed=5).puzzle == make(rng=np.random.default_rng(5)).puzzle
+        assert make(rng=5).board == make(seed=5).board == make(rng=np.random.default_rng(5)).board
     with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
         make(rng=1, seed=1)
 
 
 def test_a_drag_along_the_blanks_line_plays_the_engine_slide():
     board = SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, raise_errors=True)
-    start = board.puzzle
+    start = board.board
     tile = next(t for t in start.legal_moves() if play(start, t).single_moves == 2)
     x0, y0, cell = board_origin(3, 3, board.width, board.height)
     (r, c), direction = start.position(tile), play(start, tile).direction
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
     cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
     drag(board, cx, cy, cx + dc * cell, cy + dr * cell)
-    assert board.puzzle == play(start, tile).after and board.moves == count_moves(start, [tile])
+    assert board.board == play(start, tile).after and board.moves == count_moves(start, [tile])

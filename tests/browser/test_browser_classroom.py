@@ -96,7 +96,7 @@ def _open_sidebar(lab: bl.LabPage) -> None:
 
 def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.LabPage, notebook_dir: Path) -> None:
     lab = narrow_lab
-    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, rng=2, size=400)\n"
+    setup = ("from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(4, rng=2, px=400)\n"
              "clicked = []\nboard.on_click = lambda x, y: clicked.append(board.cell_at(x, y))\n")
     view = open_board(lab, notebook_dir, "classroom_narrow.ipynb", [setup, "board"])
     _open_sidebar(lab)
@@ -110,7 +110,7 @@ def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.
     assert abs(box["height"] / box["width"] - 1) < 0.02, "the board lost its shape"
     scale = box["width"] / 400
     st = lab.kernel_json("(lambda p, o: {'rows': p.rows, 'cols': p.cols, 'o': list(o)})"
-                         "(board.puzzle, __import__('tilelab.widgets.sliding', fromlist=['x'])"
+                         "(board.board, __import__('tilelab.widgets.sliding', fromlist=['x'])"
                          ".board_origin(4, 4, board.width, board.height))")
     x0, y0, cell = st["o"]
     view.focus()  # a sliding board's focusing click reaches no tile (test_browser_focus_click.py)
@@ -142,13 +142,13 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
     from tilelab.widgets import SlidingWidget
 
-    board = SlidingWidget(3, rng=4, size=300)
+    board = SlidingWidget(3, rng=4, px=300)
     bundle = board._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     board.close()
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    cell = nbformat.v4.new_code_cell("from tilelab.widgets import SlidingWidget\nSlidingWidget(3, seed=4, size=300)")
+    cell = nbformat.v4.new_code_cell("from tilelab.widgets import SlidingWidget\nSlidingWidget(3, rng=4, px=300)")
     cell.outputs = [nbformat.v4.new_output("display_data", data=data)]
     cell.execution_count = 1
     nb.cells = [cell]
@@ -166,7 +166,7 @@ def test_unrun_notebook_shows_a_picture_of_the_board(lab: bl.LabPage, notebook_d
 
 
 def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabPage, notebook_dir: Path) -> None:
-    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, rng=12, size=360)\n"
+    setup = "from tilelab.widgets import SlidingWidget\nboard = SlidingWidget(3, rng=12, px=360)\n"
     view = open_board(lab, notebook_dir, "classroom_solve.ipynb", [setup, "board"])
     top = view.canvas.bounding_box()["y"]
     view.click_button("Hint")
@@ -185,12 +185,12 @@ def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabP
     seen = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        moved = lab.kernel_json("[board.moves.single, board.puzzle.is_goal()]")
+        moved = lab.kernel_json("[board.moves.single, board.board.is_goal()]")
         seen.add(moved[0])
         if moved[1]:
             break
         time.sleep(0.2)
-    assert lab.kernel_json("board.puzzle.is_goal()"), "Solve did not finish"
+    assert lab.kernel_json("board.board.is_goal()"), "Solve did not finish"
     counts = sorted(seen)
     assert len([c for c in counts if 0 < c < plan]) >= plan // 3, f"the counter jumped: {counts}"
     assert lab.kernel_json("board.solved_by_player") is False

@@ -18,10 +18,10 @@ pytestmark = pytest.mark.browser
 SETUP = """\
 from tilelab.widgets import sliding as _S
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(3, seed=5, size=360)
+board = SlidingWidget(3, rng=5, px=360)
 
 def board_state():
-    p = board.puzzle
+    p = board.board
     x0, y0, cell = _S.board_origin(p.rows, p.cols, board.width, board.height)
     return {"tiles": list(p.tiles), "cols": p.cols, "blank": list(p.blank), "moves": board.moves.single,
             "x0": x0, "y0": y0, "cell": cell}

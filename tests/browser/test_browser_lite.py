@@ -454,7 +454,7 @@ def test_sliding_board_plays_by_click_and_key(lite: Lite, on_failure: LitePage) 
     assert_sliding_pixels(view, after)
     view.focus()
     key = page.kernel_json("next(k for d, k in (('left', 'ArrowLeft'), ('right', 'ArrowRight'), ('up', 'ArrowUp'), "
-                           "('down', 'ArrowDown')) if board.puzzle.tile_for(d) is not None)")
+                           "('down', 'ArrowDown')) if board.board.tile_for(d) is not None)")
     view.press(key)
     moved = page.wait_for(lambda: (lambda s: s if s["keys_seen"] >= 1 and s["blank"] != after["blank"] else None)(
         page.kernel_json("board_state()")), 30, "the key to slide a tile")

@@ -19,7 +19,7 @@ SETUP = close_previous("board") + f"""
 import json
 from tilelab.widgets import sliding as _S
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(4, rng={SEED}, size=400)
+board = SlidingWidget(4, rng={SEED}, px=400)
 keys_seen = []
 _on_key = board.on_key
 def _count_key(key):
@@ -28,7 +28,7 @@ def _count_key(key):
 board.on_key = _count_key
 
 def board_state():
-    p = board.puzzle
+    p = board.board
     x0, y0, cell = _S.board_origin(p.rows, p.cols, board.width, board.height)
     return {{"tiles": list(p.tiles), "rows": p.rows, "cols": p.cols, "blank": list(p.blank),
             "single": board.moves.single, "multi": board.moves.multi, "goal": p.is_goal(),
@@ -98,7 +98,7 @@ def test_click_slides_the_segment_in_the_blanks_row_and_column(sliding: BoardVie
     # the farthest tile in the blank's row: the whole segment between it and the blank slides
     far_c = 0 if bc >= st["cols"] / 2 else st["cols"] - 1
     tile = st["tiles"][br * st["cols"] + far_c]
-    expected = lab.kernel_json(f"list(board.puzzle.slide({tile}).tiles)")
+    expected = lab.kernel_json(f"list(board.board.slide({tile}).tiles)")
     sliding.click(*centre(st, br, far_c))
     after = lab.wait_for(lambda: (lambda s: s if s["multi"] == 1 else None)(state(sliding)), 15, "the slide")
     assert after["tiles"] == expected
@@ -111,7 +111,7 @@ def test_click_slides_the_segment_in_the_blanks_row_and_column(sliding: BoardVie
     br, bc = after["blank"]
     far_r = 0 if br >= st["rows"] / 2 else st["rows"] - 1
     tile = after["tiles"][far_r * st["cols"] + bc]
-    expected = lab.kernel_json(f"list(board.puzzle.slide({tile}).tiles)")
+    expected = lab.kernel_json(f"list(board.board.slide({tile}).tiles)")
     sliding.click(*centre(after, far_r, bc))
     after2 = lab.wait_for(lambda: (lambda s: s if s["multi"] == 2 else None)(state(sliding)), 15, "the column slide")
     assert after2["tiles"] == expected
@@ -175,7 +175,7 @@ def test_shuffle_button_deals_a_new_board(sliding: BoardView) -> None:
     after = lab.wait_for(lambda: (lambda s: s if s["tiles"] != st["tiles"] and s["multi"] == 0 else None)(
         state(sliding)), 15, "a freshly shuffled board")
     assert not after["goal"]
-    assert lab.kernel_json("is_solvable(board.puzzle)", setup="from tilelab.sliding.core import is_solvable")
+    assert lab.kernel_json("is_solvable(board.board)", setup="from tilelab.sliding import is_solvable")
     assert_pixels_match(sliding, after)
     assert status_counts(sliding) == (0, 0)
 
@@ -195,7 +195,7 @@ def test_hint_outlines_a_tile_and_solve_reaches_the_goal(board_lab: dict, notebo
     view.click_button("Hint")
     hinted = lab.wait_for(lambda: (lambda s: s if s["hint"] else None)(state(view)), 60, "a hint")
     tile = hinted["hint"]
-    assert tile in lab.kernel_json("list(board.puzzle.legal_moves())")
+    assert tile in lab.kernel_json("list(board.board.legal_moves())")
     assert f"slide {tile}" in view.status_text()
     view.settle()
     r, c = divmod(st["tiles"].index(tile), st["cols"])

@@ -43,7 +43,7 @@ from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
-    "counting", "first_counterexample", "list_exercises", "package_calls", "report", "report_json", "reset_results",
+    "counting", "equals_anything", "first_counterexample", "list_exercises", "package_calls", "report", "report_json", "reset_results",
     "results", "time_limit",
 ]
 
@@ -344,6 +344,24 @@ def as_real(value: Any) -> float | None:
     return None if out != out else out
 
 
+_NOTHING = object()
+
+
+def equals_anything(value: Any) -> bool:
+    """True when ``value`` says it equals a brand-new object: an answer whose ``==`` is always true, not a value.
+
+    >>> class Yes:
+    ...     def __eq__(self, other): return True
+    >>> equals_anything(Yes()), equals_anything(16), equals_anything([0, 2])
+    (True, False, False)
+    """
+    try:
+        said = value == _NOTHING
+    except Exception:  # noqa: BLE001 - a value that cannot be compared equals nothing
+        return False
+    return said is True or (type(said).__module__ == "numpy" and type(said).__name__ == "bool_" and bool(said))
+
+
 @contextlib.contextmanager
 def allow_package_calls() -> Iterator[None]:
     """Let answers call the package's own functions (for tilelab's tests of the checkers).
@@ -481,6 +499,9 @@ def first_counterexample(
         except Exception as exc:
             err = traceback.format_exception_only(type(exc), exc)[-1].strip()
             return Result(name, False, f"{on(case)}your code raised {err}", case, pictures.get(id(case)), "raised")
+        if equals_anything(got):
+            return Result(name, False, f"{on(case)}you returned a {type(got).__name__} that says it equals anything: "
+                          f"return the value itself (here {want!r})", case, pictures.get(id(case)))
         if not same(got, want):
             return Result(
                 name, False, f"{on(case)}you returned {got!r}, expected {want!r}", case, pictures.get(id(case))

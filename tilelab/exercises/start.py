@@ -41,16 +41,35 @@ def _empty(rows: tuple[tuple[int, ...], ...]) -> int:
     return sum(1 for row in rows for v in row if v == 0)
 
 
+def _picture(rows: tuple[tuple[int, ...], ...]) -> str:
+    """The rows drawn as the lesson prints a board (``.`` for an empty cell), for a message's picture.
+
+    >>> print(_picture(((2, 0), (0, 16))))
+     2  .
+     . 16
+    """
+    width = max(len(str(v)) for row in rows for v in row)
+    return "\n".join(" ".join(("." if v == 0 else str(v)).rjust(width) for v in row) for row in rows)
+
+
 @checker("largest_tile", allow=ALLOW)
 def check_largest_tile(answer) -> Result:
     """``answer(rows) -> int``: the largest tile on a 2048 board given as rows (0 = empty)."""
-    return first_counterexample("largest_tile", answer, _largest, _random_rows(500))
+    return first_counterexample("largest_tile", answer, _largest, _random_rows(500), show=_picture)
 
 
 @checker("count_empty", allow=ALLOW)
 def check_count_empty(answer) -> Result:
-    """``answer(rows) -> int``: how many empty cells a 2048 board has (where a new tile may spawn)."""
-    return first_counterexample("count_empty", answer, _empty, _random_rows(500))
+    """``answer(rows) -> int``: how many empty cells a 2048 board has (where a new tile may spawn).
+
+    >>> print(check_count_empty(lambda rows: 0))
+    [NOT YET] count_empty: on the board below you returned 0, expected 16
+    . . . .
+    . . . .
+    . . . .
+    . . . .
+    """
+    return first_counterexample("count_empty", answer, _empty, _random_rows(500), show=_picture)
 
 
 # ----------------------------------------------------------------------------- the course map

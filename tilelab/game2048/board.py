@@ -104,7 +104,7 @@ class Direction(enum.Enum):
 
     @classmethod
     def parse(cls, value: "Direction | str") -> "Direction":
-        """Return the direction named by ``value`` (a Direction, or a word such as "left" or "L")."""
+        """Return the direction named by ``value`` (a Direction, or a word such as "left" or an arrow "←")."""
         if isinstance(value, cls):
             return value
         if not isinstance(value, str):

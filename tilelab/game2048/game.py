@@ -265,7 +265,8 @@ class Game(SessionBase):
         when the board changed. A swipe that changes nothing returns a Turn that counts as False
         and leaves everything (random state too) as is.
         """
-        direction = Direction.parse(direction)
+        if not isinstance(direction, Direction):  # a word from code; a key or a swipe already gave a Direction
+            direction = Direction.parse(direction)
         if self.waiting:  # the win shows: moves wait for keep_playing, as in the original game
             return Turn(direction, False, None, 0, (), self.over, self.won)
         result = play_board(self.board, direction)

@@ -187,7 +187,8 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     False
     """
     board = as_board(board)
-    direction = Direction.parse(direction)
+    if not isinstance(direction, Direction):  # a word from code; a Direction was parsed where it came in
+        direction = Direction.parse(direction)
     rows = board._rows
     n = len(rows)
     code = _DIRECTION_CODE[direction]

@@ -40,6 +40,7 @@ The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.slid
 from tilelab.match3.board import EMPTY, MAX_CASCADES, SHAPE_POINTS, SHAPES, Board, Cell, Move, neighbours
 from tilelab.match3.cascade import (
     CascadeStep,
+    ChosenRefills,
     SwapResult,
     cascade_step,
     clear,
@@ -86,7 +87,7 @@ __all__ = [
     "play", "Game", "Rules", "PlainRules", "SpecialRules", "PLAIN", "WITH_SPECIALS", "Turn",
     "EMPTY", "MAX_CASCADES", "SHAPE_POINTS", "SHAPES", "Board", "CascadeStep", "Cell", "Group", "Move", "Run",
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
-    "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill",
+    "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill", "ChosenRefills",
     "refill_outcomes", "resolve", "swap", "swap_fast",
     "valid_moves_fast", "legal_moves", "is_dead", "is_dead_fast", "new_board",
     "planted_board", "reshuffle", "reshuffle_report",

@@ -8,7 +8,9 @@ glossary).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Iterable, Sequence, TypeVar
+from typing import Generic, Iterable, Sequence, TypeVar, Union
+
+import numpy as np
 
 from tilelab._random import as_generator, outcome_at, RngLike
 from tilelab.match3.board import (
@@ -25,6 +27,9 @@ __all__ = [
     "refill",
     "fall_moves",
     "draw_refills",
+    "ChosenRefills",
+    "RefillSource",
+    "refill_source",
     "CascadeStep",
     "SwapOutcome",
     "SwapResult",
@@ -121,7 +126,7 @@ def sample_refill(outcomes: Sequence[tuple[int, float]], u: float) -> int:
     return kind
 
 
-def refill(board: Board, *, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
+def refill(board: Board, *, rng: RefillSource) -> tuple[Board, tuple[tuple[Cell, int], ...]]:
     """Fill every EMPTY cell with a kind sampled from :func:`refill_outcomes`; returns the board
     and each ``(cell, kind)``.
 
@@ -139,11 +144,57 @@ def refill(board: Board, *, rng: RngLike) -> tuple[Board, tuple[tuple[Cell, int]
     return board.with_cells(dict(refills)), refills
 
 
-def draw_refills(board: BoardBase, *, rng: RngLike) -> tuple[tuple[Cell, int], ...]:
+class ChosenRefills:
+    """The refill's chance step resolved by hand, as OpenSpiel applies a chosen outcome at a chance node:
+    each hole the cascade refills (step by step, holes in reading order) takes the next kind given.
+
+    Pass it where a cascade takes ``rng=`` (``swap``, ``resolve``, the special rules too), or give
+    ``Game.play(move, refills=kinds)``. Each kind must be one of :func:`refill_outcomes`; running out
+    is a ValueError, and ``used`` says how many were taken.
+
+    >>> chosen = ChosenRefills([2, 2])
+    >>> refill(Board.parse("..\\n01"), rng=chosen)[1], chosen.used
+    ((((0, 0), 2), ((0, 1), 2)), 2)
+    """
+
+    def __init__(self, kinds: Iterable[int]) -> None:
+        self.kinds = tuple(kinds)
+        for k in self.kinds:
+            if isinstance(k, bool) or not isinstance(k, int):
+                raise TypeError(f"a refill is a kind (an int), got {k!r}; e.g. refills=[0, 2, 1]")
+        self.used = 0
+
+    def take(self, board: BoardBase, holes: int) -> tuple[int, ...]:
+        """The next ``holes`` kinds, each checked against :func:`refill_outcomes` of ``board``."""
+        if self.used + holes > len(self.kinds):
+            raise ValueError(f"the cascade refills more than the {len(self.kinds)} kinds given "
+                             f"({self.used} used, {holes} more holes): give one kind per refilled hole")
+        allowed = {k for k, _ in refill_outcomes(board)}
+        taken = self.kinds[self.used:self.used + holes]
+        for k in taken:
+            if k not in allowed:
+                raise ValueError(f"refill kind {k} cannot happen: a hole becomes one of {sorted(allowed)}")
+        self.used += holes
+        return taken
+
+
+#: where a cascade's refills come from: a seed or Generator (drawn), or :class:`ChosenRefills` (given)
+RefillSource = Union[RngLike, ChosenRefills]
+
+
+def refill_source(rng: RefillSource) -> "np.random.Generator | ChosenRefills":
+    """``rng`` made ready for a cascade: chosen refills as they are, anything else as a Generator."""
+    return rng if isinstance(rng, ChosenRefills) else as_generator(rng)
+
+
+def draw_refills(board: BoardBase, *, rng: RefillSource) -> tuple[tuple[Cell, int], ...]:
     """The refill's chance step on any board: each hole, in reading order, gets a kind sampled from
-    :func:`refill_outcomes` with one ``rng.random()`` (the special board refills by this rule too)."""
-    rng = as_generator(rng)
+    :func:`refill_outcomes` with one ``rng.random()`` (the special board refills by this rule too),
+    or the next kinds of :class:`ChosenRefills`."""
     holes = [cell for cell in board.cells() if board[cell] == EMPTY]
+    if isinstance(rng, ChosenRefills):
+        return tuple(zip(holes, rng.take(board, len(holes))))
+    rng = as_generator(rng)
     outcomes = refill_outcomes(board)
     draws = rng.random(len(holes))
     return tuple((cell, sample_refill(outcomes, float(u))) for cell, u in zip(holes, draws))
@@ -200,7 +251,7 @@ class SwapResult(SwapOutcome[Board, CascadeStep]):
     """
 
 
-def cascade_step(board: Board, index: int, *, rng: RngLike) -> CascadeStep | None:
+def cascade_step(board: Board, index: int, *, rng: RefillSource) -> CascadeStep | None:
     """Match, clear, fall and refill once; None when the board is stable.
 
     >>> step = cascade_step(Board.parse('''
@@ -233,7 +284,7 @@ def cascade_step(board: Board, index: int, *, rng: RngLike) -> CascadeStep | Non
     return CascadeStep(index, board, groups, cleared, falls, fallen, refills, refilled)
 
 
-def resolve(board: Board, *, rng: RngLike) -> tuple[CascadeStep, ...]:
+def resolve(board: Board, *, rng: RefillSource) -> tuple[CascadeStep, ...]:
     """Run cascade steps until no run is left; the steps in order (empty if already stable).
 
     >>> steps = resolve(Board.parse('''
@@ -249,7 +300,7 @@ def resolve(board: Board, *, rng: RngLike) -> tuple[CascadeStep, ...]:
     >>> resolve(steps[-1].board, rng=0)
     ()
     """
-    rng = as_generator(rng)
+    rng = refill_source(rng)
     steps: list[CascadeStep] = []
     while len(steps) < MAX_CASCADES:
         step = cascade_step(board, len(steps) + 1, rng=rng)
@@ -277,7 +328,7 @@ def creates_run(board: Board, a: Cell, b: Cell) -> bool:
     return runs_through(after, a) or runs_through(after, b)
 
 
-def swap(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
+def swap(board: Board, a: Cell, b: Cell, *, rng: RefillSource) -> SwapResult:
     """Swap two neighbours; if a run appears, clear and cascade until stable, else swap back.
 
     >>> board = Board.parse('''
@@ -303,7 +354,7 @@ def swap(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
     2112
     """
     a, b = check_swap(board, a, b)
-    rng = as_generator(rng)
+    rng = refill_source(rng)
     swapped = board.swapped(a, b)
     if not creates_run(board, a, b):
         return SwapResult(False, board, (), 0, 0, a, b, swapped)

@@ -50,8 +50,8 @@ from tilelab._protocol import (
     saved_fields,
     saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
-from tilelab.match3.cascade import SwapResult, refill_outcomes, swap
+from tilelab._random import rng_or_seed, seeded_generator
+from tilelab.match3.cascade import ChosenRefills, RefillSource, SwapResult, refill_outcomes, refill_source, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
@@ -79,7 +79,7 @@ class Rules:
         """A fresh board: no run, at least one legal move."""
         raise NotImplementedError
 
-    def swap(self, board: Any, a: Cell, b: Cell, *, rng: np.random.Generator) -> Any:
+    def swap(self, board: Any, a: Cell, b: Cell, *, rng: RefillSource) -> Any:
         """The engine's swap (a ``SwapResult`` or ``SpecialSwapResult``)."""
         raise NotImplementedError
 
@@ -136,7 +136,7 @@ class PlainRules(Rules):
     def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> Board:
         return new_board(rows, cols, kinds, rng=rng)
 
-    def swap(self, board: Board, a: Cell, b: Cell, *, rng: np.random.Generator) -> SwapResult:
+    def swap(self, board: Board, a: Cell, b: Cell, *, rng: RefillSource) -> SwapResult:
         return swap(board, a, b, rng=rng)
 
     def legal_moves(self, board: Board) -> list[Move]:
@@ -173,7 +173,7 @@ class SpecialRules(Rules):
     def deal(self, rows: int, cols: int, kinds: int, *, rng: np.random.Generator) -> SpecialBoard:
         return SpecialBoard.from_board(new_board(rows, cols, kinds, rng=rng))
 
-    def swap(self, board: Any, a: Cell, b: Cell, *, rng: np.random.Generator) -> "SpecialSwapResult":
+    def swap(self, board: Any, a: Cell, b: Cell, *, rng: RefillSource) -> "SpecialSwapResult":
         from tilelab.match3.special_rules import swap_specials
 
         return swap_specials(board, a, b, rng=rng)
@@ -277,16 +277,17 @@ def as_rules(rules: "Rules | str | bool") -> Rules:
 
 
 @overload
-def play(board: Board, move: Move, *, rng: RngLike) -> SwapResult: ...
+def play(board: Board, move: Move, *, rng: RefillSource) -> SwapResult: ...
 @overload
-def play(board: SpecialBoard, move: Move, *, rng: RngLike) -> "SpecialSwapResult": ...
-def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "SwapResult | SpecialSwapResult":
+def play(board: SpecialBoard, move: Move, *, rng: RefillSource) -> "SpecialSwapResult": ...
+def play(board: Board | SpecialBoard, move: Move, *, rng: RefillSource) -> "SwapResult | SpecialSwapResult":
     """Play one swap ``move = (a, b)`` on a board and return what happened: match-3's ``play``.
 
     The rules follow the board: a :class:`Board` plays the plain rules (a :class:`SwapResult`, as
     :func:`~tilelab.match3.cascade.swap` gives), a :class:`~tilelab.match3.special_board.SpecialBoard`
     the special candies' (a ``SpecialSwapResult``, as ``swap_specials`` gives). Refills draw from
-    ``rng`` (a seed or a Generator). A swap that makes no match is swapped back (``valid`` False).
+    ``rng`` (a seed or a Generator), or take chosen kinds (:class:`~tilelab.match3.cascade.ChosenRefills`).
+    A swap that makes no match is swapped back (``valid`` False).
 
     >>> board = Board.parse('''
     ... 0120
@@ -312,8 +313,8 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RngLike) -> "SwapResul
     """
     a, b = _split_move(move)
     if isinstance(board, SpecialBoard):
-        return WITH_SPECIALS.swap(board, a, b, rng=as_generator(rng))
-    return PLAIN.swap(board, a, b, rng=as_generator(rng))
+        return WITH_SPECIALS.swap(board, a, b, rng=refill_source(rng))
+    return PLAIN.swap(board, a, b, rng=refill_source(rng))
 
 
 # ----------------------------------------------------------------------------- the game
@@ -430,26 +431,42 @@ class Game(SessionBase):
 
         A swap's cascade refills every hole it empties with one draw from this list each
         (:attr:`Turn.chance` records every draw); match-3 has no chance step between moves.
+        To apply chosen outcomes instead of drawing them, give them to the swap:
+        ``play(move, refills=[kind, ...])``, one kind per refilled hole.
         """
         return self.refill_outcomes()
+
+    def apply_chance(self, outcome: object) -> None:
+        """Refused between moves: match-3 draws its refills inside a swap's cascade, so apply chosen
+        outcomes with the swap itself, ``play(move, refills=[kind, ...])``."""
+        raise ValueError(f"match-3 has no chance step between moves, so {short_repr(outcome)} cannot be applied "
+                         "now: the refills come inside a swap's cascade; choose them with "
+                         "game.play(move, refills=[kind, ...]), one kind per refilled hole")
 
     def score_table(self) -> tuple[tuple[str, int, bool], ...]:
         """How points are scored under this game's rules."""
         return self.rules.score_table()
 
     # ------------------------------------------------------------------ actions
-    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn[Move, "SwapResult | SpecialSwapResult"]:
+    def play(self, move: Move | Cell, b: Cell | None = None, *,
+             refills: Iterable[int] | None = None) -> Turn[Move, "SwapResult | SpecialSwapResult"]:
         """Swap two neighbours: ``play(((r, c), (r2, c2)))`` or ``play((r, c), (r2, c2))``.
 
         A swap that makes no match is swapped back: nothing changes (no random draw) and the Turn
         counts as False. A legal one scores, cascades, and, when it leaves the board dead,
-        reshuffles it (``turn.reshuffle``).
+        reshuffles it (``turn.reshuffle``). ``refills`` applies chosen chance outcomes: the holes the
+        cascade refills (step by step, in reading order) take these kinds instead of drawing, one
+        each, all of them used (ValueError otherwise, and the game is unchanged).
         """
         a, b = _split_move(move) if b is None else (cast(Cell, move), b)
         snapshot = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
                              dict(self._rng.bit_generator.state))
-        result = self.rules.swap(self.board, a, b, rng=self._rng)
+        chosen = None if refills is None else ChosenRefills(refills)
+        result = self.rules.swap(self.board, a, b, rng=self._rng if chosen is None else chosen)
         pair = (result.a, result.b)
+        if chosen is not None and chosen.used != len(chosen.kinds):
+            raise ValueError(f"this swap refills {chosen.used} holes but {len(chosen.kinds)} kinds were given: "
+                             "give one kind per refilled hole")
         if not result.valid:
             return Turn(pair, False, result)
         self._history.append(snapshot)

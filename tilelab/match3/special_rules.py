@@ -70,9 +70,8 @@ from typing import Iterable
 
 import numpy as np
 
-from tilelab._random import as_generator, RngLike
 from tilelab.match3.board import Cell, EMPTY, MAX_CASCADES, Move, RUN
-from tilelab.match3.cascade import draw_refills, fall_moves, SwapOutcome
+from tilelab.match3.cascade import draw_refills, fall_moves, RefillSource, refill_source, SwapOutcome
 from tilelab.match3.matches import find_matches, Group
 from tilelab.match3.special_board import (
     check_special_swap,
@@ -446,7 +445,7 @@ def _chain(board: SpecialBoard, spec: dict[Cell, int], queue: list[tuple[Cell, i
     return out
 
 
-def special_step(board: SpecialBoard, index: int, *, rng: RngLike,
+def special_step(board: SpecialBoard, index: int, *, rng: RefillSource,
                  move: Move | None = None, combo: str = "none") -> SpecialStep | None:
     """One cascade step with specials; None when nothing is left to go off or match.
 
@@ -475,7 +474,7 @@ def special_step(board: SpecialBoard, index: int, *, rng: RngLike,
     >>> [(a.special, sorted(a.cells)) for a in step.activations], step.score
     ([('striped-row', [(1, 0), (1, 1), (1, 2)])], 60)
     """
-    rng = as_generator(rng)
+    rng = refill_source(rng)
     groups = tuple(find_groups(board))
     primed = [c for c in board.cells() if board.special_code(c) == PRIMED]
     if not groups and not primed and combo == "none":
@@ -553,16 +552,16 @@ def special_fall(board: SpecialBoard) -> tuple[SpecialBoard, tuple[tuple[Cell, C
     return board.with_cells(changes), falls
 
 
-def special_refill(board: SpecialBoard, *, rng: RngLike) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
+def special_refill(board: SpecialBoard, *, rng: RefillSource) -> tuple[SpecialBoard, tuple[tuple[Cell, int], ...]]:
     """Fill holes with plain candies: one ``rng.random()`` per hole in reading order (as core)."""
     refills = draw_refills(board, rng=rng)
     return board.with_cells({cell: (k, NONE) for cell, k in refills}), refills
 
 
-def resolve_specials(board: SpecialBoard, *, rng: RngLike, move: Move | None = None,
+def resolve_specials(board: SpecialBoard, *, rng: RefillSource, move: Move | None = None,
                      combo: str = "none") -> tuple[SpecialStep, ...]:
     """Run steps until nothing matches and no primed candy is left; the steps in order."""
-    rng = as_generator(rng)
+    rng = refill_source(rng)
     steps: list[SpecialStep] = []
     while len(steps) < MAX_CASCADES:
         first = not steps
@@ -575,7 +574,7 @@ def resolve_specials(board: SpecialBoard, *, rng: RngLike, move: Move | None = N
     raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
 
 
-def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> SpecialSwapResult:
+def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RefillSource) -> SpecialSwapResult:
     """Swap with specials on: combos and bombs go off, runs clear, specials form, cascades run.
 
     >>> board = SpecialBoard.parse('''
@@ -587,7 +586,7 @@ def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> Spe
     (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
     """
     a, b = check_special_swap(board, a, b)
-    rng = as_generator(rng)
+    rng = refill_source(rng)
     swapped = board.swapped(a, b)
     if not is_valid_special_swap(board, a, b):
         return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)

@@ -25,7 +25,7 @@ Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`)
 """
 
 from tilelab.sliding.core import DIRECTIONS, Puzzle
-from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, legal_moves, play
+from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, legal_moves, parse_move, play
 from tilelab.sliding.parity import (
     blank_distance, corner_formula, inversion_pairs, inversions, is_solvable, permutation_parity,
     solvable_by_invariant, solvable_by_width_rule,
@@ -39,7 +39,7 @@ from tilelab.sliding.space import (
 )
 
 __all__ = [
-    "DIRECTIONS", "Puzzle", "Move", "MoveCount", "Slide", "count_moves", "legal_moves", "play", "blank_distance",
+    "DIRECTIONS", "Puzzle", "Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play", "blank_distance",
     "corner_formula", "inversion_pairs", "inversions", "is_solvable", "permutation_parity",
     "solvable_by_invariant", "solvable_by_width_rule", "METHODS", "PUZZLE8_ORDER", "default_walk_steps",
     "puzzle8_walk", "random_board", "random_walk", "shuffle", "MAX_TABLE_CELLS", "UNREACHABLE", "bfs_distances",

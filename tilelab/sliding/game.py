@@ -19,7 +19,7 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 ((6,), MoveCount(single=2, multi=1))
 >>> game.moves == count_moves(game.start, game.played)
 True
->>> game.undo(), game.moves, Game.from_json(game.to_json()).puzzle == game.board
+>>> game.undo(), game.moves, Game.from_json(game.to_json()).board == game.board
 (True, MoveCount(single=1, multi=1), True)
 """
 
@@ -42,8 +42,8 @@ from tilelab._protocol import (
     saved_fields,
 )
 from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
-from tilelab.sliding.core import DIRECTIONS, Puzzle
-from tilelab.sliding.moves import MoveCount, Slide, count_moves, play
+from tilelab.sliding.core import Puzzle
+from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -244,29 +244,29 @@ class Game(SessionBase):
         return [] if self.over else list(self.board.legal_moves())
 
     def chance_outcomes(self) -> list[tuple[Any, float]]:
-        """The chance step the OpenSpiel way: none (only the deal is random; a slide always does the same)."""
+        """The chance step the OpenSpiel way: none (only the deal is random; a slide always does the same).
+
+        As in OpenSpiel's deterministic games the list is always empty, and :meth:`apply_chance` refuses.
+        """
         return []
 
+    def apply_chance(self, outcome: object) -> None:
+        """Refused: the sliding puzzle never waits at a chance step (:meth:`chance_outcomes` is empty)."""
+        raise ValueError(f"the sliding puzzle has no chance step, so {short_repr(outcome)} cannot be applied: "
+                         "game.chance_outcomes() is always empty; play a move with game.play(tile)")
+
     # ------------------------------------------------------------------ actions
-    def play(self, move: int | str) -> Turn[int | str, Slide]:
+    def play(self, move: Move) -> Turn[Move, Slide]:
         """Slide a tile (an int: it and the tiles between it and the blank) or move a direction.
 
         A direction (``"up"``...) slides the blank's neighbour that way, as an arrow key does; at
         the edge, or once solved, nothing moves and the Turn counts as False. A tile outside the
         blank's row and column is refused (ValueError naming the legal tiles).
         """
-        if isinstance(move, str):
-            if move not in DIRECTIONS:
-                raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}")
-            tile = self.board.tile_for(move)
-            if tile is None or self.over:
-                return Turn(move, False, None, over=self.over, won=self.won)
-        elif isinstance(move, (int, np.integer)) and not isinstance(move, bool):
-            tile = int(move)
-            if self.over:
-                return Turn(tile, False, None, over=True, won=True)
-        else:
-            raise TypeError(f"play a tile number (int) or a direction ('up', 'down', 'left', 'right'), not {short_repr(move)}")
+        tile = parse_move(self.board, move)  # the one place a move is read (a direction: None at the edge)
+        shown: Move = move if isinstance(move, str) or tile is None else tile  # a tile as a plain int
+        if tile is None or self.over:
+            return Turn(shown, False, None, over=self.over, won=self.won)
         event = play(self.board, tile)
         if self.moves.single + event.single_moves > MAX_MOVES:
             raise ValueError(f"this game has moved {self.moves.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a "
@@ -277,7 +277,7 @@ class Game(SessionBase):
         same_line = event.direction == self._direction  # count_moves: a run of one direction is one move
         self.moves = MoveCount(self.moves.single + event.single_moves, self.moves.multi + (0 if same_line else 1))
         self._direction = event.direction
-        return Turn(move, True, event, 0, (), self.over, self.won)
+        return Turn(shown, True, event, 0, (), self.over, self.won)
 
     def undo(self) -> bool:
         """Take back the last slide (the counters too); False when there is nothing to take back."""

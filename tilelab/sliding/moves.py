@@ -37,7 +37,7 @@ from typing import Iterable, TypeAlias, Union
 from tilelab._checks import short_repr
 from tilelab.sliding.core import DIRECTIONS, Cell, Puzzle, require_puzzle
 
-__all__ = ["Move", "MoveCount", "Slide", "count_moves", "legal_moves", "play"]
+__all__ = ["Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play"]
 
 #: A move: a tile number (int) or a direction ("up", "down", "left", "right": the way the tiles move).
 Move: TypeAlias = Union[int, str]
@@ -123,18 +123,19 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
 
 
 
-def _tile_to_slide(puzzle: Puzzle, move: object) -> int:
-    """The tile ``move`` slides: the tile itself, or the blank's neighbour in that direction."""
+def parse_move(puzzle: Puzzle, move: object) -> int | None:
+    """The tile ``move`` slides: the tile itself, or the blank's neighbour that way (None at the edge).
+
+    The one place a sliding move is read: :func:`play`, ``Game.play`` and the widget's keys all go
+    through it. A word that is no direction, or a move of another type, is refused.
+
+    >>> parse_move(Puzzle.goal(3, 3), "down"), parse_move(Puzzle.goal(3, 3), "up"), parse_move(Puzzle.goal(3, 3), 6)
+    (6, None, 6)
+    """
     if isinstance(move, str):
         if move not in DIRECTIONS:
             raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}; or play a tile number")
-        tile = puzzle.tile_for(move)
-        if tile is None:
-            raise ValueError(
-                f"no tile can move {move}: the blank at {puzzle.blank} has no neighbour on that "
-                f"side; legal directions are {list(puzzle.legal_directions())}"
-            )
-        return tile
+        return puzzle.tile_for(move)
     if isinstance(move, numbers.Integral) and not isinstance(move, bool):
         return int(move)
     raise TypeError(f"a move is a tile number (int) or a direction ('up', 'down', 'left', 'right'), "
@@ -162,7 +163,12 @@ def play(puzzle: Puzzle, move: Move) -> Slide:
     ('down', (6, 3), 2, (8,))
     """
     board = require_puzzle(puzzle)
-    tile = _tile_to_slide(board, move)
+    tile = parse_move(board, move)
+    if tile is None:
+        raise ValueError(
+            f"no tile can move {move}: the blank at {board.blank} has no neighbour on that "
+            f"side; legal directions are {list(board.legal_directions())}"
+        )
     direction, cells = board._segment(tile)
     after = board.slide(tile)
     cols = board.cols

@@ -8,12 +8,12 @@ functions, tested without a browser.
 
 >>> from tilelab.widgets.testing import FakeMultiCanvas, press_key
 >>> board = SlidingWidget(3, rng=1, canvas=FakeMultiCanvas(3, 300, 300), raise_errors=True)
->>> print(board.puzzle)
+>>> print(board.board)
 7 . 1
 4 2 5
 8 6 3
 >>> press_key(board, "ArrowUp")          # the tile below the blank moves up
->>> print(board.puzzle)
+>>> print(board.board)
 7 2 1
 4 . 5
 8 6 3
@@ -265,13 +265,24 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
 
     # ------------------------------------------------------------------ state changes
     @property
-    def puzzle(self) -> Puzzle:
-        """The board now (``board.game.board``)."""
+    def board(self) -> Puzzle:
+        """The board now (``widget.game.board``); set it to play another position."""
         return self.game.board
+
+    @board.setter
+    def board(self, puzzle: Puzzle) -> None:
+        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
+
+    @property
+    def puzzle(self) -> Puzzle:
+        """Deprecated: :attr:`board` (goes in tilelab 0.3.0)."""
+        warn("SlidingWidget.puzzle", "SlidingWidget.board")
+        return self.board
 
     @puzzle.setter
     def puzzle(self, puzzle: Puzzle) -> None:
-        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
+        warn("SlidingWidget.puzzle", "SlidingWidget.board")
+        self.board = puzzle
 
     @property
     def moves(self) -> MoveCount:
@@ -296,7 +307,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def set_game(self, game: Game) -> None:
         """Show and play another :class:`tilelab.sliding.Game` (e.g. one loaded with ``Game.from_json``)."""
         self.stop_solve()
-        if game.board.shape != self.puzzle.shape:
+        if game.board.shape != self.board.shape:
             self._pieces = {}
         self.game = game
         self._reset_clock()
@@ -314,11 +325,11 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
 
     @property
     def rows(self) -> int:
-        return self.puzzle.rows
+        return self.board.rows
 
     @property
     def cols(self) -> int:
-        return self.puzzle.cols
+        return self.board.cols
 
     @property
     def picture_mode(self) -> bool:
@@ -345,7 +356,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         """A freshly shuffled board (size unchanged unless given)."""
         rows = self.rows if rows is None else rows
         cols = self.cols if cols is None else cols
-        if (rows, cols) != self.puzzle.shape:
+        if (rows, cols) != self.board.shape:
             self._pieces = {}
         if self.size_picker.value != (rows, cols):
             self.size_picker.value = (rows, cols)  # calls back into new_game once
@@ -414,8 +425,8 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         if cell is None:
             return
         self.stop_solve()
-        tile = self.puzzle.at(*cell)
-        if tile in self.puzzle.legal_moves():
+        tile = self.board.at(*cell)
+        if tile in self.board.legal_moves():
             self.slide(tile)
         elif tile != 0:
             self._say(f"Tile {tile} is not in the blank's row or column.")
@@ -425,9 +436,9 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self.stop_solve()
         cell = self.cell_at(x0, y0)
         if cell is not None:
-            tile = self.puzzle.at(*cell)
-            if tile in self.puzzle.legal_moves():
-                if play(self.puzzle, tile).direction == direction:
+            tile = self.board.at(*cell)
+            if tile in self.board.legal_moves():
+                if play(self.board, tile).direction == direction:
                     self.slide(tile)
                 return
         # a swipe that did not start on a movable tile: move the blank's neighbour that way
@@ -473,7 +484,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         seconds = self.elapsed()
         self.solved_by_player = by_player and not self.used_solve
         record = Record(self.moves.single, self.moves.multi, seconds)
-        shape = self.puzzle.shape
+        shape = self.board.shape
         best = SESSION_BEST.get(shape)
         unaided = self.solved_by_player and not self.used_hint
         new_best = unaided and (best is None or (record.single, record.seconds) < (best.single, best.seconds))
@@ -497,7 +508,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         with self.hold():
             if self.picture_mode and 0 in self._pieces:  # the picture is whole again
                 x0, y0, cell = self._geometry()
-                r, c = self.puzzle.blank
+                r, c = self.board.blank
                 side = cell - GAP
                 self.layer(PIECES).draw_image(self._pieces[0], x0 + c * cell + GAP / 2, y0 + r * cell + GAP / 2, side, side)
             self.draw_banner(title, subtitle, colour="rgba(255, 255, 255, 0.78)", text_colour="#12507c")
@@ -506,7 +517,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def picture(self) -> Any:
         """The board as a PIL image (what notebooks show before the cell runs)."""
         source = self._picture_source if self.picture_mode else None
-        return board_picture(self.puzzle, self.width, self.height, picture=source,
+        return board_picture(self.board, self.width, self.height, picture=source,
                              show_numbers=self.show_numbers or source is None)
 
     def fallback_text(self) -> str:
@@ -520,7 +531,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self._update_status()
 
     def _update_status(self) -> None:
-        best = SESSION_BEST.get(self.puzzle.shape)
+        best = SESSION_BEST.get(self.board.shape)
         best_text = (
             f"best {self.rows}x{self.cols}: {best.single} moves, {clock_text(best.seconds)}"
             if best else f"no {self.rows}x{self.cols} record yet"

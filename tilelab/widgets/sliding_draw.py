@@ -2,7 +2,7 @@
 hint ring, and the Turn's :class:`~tilelab.sliding.Slide` events animated frame by frame.
 
 :class:`SlidingDrawing` is a mixin of :class:`tilelab.widgets.sliding.SlidingWidget`: it reads the
-board's state (``puzzle``, ``rows``/``cols``, picture pieces, ``hint_tile``) and writes only pixels.
+board's state (``board``, ``rows``/``cols``, picture pieces, ``hint_tile``) and writes only pixels.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class SlidingDrawing:
 
     def _draw_pieces(self, board: Puzzle | None = None) -> None:
         """Draw every tile of ``board`` (default: the current one) in its cell (home tiles darker)."""
-        board = self.puzzle if board is None else board
+        board = self.board if board is None else board
         self.layer(PIECES).clear()
         style = self._tile_style(board)
         for index, tile in enumerate(board.tiles):
@@ -147,7 +147,7 @@ class SlidingDrawing:
         c = self.layer(OVERLAY)
         c.clear()
         x0, y0, cell = self._geometry()
-        r, col = self.puzzle.position(self.hint_tile)
+        r, col = self.board.position(self.hint_tile)
         c.stroke_style = HINT_COLOUR
         c.line_width = 5
         c.stroke_rect(x0 + col * cell + GAP, y0 + r * cell + GAP, cell - 2 * GAP, cell - 2 * GAP)

@@ -24,7 +24,7 @@ class SlidingSolving:
     """Hint and Solve on the sliding board (a mixin: it asks the game for the plan and plays it)."""
 
     game: Game
-    puzzle: Puzzle
+    board: Puzzle
     hint_tile: int | None
     used_hint: bool
     used_solve: bool
@@ -53,7 +53,7 @@ class SlidingSolving:
     def show_hint(self) -> int | None:
         """Outline the tile to slide next: the first move of the plan Solve would play."""
         self.stop_solve()
-        if self.puzzle.is_goal():
+        if self.board.is_goal():
             self._say("Already solved: press Shuffle for a new board.")
             return None
         plan = self.plan()
@@ -91,7 +91,7 @@ class SlidingSolving:
         Returns the moves it will play; the browser clock plays them one by one and the move
         counter counts as the tiles move. Any key, click or button stops it.
         """
-        if self.puzzle.is_goal():
+        if self.board.is_goal():
             self._say("Already solved: press Shuffle for a new board.")
             return []
         plan = self.plan()
