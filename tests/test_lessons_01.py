@@ -4,6 +4,8 @@ claim the prose makes in words holds, each checked as a predicate on the run's f
 
 from __future__ import annotations
 
+import re
+
 import nbformat
 import pytest
 
@@ -33,7 +35,8 @@ def run_at(stem: str, setting, fetch: list[str]):
 
 
 def checks_still_work(ran, exercises: int, solutions: int | None = None) -> None:
-    """No cell raised; every exercise stub says "not yet" and every solution (one per exercise unless told) passes."""
+    """No cell raised (an older tilelab name raises: tests/lessonrun.py); every exercise stub says "not yet" and
+    every solution (one per exercise unless told) passes."""
     assert errors(ran.notebook) == []
     shown = exercise_outputs(ran.notebook)
     assert len(shown) == exercises and all("[NOT YET]" in s for s in shown), shown
@@ -135,12 +138,13 @@ FETCH_B = [
     "GAMES", "BATCH", "REPEATS", "ENGINE", "identity == record.score", "len(outcomes)",
     "[len(spawn_outcomes(small))]", "int(covered)", "[float(diff.min()), float(diff.max())]",
     "[float(np.mean([g.score for g in results[p]])) for p in (0.1, 0.25)]",
-    "{str(p): float(v) for p, v in lost.items()}", "len(population[0.1].scores)",
+    "{str(p): float(v) for p, v in lost.items()}", "len(population[0.1].scores)", "float(mean)",
 ]
-SETTINGS_B = [None, "browser", {"SEED": 300, "GAMES": 60, "BATCH": 4_000}]
+SETTINGS_B = [None, "browser", {"SEED": 300, "GAMES": 60, "BATCH": 4_000},
+              {"SEED": 1000, "GAMES": 400, "BATCH": 4_000}]
 
 
-@pytest.mark.parametrize("overrides", SETTINGS_B, ids=["defaults", "browser", "seed300-small"])
+@pytest.mark.parametrize("overrides", SETTINGS_B, ids=["defaults", "browser", "seed300-small", "seed1000-400games"])
 def test_01b_claims_hold_at_every_setting(overrides):
     ran = run_at(B, overrides, FETCH_B)
     checks_still_work(ran, exercises=1)
@@ -153,9 +157,9 @@ def test_01b_claims_hold_at_every_setting(overrides):
     # "One rule scored more in these games"
     first, second = ran[FETCH_B[9]]
     assert first != second
-    # "a single seed's difference swings by more than a thousand points either way"
+    # "single pairs swing much further, both ways, than their mean"
     smallest, largest = ran[FETCH_B[8]]
-    assert smallest < -1000 and largest > 1000
+    assert smallest < 0 < largest and min(-smallest, largest) > 2 * abs(ran["float(mean)"])
     # "at 75/25 more 4s spawn in a game, each one 4 points never earned"
     assert ran[FETCH_B[10]]["0.25"] > ran[FETCH_B[10]]["0.1"]
     assert ran["len(population[0.1].scores)"] == ran["BATCH"]
@@ -175,8 +179,8 @@ def test_interval_coverage_picture_counts_what_it_draws():
 
     fig = plot_interval_coverage([0, 1, 2, 3.5], [2, 3, 4, 5], truth=2.5)
     ax = fig.axes[0]
-    assert ax.get_title().startswith("2 of 4 intervals cover the truth (2.5)")
-    assert sum(len(c.get_segments()) for c in ax.collections) == 4
+    assert re.findall(r"\d+(?:\.\d+)?", ax.get_title())[:3] == ["2", "4", "2.5"]  # the counts, not the words
+    assert sorted(len(c.get_segments()) for c in ax.collections) == [2, 2]  # two cover, two miss
     with pytest.raises(ValueError):
         plot_interval_coverage([1, 2], [3], truth=2)
 
@@ -203,10 +207,10 @@ FETCH_C = [
     "all((not available_moves_as_published(b)) == is_over(b) for b in boards)",
     "sorted(set(late))", "[GAMES, POSITIONS]",
 ]
-SETTINGS_C = [None, "browser", {"SEED": 5, "GAMES": 10, "POSITIONS": 30}]
+SETTINGS_C = [None, "browser", {"SEED": 5, "GAMES": 10, "POSITIONS": 30}, {"SEED": 3, "GAMES": 200}]
 
 
-@pytest.mark.parametrize("overrides", SETTINGS_C, ids=["defaults", "browser", "seed5-small"])
+@pytest.mark.parametrize("overrides", SETTINGS_C, ids=["defaults", "browser", "seed5-small", "seed3-200games"])
 def test_01c_claims_hold_at_every_setting(overrides):
     ran = run_at(C, overrides, FETCH_C)
     checks_still_work(ran, exercises=2)

@@ -108,6 +108,7 @@ FETCH_06 = [
     "saved['compact-depth4']['ms_per_move'] / saved['compact-depth3']['ms_per_move']",
     "[after < before, recovered > long_curve[i]['games'], sum(ahead[lead:shared]) / (shared - lead)]",
     "[[s[f'reach_{t}']['wilson95'] for s in (one_ply, one_ply_long)] for t in (2048, 16384)]",
+    "[same, len(random_boards)]",
 ]
 SETTINGS_06 = [None, "browser", {"SEED": 7, "TRAIN_GAMES": 1000, "TEST_GAMES": 100, "COMPARE_GAMES": 4}]
 
@@ -117,6 +118,8 @@ def test_06_claims_hold_at_every_setting(overrides):
     ran = run_at(L06, overrides, FETCH_06)
     checks_still_work(ran, exercises=2, solutions=2)  # the TD update on the core path, the tuple shape deeper
     assert ran[FETCH_06[0]] == [12, 6]
+    same, boards = ran["[same, len(random_boards)]"]
+    assert same == boards > 0  # our few-line look-up picks the package's weights
     # "exponents 1 and 2 ... give index 1 + 2 x 16 = 33"; 8 placements, all different pairs; "each +2.5"
     assert ran[FETCH_06[1]] == [1 + 2 * 16, 8, 8, 2.5]
     value, fraction = ran[FETCH_06[2]]

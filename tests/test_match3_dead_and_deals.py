@@ -86,6 +86,14 @@ def test_exact_dead_rates_match_a_plain_enumeration():
     assert exact.p_max / exact.p_min > 10  # the exclude deal is far from uniform
 
 
+def test_the_saved_exact_rates_are_what_the_enumeration_gives():
+    from tilelab.match3.stats import SAVED_EXACT_DEAD_RATES
+
+    for (rows, cols, kinds), saved in SAVED_EXACT_DEAD_RATES.items():
+        assert exact_dead_rates(rows, cols, kinds, saved=True) is saved
+        assert exact_dead_rates(rows, cols, kinds) == saved
+
+
 def test_exact_dead_rates_refuses_huge_enumerations():
     with pytest.raises(ValueError, match="too many"):
         exact_dead_rates(6, 6, 6)

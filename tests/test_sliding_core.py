@@ -49,7 +49,9 @@ def test_goal_and_fields():
     assert g.blank == (2, 3) and g.blank_index == 11
     assert g.is_goal() and not g.slide(11).is_goal()
     assert g.at(1, 2) == 7 and g.position(7) == (1, 2)
-    assert g.grid()[2] == (9, 10, 11, 0)
+    assert g.grid[2] == (9, 10, 11, 0)
+    with pytest.warns(DeprecationWarning, match=r"Puzzle.grid \(a property"):
+        assert g.grid() == g.grid
 
 
 def test_text_picture_round_trip_and_repr():

@@ -333,7 +333,7 @@ def check_search(answer: Callable[[Puzzle], Any]) -> Result:
 
 def _inline(board: Puzzle) -> str:
     """A board on one line for a message (``1 2 3 / 4 . 6 / 7 5 8``)."""
-    return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid())
+    return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid)
 
 
 @functools.lru_cache(maxsize=1)

@@ -315,6 +315,15 @@ class Board:
         return self._rows
 
     @property
+    def grid(self) -> tuple[tuple[int, ...], ...]:
+        """The board's contents as a tuple of rows (0 = blank): the word all three games use.
+
+        >>> Board.parse("2 .\\n. 4").grid
+        ((2, 0), (0, 4))
+        """
+        return self._rows
+
+    @property
     def size(self) -> int:
         """The side of the square board."""
         return len(self._rows)

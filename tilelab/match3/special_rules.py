@@ -40,7 +40,8 @@ that colour. A swap of two specials (or of a bomb with anything) is legal withou
 
 Every run on the board clears in the same step, whatever its height.
 
-Scoring (:data:`SCORE_TABLE`; Candy Crush's figures as fan guides document them): a group scores its shape's
+Scoring (:data:`SCORE_TABLE`; Candy Crush Saga's figures as the fan guide "Candy Crush Saga Scoring", Candy
+Crush Saga All Help, July 2014, documents them; the combination bonuses are tilelab's own): a group scores its shape's
 points (60 for three, 120 for four, 200 for five/L/T/cross) times the cascade number; a blast
 adds its bonus (:data:`ACTIVATION_BONUS`: wrapped 540, colour bomb 1200, ...) plus 60 for each
 candy it clears that no group cleared. Blast points are not multiplied by the cascade number.

@@ -180,15 +180,32 @@ def _exact(rows: int, cols: int, kinds: int) -> tuple[int, int, float, float, fl
     return stable, dead, p_dead, p_min, p_max
 
 
-def exact_dead_rates(rows: int, cols: int, kinds: int) -> ExactDeadRates:
+#: What :func:`exact_dead_rates` computes for the sizes lesson 5b lists (``saved=True`` returns these; a test
+#: checks them against the enumeration).
+SAVED_EXACT_DEAD_RATES = {
+    (3, 3, 3): ExactDeadRates(3, 3, 3, 19683, 9750, 1236, 1236 / 9750, 0.15026291723822582,
+                              5.0805263425290864e-05, 1 / 1296),
+    (3, 4, 3): ExactDeadRates(3, 4, 3, 531441, 180870, 2532, 2532 / 180870, 0.020271829328185414,
+                              1.881676423158921e-06, 4.286694101508916e-05),
+}
+
+
+def exact_dead_rates(rows: int, cols: int, kinds: int, *, saved: bool = False) -> ExactDeadRates:
     """Enumerate all ``kinds ** (rows * cols)`` boards: exact dead rates for both deals.
+
+    ``saved=True`` returns the stored result for the sizes in :data:`SAVED_EXACT_DEAD_RATES` instead of listing
+    the boards again (that takes minutes in the browser's slower Python); other sizes are computed.
 
     >>> e = exact_dead_rates(3, 3, 3)
     >>> e.stable, e.dead, round(e.uniform, 4), round(e.exclude, 4)
     (9750, 1236, 0.1268, 0.1503)
+    >>> exact_dead_rates(3, 3, 3, saved=True) == e
+    True
     """
     rows, cols = check_shape(rows, cols)
     kinds = check_kinds(kinds)
+    if saved and (rows, cols, kinds) in SAVED_EXACT_DEAD_RATES:
+        return SAVED_EXACT_DEAD_RATES[rows, cols, kinds]
     boards = kinds ** (rows * cols)
     if boards > MAX_EXACT_BOARDS:
         raise ValueError(

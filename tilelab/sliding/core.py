@@ -122,6 +122,14 @@ def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
     return values
 
 
+
+class Grid(tuple[tuple[int, ...], ...]):
+    """A board's rows (a plain tuple of tuples); calling it, as the older ``Puzzle.grid()`` was, still works and warns."""
+
+    def __call__(self) -> "Grid":
+        warn("Puzzle.grid()", "Puzzle.grid (a property, as in every game)")
+        return self
+
 class Puzzle:
     """An immutable, hashable sliding-puzzle board: ``tiles`` row by row, ``0`` is the blank.
 
@@ -279,10 +287,15 @@ class Puzzle:
         except ValueError:
             raise ValueError(f"there is no tile {tile!r} on a {self._rows}x{self._cols} board") from None
 
-    def grid(self) -> tuple[tuple[int, ...], ...]:
-        """The tiles as a tuple of rows."""
+    @property
+    def grid(self) -> "Grid":
+        """The tiles as a tuple of rows (0 = blank), as ``grid`` is in every game.
+
+        >>> Puzzle.goal(2, 3).grid
+        ((1, 2, 3), (4, 5, 0))
+        """
         c = self._cols
-        return tuple(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
+        return Grid(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
 
     def is_goal(self) -> bool:
         """True when the board is solved."""
@@ -481,7 +494,7 @@ class Puzzle:
     def __str__(self) -> str:
         width = len(str(self.size - 1))
         return "\n".join(
-            " ".join(("." if t == BLANK else str(t)).rjust(width) for t in row) for row in self.grid()
+            " ".join(("." if t == BLANK else str(t)).rjust(width) for t in row) for row in self.grid
         )
 
     def to_svg(self, cell: int = SVG_CELL_PX) -> str:
