@@ -72,12 +72,12 @@ board
 
 SLIDING = """
 from tilelab.widgets.sliding import SlidingWidget
-board = SlidingWidget(4, rng=7, size=400)
+board = SlidingWidget(4, rng=7, px=400)
 _turn = [0]
 def next_key():
-    if board.puzzle.is_goal() or board.finished is not None:
+    if board.board.is_goal() or board.finished is not None:
         board.shuffle_board()
-    legal = [d for d in ("up", "left", "down", "right") if board.puzzle.tile_for(d) is not None]
+    legal = [d for d in ("up", "left", "down", "right") if board.board.tile_for(d) is not None]
     _turn[0] += 1
     return legal[_turn[0] % len(legal)]
 board

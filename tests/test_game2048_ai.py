@@ -28,6 +28,7 @@ from tilelab.game2048 import (
 )
 from tilelab.game2048 import ai
 from tilelab.game2048 import bitboard as bb
+from tilelab.game2048 import bitrows
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, HeuristicWeights, SearchTables, evaluate_bits, heuristic_table, row_terms, search_bits,
 )
@@ -142,7 +143,7 @@ def test_fast_search_equals_the_plain_recursion(grid, holes):
     for depth in (1, 2):
         plain = ai.expectimax_values(board, depth)
         fast = search_bits(bb.to_bitboard(board), depth, tables, cutoff=0.0)
-        fast_values = {Direction[bb.DIRECTION_NAMES[c]]: v for c, v in enumerate(fast.values) if not math.isnan(v)}
+        fast_values = {Direction[bitrows.DIRECTION_NAMES[c]]: v for c, v in enumerate(fast.values) if not math.isnan(v)}
         assert fast_values.keys() == plain.keys()
         for d in plain:
             assert fast_values[d] == pytest.approx(plain[d], rel=1e-9, abs=1e-6)
@@ -150,7 +151,7 @@ def test_fast_search_equals_the_plain_recursion(grid, holes):
             # the cutoff and the table do not change the choice on these small cases
             best = max(plain, key=plain.get)
             cut = search_bits(bb.to_bitboard(board), depth, tables, cutoff=1e-4)
-            chosen = Direction[bb.DIRECTION_NAMES[cut.best]]
+            chosen = Direction[bitrows.DIRECTION_NAMES[cut.best]]
             assert chosen == best or plain[chosen] == pytest.approx(plain[best], rel=1e-9)
 
 
@@ -167,7 +168,7 @@ def test_heuristic_table_matches_the_readable_terms():
     table = heuristic_table(DEFAULT_WEIGHTS)
     w = DEFAULT_WEIGHTS
     rng = np.random.default_rng(0)
-    for row in list(rng.integers(0, bb.ROW_VALUES, 2000)) + [0, 0x4321, 0x1234, 0xFFFF]:
+    for row in list(rng.integers(0, bitrows.ROW_VALUES, 2000)) + [0, 0x4321, 0x1234, 0xFFFF]:
         line = [(int(row) >> (4 * c)) & 0xF for c in range(4)]
         t = row_terms(line, w.mono_power, w.sum_power)
         want = (w.alive / 8 + w.empty * t["empty"] + w.merges * t["merges"] - w.monotonicity * t["monotonicity"]
@@ -288,7 +289,7 @@ def test_readable_search_is_the_plain_recursion_and_counts_evaluations():
     result = ai.readable_search(board, 2)
     plain = ai.expectimax_values(board, 2)
     assert result.complete and result.depth == 2 and result.nodes > 0
-    assert {Direction[bb.DIRECTION_NAMES[c]]: v for c, v in enumerate(result.values) if not math.isnan(v)} == plain
+    assert {Direction[bitrows.DIRECTION_NAMES[c]]: v for c, v in enumerate(result.values) if not math.isnan(v)} == plain
     assert not ai.readable_search(board, 2, node_limit=result.nodes - 1).complete
     assert ai.readable_search(board, 2, node_limit=result.nodes).complete
     floor = ai.readable_search(board, 0)  # each move judged by the board it leaves

@@ -35,7 +35,7 @@ def row_bits(values) -> int:
 def test_every_row_slides_left_and_right_like_the_readable_engine():
     t = bb.row_tables()
     overflow_rows = 0
-    for row in range(bb.ROW_VALUES):
+    for row in range(bitrows.ROW_VALUES):
         values = row_values(row)
         left = slide_row(values)
         right = slide_row(values[::-1])
@@ -60,7 +60,7 @@ def test_every_move_matches_the_readable_engine(grid):
         new, gained = bb.move_bits(bits, direction)
         assert bb.from_bitboard(new) == want.board
         assert gained == want.score
-    assert [bb.DIRECTION_NAMES[c] for c in bb.legal_codes(bits)] == [d.name for d in legal_moves(board)]
+    assert [bitrows.DIRECTION_NAMES[c] for c in bb.legal_codes(bits)] == [d.name for d in legal_moves(board)]
 
 
 @settings(max_examples=100, deadline=None)

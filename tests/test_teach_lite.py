@@ -157,6 +157,15 @@ def test_official_source_out_of_reach_says_how_to_build_offline(tmp_path: Path) 
         lite_fetch.pyodide_url("ftp://mirror.example/pyodide/")
 
 
+@pytest.mark.parametrize("source", ["official", "transport"])
+def test_a_bad_pyodide_url_is_refused_before_the_build_even_with_a_full_cache(tmp_path: Path, source: str) -> None:
+    """The hunt's D15 kin: an address the build would never use (every file cached) was silently ignored."""
+    with pytest.raises(lite.LiteBuildError, match="--pyodide-url must be"):
+        lite.build_lite(tmp_path / "out", cache=tmp_path / "cache", quiet=True, pyodide_source=source,
+                        pyodide_url="javascript:alert(1)")
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.slow
 def test_official_path_builds_the_real_runtime_from_a_copy_laid_out_as_the_release(tmp_path: Path, release) -> None:
     """The real lock and the real files: the copy of the release is made from the transport's files (the same bytes,

@@ -512,6 +512,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
     """
     from tilelab.teach.lessons import describe
     from tilelab.teach.lite_fetch import pyodide_source as chosen_source
+    from tilelab.teach.lite_fetch import pyodide_url as checked_url
     import nbformat
 
     start = time.perf_counter()
@@ -522,6 +523,8 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
     if not lesson_paths(nb_dir):
         raise ValueError(f"no notebooks to build the lite site from (looked in {nb_dir or 'notebooks/'})")
     source = chosen_source(pyodide_source)
+    if source == "official" or pyodide_url is not None:
+        checked_url(pyodide_url)  # refused now, not only once a file is missing from the cache
     python = tools_python(cache_path, quiet=quiet)
     with tempfile.TemporaryDirectory(prefix="tilelab-lite-") as tmp:
         work = Path(tmp)

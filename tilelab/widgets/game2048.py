@@ -32,7 +32,7 @@ from tilelab.game2048 import Board, Direction, Game, TileMove
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
-from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, BoardWidget, board_key
+from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, UNDO_KEYS, BoardWidget, board_key
 from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [
@@ -56,7 +56,6 @@ APPEAR_SCALES = (0.25, 0.5, 0.75, 1.0)  #: a new tile grows in while it fades in
 FONT = "'Clear Sans', 'Helvetica Neue', Arial, sans-serif"
 WIN_COLOUR = "rgba(237, 194, 46, 0.5)"
 LOSE_COLOUR = "rgba(238, 228, 218, 0.73)"
-UNDO_KEYS = ("u", "U", "Backspace")
 KEEP_PLAYING_KEYS = ("Enter", "Escape", " ")
 
 #: Best score per (board size, target) in this kernel: survives re-run cells and new games.
