@@ -212,3 +212,10 @@ def check_exercises(nb: nbformat.NotebookNode) -> None:
     solutions = ["".join(o.get("text", "") or "".join(o.get("data", {}).get("text/plain", "")) for o in c.outputs)
                  for c in nb.cells if c.cell_type == "code" and "solution" in tags(c)]
     assert solutions and all("[PASSED]" in text for text in solutions), solutions
+
+
+def warnings_shown(nb: nbformat.NotebookNode) -> list[str]:
+    """One line for every warning an executed notebook printed (an older name's DeprecationWarning, say)."""
+    return [f"cell {i}: {line.strip()}" for i, cell in enumerate(nb.cells) for o in cell.get("outputs", [])
+            if o.get("output_type") == "stream" and o.get("name") == "stderr"
+            for line in o.get("text", "").splitlines() if "Warning" in line]

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lessonrun import check_exercises, errors, run_lesson
+from tests.lessonrun import check_exercises, errors, run_lesson, warnings_shown
 
 A, B = "03a_sliding_parity", "03b_sliding_shuffles"
+# The browser edition: tilelab.IN_BROWSER is True there, so a lesson that imports it after its parameters cell sees it too.
+BROWSER = "import tilelab\ntilelab.IN_BROWSER = IN_BROWSER = True\n"
+BROWSER_FLAG = "globals().get('IN_BROWSER')"
 
 
 # ------------------------------------------------------------------ 03a
@@ -23,14 +26,14 @@ A, B = "03a_sliding_parity", "03b_sliding_shuffles"
 A_SETTINGS = {
     "defaults": None,
     "seed 11, 400 trials up to 4x4": {"SEED": 11, "TRIALS": 400, "MAX_SIDE": 4, "PLAY_SEED": 1},
-    "browser sizes, MAX_SIDE 2": "IN_BROWSER = True\nSEED = 5\nTRIALS = 60\nMAX_SIDE = 2\nPLAY_SEED = 2",
+    "browser sizes, MAX_SIDE 2": BROWSER + "SEED = 5\nTRIALS = 60\nMAX_SIDE = 2\nPLAY_SEED = 2",
 }
 A_FETCH = [
     "home.is_goal()", "inversions(example)", "[flips, TRIALS]", "{k: sorted(v) for k, v in seen.items()}",
     "sweep", "[int(solvable.size), int((table < 0).sum()), int(solvable.max()), int((solvable == solvable.max()).sum())]",
     "float(solvable.mean())", "[distance(p) for p in hardest]", "len(hardest)", "distance(game.board)",
     "[len(path), count_moves(hardest[0], path).multi, distance(hardest[0], 'multi')]", "[n, *agree.values()]",
-    "[counted.single, counted.multi]",
+    "[counted.single, counted.multi]", BROWSER_FLAG,
 ]
 
 
@@ -40,7 +43,7 @@ def a(request):
 
 
 def test_03a_runs_cleanly_and_its_exercises_check(a):
-    assert errors(a.notebook) == []
+    assert errors(a.notebook) == [] and warnings_shown(a.notebook) == []    # no older name warns either
     check_exercises(a.notebook)
 
 
@@ -86,7 +89,7 @@ def test_03a_deeper_rules_agree_and_the_multi_tile_table_matches_count_moves(a):
 B_SETTINGS = {
     "defaults": None,
     "try 80, one naive board": {"SEED": 5, "NAIVE_BOARDS": 1, "SAMPLES": 100, "WALK_STEPS": 80},
-    "browser sizes, 1-move walk": "IN_BROWSER = True\nSEED = 7\nNAIVE_BOARDS = 300\nSAMPLES = 60\nWALK_STEPS = 1",
+    "browser sizes, 1-move walk": BROWSER + "SEED = 7\nNAIVE_BOARDS = 300\nSAMPLES = 60\nWALK_STEPS = 1",
 }
 B_FETCH = [
     "[by_rule, by_bfs, NAIVE_BOARDS]", "[is_solvable(bad), is_solvable(fixed), distance(fixed) >= 0]",
@@ -96,6 +99,7 @@ B_FETCH = [
     "[lazy[81], lazy[300]]", "ours == puzzle8_walk(goal3, 81, rng=np.random.default_rng(SEED))",
     "turn_probabilities(0, 2)", "mass_by_blank_cell(puzzle8_n).tolist()", "tvd_puzzle8", "WALK_STEPS", "SAMPLES",
     "[floor, float(longrun[0]), float(longrun[4])]", "[len(counts), int(sum(counts.values()))]", "even_cells_5x5",
+    "sorted(verdicts)", BROWSER_FLAG,
 ]
 EDGES, EVEN_CELLS = (1, 3, 5, 7), (0, 2, 4, 6, 8)
 
@@ -106,7 +110,7 @@ def b(request):
 
 
 def test_03b_runs_cleanly_and_its_exercises_check(b):
-    assert errors(b.notebook) == []
+    assert errors(b.notebook) == [] and warnings_shown(b.notebook) == []
     check_exercises(b.notebook)
 
 
@@ -157,3 +161,9 @@ def test_03b_puzzle8_walk_opened(b):
     floor, top_left, centre = b["[floor, float(longrun[0]), float(longrun[4])]"]
     assert top_left < (1 / 9) / 2 and floor == pytest.approx(0.155, abs=5e-4)   # deeper: "less than half", "0.155"
     assert b["[len(counts), int(sum(counts.values()))]"] == [360, 36_000] and b["even_cells_5x5"] == 13
+
+
+def test_the_browser_settings_run_the_browser_branches():
+    for stem, settings, fetch in ((A, A_SETTINGS, A_FETCH), (B, B_SETTINGS, B_FETCH)):
+        browser = next(value for name, value in settings.items() if name.startswith("browser"))
+        assert run_lesson(stem, overrides=browser, fetch=fetch)[BROWSER_FLAG] is True, stem
