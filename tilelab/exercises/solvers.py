@@ -213,7 +213,7 @@ def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
         return Result(name, False,
                       f"admissible on all {len(boards):,} boards, but not stronger than Manhattan: your mean is "
                       f"{mean:.2f}, Manhattan's {man:.2f}. Hint: take the max of Manhattan and something that "
-                      "sees more (tile conflicts, your pattern tables)")
+                      "sees more (tiles in their own row or column that must pass each other)")
     return Result(name, True,
                   f"admissible on all {len(boards):,} solvable 8-puzzle boards, and stronger than Manhattan: "
                   f"mean {mean:.2f} vs {man:.2f} (the true mean distance is {truth.mean():.2f})")
