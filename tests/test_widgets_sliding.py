@@ -346,6 +346,8 @@ def _fake_solvers(monkeypatch, calls, optimal=True):
         return SimpleNamespace(moves=tuple(_optimal_path(puzzle)), optimal=optimal, complete=True)
 
     monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
+    # a stand-in needs no compiling: no warm-up call, whichever tests ran before (the warm-up has its own test)
+    monkeypatch.setattr(session, "_warm_solver", lambda *args: None)
 
 
 def test_hint_outlines_the_next_tile(monkeypatch):
