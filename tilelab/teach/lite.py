@@ -56,51 +56,39 @@ _STAGED = ("pyproject.toml", "README.md", "tilelab", "jupyter-config")  # what `
 _IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", "*.nbi", "*.nbc")
 #: Zip timestamps of the wheels (``SOURCE_DATE_EPOCH``): the same checkout gives the same bytes.
 _WHEEL_EPOCH = "315532800"
-RESULTS_PROJECT = """\
+#: The pyproject of a data-only wheel the browser edition loads beside tilelab (the saved results, matplotlib's
+#: font list): one package folder and the files it carries, built by ``pip wheel`` like tilelab's own.
+DATA_PROJECT = """\
 [build-system]
 requires = ["setuptools>=77"]
 build-backend = "setuptools.build_meta"
 
 [project]
-name = "tilelab-results"
+name = "{name}"
 version = "{version}"
-description = "The saved benchmark results tilelab's lessons plot, beside the package (made by make lite)"
+description = "{description}"
 license = "MIT"
 requires-python = ">=3.10"
 
 [tool.setuptools.packages.find]
-include = ["benchmarks*"]
+include = ["{top}*"]
 namespaces = true
 
 [tool.setuptools.package-data]
-"benchmarks.results" = ["*.json", "*.jsonl"]
+"{package}" = {patterns}
 """
 
 
-#: matplotlib's font list for the browser, made at build time (:func:`browser_fontlist`), in a small wheel the
-#: kernel loads as it starts (:func:`lite_config`), after matplotlib. Pyodide's matplotlib reads the list beside its
-#: own code (``matplotlib/fontlist.json``); its wheel carries one made by another matplotlib version, which it
-#: refuses, so it builds the list again on first import and prints "Matplotlib is building the font cache" into the
-#: lesson's first plot cell. The wheel puts the right one there.
-MPLFONTS_PROJECT = """\
-[build-system]
-requires = ["setuptools>=77"]
-build-backend = "setuptools.build_meta"
+def data_project(name: str, description: str, package: str, patterns: list[str]) -> str:
+    """The pyproject.toml of a data-only wheel: ``package`` (dotted) carrying the files matching ``patterns``.
 
-[project]
-name = "tilelab-mplfonts"
-version = "{version}"
-description = "matplotlib's font list, made in advance for the Pyodide kernel of tilelab's browser edition"
-license = "MIT"
-requires-python = ">=3.10"
+    >>> print(data_project("x-data", "d", "x.data", ["*.json"]).splitlines()[-1])
+    "x.data" = ["*.json"]
+    """
+    import tilelab
 
-[tool.setuptools.packages.find]
-include = ["matplotlib"]
-namespaces = true
-
-[tool.setuptools.package-data]
-matplotlib = ["fontlist.json"]
-"""
+    return DATA_PROJECT.format(name=name, version=tilelab.__version__, description=description,
+                               top=package.split(".")[0], package=package, patterns=json.dumps(patterns))
 
 
 def pip_wheel(project: Path, out_dir: Path, what: str) -> Path:
@@ -146,28 +134,33 @@ def build_results_wheel(out_dir: Path, results: dict[str, Path]) -> Path:
     """``tilelab_results-VERSION-py3-none-any.whl`` (``pip wheel``): the saved results in ``benchmarks/results``
     beside the package in the browser, where :func:`tilelab.results.results_path` finds them (the browser gives
     the kernel no other file system it can count on)."""
-    import tilelab
-
     with tempfile.TemporaryDirectory(prefix="tilelab-results-") as tmp:
         stage = Path(tmp) / "results-src"
         folder = stage / "benchmarks" / "results"
         folder.mkdir(parents=True)
-        (stage / "pyproject.toml").write_text(RESULTS_PROJECT.format(version=tilelab.__version__), encoding="utf-8")
+        project = data_project("tilelab-results", "The saved benchmark results tilelab's lessons plot (make lite)",
+                               "benchmarks.results", ["*.json", "*.jsonl"])
+        (stage / "pyproject.toml").write_text(project, encoding="utf-8")
         for path in results.values():
             shutil.copy2(path, folder / Path(path).name)
         return pip_wheel(stage, Path(out_dir), "the saved results")
 
 
+# matplotlib's font list for the browser, made at build time (:func:`browser_fontlist`), in a small wheel the
+# kernel loads as it starts (:func:`lite_config`), after matplotlib. Pyodide's matplotlib reads the list beside its
+# own code (``matplotlib/fontlist.json``); its wheel carries one made by another matplotlib version, which it
+# refuses, so it builds the list again on first import and prints "Matplotlib is building the font cache" into the
+# lesson's first plot cell. The wheel puts the right one there.
 def build_mplfonts_wheel(out_dir: Path, fontlist: Path) -> Path:
     """``tilelab_mplfonts-VERSION-py3-none-any.whl`` (``pip wheel``): ``matplotlib/fontlist.json`` and nothing else,
     where Pyodide's matplotlib reads its font list."""
-    import tilelab
-
     with tempfile.TemporaryDirectory(prefix="tilelab-mplfonts-") as tmp:
         stage = Path(tmp) / "mplfonts-src"
         (stage / "matplotlib").mkdir(parents=True)
         shutil.copy2(fontlist, stage / "matplotlib" / "fontlist.json")
-        (stage / "pyproject.toml").write_text(MPLFONTS_PROJECT.format(version=tilelab.__version__), encoding="utf-8")
+        project = data_project("tilelab-mplfonts", "matplotlib's font list made in advance (make lite)",
+                               "matplotlib", ["fontlist.json"])
+        (stage / "pyproject.toml").write_text(project, encoding="utf-8")
         return pip_wheel(stage, Path(out_dir), "matplotlib's font list")
 
 
