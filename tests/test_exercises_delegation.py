@@ -163,13 +163,13 @@ def count_empty_through_a_board(rows):
     from tilelab.game2048 import Board
 
     b = Board(rows)
-    return sum(1 for r in b.rows for v in r if v == 0)
+    return sum(1 for r in b.grid for v in r if v == 0)
 
 
 def largest_tile_through_a_board(rows):
     from tilelab.game2048 import Board
 
-    return max(max(r) for r in Board(rows).rows)
+    return max(max(r) for r in Board(rows).grid)
 
 
 def available_moves_that_mention_game(board):

@@ -90,7 +90,7 @@ def test_row_score_checker():
 
 
 def _slide_via_move(row):
-    return list(play(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.rows[0])
+    return list(play(Board([row] + [[0] * len(row)] * (len(row) - 1)), "left").board.grid[0])
 
 
 def _score_via_tables(row):
@@ -119,13 +119,13 @@ def test_an_answer_that_delegates_to_the_package_is_refused(name, answer, called
 
 def buggy_available_moves(board):
     """The C# walkthrough's logic: one copy moved through all four swipes, Up reported for Left/Right."""
-    rows = board.rows
+    rows = board.grid
     found = []
     for direction, reported in zip(Direction, [Direction.UP, Direction.DOWN, Direction.UP, Direction.UP]):
         result = play(rows, direction)
         if result.changed:
             found.append(reported)
-        rows = result.board.rows
+        rows = result.board.grid
     return found
 
 

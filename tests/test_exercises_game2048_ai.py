@@ -110,7 +110,7 @@ def test_heuristic_contest_practice_never_passes_and_final_plays_fresh_seeds(mon
     monkeypatch.setattr(lesson, "CONTEST_DEPTH", 1)  # depth 1 keeps the test quick; the rules are the same
     seen = []
     real = lesson.contest
-    monkeypatch.setattr(lesson, "contest", lambda w, games, *, seed: seen.append(seed) or real(w, games, seed=seed))
+    monkeypatch.setattr(lesson, "contest", lambda w, games, *, first_seed: seen.append(first_seed) or real(w, games, first_seed=first_seed))
     monkeypatch.setattr("tilelab.exercises._ALLOW_PACKAGE_CALLS", 1)  # the spy is this test's code calling tilelab
     strong = HeuristicWeights(monotonicity=60.0)
     practice = check("2048ai.heuristic_contest", strong, games=3)

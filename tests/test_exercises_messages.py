@@ -82,7 +82,7 @@ def test_a_four_cell_only_slide_fails_on_a_short_row():
 
 def test_available_moves_fails_first_on_a_board_a_game_can_show():
     r = check("2048.available_moves", lambda b: ["up", "down", "left", "right"])
-    assert not r and sum(1 for row in r.counterexample.rows for v in row if v) >= 2
+    assert not r and sum(1 for row in r.counterexample.grid for v in row if v) >= 2
 
 
 def test_every_refusal_message_is_short():

@@ -125,9 +125,9 @@ def test_is_solvable_checker_catches_the_odd_width_only_rule():
 
 
 def test_is_solvable_checker_catches_a_rule_that_fails_only_on_big_boards():
-    wrong_big = lambda p: my_is_solvable(p) if p.size <= 9 else not my_is_solvable(p)
+    wrong_big = lambda p: my_is_solvable(p) if p.cell_count <= 9 else not my_is_solvable(p)
     result = check("sliding.is_solvable", wrong_big)
-    assert not result.passed and result.counterexample.size > 9
+    assert not result.passed and result.counterexample.cell_count > 9
 
 
 def test_crashing_answer_is_reported_not_raised():

@@ -161,7 +161,7 @@ def _walk_down(p: Puzzle) -> list[int]:
 
 def test_counting_the_blank_is_caught():
     def counts_blank(p: Puzzle) -> int:
-        return sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)
+        return sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.cell_count)
 
     result = check("solvers.misplaced", counts_blank)
     assert not result.passed and result.counterexample == Puzzle.goal(3, 3).slide(8)
@@ -293,7 +293,7 @@ def lessons_ida_star(start: Puzzle) -> list[int]:
     (lessons_bfs, "after one with f ="),               # breadth first: f goes down again
     (lessons_ida_star, "twice"),                       # iterative deepening: the root again each round
     (astar_with(lambda p: 0), "above"),                # h = 0 is Dijkstra, breadth first here
-    (astar_with(lambda p: sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.size)), "f ="),  # aima's misplaced
+    (astar_with(lambda p: sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.cell_count)), "f ="),  # aima's misplaced
 ], ids=["lesson-4a-bfs", "lesson-4b-ida-star", "h-zero", "aima-misplaced"])
 def test_write_astar_refuses_other_optimal_searches(answer, why):
     """The review's loophole: plain BFS (38 s) and the lesson's own IDA* passed "write A*" by being optimal."""

@@ -55,12 +55,12 @@ def test_00_building_a_board_to_read_its_rows_is_honest_work():
 
     def count_empty(rows):
         b = Board(rows)
-        return sum(1 for r in b.rows for v in r if v == 0)
+        return sum(1 for r in b.grid for v in r if v == 0)
 
     def largest_tile(rows):
         board = Board(rows)
         print(board, end="", file=open(__import__("os").devnull, "w"))  # printing is reading too
-        return max(max(r) for r in board.rows)
+        return max(max(r) for r in board.grid)
 
     assert check("count_empty", count_empty)
     assert check("largest_tile", largest_tile)
@@ -221,7 +221,7 @@ def test_a_student_module_on_disk_is_the_students_code(tmp_path, monkeypatch):
         from tilelab.game2048 import Board, slide_row
 
         def count(rows):
-            return sum(1 for r in Board(rows).rows for v in r if v == 0)
+            return sum(1 for r in Board(rows).grid for v in r if v == 0)
 
         def score(row):
             return slide_row(row).score
@@ -337,6 +337,6 @@ def test_importing_tilelab_inside_an_answer_is_not_a_call(monkeypatch):
         from tilelab.game2048 import Board, Expectimax  # noqa: F401 - a lazily loaded name, named and not called
         from tilelab.game2048 import tree  # noqa: F401 - a module imported for the first time
 
-        return sum(1 for r in Board(rows).rows for v in r if v == 0)
+        return sum(1 for r in Board(rows).grid for v in r if v == 0)
 
     assert check("count_empty", count_empty)

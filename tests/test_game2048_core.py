@@ -178,7 +178,7 @@ def test_board_is_immutable_hashable_and_a_value():
     b = Board(((2, 0), (0, 4)))
     assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
     with pytest.raises(AttributeError):
-        a.rows = ((0, 0), (0, 0))  # type: ignore[misc]
+        a.grid = ((0, 0), (0, 0))  # type: ignore[misc]
     assert eval(repr(a)) == a
 
 
@@ -192,14 +192,14 @@ def test_numpy_round_trip(board):
     a = board.to_array()
     assert a.shape == (board.size, board.size)
     assert Board.from_array(a) == board
-    before = board.rows
+    before = board.grid
     a[0, 0] = 1024  # a copy: the board does not change
-    assert board.rows == before
+    assert board.grid == before
 
 
 def test_parse_accepts_bars_and_zeros():
     assert Board.parse("|2|.|4|\n|0|8|0|\n|.|.|.|") == Board([[2, 0, 4], [0, 8, 0], [0, 0, 0]])
-    assert Board.parse("2 . 4\n0 8 _\n. . .").rows == ((2, 0, 4), (0, 8, 0), (0, 0, 0))
+    assert Board.parse("2 . 4\n0 8 _\n. . .").grid == ((2, 0, 4), (0, 8, 0), (0, 0, 0))
 
 
 @pytest.mark.parametrize(
@@ -231,9 +231,9 @@ def test_board_helpers():
     assert b.empty_cells() == [(0, 1)]
     assert b.tiles() == {(0, 0): 2, (1, 0): 4, (1, 1): 8}
     assert (b.max_tile, b.tile_sum) == (8, 14)
-    assert b.transpose().rows == ((2, 4), (0, 8))
-    assert b.mirror().rows == ((0, 2), (8, 4))
-    assert b.with_tile((0, 1), 2).rows == ((2, 2), (4, 8))
+    assert b.transpose().grid == ((2, 4), (0, 8))
+    assert b.mirror().grid == ((0, 2), (8, 4))
+    assert b.with_tile((0, 1), 2).grid == ((2, 2), (4, 8))
     with pytest.raises(ValueError, match="off the"):
         b.with_tile((2, 0), 2)
     assert Board.empty(3).empty_cells() == Board.empty(3).cells()
@@ -284,14 +284,14 @@ def test_move_left_example_with_board_coordinates():
         """
     )
     r = play(b, Direction.LEFT)
-    assert r.board.rows[0] == (4, 2, 0, 0)
+    assert r.board.grid[0] == (4, 2, 0, 0)
     assert r.moves == (
         TileMove((0, 0), (0, 0), 4, True),
         TileMove((0, 1), (0, 0), 4, True),
         TileMove((0, 2), (0, 1), 2, False),
     )
     r = play(b, Direction.RIGHT)
-    assert r.board.rows[0] == (0, 0, 2, 4)  # pairs form from the side moved toward
+    assert r.board.grid[0] == (0, 0, 2, 4)  # pairs form from the side moved toward
 
 
 def test_move_up_and_down_use_columns():
@@ -303,8 +303,8 @@ def test_move_up_and_down_use_columns():
         . . . .
         """
     )
-    assert [row[0] for row in play(b, "up").board.rows] == [4, 2, 0, 0]
-    assert [row[0] for row in play(b, "down").board.rows] == [0, 0, 2, 4]
+    assert [row[0] for row in play(b, "up").board.grid] == [4, 2, 0, 0]
+    assert [row[0] for row in play(b, "down").board.grid] == [0, 0, 2, 4]
 
 
 def test_swift_walkthrough_board_swiped_up():

@@ -192,7 +192,7 @@ def test_traced_search_equals_the_untraced_one(rows, depth, p_four):
     board = Board(rows)
     if depth == 2 and len(board.empty_cells()) > 4:
         depth = 1  # keep the tree small
-    evaluate = ai.evaluate if board.size == 4 else (lambda b: float(sum(v * v for row in b.rows for v in row)))
+    evaluate = ai.evaluate if board.size == 4 else (lambda b: float(sum(v * v for row in b.grid for v in row)))
     plain = ai.expectimax_values(board, depth, evaluate, p_four)
     recorder = Recorder()
     traced = ai.expectimax_values(board, depth, evaluate, p_four, observer=recorder)

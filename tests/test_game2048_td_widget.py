@@ -27,7 +27,7 @@ def test_ai_move_plays_the_learned_choice_and_shows_its_value():
     w = make()
     before = w.game.board
     expected = TDPlayer(w.net)(before)
-    click_button(w.board, "AI move")
+    click_button(w.board_widget, "AI move")
     assert w.game.moves_played == 1 and w.game.history[-1].direction == expected if hasattr(w.game, "history") else True
     assert expected in legal_moves(before)
     assert "V(afterstate)" in w.thinking.value and expected.name.lower() in w.last_note
@@ -36,7 +36,7 @@ def test_ai_move_plays_the_learned_choice_and_shows_its_value():
 
 def test_hint_does_not_move_and_autoplay_ticks():
     w = make()
-    click_button(w.board, "Hint")
+    click_button(w.board_widget, "Hint")
     assert w.game.moves_played == 0 and "reward" in w.thinking.value
     w.ai_toggle.value = True
     tick(w.ticker)
@@ -47,7 +47,7 @@ def test_search_mode_and_a_custom_net():
     net = NTupleNetwork([(0, 1, 2, 3)])
     net.weights[:] = np.float32(1)
     w = make(net=net, search_ms=5)
-    click_button(w.board, "AI move")
+    click_button(w.board_widget, "AI move")
     assert w.game.moves_played == 1 and "depth" in w.thinking.value
 
 
@@ -75,7 +75,7 @@ def test_strong_board_plays_the_strong_players_move(strong_file):
     assert w.net.name == "stand-in" and isinstance(w.player, TDExpectimax) and w.player.budget.depth == 3
     before = w.game.board
     expected = strong_player()(before)
-    click_button(w.board, "AI move")
+    click_button(w.board_widget, "AI move")
     assert w.game.moves_played == 1 and expected.name.lower() in w.last_note
     assert "depth 3" in w.thinking.value and "100 training games" in w.thinking.value
 

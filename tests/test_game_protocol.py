@@ -306,7 +306,7 @@ def test_bitboard_spawn_draws_the_same_tile_as_the_readable_engine():
             continue
         for p_four in (0.1, 0.5):
             core_board, _ = game2048.spawn(board, rng=seed, p_four=p_four)
-            assert picture(spawn_bits(to_bitboard(board.rows), rng=seed, p_four=p_four)) == str(core_board)
+            assert picture(spawn_bits(to_bitboard(board.grid), rng=seed, p_four=p_four)) == str(core_board)
 
 
 def test_the_compiled_playout_spawner_has_the_same_distribution():
@@ -314,7 +314,7 @@ def test_the_compiled_playout_spawner_has_the_same_distribution():
     from tilelab.game2048.bitboard import spawn_xorshift, to_bitboard
 
     board = game2048.Board.parse("2 . 4 .\n. 8 . .\n2 4 8 16\n. . 2 .")
-    bits = np.uint64(to_bitboard(board.rows))
+    bits = np.uint64(to_bitboard(board.grid))
     expected = dict(game2048.spawn_outcomes(board))
     counts: dict = {}
     state, n = np.uint64(12345), 40_000

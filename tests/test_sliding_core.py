@@ -45,7 +45,7 @@ def puzzles(draw, max_side: int = 5):
 def test_goal_and_fields():
     g = Puzzle.goal(3, 4)
     assert g.tiles == tuple(range(1, 12)) + (0,)
-    assert (g.rows, g.cols, g.shape, g.size) == (3, 4, (3, 4), 12)
+    assert (g.rows, g.cols, g.shape, g.cell_count) == (3, 4, (3, 4), 12)
     assert g.blank == (2, 3) and g.blank_index == 11
     assert g.is_goal() and not g.slide(11).is_goal()
     assert g.at(1, 2) == 7 and g.position(7) == (1, 2)
@@ -166,7 +166,7 @@ def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
     tile = data.draw(st.sampled_from(p.legal_moves()))
     event = play(p, tile)
     after = event.after
-    assert sorted(after.tiles) == list(range(p.size))
+    assert sorted(after.tiles) == list(range(p.cell_count))
     assert after.shape == p.shape
     assert after.at(*p.blank) == event.tiles[0]  # the nearest tile fills the old blank
     assert after.blank == p.position(tile)

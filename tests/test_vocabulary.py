@@ -122,7 +122,7 @@ def _boards():
     from tilelab.widgets.sliding import SlidingWidget
 
     return [("2048", lambda px: Game2048Widget(rng=1, px=px)),
-            ("2048 AI", lambda px: Game2048AIWidget(rng=1, px=px).board),
+            ("2048 AI", lambda px: Game2048AIWidget(rng=1, px=px).board_widget),
             ("sliding", lambda px: SlidingWidget(3, rng=1, px=px)),
             ("match-3", lambda px: Match3Widget(8, 8, 5, rng=1, px=px))]
 
@@ -143,3 +143,96 @@ def test_plain_and_special_match3_boards_read_the_same_pictures():
     assert m3.Board.parse(str(special)) == board  # the spaced special picture, no specials on it
     with pytest.raises(ValueError, match="'-'"):
         m3.Board.parse("0 1- 2\n1 2 0")  # a special mark is refused by name on a plain board
+
+
+# ------------------------------------------------------------------ rows, cols, size, grid, cell_count: one meaning each
+def _positions():
+    """One board of each kind, with its expected grid (rows of cells)."""
+    return [("2048 Board", g2048.Board.parse("2 . 4\n. 8 .\n. . 2")),
+            ("sliding Puzzle", sliding.Puzzle.goal(3, 4)),
+            ("match-3 Board", m3.stable_board(4, 6, 5, rng=3)),
+            ("match-3 SpecialBoard", m3.new_special_board(5, 4, 4, rng=3))]
+
+
+def _plain(board, word):
+    """``board.word`` as a caller who heeds warnings sees it: None when the word is an older name (it warns)."""
+    if not hasattr(type(board), word):
+        return None
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = getattr(board, word)
+    return None if any(issubclass(w.category, DeprecationWarning) for w in caught) else value
+
+
+@pytest.mark.parametrize("name, board", _positions(), ids=[n for n, _ in _positions()])
+def test_rows_cols_size_grid_and_cell_count_mean_one_thing_in_every_game(name, board):
+    grid = board.grid
+    assert isinstance(grid, tuple) and all(isinstance(row, tuple) for row in grid), f"{name}: grid is rows of cells"
+    height, width = len(grid), len(grid[0])
+    rows, cols, size, cells = (_plain(board, w) for w in ("rows", "cols", "size", "cell_count"))
+    assert rows in (None, height) and cols in (None, width), f"{name}: rows/cols are counts"
+    assert size is None or size == height == width, f"{name}: size is the side of a square board"
+    assert cells in (None, height * width), f"{name}: cell_count is rows * cols"
+    assert (rows, cols) != (None, None) or size is not None, f"{name}: the board says how big it is"
+
+
+def test_the_older_meanings_warn_and_still_answer():
+    board = g2048.Board.parse("2 .\n. 4")
+    with pytest.warns(DeprecationWarning, match=r"Board\.rows is deprecated .* use Board\.grid"):
+        assert board.rows == board.grid == ((2, 0), (0, 4))
+    puzzle = sliding.Puzzle.goal(3, 4)
+    with pytest.warns(DeprecationWarning, match=r"Puzzle\.size is deprecated .* use Puzzle\.cell_count"):
+        assert puzzle.size == puzzle.cell_count == 12
+
+
+def test_seed_is_the_older_name_of_rng_in_the_exercise_helpers():
+    from tilelab.exercises.game2048_ai import contest, game_boards
+    from tilelab.exercises.game2048_learning import sample_afterstates
+
+    with pytest.warns(DeprecationWarning, match=r"game_boards\(seed=\.\.\.\)"):
+        assert game_boards(3, 2, seed=4) == game_boards(3, 2, rng=4)
+    assert game_boards(3, 2, rng=np.random.default_rng(4)) == game_boards(3, 2, rng=np.random.default_rng(4))
+    with pytest.warns(DeprecationWarning, match=r"sample_afterstates\(seed=\.\.\.\)"):
+        assert sample_afterstates(2, seed=5) == sample_afterstates(2, rng=5)
+    with pytest.warns(DeprecationWarning, match=r"contest\(seed=\.\.\.\) is deprecated .* contest\(first_seed=\.\.\.\)"):
+        old = contest(_weights(), 1, seed=9, depth=1)
+    new = contest(_weights(), 1, first_seed=9, depth=1)
+    assert old["score"].tolist() == new["score"].tolist()
+
+
+def _weights():
+    from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
+
+    return DEFAULT_WEIGHTS
+
+
+def test_generated_picture_takes_rng():
+    pytest.importorskip("PIL")
+    from tilelab.widgets.sliding_pictures import generated_picture
+
+    with pytest.warns(DeprecationWarning, match=r"generated_picture\(seed=\.\.\.\)"):
+        old = generated_picture(24, seed=2)
+    assert np.array_equal(old, generated_picture(24, rng=2))
+    assert np.array_equal(generated_picture(24, 2), generated_picture(24, rng=np.random.default_rng(2)))
+
+
+# ------------------------------------------------------------------ widget.board is the position on every widget
+def test_every_board_widget_shows_its_game_board_as_board():
+    pytest.importorskip("ipycanvas")
+    from tilelab.widgets.game2048 import Game2048Widget
+    from tilelab.widgets.game2048_ai import Game2048AIWidget
+    from tilelab.widgets.match3 import Match3Widget
+    from tilelab.widgets.sliding import SlidingWidget
+
+    for widget in (Game2048Widget(rng=1), SlidingWidget(3, rng=1), Match3Widget(6, 6, 4, rng=1)):
+        assert widget.board is widget.game.board
+    two = Game2048Widget(rng=1)
+    start = g2048.Board.parse("2 2 .\n. . .\n. . 4")
+    two.board = start  # play on from a chosen board: a new game there, same target and odds
+    assert two.board == start and two.game.moves_played == 0 and two.game.size == 3
+    ai = Game2048AIWidget(rng=1)
+    with pytest.warns(DeprecationWarning, match=r"Game2048AIWidget\.board \(the board widget\) is deprecated"):
+        assert ai.board is ai.board_widget
+    assert ai.board_widget.board is ai.game.board

@@ -27,7 +27,7 @@ def make(**kwargs) -> Game2048AIWidget:
 def test_ai_move_button_plays_one_move_and_shows_the_thinking():
     w = make()
     before = w.game.board
-    click_button(w.board, "AI move")
+    click_button(w.board_widget, "AI move")
     assert w.game.moves_played == 1 and w.ai_moves == 1
     chosen = w.player.last.direction
     assert chosen in legal_moves(before)
@@ -37,7 +37,7 @@ def test_ai_move_button_plays_one_move_and_shows_the_thinking():
 
 def test_hint_thinks_without_moving():
     w = make()
-    click_button(w.board, "Hint")
+    click_button(w.board_widget, "Hint")
     assert w.game.moves_played == 0
     assert w.player.last is not None and "nodes" in w.thinking.value
 
@@ -75,14 +75,14 @@ def test_autoplay_stops_at_game_over():
         w._last_move_end = -math.inf
         tick(w.ticker)
     assert w.game.over and not w.ai_toggle.value
-    assert w.board.banner == "over"
+    assert w.board_widget.banner == "over"
     assert w.ai_move() is False and "game over" in w.thinking.value
 
 
 def test_keys_still_play_while_the_ai_is_on_and_players_without_think_work():
     w = make(player=CornerPlayer())
     w.set_autoplay(True)
-    press_key(w.board, "ArrowUp")
+    press_key(w.board_widget, "ArrowUp")
     moved_by_hand = w.game.moves_played
     w._last_move_end = -math.inf
     tick(w.ticker)
@@ -93,9 +93,9 @@ def test_keys_still_play_while_the_ai_is_on_and_players_without_think_work():
 def test_the_ai_keeps_playing_after_a_win():
     board = Board.parse("1024 1024 . .\n. . . .\n. . . .\n. . . 2")
     w = make(game=Game(board=board, rng=0), player=lambda b: Direction.LEFT if Direction.LEFT in legal_moves(b) else legal_moves(b)[0])
-    assert w.ai_move() and w.game.won and w.board.banner == "won"
+    assert w.ai_move() and w.game.won and w.board_widget.banner == "won"
     assert w.ai_move()  # dismisses the banner itself
-    assert w.board.banner is None
+    assert w.board_widget.banner is None
 
 
 def test_thinking_html_marks_the_best_move_and_dashes_illegal_ones():

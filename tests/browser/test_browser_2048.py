@@ -28,8 +28,8 @@ board.on_key = _count_key
 
 def board_state():
     g, geo = board.game, board.geometry
-    values = sorted({{v for row in g.board.rows for v in row}})
-    return {{"rows": [list(r) for r in g.board.rows], "score": g.score, "moves": g.moves_played,
+    values = sorted({{v for row in g.board.grid for v in row}})
+    return {{"rows": [list(r) for r in g.board.grid], "score": g.score, "moves": g.moves_played,
             "over": g.over, "banner": board.banner, "keys_seen": len(keys_seen),
             "gap": geo.gap, "tile": geo.tile,
             "colours": {{str(v): (tile_style(v)[0] if v else BLANK_COLOR) for v in values}}}}
@@ -38,7 +38,7 @@ def predict(key):
     clone = Game.from_json(board.game.to_json())
     d = direction_for_key(key)
     moved = clone.play(d) if d is not None else False
-    return {{"moved": bool(moved), "rows": [list(r) for r in clone.board.rows], "score": clone.score}}
+    return {{"moved": bool(moved), "rows": [list(r) for r in clone.board.grid], "score": clone.score}}
 """
 
 
@@ -132,7 +132,7 @@ def plan_keys(n, seed):
         could_move += twin.game.moves_played - before
         keys.append(key)
     g = twin.game
-    return {{"keys": keys, "could_move": could_move, "rows": [list(r) for r in g.board.rows],
+    return {{"keys": keys, "could_move": could_move, "rows": [list(r) for r in g.board.grid],
             "score": g.score, "moves": g.moves_played, "over": g.over}}
 """
 

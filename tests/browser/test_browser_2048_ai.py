@@ -34,10 +34,10 @@ def _record_think():
 ai.think = _record_think
 
 def board_state():
-    g, geo = ai.game, ai.board.geometry
-    values = sorted({{v for row in g.board.rows for v in row}})
-    return {{"rows": [list(r) for r in g.board.rows], "score": g.score, "moves": g.moves_played,
-            "ai_moves": ai.ai_moves, "playing": ai.playing, "banner": ai.board.banner, "over": g.over,
+    g, geo = ai.game, ai.board_widget.geometry
+    values = sorted({{v for row in g.board.grid for v in row}})
+    return {{"rows": [list(r) for r in g.board.grid], "score": g.score, "moves": g.moves_played,
+            "ai_moves": ai.ai_moves, "playing": ai.playing, "banner": ai.board_widget.banner, "over": g.over,
             "thinks": len(choices), "gap": geo.gap, "tile": geo.tile,
             "colours": {{str(v): (tile_style(v)[0] if v else BLANK_COLOR) for v in values}}}}
 
@@ -48,7 +48,7 @@ def replay_choices():
         g = Game.from_json(before)
         legal = [d.value for d in g.legal_moves()]
         moved = direction is not None and g.play(direction)
-        out.append({{"legal": direction in legal, "moved": bool(moved), "rows": [list(r) for r in g.board.rows]}})
+        out.append({{"legal": direction in legal, "moved": bool(moved), "rows": [list(r) for r in g.board.grid]}})
     return out
 """
 

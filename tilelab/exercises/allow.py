@@ -13,8 +13,8 @@ An allow-list is a tuple of *specs*; :func:`resolve` turns it into the code obje
 - a :class:`Kit` (a named group of specs, shown to the student by its label), or an object itself.
 
 >>> from tilelab.game2048 import Board
->>> codes = resolve(("tilelab.game2048:Board[rows]",))
->>> Board.rows.fget.__code__ in codes, Board.empty_cells.__code__ in codes, Board.__getitem__.__code__ in codes
+>>> codes = resolve(("tilelab.game2048:Board[grid]",))
+>>> Board.grid.fget.__code__ in codes, Board.empty_cells.__code__ in codes, Board.__getitem__.__code__ in codes
 (True, False, True)
 """
 
@@ -179,13 +179,13 @@ NUMPY = Kit("numpy", ())
 #: A 2048 board: build it (``Board(rows)``, ``Board.parse``), read its cells, print it. Not its queries
 #: (``empty_cells``, ``max_tile``, ``tiles``, ``tile_sum``): 00's exercises ask for those.
 BOARD_2048 = Kit("Board (build it, read its cells)", (
-    "tilelab.game2048:Board[rows size cells to_array parse from_array empty with_tile transpose mirror]",
+    "tilelab.game2048:Board[grid rows size cells to_array parse from_array empty with_tile transpose mirror]",
     "tilelab.game2048:Direction[parse delta opposite]",
 ))
 
 #: A sliding puzzle: build it, read it, print it, and look at the tiles next to the blank.
 PUZZLE = Kit("Puzzle (build it, read it)", (
-    "tilelab.sliding:Puzzle[goal parse from_grid tiles rows cols shape size blank blank_index at position grid "
+    "tilelab.sliding:Puzzle[goal parse from_grid tiles rows cols shape cell_count size blank blank_index at position grid "
     "is_goal to_svg]",
 ))
 

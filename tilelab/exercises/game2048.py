@@ -126,7 +126,7 @@ def check_row_score(answer: Callable[[list[int]], Any]) -> Result:
 def _every_small_board(tiles: tuple[int, ...] = (0, 2, 4, 8)) -> Iterator[Board]:
     """Every 2x2 board over ``tiles``; boards with two or more tiles (every board a game shows) first."""
     boards = [Board([cells[:2], cells[2:]]) for cells in itertools.product(tiles, repeat=4)]
-    yield from sorted(boards, key=lambda b: sum(1 for row in b.rows for v in row if v) < 2)
+    yield from sorted(boards, key=lambda b: sum(1 for row in b.grid for v in row if v) < 2)
 
 
 def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:

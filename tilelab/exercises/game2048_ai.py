@@ -49,11 +49,14 @@ import dataclasses
 import hashlib
 import itertools
 import math
+import numbers
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from tilelab import IN_BROWSER
+from tilelab._deprecation import warn
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes
@@ -86,9 +89,18 @@ def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
         yield list(line)
 
 
-def game_boards(size: int, count: int, *, seed: int = SEED) -> list[Board]:
-    """``count`` boards met in seeded random games on a ``size`` x ``size`` board (never full)."""
-    rng = np.random.default_rng(seed + size)
+def game_boards(size: int, count: int, *, rng: RngLike = None, seed: RngLike = None) -> list[Board]:
+    """``count`` boards met in random games on a ``size`` x ``size`` board (never full); ``rng``: a seed (``SEED``
+    when none is given) or a Generator.
+
+    >>> [b.size for b in game_boards(3, 2, rng=1)], game_boards(2, 3, rng=5) == game_boards(2, 3, rng=5)
+    ([3, 3], True)
+    """
+    given = rng_or_seed(rng, seed, "game_boards")
+    given = SEED if given is None else given
+    if isinstance(given, numbers.Integral) and not isinstance(given, bool) and given >= 0:
+        given = int(given) + size  # a seed: each size plays its own games
+    rng = as_generator(given)
     boards: list[Board] = []
     while len(boards) < count:
         game = Game(size=size, rng=int(rng.integers(1 << 31)))
@@ -262,13 +274,23 @@ def _as_weights(answer: Any) -> HeuristicWeights:
     raise TypeError(f"pass HeuristicWeights(...) or a dict of its fields, got {type(answer).__name__}")
 
 
-def contest(weights: HeuristicWeights, games: int = 30, *, seed: int = CONTEST_SEED,
-            depth: int | None = None) -> dict[str, np.ndarray]:
-    """Final scores and max tiles of depth-``depth`` expectimax with ``weights`` on seeds ``seed..seed+games-1``."""
+def contest(weights: HeuristicWeights, games: int = 30, *, first_seed: int | None = None,
+            depth: int | None = None, seed: int | None = None) -> dict[str, np.ndarray]:
+    """Final scores and max tiles of depth-``depth`` expectimax with ``weights``, game ``i`` on seed ``first_seed + i``.
+
+    ``first_seed`` defaults to ``CONTEST_SEED`` (the practice seeds); ``seed=`` is its older name.
+    """
     from tilelab.game2048 import Expectimax, play_game
 
+    if seed is not None:
+        warn("contest(seed=...)", "contest(first_seed=...)")
+        if first_seed is not None:
+            raise TypeError("contest: give the first seed once, as first_seed=")
+        first_seed = seed
+    first_seed = CONTEST_SEED if first_seed is None else first_seed
+
     player = Expectimax(depth=CONTEST_DEPTH if depth is None else depth, weights=weights)
-    records = [play_game(player, rng=seed + i) for i in range(games)]
+    records = [play_game(player, rng=first_seed + i) for i in range(games)]
     return {"score": np.array([r.score for r in records], dtype=float),
             "max_tile": np.array([r.max_tile for r in records])}
 
@@ -304,7 +326,7 @@ def check_heuristic_contest(answer: Any, games: int = 30, final: bool = False) -
                       f"to mean much): use games={FINAL_GAMES} or more")
     weights = _as_weights(answer)
     seed = final_seed(weights) if final else CONTEST_SEED
-    yours, default = contest(weights, games, seed=seed), contest(DEFAULT_WEIGHTS, games, seed=seed)
+    yours, default = contest(weights, games, first_seed=seed), contest(DEFAULT_WEIGHTS, games, first_seed=seed)
     diff, half = mean_ci(yours["score"] - default["score"])
     where = f"fresh seeds {seed}.." if final else "practice seeds"
     message = (f"yours: {_side(yours)}; default: {_side(default)}; yours − default: {diff:+,.0f} ± {half:,.0f} "

@@ -201,7 +201,7 @@ def evaluate(board: Board, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> float
     >>> evaluate(Board.parse("16 8 4 2\\n. . . .\\n. . . .\\n. . . .")) > evaluate(Board.parse("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
     True
     """
-    rows = board.rows
+    rows = board.grid
     known = _LINE_VALUES.setdefault(weights, {})
     total = 0.0
     for line in rows + tuple(zip(*rows)):  # rows, then columns
@@ -416,7 +416,7 @@ def _bitboard_plays(board: Board) -> bool:
     """True when the bitboard search plays ``board`` by the game's rules: 4-bit cells hold tiles up to 32768,
     and two 32768 tiles (which would merge into 65536) are past it; such boards, reachable on 4x4, go to the
     readable search."""
-    tiles = [v for row in board.rows for v in row]
+    tiles = [v for row in board.grid for v in row]
     return max(tiles) <= BITBOARD_MAX_TILE and tiles.count(BITBOARD_MAX_TILE) < 2
 
 

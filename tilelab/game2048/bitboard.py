@@ -138,7 +138,7 @@ def _tile_exponent(value: Any, r: int, c: int) -> int:
     if exponent > MAX_EXPONENT:
         raise ValueError(
             f"tile {value} at ({r}, {c}) is above {MAX_TILE}, the largest tile a 4-bit bitboard cell holds; "
-            "use the readable engine (tilelab.game2048.move) for this board"
+            "use the readable engine (tilelab.game2048.play) for this board"
         )
     return exponent
 
@@ -149,7 +149,7 @@ def to_bitboard(board: Any) -> Bitboard:
     >>> hex(to_bitboard([[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 32768]]))
     '0xf000000000000021'
     """
-    rows = getattr(board, "rows", board)
+    rows = getattr(board, "grid", board)
     if isinstance(rows, (str, bytes)):
         raise TypeError("expected a Board or rows of tiles, got text; use parse_bits(text) for a picture")
     try:
@@ -222,7 +222,7 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
 
     >>> from tilelab.game2048 import Board, spawn
     >>> board = Board.parse("2 4 . 8\\n. . . .\\n16 . . .\\n. . . 2")
-    >>> picture(spawn_bits(to_bitboard(board.rows), rng=5)) == str(spawn(board, rng=5)[0])
+    >>> picture(spawn_bits(to_bitboard(board.grid), rng=5)) == str(spawn(board, rng=5)[0])
     True
 
     The whole-game kernels (``play_random``, ``play_random_batch``) keep their own xorshift stream

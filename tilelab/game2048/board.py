@@ -268,7 +268,7 @@ class Board:
         >>> Board.parse('''
         ...     . 2
         ...     4 .
-        ... ''').rows
+        ... ''').grid
         ((0, 2), (4, 0))
         """
         if not isinstance(text, str):
@@ -311,7 +311,8 @@ class Board:
     # -- views -----------------------------------------------------------------------------
     @property
     def rows(self) -> tuple[tuple[int, ...], ...]:
-        """The tiles, row by row (0 = blank)."""
+        """Deprecated: the tuple of rows is :attr:`grid` (``rows`` is a number of rows in every game)."""
+        warn("tilelab.game2048.Board.rows", "Board.grid (the tuple of rows; the number of rows is Board.size)")
         return self._rows
 
     @property

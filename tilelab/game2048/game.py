@@ -321,7 +321,7 @@ class Game(SessionBase):
             "target": self.target,
             "p_four": self.p_four,
             "seed": self.seed,
-            "board": [list(row) for row in self.board.rows],
+            "board": [list(row) for row in self.board.grid],
             "score": self.score,
             "won": self.won,
             "moves_played": self.moves_played,
@@ -329,7 +329,7 @@ class Game(SessionBase):
             "rng": rng_state_to_save(self._rng),
             "history": [
                 {
-                    "board": [list(row) for row in s.board.rows],
+                    "board": [list(row) for row in s.board.grid],
                     "score": s.score,
                     "won": s.won,
                     "moves_played": s.moves_played,

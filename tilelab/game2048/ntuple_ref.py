@@ -25,7 +25,7 @@ def grid_exponents(board: Board | int | Sequence[Sequence[int]]) -> list[int]:
     if isinstance(board, Board):
         if board.size != SIZE:
             raise ValueError(f"n-tuple networks play 4x4 boards, got {board.size}x{board.size}")
-        return [v.bit_length() - 1 if v else 0 for row in board.rows for v in row]
+        return [v.bit_length() - 1 if v else 0 for row in board.grid for v in row]
     if isinstance(board, bool):
         raise TypeError("a board must be a Board, a bitboard (int) or a 4x4 grid of exponents, not a bool")
     if isinstance(board, (int, np.integer)):

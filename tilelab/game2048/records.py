@@ -69,7 +69,7 @@ class GameRecord:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": "tilelab.game2048.record", "version": 1, "player": self.player, "seed": self.seed,
-            "size": self.size, "p_four": self.p_four, "start": [list(r) for r in self.start.rows],
+            "size": self.size, "p_four": self.p_four, "start": [list(r) for r in self.start.grid],
             "directions": "".join(d.name[0] for d in self.directions),
             "spawns": [[s.cell[0], s.cell[1], s.value] for s in self.spawns],
             "seconds": [round(s, 6) for s in self.seconds], "score": self.score, "max_tile": self.max_tile,

@@ -87,7 +87,7 @@ def draw_board(
     ax.axis("off")
     ax.add_patch(Rectangle((-GAP, -GAP), n + 2 * GAP, n + 2 * GAP, color=BOARD_COLOR, zorder=0))
     outline = outline or {}
-    for r, row in enumerate(board.rows):
+    for r, row in enumerate(board.grid):
         for c, value in enumerate(row):
             label = None if not words or value not in words else words[value]
             _draw_tile(ax, c, r, value, label=label, edge=outline.get((r, c)), cell_inches=cell_inches)

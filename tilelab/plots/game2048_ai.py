@@ -219,7 +219,7 @@ def tree_layout(tree) -> dict[int, tuple[float, float]]:
 
 
 def _board_text(board) -> str:
-    return "\n".join(" ".join(f"{v}" if v else "." for v in row) for row in board.rows)
+    return "\n".join(" ".join(f"{v}" if v else "." for v in row) for row in board.grid)
 
 
 def plot_expectimax_tree(tree, step: int | None = None, *, title: str | None = None) -> Figure:

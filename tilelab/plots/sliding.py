@@ -55,7 +55,7 @@ def draw_puzzle(
     ax.set_aspect("equal")
     ax.axis("off")
     ax.add_patch(Rectangle((0, 0), cols, rows, color=BLANK_COLOUR, zorder=0))
-    goal_cell = {t: divmod(t - 1, cols) for t in range(1, puzzle.size)}
+    goal_cell = {t: divmod(t - 1, cols) for t in range(1, puzzle.cell_count)}
     for (r, c), tile in ((divmod(i, cols), t) for i, t in enumerate(puzzle.tiles)):
         if tile == 0:
             continue
@@ -76,7 +76,7 @@ def draw_puzzle(
                 )
             )
         if numbers:
-            size = 15 if puzzle.size <= 16 else 11
+            size = 15 if puzzle.cell_count <= 16 else 11
             style = dict(color=TEXT_COLOUR, fontweight="bold", fontsize=size, zorder=3)
             if image is not None:
                 style.update(color="black", bbox=dict(boxstyle="round", fc="white", alpha=0.7, lw=0))

@@ -254,8 +254,18 @@ class Puzzle:
         return (self._rows, self._cols)
 
     @property
+    def cell_count(self) -> int:
+        """Number of cells, ``rows * cols`` (the tiles and the blank).
+
+        >>> Puzzle.goal(3, 4).cell_count
+        12
+        """
+        return self._rows * self._cols
+
+    @property
     def size(self) -> int:
-        """Number of cells ``rows * cols``."""
+        """Deprecated: the number of cells is :attr:`cell_count` (``size`` is a square board's side)."""
+        warn("Puzzle.size", "Puzzle.cell_count (size is the side of a square board in every game)")
         return self._rows * self._cols
 
     @property
@@ -281,7 +291,7 @@ class Puzzle:
         (1, 2)
         """
         if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
-            raise TypeError(f"a tile is an int 1..{self.size - 1}, got {tile!r} ({type(tile).__name__})")
+            raise TypeError(f"a tile is an int 1..{self.cell_count - 1}, got {tile!r} ({type(tile).__name__})")
         try:
             return divmod(self._tiles.index(tile), self._cols)
         except ValueError:
@@ -299,7 +309,7 @@ class Puzzle:
 
     def is_goal(self) -> bool:
         """True when the board is solved."""
-        n = self.size
+        n = self.cell_count
         return self._blank_index == n - 1 and all(t == i + 1 for i, t in enumerate(self._tiles[:-1]))
 
     # ----------------------------------------------------------------- moves
@@ -492,7 +502,7 @@ class Puzzle:
         return f"Puzzle({self._tiles!r}, {self._rows}, {self._cols})"
 
     def __str__(self) -> str:
-        width = len(str(self.size - 1))
+        width = len(str(self.cell_count - 1))
         return "\n".join(
             " ".join(("." if t == BLANK else str(t)).rjust(width) for t in row) for row in self.grid
         )

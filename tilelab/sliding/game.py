@@ -112,7 +112,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
     and a few steps per tile moved (never a board copy), and keeps four ints of undo history.
     """
     puzzle = game.board
-    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.size
+    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.cell_count
     cells = list(puzzle.tiles)
     where = [0] * n  # where[tile] = its cell
     for cell, tile in enumerate(cells):
@@ -304,7 +304,7 @@ class Game(SessionBase):
     def solver_ready(self) -> bool:
         """False until the solver for this board size has been compiled (the first plan takes seconds)."""
         rows, cols = self.shape
-        return self.board.size > OPTIMAL_SOLVE_MAX_CELLS or any(key[:2] == (rows, cols) for key in _WARMED)
+        return self.board.cell_count > OPTIMAL_SOLVE_MAX_CELLS or any(key[:2] == (rows, cols) for key in _WARMED)
 
     def plan(self, seconds: float | None = None) -> Plan:
         """The solution Hint and Solve follow from here: ``(moves, optimal)``.
@@ -322,7 +322,7 @@ class Game(SessionBase):
         solve = _solver("solve")
         found: list[int] | None = None
         optimal = False
-        if self.board.size <= OPTIMAL_SOLVE_MAX_CELLS:
+        if self.board.cell_count <= OPTIMAL_SOLVE_MAX_CELLS:
             from tilelab.sliding.solvers import Budget
 
             heuristic = self.heuristic()

@@ -157,7 +157,7 @@ def corner_formula(puzzle: Puzzle) -> int:
     >>> corner_formula(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))  # 6 inversions (blank as 9) + 2 cells
     8
     """
-    n = require_puzzle(puzzle).size
+    n = require_puzzle(puzzle).cell_count
     seq = [n if t == BLANK else t for t in puzzle.tiles]
     count = sum(1 for i, a in enumerate(seq) for b in seq[i + 1 :] if a > b)
     r, c = puzzle.blank

@@ -68,7 +68,7 @@ def _check_search(
         raise TypeError(f"observer must be a function step -> bool (or None), got {type(observer).__name__}")
     nodes = None if max_nodes is None else as_int(max_nodes, "max_nodes", minimum=1)
     seconds = None if max_seconds is None else as_float(max_seconds, "max_seconds", minimum=0)
-    if nodes is None and seconds is None and start.size > UNBUDGETED_MAX_CELLS:
+    if nodes is None and seconds is None and start.cell_count > UNBUDGETED_MAX_CELLS:
         raise ValueError(
             f"{name} on a {start.rows}x{start.cols} board could run for hours: without max_nodes or max_seconds it "
             f"takes boards of at most UNBUDGETED_MAX_CELLS={UNBUDGETED_MAX_CELLS} cells; pass a budget or use solve()"

@@ -102,9 +102,9 @@ def random_walk(
 def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) -> tuple[list[int], Puzzle]:
     """:func:`random_walk`'s path and the board it ends on (built once, not slide by slide)."""
     rows, cols = puzzle.shape
-    around = [_adjacent(cell, rows, cols) for cell in range(puzzle.size)]
+    around = [_adjacent(cell, rows, cols) for cell in range(puzzle.cell_count)]
     tiles = list(puzzle.tiles)
-    visits = [0] * puzzle.size
+    visits = [0] * puzzle.cell_count
     blank = puzzle.blank_index
     visits[blank] = 1
     previous = -1  # the blank's previous cell: going back there would undo the last move

@@ -355,6 +355,17 @@ class Game2048Widget(BoardWidget):
         self._note_best()
         self.redraw()
 
+    @property
+    def board(self) -> Board:
+        """The board now (``widget.game.board``), as on every game's widget."""
+        return self.game.board
+
+    @board.setter
+    def board(self, board: Board) -> None:
+        """Play on from ``board``: a new :class:`Game` there with this game's target, odds and randomness."""
+        self.set_game(Game(size=board.size, target=self.game.target, p_four=self.game.p_four, rng=self.game.rng,
+                           board=board))
+
     def _note_best(self) -> None:
         self.best = max(self.best, self.game.score, BEST_SCORES.get(self._best_key, 0))
         BEST_SCORES[self._best_key] = self.best

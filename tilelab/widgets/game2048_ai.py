@@ -19,6 +19,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
+from tilelab._deprecation import warn
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048 import Board, Direction, Expectimax, Game
 from tilelab.widgets.game2048 import Game2048Widget
@@ -87,7 +88,7 @@ class Game2048AIWidget:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED} moves per second, got {speed!r}")
         rng = rng_or_seed(rng, seed, "Game2048AIWidget")  # seed= is the older name of rng=
-        self.board = Game2048Widget(rng=rng, game=game, canvas=canvas, raise_errors=raise_errors,
+        self.board_widget = Game2048Widget(rng=rng, game=game, canvas=canvas, raise_errors=raise_errors,
                                     **board_options)
         self.player = player if player is not None else Expectimax(ms_per_move=ms_per_move)
         self.thinking = widgets.HTML(value=thinking_html({}, None, note="press Hint or AI move"))
@@ -95,14 +96,14 @@ class Game2048AIWidget:
                                               tooltip="let the AI play, one move per tick")
         self.speed = widgets.IntSlider(value=speed, min=MIN_SPEED, max=MAX_SPEED, description="moves/s",
                                        continuous_update=False, layout=widgets.Layout(width="260px"))
-        self.board.add_control(self.ai_toggle)
-        self.board.add_button("AI move", self.ai_move, tooltip="the AI plays one move")
-        self.board.add_button("Hint", self.hint, tooltip="show what the AI thinks of each move")
-        self.board.add_control(self.speed)
-        self.ticker = self.board.add_ticker(self._interval_ms(), self._on_tick)
-        self.ai_toggle.observe(self.board._guard(lambda change: self.set_autoplay(change["new"])), names="value")
-        self.speed.observe(self.board._guard(lambda change: self.set_speed(change["new"])), names="value")
-        self.widget = widgets.HBox([self.board.widget, self.thinking],
+        self.board_widget.add_control(self.ai_toggle)
+        self.board_widget.add_button("AI move", self.ai_move, tooltip="the AI plays one move")
+        self.board_widget.add_button("Hint", self.hint, tooltip="show what the AI thinks of each move")
+        self.board_widget.add_control(self.speed)
+        self.ticker = self.board_widget.add_ticker(self._interval_ms(), self._on_tick)
+        self.ai_toggle.observe(self.board_widget._guard(lambda change: self.set_autoplay(change["new"])), names="value")
+        self.speed.observe(self.board_widget._guard(lambda change: self.set_speed(change["new"])), names="value")
+        self.widget = widgets.HBox([self.board_widget.widget, self.thinking],
                                    layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))  # narrow: panel below
         self._last_move_end = -math.inf
         self.ai_moves = 0
@@ -112,7 +113,14 @@ class Game2048AIWidget:
     @property
     def game(self) -> Game:
         """The game on the board."""
-        return self.board.game
+        return self.board_widget.game
+
+    @property
+    def board(self) -> Game2048Widget:
+        """Deprecated: the board widget inside is :attr:`board_widget` (``board`` is a position on every widget)."""
+        warn("Game2048AIWidget.board (the board widget)",
+             "Game2048AIWidget.board_widget (the position is Game2048AIWidget.game.board)")
+        return self.board_widget
 
     @property
     def playing(self) -> bool:
@@ -161,10 +169,10 @@ class Game2048AIWidget:
 
     def ai_move(self) -> bool:
         """The AI plays one move on the board (animated like a key press); False if it could not."""
-        if self.board.banner == "won":  # the AI keeps playing after 2048
-            self.board.keep_playing()
+        if self.board_widget.banner == "won":  # the AI keeps playing after 2048
+            self.board_widget.keep_playing()
         choice = self.think()
-        moved = choice is not None and self.board.play(choice)
+        moved = choice is not None and self.board_widget.play(choice)
         if moved:
             self.ai_moves += 1
         if self.game.over:
@@ -184,20 +192,20 @@ class Game2048AIWidget:
     def new_game(self) -> None:
         """Start a new game (autoplay stops)."""
         self.set_autoplay(False)
-        self.board.new_game()
+        self.board_widget.new_game()
         self.thinking.value = thinking_html({}, None, note="new game")
 
     # ------------------------------------------------------------------ display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         from tilelab.widgets.base import add_fallback
 
-        self.board.redraw()
+        self.board_widget.redraw()
         text = (f"2048 board with an AI (score {self.game.score}): run this cell to play "
                 "or press AI plays")
-        return add_fallback(self.widget._repr_mimebundle_(**kwargs), self.board.picture(), text)
+        return add_fallback(self.widget._repr_mimebundle_(**kwargs), self.board_widget.picture(), text)
 
     def close(self) -> None:
         """Stop autoplay and close the widgets."""
         self.set_autoplay(False)
-        self.board.close()
+        self.board_widget.close()
         self.widget.close()

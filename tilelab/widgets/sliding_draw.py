@@ -89,7 +89,7 @@ class SlidingDrawing:
         if picture:
             self._ensure_pieces(cell)
         side = cell - GAP
-        size = fit_font_size(str(board.size - 1), side, side, max_size=side * 0.5)
+        size = fit_font_size(str(board.cell_count - 1), side, side, max_size=side * 0.5)
         label = max(8, int(size * (0.45 if picture else 1)))
         c = self.layer(PIECES)
         c.font = f"bold {label}px {FONT}"

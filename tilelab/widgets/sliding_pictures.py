@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._random import as_generator
+from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.sliding import Puzzle
 from tilelab.widgets.base import fit_font_size
 from tilelab.widgets.pictures import bold_font, png_bytes, rgb
@@ -126,14 +126,14 @@ def contrast_ratio(a: tuple[int, int, int] | str, b: tuple[int, int, int] | str)
 # ----------------------------------------------------------------------------- pictures
 
 
-def generated_picture(size: int = 480, seed: int = 0) -> np.ndarray:
+def generated_picture(size: int = 480, rng: RngLike = None, *, seed: RngLike = None) -> np.ndarray:
     """A picture drawn by the project (nothing downloaded): a house with a tree under the sun.
 
     Sky, sun, clouds, hills, a red-roofed house with windows and a door, a tree and flowers: every
     tile shows a different recognisable part, so the picture puzzle can be solved by looking.
-    ``seed`` moves the clouds and flowers.
+    ``rng`` (a seed, 0 when none is given, or a Generator) moves the clouds and flowers.
 
-    >>> img = generated_picture(64, seed=3)
+    >>> img = generated_picture(64, rng=3)
     >>> img.shape, img.dtype.name
     ((64, 64, 3), 'uint8')
     """
@@ -141,7 +141,8 @@ def generated_picture(size: int = 480, seed: int = 0) -> np.ndarray:
         raise ValueError(f"picture size must be at least 8 px, got {size}")
     from PIL import Image, ImageDraw
 
-    rng = as_generator(seed)
+    given = rng_or_seed(rng, seed, "generated_picture")
+    rng = as_generator(0 if given is None else given)
     big = 2 * size  # drawn at twice the size and scaled down: smooth edges
     u = big / 100  # one unit = 1 % of the side
 
@@ -341,7 +342,7 @@ def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *
                     y0 + puzzle.rows * cell + MARGIN / 2), fill=rgb(BOARD_COLOUR))
     side = max(1, int(cell - GAP))
     pieces = cut_tiles(picture, puzzle.rows, puzzle.cols, side) if picture is not None else {}
-    size = fit_font_size(str(puzzle.size - 1), side, side, max_size=side * 0.5)
+    size = fit_font_size(str(puzzle.cell_count - 1), side, side, max_size=side * 0.5)
     label = max(8, int(size * (0.45 if pieces else 1)))
     font = bold_font(label)
     for index, tile in enumerate(puzzle.tiles):
