@@ -229,7 +229,7 @@ def test_parse_rejects_words():
 def test_board_helpers():
     b = Board.parse("2 . \n 4 8")
     assert b.empty_cells() == [(0, 1)]
-    assert b.tiles() == {(0, 0): 2, (1, 0): 4, (1, 1): 8}
+    assert b.tile_map() == {(0, 0): 2, (1, 0): 4, (1, 1): 8}
     assert (b.max_tile, b.tile_sum) == (8, 14)
     assert b.transpose().grid == ((2, 4), (0, 8))
     assert b.mirror().grid == ((0, 2), (8, 4))
@@ -442,7 +442,7 @@ def test_sample_outcome_handles_rounding_gap():
 def test_game_starts_with_two_tiles():
     for seed in range(30):
         g = Game(rng=seed)
-        tiles = g.board.tiles()
+        tiles = g.board.tile_map()
         assert len(tiles) == 2 and set(tiles.values()) <= {2, 4}
         assert g.score == 0 and not g.won and not g.over and not g.can_undo
 
@@ -475,7 +475,7 @@ def test_unchanged_move_spawns_nothing_and_keeps_rng():
     assert g.board == Board.parse("2 .\n. .") and g.rng.bit_generator.state == state
     assert not g.can_undo
     assert g.play("right")
-    assert len(g.board.tiles()) == 2 and g.last_spawn is not None
+    assert len(g.board.tile_map()) == 2 and g.last_spawn is not None
 
 
 def test_play_records_the_move_and_the_spawn():
@@ -575,7 +575,7 @@ def test_restart_keeps_settings_and_clears_history():
     g.play(g.legal_moves()[0])
     g.restart()
     assert g.size == 3 and g.target == 64 and g.score == 0 and not g.can_undo
-    assert len(g.board.tiles()) == 2
+    assert len(g.board.tile_map()) == 2
 
 
 @pytest.mark.parametrize(

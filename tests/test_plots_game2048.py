@@ -39,7 +39,7 @@ def test_plot_board_draws_every_tile_number():
     fig = plot_board(SWIFT_BOARD, title="start")
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
-    assert sorted(_texts(ax)) == sorted(str(v) for v in SWIFT_BOARD.tiles().values())
+    assert sorted(_texts(ax)) == sorted(str(v) for v in SWIFT_BOARD.tile_map().values())
     assert ax.get_title() == "start"
 
 
@@ -75,7 +75,7 @@ def test_plot_move_draws_one_arrow_per_moving_tile(direction):
     before, after = fig.axes
     result = play(SWIFT_BOARD, direction)
     assert len(move_arrows(before)) == sum(1 for m in result.moves if m.moved)
-    assert sorted(_texts(after)) == sorted(str(v) for v in result.board.tiles().values())
+    assert sorted(_texts(after)) == sorted(str(v) for v in result.board.tile_map().values())
     assert before.get_title() == "before" and direction in after.get_title()
 
 

@@ -163,6 +163,7 @@ def _plain(board, word):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         value = getattr(board, word)
+        value = value() if callable(value) else value  # a method such as 2048's older tiles()
     return None if any(issubclass(w.category, DeprecationWarning) for w in caught) else value
 
 
@@ -176,6 +177,9 @@ def test_rows_cols_size_grid_and_cell_count_mean_one_thing_in_every_game(name, b
     assert size is None or size == height == width, f"{name}: size is the side of a square board"
     assert cells in (None, height * width), f"{name}: cell_count is rows * cols"
     assert (rows, cols) != (None, None) or size is not None, f"{name}: the board says how big it is"
+    tiles = _plain(board, "tiles")
+    assert tiles is None or (isinstance(tiles, tuple) and list(tiles) == [v for row in grid for v in row]), \
+        f"{name}: tiles is the cells row by row"
 
 
 def test_the_older_meanings_warn_and_still_answer():
@@ -185,6 +189,8 @@ def test_the_older_meanings_warn_and_still_answer():
     puzzle = sliding.Puzzle.goal(3, 4)
     with pytest.warns(DeprecationWarning, match=r"Puzzle\.size is deprecated .* use Puzzle\.cell_count"):
         assert puzzle.size == puzzle.cell_count == 12
+    with pytest.warns(DeprecationWarning, match=r"Board\.tiles\(\) is deprecated .* use Board\.tile_map\(\)"):
+        assert board.tiles() == board.tile_map() == {(0, 0): 2, (1, 1): 4}
 
 
 def test_seed_is_the_older_name_of_rng_in_the_exercise_helpers():

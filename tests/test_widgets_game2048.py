@@ -50,7 +50,7 @@ def tile_texts(board: Game2048Widget) -> list[str]:
 
 
 def expected_texts(game: Game, words=None) -> list[str]:
-    return sorted(words.get(v, str(v)) if words else str(v) for v in game.board.tiles().values())
+    return sorted(words.get(v, str(v)) if words else str(v) for v in game.board.tile_map().values())
 
 
 def reference(seed: int, swipes) -> Game:
@@ -336,7 +336,7 @@ def test_stored_output_shows_the_board_not_the_vbox_repr():
     image = board.picture()
     # the picture shows the tiles in the engine's colours
     from tilelab.game2048.palette import tile_style
-    (r, c), value = next(iter(board.game.board.tiles().items()))
+    (r, c), value = next(iter(board.game.board.tile_map().items()))
     x, y = board.geometry.origin(r, c)
     got = "#%02x%02x%02x" % image.getpixel((int(x + 0.15 * board.geometry.tile), int(y + 0.15 * board.geometry.tile)))
     assert got.lower() == tile_style(value)[0].lower()
@@ -372,7 +372,7 @@ def test_drawn_numbers_use_the_readable_text_colour():
             style = args[0]
         elif name == "fill_text":
             drawn[args[0]] = style
-    values = set(board.game.board.tiles().values())
+    values = set(board.game.board.tile_map().values())
     assert values and {str(v) for v in values} <= set(drawn)
     for value in values:
         assert drawn[str(value)] == tile_style(value)[1]

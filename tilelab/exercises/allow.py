@@ -177,7 +177,7 @@ def describe(specs: Iterable[Any]) -> str:
 NUMPY = Kit("numpy", ())
 
 #: A 2048 board: build it (``Board(rows)``, ``Board.parse``), read its cells, print it. Not its queries
-#: (``empty_cells``, ``max_tile``, ``tiles``, ``tile_sum``): 00's exercises ask for those.
+#: (``empty_cells``, ``max_tile``, ``tile_map``, ``tile_sum``): 00's exercises ask for those.
 BOARD_2048 = Kit("Board (build it, read its cells)", (
     "tilelab.game2048:Board[grid rows size cells to_array parse from_array empty with_tile transpose mirror]",
     "tilelab.game2048:Direction[parse delta opposite]",

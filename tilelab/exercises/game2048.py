@@ -75,9 +75,9 @@ ALLOW = {
     # the fixed GetNextAvailableMoves: try each swipe on the board (play) and see whether it changed anything
     "moves": (BOARD_2048, Kit("play, slide_row", (_BOARD + "play", _BOARD + "slide_row", _BOARD + "MoveResult[*]",
                                                    _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]")), NUMPY),
-    "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tiles]", NUMPY),
+    "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tile_map tiles]", NUMPY),
     "compact": (Kit("the line's len, line[i] and line[i] = v", ("tilelab.exercises.game2048:CountingLine[*]",)),),
-    "board": (BOARD_2048, _BOARD + "Board[empty_cells tiles]"),
+    "board": (BOARD_2048, _BOARD + "Board[empty_cells tile_map tiles]"),
 }
 
 
@@ -241,7 +241,7 @@ def check_one_legal_move(answer: Any) -> Result:
     if not board.empty_cells():
         return Result(name, False, "this board has no empty cell; the claim is about boards that have one",
                       board, picture)
-    if len(board.tiles()) < 2:
+    if len(board.tile_map()) < 2:
         return Result(name, False, "put at least two tiles on it: every board in a game has two or more",
                       board, picture)
     moves = [d.value for d in legal_moves(board)]

@@ -354,9 +354,18 @@ class Board:
         """The blank cells, row by row (where a spawn may land)."""
         return [(r, c) for r, row in enumerate(self._rows) for c, v in enumerate(row) if v == BLANK]
 
-    def tiles(self) -> dict[Cell, int]:
-        """``{cell: value}`` for every non-blank cell."""
+    def tile_map(self) -> dict[Cell, int]:
+        """``{cell: value}`` for every tile (every non-blank cell), as python-chess's ``piece_map()``.
+
+        >>> Board.parse("2 .\\n. 4").tile_map()
+        {(0, 0): 2, (1, 1): 4}
+        """
         return {(r, c): v for r, row in enumerate(self._rows) for c, v in enumerate(row) if v != BLANK}
+
+    def tiles(self) -> dict[Cell, int]:
+        """Deprecated: ``{cell: value}`` is :meth:`tile_map` (``tiles`` is a sliding puzzle's flat tuple)."""
+        warn("tilelab.game2048.Board.tiles()", "Board.tile_map() (the {cell: value} of the tiles)")
+        return self.tile_map()
 
     @property
     def max_tile(self) -> int:

@@ -258,7 +258,7 @@ def plot_spawn_map(board: Board, p_four: float = DEFAULT_P_FOUR) -> Figure:
         image = ax.imshow(grids[value], cmap="Blues", vmin=0, vmax=top, extent=(0, n, n, 0))
         ax.set_xticks([])
         ax.set_yticks([])
-        for (r, c), v in board.tiles().items():
+        for (r, c), v in board.tile_map().items():
             _draw_tile(ax, c, r, v, alpha=0.55)
         for r in range(n):
             for c in range(n):

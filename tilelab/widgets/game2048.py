@@ -181,7 +181,7 @@ def draw_board(canvas: Any, board: Board, geometry: Geometry | None = None, *,
     if background is not None:
         draw_background(background, geometry)
     canvas.clear()
-    for (r, c), value in board.tiles().items():
+    for (r, c), value in board.tile_map().items():
         draw_tile(canvas, geometry, r, c, value, label=_label(value, words))
     return geometry
 
@@ -214,7 +214,7 @@ def move_frames(
     def settle(k: int) -> Callable[[], None]:
         def frame() -> None:
             canvas.clear()
-            for (r, c), value in board.tiles().items():
+            for (r, c), value in board.tile_map().items():
                 if (r, c) == spawn_cell:
                     draw_tile(canvas, geometry, r, c, value, label=_label(value, words),
                               scale=APPEAR_SCALES[k], alpha=APPEAR_SCALES[k])
@@ -461,7 +461,7 @@ def board_picture(board: Board, px: int = BOARD_PX, *, words: Mapping[int, str] 
     draw = ImageDraw.Draw(image)
     radius = CORNER_FRACTION * geometry.tile
     draw.rounded_rectangle((0, 0, px - 1, px - 1), radius=radius, fill=rgb(BOARD_COLOR))
-    tiles = board.tiles()
+    tiles = board.tile_map()
     for r in range(board.size):
         for c in range(board.size):
             x, y = geometry.origin(r, c)
