@@ -164,10 +164,7 @@ class Board(BoardBase):
             row = list(rows[r])
             row[c] = int(kind)
             rows[r] = tuple(row)
-        board = object.__new__(Board)
-        object.__setattr__(board, "grid", tuple(rows))
-        object.__setattr__(board, "kinds", self.kinds)
-        return board
+        return Board.trusted(tuple(rows), self.kinds)
 
     def swapped(self, a: Cell, b: Cell) -> "Board":
         """The board with the candies at ``a`` and ``b`` exchanged (no rules applied)."""
@@ -197,10 +194,19 @@ class Board(BoardBase):
         return np.array(self.grid, dtype=np.int8)
 
     @classmethod
-    def _trusted(cls, array: npt.NDArray[Any], kinds: int) -> "Board":
-        """Engine-internal: wrap an array the engine itself produced, skipping validation."""
+    def trusted(cls, grid: tuple[tuple[int, ...], ...], kinds: int) -> "Board":
+        """A board around a grid already known to be valid, checked no further: the engines' fast way in.
+
+        ``Board(grid, kinds)`` checks every cell and refuses a bad one; ``Board.trusted`` checks nothing, so
+        give it only a rectangle of tuples of ints ``0..kinds-1`` (or EMPTY) that a checked board or a tested
+        kernel produced -- a :meth:`SpecialBoard.colours <tilelab.match3.special_board.SpecialBoard.colours>`,
+        a window of a board, a compiled swap's result. For anything a person typed, use ``Board(...)``.
+
+        >>> Board.trusted(((0, 1, 2), (1, 2, 0)), 3) == Board(((0, 1, 2), (1, 2, 0)), 3)
+        True
+        """
         board = object.__new__(cls)
-        object.__setattr__(board, "grid", tuple(map(tuple, array.tolist())))
+        object.__setattr__(board, "grid", grid)
         object.__setattr__(board, "kinds", kinds)
         return board
 
@@ -350,6 +356,9 @@ def check_shape(rows: object, cols: object) -> tuple[int, int]:
 
 def check_cell(board: BoardBase, cell: object, name: str = "cell") -> Cell:
     """Return ``cell`` as ``(row, col)`` or raise ValueError naming the problem."""
+    if type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int and type(cell[1]) is int \
+            and 0 <= cell[0] < len(board.grid) and 0 <= cell[1] < len(board.grid[0]):
+        return cell  # the engines' own cells: a pair of ints on the board, known in one test
     pair = tuple(islice(cell, 3)) if isinstance(cell, Iterable) else ()  # 3: enough to refuse a triple
     if len(pair) != 2:
         raise ValueError(f"{name} must be a (row, col) pair, got {cell!r}")

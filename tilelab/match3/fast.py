@@ -301,7 +301,7 @@ def swap_fast(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
     grid = board.to_array()
     swapped = board.swapped(a, b)
     valid, score, cascades = swap_array(grid, a, b, board.kinds, rng=as_generator(rng))
-    after = Board._trusted(grid, board.kinds) if valid else board
+    after = Board.trusted(tuple(map(tuple, grid.tolist())), board.kinds) if valid else board
     return SwapResult(bool(valid), after, (), int(score), int(cascades), a, b, swapped)
 
 

@@ -6,8 +6,6 @@ glossary).
 
 from __future__ import annotations
 
-import numpy as np
-
 from tilelab._deprecation import renamed
 from tilelab.match3.board import Board, check_full, Move
 from tilelab.match3.cascade import creates_run
@@ -106,7 +104,7 @@ def _immediate_score_stable(board: Board, move: Move) -> int:
         return 0
     r0, r1 = max(min(a[0], b[0]) - 2, 0), min(max(a[0], b[0]) + 2, board.rows - 1)
     c0, c1 = max(min(a[1], b[1]) - 2, 0), min(max(a[1], b[1]) + 2, board.cols - 1)
-    window = Board._trusted(np.array([row[c0:c1 + 1] for row in board.grid[r0:r1 + 1]]), board.kinds)
+    window = Board.trusted(tuple(row[c0:c1 + 1] for row in board.grid[r0:r1 + 1]), board.kinds)
     moved = window.swapped((a[0] - r0, a[1] - c0), (b[0] - r0, b[1] - c0))
     return sum(g.points for g in find_matches(moved))
 

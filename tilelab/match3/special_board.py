@@ -110,14 +110,7 @@ class SpecialBoard(BoardBase):
             raise ValueError("grid and specials must be rectangles of the same size")
         for r, (krow, srow) in enumerate(zip(grid, specials)):
             for c, (k, s) in enumerate(zip(krow, srow)):
-                if s not in SPECIAL_NAMES:
-                    raise ValueError(f"cell {(r, c)} has special code {s}: use 0..5 (NONE..BOMB)")
-                if (s == BOMB) != (k == NO_COLOUR):
-                    raise ValueError(f"cell {(r, c)}: a colour bomb (special {BOMB}) and only it has kind {NO_COLOUR}")
-                if k != NO_COLOUR and not (0 <= k < kinds or k == EMPTY):
-                    raise ValueError(f"cell {(r, c)} holds kind {k}, outside 0..{kinds - 1}")
-                if k == EMPTY and s != NONE:
-                    raise ValueError(f"cell {(r, c)} is a hole but has a special")
+                _check_candy((r, c), (k, s), kinds)
         object.__setattr__(self, "grid", grid)
         object.__setattr__(self, "specials", specials)
 
@@ -136,23 +129,51 @@ class SpecialBoard(BoardBase):
         return {cell: self.special(cell) for cell in self.cells() if self.special_code(cell) != NONE}
 
     def colours(self) -> Board:
-        """The colours alone as a plain :class:`Board`; bombs and primed candies become holes."""
-        grid = tuple(tuple(k if s not in (BOMB, PRIMED) else EMPTY for k, s in zip(kr, sr))
+        """The colours alone as a plain :class:`Board`; bombs and primed candies become holes.
+
+        Every special board is checked when it is made (``SpecialBoard(...)`` checks each cell, ``with_cells``
+        each changed one), so its colours are a valid plain grid: they go to :meth:`Board.trusted
+        <tilelab.match3.board.Board.trusted>` rather than through a second check of every cell (``find_groups``
+        asks for them at each cascade step).
+
+        >>> print(SpecialBoard.parse("0 1- *\\n1@ 2 0").colours())
+        01.
+        .20
+        """
+        grid = tuple(tuple(k if s != BOMB and s != PRIMED else EMPTY for k, s in zip(kr, sr))
                      for kr, sr in zip(self.grid, self.specials))
-        return Board(grid, self.kinds)
+        return Board.trusted(grid, self.kinds)
 
     def with_cells(self, changes: dict[Cell, tuple[int, int]]) -> "SpecialBoard":
-        """A new board with some cells set to ``(kind, special)``."""
+        """A new board with some cells set to ``(kind, special)``; only the changed cells are checked.
+
+        >>> print(SpecialBoard.parse("0 1 2\\n1 2 0").with_cells({(0, 0): (-2, BOMB), (1, 2): (0, WRAPPED)}))
+        *12
+        120+
+        """
         grid = [list(row) for row in self.grid]
         spec = [list(row) for row in self.specials]
-        for (r, c), (k, s) in changes.items():
-            grid[r][c], spec[r][c] = k, s
-        return SpecialBoard._trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
+        checked: dict[tuple[int, int], tuple[int, int]] = {}  # a cascade sets many cells to the same few candies
+        for cell, candy in changes.items():
+            r, c = check_cell(self, cell)
+            known = checked.get(candy) if isinstance(candy, tuple) else None
+            if known is None:
+                known = _check_candy((r, c), candy, self.kinds)
+                if isinstance(candy, tuple):
+                    checked[candy] = known
+            grid[r][c], spec[r][c] = known
+        return SpecialBoard.trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
 
     @classmethod
-    def _trusted(cls, grid: tuple[tuple[int, ...], ...], specials: tuple[tuple[int, ...], ...],
-                 kinds: int) -> "SpecialBoard":
-        """Engine-internal: wrap tuples the engine itself built, skipping validation."""
+    def trusted(cls, grid: tuple[tuple[int, ...], ...], specials: tuple[tuple[int, ...], ...],
+                kinds: int) -> "SpecialBoard":
+        """A special board around rows already known to be valid, checked no further (as :meth:`Board.trusted
+        <tilelab.match3.board.Board.trusted>`): only for what a checked board or a tested kernel produced.
+
+        >>> b = SpecialBoard.parse("0- 1 *\\n1 2 0")
+        >>> SpecialBoard.trusted(b.grid, b.specials, b.kinds) == b
+        True
+        """
         board = object.__new__(cls)
         object.__setattr__(board, "grid", grid)
         object.__setattr__(board, "specials", specials)
@@ -160,7 +181,16 @@ class SpecialBoard(BoardBase):
         return board
 
     def swapped(self, a: Cell, b: Cell) -> "SpecialBoard":
-        return self.with_cells({a: (self[b], self.special_code(b)), b: (self[a], self.special_code(a))})
+        """The board with the candies at ``a`` and ``b`` exchanged, specials and all (no rules applied).
+
+        >>> print(SpecialBoard.parse("0- 1 *").swapped((0, 0), (0, 1)))
+        10-*
+        """
+        (ra, ca), (rb, cb) = check_cell(self, a, "cell a"), check_cell(self, b, "cell b")
+        grid, spec = [list(row) for row in self.grid], [list(row) for row in self.specials]
+        grid[ra][ca], grid[rb][cb] = grid[rb][cb], grid[ra][ca]  # two candies of this board: nothing new to check
+        spec[ra][ca], spec[rb][cb] = spec[rb][cb], spec[ra][ca]
+        return SpecialBoard.trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
 
     @classmethod
     def parse(cls, picture: str, kinds: int | None = None) -> "SpecialBoard":
@@ -202,6 +232,22 @@ def _int_rows(rows: object, name: str) -> tuple[tuple[int, ...], ...]:
         if len(out) > MAX_SIDE:
             break  # the size check names the limit
     return tuple(out)
+
+
+def _check_candy(cell: Cell, candy: object, kinds: int) -> tuple[int, int]:
+    """``candy`` as the ``(kind, special code)`` pair a special board's ``cell`` may hold, or a ValueError."""
+    if not (isinstance(candy, (tuple, list)) and len(candy) == 2 and is_int(candy[0]) and is_int(candy[1])):
+        raise ValueError(f"cell {cell} cannot hold {short_repr(candy)}: give a (kind, special code) pair of ints")
+    kind, special = int(candy[0]), int(candy[1])
+    if special not in SPECIAL_NAMES:
+        raise ValueError(f"cell {cell} has special code {special}: use 0..5 (NONE..BOMB)")
+    if (special == BOMB) != (kind == NO_COLOUR):
+        raise ValueError(f"cell {cell}: a colour bomb (special {BOMB}) and only it has kind {NO_COLOUR}")
+    if kind != NO_COLOUR and not (0 <= kind < kinds or kind == EMPTY):
+        raise ValueError(f"cell {cell} holds kind {kind}, outside 0..{kinds - 1}")
+    if kind == EMPTY and special != NONE:
+        raise ValueError(f"cell {cell} is a hole but has a special")
+    return kind, special
 
 
 def check_special_swap(board: SpecialBoard, a: object, b: object) -> Move:

@@ -452,7 +452,7 @@ def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -
         return False, board, 0, 0
     score, cascades = swap_specials_array(g, s, a, b, board.kinds, rng=as_generator(rng),
                                           combo=combo_code(s, a[0], a[1], b[0], b[1]))
-    return True, SpecialBoard._trusted(tuple(map(tuple, g.tolist())), tuple(map(tuple, s.tolist())), board.kinds), \
+    return True, SpecialBoard.trusted(tuple(map(tuple, g.tolist())), tuple(map(tuple, s.tolist())), board.kinds), \
         score, cascades
 
 
