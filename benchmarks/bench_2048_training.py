@@ -50,7 +50,7 @@ def one_run(train: Callable[..., Any], net: NTupleNetwork, games: int, seed: int
     a_sum.fill(0)
     results = [np.zeros(games, np.int64) for _ in range(3)]
     tick = time.process_time()
-    state = train(games, U64(seed), 1.0, True, 0.1, weights, e_sum, a_sum, net._cells, net._lens, net._offs,
+    state = train(games, U64(seed), 1.0, True, 0.1, weights, e_sum, a_sum, *net.layout,
                   t.left, t.right, t.score, *results)
     seconds = time.process_time() - tick
     digest = hashlib.sha256(weights.tobytes() + e_sum.tobytes() + a_sum.tobytes() + results[0].tobytes()

@@ -210,7 +210,7 @@ def test_compact_in_memory_gives_the_same_values_and_moves(odd_net, tmp_path):
     assert np.array_equal(small.values_bits(boards), dense.values_bits(boards))
     plain = py_func(net_value)
     for bits in boards[:20]:
-        assert plain(bits, small.tables, small._cells, small._lens, small._offs) == dense.value_bits(int(bits))
+        assert plain(bits, small.tables, *small.layout) == dense.value_bits(int(bits))
     board = Board.parse("2 4 8 16\n. 2 . .\n. . 4 .\n. . . 2")
     assert TDPlayer(small).think(board).values == TDPlayer(dense).think(board).values
     assert TDExpectimax(small, depth=2).think(board).values == TDExpectimax(dense, depth=2).think(board).values

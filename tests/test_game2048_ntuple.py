@@ -96,7 +96,7 @@ def _train_both(tuples, state, alpha, tc, games, start_seed):
         e = base.e_sum.copy() if tc else np.zeros(1, np.float32)
         a = base.a_sum.copy() if tc else np.zeros(1, np.float32)
         results = [np.zeros(games, np.int64) for _ in range(3)]
-        end = train(games, np.uint64(state), alpha, tc, 0.1, w, e, a, base._cells, base._lens, base._offs,
+        end = train(games, np.uint64(state), alpha, tc, 0.1, w, e, a, *base.layout,
                     t.left, t.right, t.score, *results)
         out.append((int(end), w, e, a, [r.tolist() for r in results]))
     return out

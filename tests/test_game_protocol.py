@@ -199,6 +199,7 @@ def test_the_sliding_counter_is_count_moves_after_random_play():
     for seed in range(N_GAMES):
         game = _play_sliding(seed, 40)
         assert game.moves == count_moves(game.start, game.played)
+        assert type(game).from_json(game.to_json()).moves == game.moves  # a save's fast replay counts the same
         while game.undo():
             assert game.moves == count_moves(game.start, game.played)
         assert game.moves == MoveCount(0, 0)

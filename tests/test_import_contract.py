@@ -100,6 +100,44 @@ def test_no_private_name_crosses_a_module():
     assert crossing == [], "a helper used by another module gets a public name in its own module:\n" + "\n".join(crossing)
 
 
+@lru_cache(maxsize=None)
+def _private_names(module: str) -> frozenset[str]:
+    """The ``_private`` names a module itself defines or sets: functions, classes, attributes, variables, arguments."""
+    found: set[str] = set()
+    for node in ast.walk(tree(modules()[module])):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            found.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, ast.arg):
+            found.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):  # a name given as text (setattr, slots)
+            found.add(node.value)
+    return frozenset(n for n in found if n.startswith("_") and not n.startswith("__"))
+
+
+def test_no_private_attribute_crosses_a_module():
+    """``Board._trusted(...)`` or ``net._cells`` reaches into another module's object as surely as an import does.
+
+    A subclass or mixin may use its own ``self._name`` (inherited from another module); any other object's private
+    attribute that only another tilelab module defines is a crossing: give it a public name.
+    """
+    everywhere = frozenset().union(*(_private_names(m) for m in modules()))
+    crossing = []
+    for module, path in modules().items():
+        for node in ast.walk(tree(path)):
+            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+                continue
+            if node.attr.endswith("_") or node.attr in _private_names(module) or node.attr not in everywhere:
+                continue  # IPython's _repr_*_, this module's own, or not tilelab's (sys._getframe, namedtuple._replace)
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            crossing.append(f"{module}:{node.lineno} uses {ast.unparse(node)}")
+    assert crossing == [], "another module's private attribute gets a public name:\n" + "\n".join(crossing)
+
+
 def test_every_name_is_imported_from_the_module_that_defines_it():
     """No caller (package, tests, benchmarks) goes through a module that only passes a name on.
 

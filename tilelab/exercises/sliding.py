@@ -109,7 +109,7 @@ def _sized(result: Result, board: Puzzle | None) -> Result:
 
 def _every_board(rows: int, cols: int) -> Iterator[Puzzle]:
     for tiles in itertools.permutations(range(rows * cols)):
-        yield Puzzle._trusted(tiles, rows, cols, tiles.index(0))
+        yield Puzzle.trusted(tiles, rows, cols, tiles.index(0))
 
 
 def _random_boards(count: int) -> Iterator[Puzzle]:

@@ -302,8 +302,8 @@ class CompactNetwork:
         if len(scales) != len(self.tuples):
             raise ValueError(f"give one scale per tuple ({len(self.tuples)}), got {len(scales)}")
         self.blocks, self.values, self.scales = blocks, values, [float(s) for s in scales]
-        self._cells, self._lens, self._offs = feature_layout(self.tuples)
-        self.offsets = self._offs[::8].copy()
+        self.layout = feature_layout(self.tuples)  #: the features' (cells, lens, offs), as every kernel takes them
+        self.offsets = self.layout[2][::8].copy()
         self._feature_scales = np.repeat(np.array(self.scales, dtype=np.float64), 8)
         self.training: dict[str, Any] = training or {"games": 0, "state": None, "seed": None, "alpha": None,
                                                      "method": None, "seconds": 0.0, "curve": []}
@@ -343,7 +343,7 @@ class CompactNetwork:
     @property
     def features(self) -> int:
         """Weights looked up per evaluation: tuples x 8 symmetries."""
-        return int(self._cells.shape[0])
+        return int(self.layout[0].shape[0])
 
     @property
     def tables(self) -> CompactTables:
@@ -357,7 +357,7 @@ class CompactNetwork:
 
     def value_bits(self, bits: int) -> float:
         """``V`` of a bitboard."""
-        return float(net_value(U64(bits), self.tables, self._cells, self._lens, self._offs))
+        return float(net_value(U64(bits), self.tables, *self.layout))
 
     def value(self, board: Board | int) -> float:
         """``V`` of a board (a :class:`Board` or a bitboard)."""
@@ -367,7 +367,7 @@ class CompactNetwork:
         """``V`` of many bitboards at once."""
         boards = np.ascontiguousarray(boards, dtype=np.uint64)
         out = np.zeros(boards.size, dtype=np.float64)
-        batch_values(boards.ravel(), self.tables, self._cells, self._lens, self._offs, out)
+        batch_values(boards.ravel(), self.tables, *self.layout, out)
         return out
 
     def _chunks(self) -> Any:

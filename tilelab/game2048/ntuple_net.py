@@ -158,7 +158,7 @@ class NTupleNetwork:
             raise ValueError(f"weights must be float32 of shape ({total},) for these tuples, "
                              f"got {weights.dtype} {weights.shape}")
         self.weights = weights
-        self._cells, self._lens, self._offs = feature_layout(self.tuples)
+        self.layout = feature_layout(self.tuples)  #: the features' (cells, lens, offs), as every kernel takes them
         self.e_sum: npt.NDArray[Any] | None = None  # temporal-coherence accumulators (created on first TC use)
         self.a_sum: npt.NDArray[Any] | None = None
         self.training: dict[str, Any] = {"games": 0, "state": None, "seed": None, "alpha": None, "method": None,
@@ -187,12 +187,12 @@ class NTupleNetwork:
     @property
     def features(self) -> int:
         """Weights looked up per evaluation: tuples x 8 symmetries."""
-        return int(self._cells.shape[0])
+        return int(self.layout[0].shape[0])
 
     # -------------------------------------------------------------- values
     def value_bits(self, bits: int) -> float:
         """``V`` of a bitboard (fast path)."""
-        return float(net_value(U64(bits), self.weights, self._cells, self._lens, self._offs))
+        return float(net_value(U64(bits), self.weights, *self.layout))
 
     def value(self, board: Board | int) -> float:
         """``V`` of a board (a :class:`Board` or a bitboard), via the fast path."""
@@ -202,7 +202,7 @@ class NTupleNetwork:
         """``V`` of many bitboards at once."""
         boards = np.ascontiguousarray(boards, dtype=np.uint64)
         out = np.zeros(boards.size, dtype=np.float64)
-        batch_values(boards.ravel(), self.weights, self._cells, self._lens, self._offs, out)
+        batch_values(boards.ravel(), self.weights, *self.layout, out)
         return out
 
     # -------------------------------------------------------------- training
@@ -258,7 +258,7 @@ class NTupleNetwork:
             moves = np.zeros(n, dtype=np.int64)
             tick = time.perf_counter()
             state = train_games(n, U64(tr["state"]), float(alpha), tc, float(p_four), self.weights, e_sum, a_sum,
-                                 self._cells, self._lens, self._offs, t.left, t.right, t.score, scores, max_exps, moves)
+                                 *self.layout, t.left, t.right, t.score, scores, max_exps, moves)
             seconds = time.perf_counter() - tick
             tr["state"] = int(state)
             tr["games"] += n
@@ -318,7 +318,7 @@ class NTupleNetwork:
         unused = np.zeros(1, dtype=np.float32)
         tick = time.perf_counter()
         train_games(games, U64(int(seed_state(as_generator(rng)))), 0.0, False, float(p_four), self.weights,
-                     unused, unused, self._cells, self._lens, self._offs, t.left, t.right, t.score,
+                     unused, unused, *self.layout, t.left, t.right, t.score,
                      scores, max_exps, moves)
         seconds = time.perf_counter() - tick
         reach = {1 << e: float((max_exps >= e).mean()) for e in range(1, 16)}

@@ -69,8 +69,7 @@ class TDPlayer:
         start = time.perf_counter()
         t = row_tables()
         values = np.full(4, np.nan)
-        best = greedy_values(U64(to_bitboard(board)), _weights(self.net), self.net._cells, self.net._lens,
-                             self.net._offs, t.left, t.right, t.score, values)
+        best = greedy_values(U64(to_bitboard(board)), _weights(self.net), *self.net.layout, t.left, t.right, t.score, values)
         self.last_values = {_CODE_TO_DIRECTION[c]: float(v) for c, v in enumerate(values) if not math.isnan(v)}
         direction = None if best < 0 else _CODE_TO_DIRECTION[best]
         return Thought(direction, dict(self.last_values), 1, len(self.last_values), 0,
@@ -136,9 +135,9 @@ class TDExpectimax(TranspositionTable):
         n = self.net
         if depth <= 1:  # our move, then V of its afterstate: no chance node
             counters.fill(0)
-            best = greedy_values(U64(bits), _weights(n), n._cells, n._lens, n._offs, t.left, t.right, t.score, values)
+            best = greedy_values(U64(bits), _weights(n), *n.layout, t.left, t.right, t.score, values)
         else:  # our move, then the one expectimax kernel from its afterstate, one of our moves fewer
-            leaf_data = (_weights(n), n._cells, n._lens, n._offs, t.left, t.right, t.score)
+            leaf_data = (_weights(n), *n.layout, t.left, t.right, t.score)
             r = search_rows()  # the same slides in 16 bits a row
             best = TD_SEARCH.root_values(U64(bits), depth - 1, self.p_four, self.cutoff, r.left, r.right, r.score,
                                          leaf_data, self.tt, self.tt_f, tag_base, counters, values, node_limit,

@@ -190,7 +190,7 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     board = as_board(board)
     if not isinstance(direction, Direction):  # a word from code; a Direction was parsed where it came in
         direction = Direction.parse(direction)
-    rows = board._rows
+    rows = board.grid
     n = len(rows)
     code = _DIRECTION_CODE[direction]
     lines = _lines_toward(rows, code)
@@ -202,7 +202,7 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     moves = tuple(m for r in results for m in r.moves)
     score = sum(r.score for r in results)
     changed = any(r.changed for r in results)
-    return MoveResult(Board._trusted(new_rows), score, moves, changed, direction)
+    return MoveResult(Board.trusted(new_rows), score, moves, changed, direction)
 
 
 move = renamed(play, "tilelab.game2048.move", "tilelab.game2048.play")  #: the older name of :func:`play`
@@ -261,7 +261,7 @@ def legal_moves(board: BoardLike) -> list[Direction]:
     ... '''))
     [Direction.DOWN, Direction.LEFT]
     """
-    rows = as_board(board)._rows
+    rows = as_board(board).grid
     return [d for d in Direction if any(map(_line_can_slide, _lines_toward(rows, _DIRECTION_CODE[d])))]
 
 
@@ -277,7 +277,7 @@ def is_over(board: BoardLike) -> bool:
     ... '''))
     (True, False)
     """
-    rows = as_board(board)._rows
+    rows = as_board(board).grid
     n = len(rows)
     if any(BLANK in row for row in rows):
         # some tile can slide into a blank -- unless there is no tile at all

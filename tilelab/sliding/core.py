@@ -161,8 +161,13 @@ class Puzzle:
         object.__setattr__(self, "_hash", hash((tiles, rows, cols)))
 
     @classmethod
-    def _trusted(cls, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> Puzzle:
-        """Build without validation (tiles known to be a permutation): the fast path for moves."""
+    def trusted(cls, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> Puzzle:
+        """A board around tiles already known to be a permutation with the blank at ``blank_index``, checked no
+        further: the engines' fast way in. For anything a person typed, use ``Puzzle(tiles, rows, cols)``.
+
+        >>> Puzzle.trusted((1, 2, 3, 0), 2, 2, 3) == Puzzle.goal(2, 2)
+        True
+        """
         board = cls.__new__(cls)
         board._set(tiles, rows, cols, blank_index)
         return board
@@ -181,7 +186,7 @@ class Puzzle:
         """
         rows, cols = check_shape(rows, cols)
         n = rows * cols
-        return cls._trusted(tuple(range(1, n)) + (BLANK,), rows, cols, n - 1)
+        return cls.trusted(tuple(range(1, n)) + (BLANK,), rows, cols, n - 1)
 
     @classmethod
     def parse(cls, text: str) -> Puzzle:
@@ -362,7 +367,7 @@ class Puzzle:
             if ok:
                 moved = list(tiles)
                 moved[b], moved[cell] = moved[cell], BLANK
-                yield tiles[cell], Puzzle._trusted(tuple(moved), self._rows, self._cols, cell)
+                yield tiles[cell], Puzzle.trusted(tuple(moved), self._rows, self._cols, cell)
 
     def successors(self, metric: str = "single") -> Iterator[tuple[int, Puzzle]]:
         """Yield ``(tile, board)`` for each move in the ``"single"`` or ``"multi"`` tile metric."""
@@ -374,8 +379,13 @@ class Puzzle:
         else:
             raise ValueError(f"metric must be 'single' or 'multi', got {metric!r}")
 
-    def _segment(self, tile: int) -> tuple[str, tuple[int, ...]]:
-        """(direction the tiles move, cells from the one next to the blank to the touched one)."""
+    def slide_line(self, tile: int) -> tuple[str, tuple[int, ...]]:
+        """The direction touching ``tile`` moves tiles, and their cells (indices in reading order) from the blank's
+        neighbour to ``tile``.
+
+        >>> Puzzle.parse("1 2 3\\n4 5 6\\n7 8 .").slide_line(3)
+        ('down', (5, 2))
+        """
         if tile == BLANK:
             raise ValueError("the blank cannot slide; pick a tile in the blank's row or column")
         tr, tc = self.position(tile)
@@ -404,14 +414,14 @@ class Puzzle:
         4 5 6
         . 7 8
         """
-        direction, cells = self._segment(tile)
+        direction, cells = self.slide_line(tile)
         moved = list(self._tiles)
         previous = self._blank_index
         for cell in cells:
             moved[previous] = moved[cell]
             previous = cell
         moved[previous] = BLANK
-        return Puzzle._trusted(tuple(moved), self._rows, self._cols, previous)
+        return Puzzle.trusted(tuple(moved), self._rows, self._cols, previous)
 
     def slide_segment(self, tile: int) -> Any:
         """Deprecated: ``tilelab.sliding.play(puzzle, tile)`` (goes in tilelab 0.3.0)."""
@@ -461,7 +471,7 @@ class Puzzle:
         ia, ib = ra * self._cols + ca, rb * self._cols + cb
         moved = list(self._tiles)
         moved[ia], moved[ib] = moved[ib], moved[ia]
-        return Puzzle._trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
+        return Puzzle.trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
 
     def play_all(self, tiles: Iterable[int]) -> Puzzle:
         """Slide each tile of ``tiles`` in turn (e.g. a solver's answer) and return the board.

@@ -118,7 +118,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
     for cell, tile in enumerate(cells):
         where[tile] = cell
     wrong = sum(cell != (tile - 1) % n for cell, tile in enumerate(cells))  # cells not as in the goal; 0: solved
-    blank, single, multi, last = where[0], 0, 0, None
+    blank, count, last = where[0], MoveCount(0, 0), None
     history = game._history
     for i, tile in enumerate(played):
         if wrong == 0:
@@ -141,16 +141,15 @@ def _replay(game: "Game", played: list[Any]) -> None:
             wrong += (old + shift != moved - 1) - (old != moved - 1)
         wrong += (cell != n - 1) - (blank != n - 1)  # the blank
         where[0] = cell
-        history.append(_Snapshot(blank, single, multi, last))
-        single += abs(cell - blank) // step
-        if single > MAX_MOVES:
+        history.append(_Snapshot(blank, count.single, count.multi, last))
+        count = count.after(abs(cell - blank) // step, direction, last)
+        if count.single > MAX_MOVES:
             raise ValueError(f"saved game field 'played' moves more than MAX_MOVES={MAX_MOVES:,} tiles, the most a "
                              "game holds; this is not a save tilelab wrote")
-        multi += direction != last
         blank, last = cell, direction
     game._played = list(played)
     game.board = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
-    game.moves, game._direction = MoveCount(single, multi), last
+    game.moves, game._direction = count, last
 
 
 class Game(SessionBase):
@@ -274,8 +273,7 @@ class Game(SessionBase):
         self._history.append(_Snapshot(self.board.blank_index, self.moves.single, self.moves.multi, self._direction))
         self.board = event.after
         self._played.append(tile)
-        same_line = event.direction == self._direction  # count_moves: a run of one direction is one move
-        self.moves = MoveCount(self.moves.single + event.single_moves, self.moves.multi + (0 if same_line else 1))
+        self.moves = self.moves.after(event.single_moves, event.direction, self._direction)  # count_moves's rule
         self._direction = event.direction
         return Turn(shown, True, event, 0, (), self.over, self.won)
 

@@ -75,6 +75,15 @@ class MoveCount:
     single: int  # one tile by one cell
     multi: int  # one line, one direction: consecutive slides that way count once (see count_moves)
 
+    def after(self, tiles_moved: int, direction: str, last: str | None) -> MoveCount:
+        """The count after one more slide: its tiles add to ``single``; a slide in a new direction (not ``last``'s)
+        starts a new multi-tile move. The one place the rule is written (count_moves and every Game use it).
+
+        >>> MoveCount(2, 1).after(1, "left", "left"), MoveCount(2, 1).after(3, "up", "left")
+        (MoveCount(single=3, multi=1), MoveCount(single=5, multi=2))
+        """
+        return MoveCount(self.single + tiles_moved, self.multi + (direction != last))
+
 
 def legal_moves(puzzle: Puzzle) -> tuple[int, ...]:
     """The tiles that may slide on ``puzzle`` (the name all three engines share; also ``Puzzle.legal_moves``).
@@ -110,16 +119,11 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     board = require_puzzle(puzzle)
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of tile numbers, got {type(tiles).__name__}")
-    single = multi = 0
-    last = None
+    count, last = MoveCount(0, 0), None
     for tile in tiles:
         event = play(board, tile)
-        single += event.single_moves
-        if event.direction != last:
-            multi += 1
-        last = event.direction
-        board = event.after
-    return MoveCount(single, multi)
+        count, last, board = count.after(event.single_moves, event.direction, last), event.direction, event.after
+    return count
 
 
 
@@ -169,7 +173,7 @@ def play(puzzle: Puzzle, move: Move) -> Slide:
             f"no tile can move {move}: the blank at {board.blank} has no neighbour on that "
             f"side; legal directions are {list(board.legal_directions())}"
         )
-    direction, cells = board._segment(tile)
+    direction, cells = board.slide_line(tile)
     after = board.slide(tile)
     cols = board.cols
     moved = tuple(board.tiles[cell] for cell in cells)

@@ -167,7 +167,7 @@ def children(board: Puzzle) -> Iterator[tuple[int, Puzzle]]:
             cell = rr * cols + cc
             tiles = list(board.tiles)
             tiles[b], tiles[cell] = tiles[cell], BLANK  # the tile slides into the blank
-            yield tiles[b], Puzzle._trusted(tuple(tiles), rows, cols, cell)
+            yield tiles[b], Puzzle.trusted(tuple(tiles), rows, cols, cell)
 
 
 def _path(parent: dict[Key, tuple[Key, int] | None], board: Key) -> tuple[int, ...]:
@@ -246,7 +246,7 @@ def bfs_reference(
                     return SearchOutcome(_path(parent, child), budget.nodes, True)
                 queue.append((child, cell))
                 if shown is not None:
-                    board_of[child] = Puzzle._trusted(child, rows, cols, cell)
+                    board_of[child] = Puzzle.trusted(child, rows, cols, cell)
                     shown.append(Waiting(board_of[child], g + 1, 0))
     return SearchOutcome((), budget.nodes, False)
 

@@ -60,7 +60,7 @@ def random_board(rows: int, cols: int, *, rng: RngLike) -> Puzzle:
     rows, cols = check_shape(rows, cols)
     gen = as_generator(rng)
     tiles = tuple(int(t) for t in gen.permutation(rows * cols))
-    return Puzzle._trusted(tiles, rows, cols, tiles.index(BLANK))
+    return Puzzle.trusted(tiles, rows, cols, tiles.index(BLANK))
 
 
 def _fix_parity(board: Puzzle) -> Puzzle:
@@ -119,7 +119,7 @@ def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) 
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         previous, blank = blank, cell
         visits[blank] += 1
-    return path, Puzzle._trusted(tuple(tiles), rows, cols, blank)
+    return path, Puzzle.trusted(tuple(tiles), rows, cols, blank)
 
 
 def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:

@@ -234,7 +234,7 @@ def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single")
     table = distance_table(rows, cols, metric)
     n = rows * cols
     return [
-        Puzzle._trusted(t, rows, cols, t.index(BLANK))
+        Puzzle.trusted(t, rows, cols, t.index(BLANK))
         for t in (unrank(int(i), n) for i in np.flatnonzero(table == moves))
     ]
 

@@ -242,15 +242,15 @@ class BoardWidget:
     # ----------------------------------------------------------------- wiring
     def _connect(self) -> None:
         c = self.canvas
-        c.on_key_down(self._guard(self._handle_key_down))
-        c.on_mouse_down(self._guard(self._handle_mouse_down))
-        c.on_mouse_up(self._guard(self._handle_mouse_up))
-        c.on_mouse_out(self._guard(self._handle_mouse_out))
-        c.on_touch_start(self._guard(self._handle_touch_start))
-        c.on_touch_end(self._guard(self._handle_touch_end))
-        c.on_client_ready(self._guard(self.redraw))
+        c.on_key_down(self.guard(self._handle_key_down))
+        c.on_mouse_down(self.guard(self._handle_mouse_down))
+        c.on_mouse_up(self.guard(self._handle_mouse_up))
+        c.on_mouse_out(self.guard(self._handle_mouse_out))
+        c.on_touch_start(self.guard(self._handle_touch_start))
+        c.on_touch_end(self.guard(self._handle_touch_end))
+        c.on_client_ready(self.guard(self.redraw))
 
-    def _guard(self, func: Callable[..., Any]) -> Callable[..., Any]:
+    def guard(self, func: Callable[..., Any]) -> Callable[..., Any]:
         """Wrap a callback so its errors are shown in :attr:`output` (or re-raised in tests)."""
 
         def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -425,7 +425,7 @@ class BoardWidget:
         # "auto" width: each button as wide as its label, so a row holds more and wraps compactly
         button = widgets.Button(description=description, tooltip=tooltip or description, icon=icon,
                                 layout=widgets.Layout(width=width or "auto", padding="0 10px"))
-        guarded = self._guard(callback)
+        guarded = self.guard(callback)
 
         def clicked(_button: widgets.Button) -> None:
             guarded()
@@ -450,7 +450,7 @@ class BoardWidget:
         """
         ticker = widgets.Play(value=0, min=0, max=10**9, step=1, interval=int(interval_ms),
                               repeat=True, playing=playing, layout=widgets.Layout(display="none"))
-        guarded = self._guard(callback)
+        guarded = self.guard(callback)
         ticker.observe(lambda change: guarded(), names="value")
         self._tickers.append(ticker)
         self.widget.children = (*self.widget.children, ticker)

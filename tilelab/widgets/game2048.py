@@ -287,7 +287,7 @@ class Game2048Widget(BoardWidget):
         self.keep_button.layout.display = "none"
         if self.words is not None:
             toggle = widgets.ToggleButton(value=self.show_words, description="Words", tooltip="show tiles as words")
-            toggle.observe(self._guard(lambda change: self.set_words(change["new"])), names="value")
+            toggle.observe(self.guard(lambda change: self.set_words(change["new"])), names="value")
             self.words_toggle = self.add_control(toggle)
 
     # ----------------------------------------------------------------- actions

@@ -101,8 +101,8 @@ class Game2048AIWidget:
         self.board_widget.add_button("Hint", self.hint, tooltip="show what the AI thinks of each move")
         self.board_widget.add_control(self.speed)
         self.ticker = self.board_widget.add_ticker(self._interval_ms(), self._on_tick)
-        self.ai_toggle.observe(self.board_widget._guard(lambda change: self.set_autoplay(change["new"])), names="value")
-        self.speed.observe(self.board_widget._guard(lambda change: self.set_speed(change["new"])), names="value")
+        self.ai_toggle.observe(self.board_widget.guard(lambda change: self.set_autoplay(change["new"])), names="value")
+        self.speed.observe(self.board_widget.guard(lambda change: self.set_speed(change["new"])), names="value")
         self.widget = widgets.HBox([self.board_widget.widget, self.thinking],
                                    layout=widgets.Layout(align_items="flex-start", flex_flow="row wrap"))  # narrow: panel below
         self._last_move_end = -math.inf

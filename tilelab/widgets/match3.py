@@ -127,14 +127,14 @@ class Match3Widget(Match3Drawing, BoardWidget):
         self.add_button("Hint", self.show_hint, icon="lightbulb-o", tooltip="show a move (plain rules: the largest immediate score; specials: a combination first, else the lowest move)")
         self.step_toggle = widgets.ToggleButton(value=False, description="Step mode", icon="pause",
                                                 tooltip="walk each cascade one stage at a time")
-        self.step_toggle.observe(lambda change: self._guard(self._on_step_mode)(change["new"]), names="value")
+        self.step_toggle.observe(lambda change: self.guard(self._on_step_mode)(change["new"]), names="value")
         self.add_control(self.step_toggle)
         self.next_button = self.add_button("Next step", self.next_step, icon="step-forward",
                                            tooltip="show the next stage of the cascade")
         self.next_button.disabled = True
         self.specials_toggle = widgets.ToggleButton(value=self.specials, description="Specials", icon="star",
                                                     tooltip="special candies on/off (starts a new game)")
-        self.specials_toggle.observe(lambda change: self._guard(self._on_specials)(change["new"]), names="value")
+        self.specials_toggle.observe(lambda change: self.guard(self._on_specials)(change["new"]), names="value")
         self.add_control(self.specials_toggle)
         self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
 

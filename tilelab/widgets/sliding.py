@@ -213,7 +213,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self.size_picker = widgets.Dropdown(options=options, value=(rows, cols), description="Size",
                                             layout=widgets.Layout(width="130px"))
         self.size_picker.style.description_width = "32px"
-        self.size_picker.observe(lambda ch: self._guard(self._on_size)(ch["new"]), names="value")
+        self.size_picker.observe(lambda ch: self.guard(self._on_size)(ch["new"]), names="value")
         self.method_picker = widgets.Dropdown(options=list(METHODS), value=self.method,
                                               layout=widgets.Layout(width="130px"),
                                               tooltip="how Shuffle mixes the board")
@@ -230,15 +230,15 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
                                        description="moves/s", continuous_update=False,
                                        layout=widgets.Layout(width="230px"), tooltip="Solve's speed")
         self.speed.style.description_width = "56px"
-        self.speed.observe(lambda ch: self._guard(self._on_speed)(ch["new"]), names="value")
+        self.speed.observe(lambda ch: self.guard(self._on_speed)(ch["new"]), names="value")
         self.numbers_box = widgets.Checkbox(value=True, description="show numbers", indent=False,
                                             layout=widgets.Layout(width="120px"))
-        self.numbers_box.observe(lambda ch: self._guard(self.set_show_numbers)(ch["new"]), names="value")
+        self.numbers_box.observe(lambda ch: self.guard(self.set_show_numbers)(ch["new"]), names="value")
         self.mode_picker = widgets.ToggleButtons(options=["numbers", "picture"], value="numbers",
                                                  style={"button_width": "82px"})
-        self.mode_picker.observe(lambda ch: self._guard(self._on_mode)(ch["new"]), names="value")
+        self.mode_picker.observe(lambda ch: self.guard(self._on_mode)(ch["new"]), names="value")
         self.upload = widgets.FileUpload(accept="image/*", multiple=False, description="Your picture")
-        self.upload.observe(lambda ch: self._guard(self._on_upload)(ch["new"]), names="value")
+        self.upload.observe(lambda ch: self.guard(self._on_upload)(ch["new"]), names="value")
         self.add_control(self.mode_picker)
         self.add_control(self.numbers_box)
         self.add_control(self.upload)
