@@ -242,3 +242,11 @@ def test_every_board_widget_shows_its_game_board_as_board():
     with pytest.warns(DeprecationWarning, match=r"Game2048AIWidget\.board \(the board widget\) is deprecated"):
         assert ai.board is ai.board_widget
     assert ai.board_widget.board is ai.game.board
+
+
+def test_a_2048_board_is_made_from_its_grid_and_rows_is_the_older_keyword():
+    assert g2048.Board(grid=[[2, 0], [0, 4]]) == g2048.Board([[2, 0], [0, 4]])
+    with pytest.warns(DeprecationWarning, match=r"Board\(rows=\.\.\.\) is deprecated .* use Board\(grid=\.\.\.\)"):
+        assert g2048.Board(rows=[[2, 0], [0, 4]]).grid == ((2, 0), (0, 4))
+    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
+        g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])

@@ -188,7 +188,7 @@ def check_size(size: object) -> int:
 # Board
 # --------------------------------------------------------------------------------------------
 class Board:
-    """An immutable, hashable square 2048 board; ``rows`` is a tuple of tuples, 0 = blank.
+    """An immutable, hashable square 2048 board made from its ``grid``, rows of tiles (0 = blank).
 
     ``str(board)`` draws it as text and :meth:`Board.parse` reads that text back.
 
@@ -204,7 +204,17 @@ class Board:
 
     __slots__ = ("_rows", "_hash")
 
-    def __init__(self, rows: "Board | Iterable[Iterable[int]]") -> None:
+    def __init__(self, grid: "Board | Iterable[Iterable[int]] | None" = None, *,
+                 rows: "Board | Iterable[Iterable[int]] | None" = None) -> None:
+        if rows is not None:  # the older keyword: rows is a number of rows in every game
+            warn("tilelab.game2048.Board(rows=...)", "Board(grid=...) (the rows of tiles)")
+            if grid is not None:
+                raise TypeError("Board: give the tiles once, as grid= (rows= is its older name)")
+            grid = rows
+        if grid is None:
+            raise TypeError("Board expects a sequence of rows (lists of ints) as its grid, got None; "
+                            "Board.empty(4) makes a blank board")
+        rows = grid
         if isinstance(rows, Board):
             self._rows: tuple[tuple[int, ...], ...] = rows._rows
             self._hash: int | None = rows._hash
