@@ -110,6 +110,7 @@ def test_the_public_constructor_still_refuses_a_bad_grid(grid, kinds):
     ({(0, 0): (0.5, NONE)}, "pair of ints"),
     ({(0, 0): (True, NONE)}, "pair of ints"),
     ({(0, 0): 1}, "pair of ints"),
+    ({(0, 0): ([1], NONE)}, "pair of ints"),  # unhashable inside: refused, not a TypeError from a cache
     ({(0, 5): (1, NONE)}, "off the board"),
     ({(0, 0): (1, NONE), (1, 1): (7, NONE)}, "(1, 1)"),  # the second change is checked too (not only new candies)
 ])

@@ -156,10 +156,11 @@ class SpecialBoard(BoardBase):
         checked: dict[tuple[int, int], tuple[int, int]] = {}  # a cascade sets many cells to the same few candies
         for cell, candy in changes.items():
             r, c = check_cell(self, cell)
-            known = checked.get(candy) if isinstance(candy, tuple) else None
+            plain = type(candy) is tuple and all(type(v) is int for v in candy)  # hashable: checked once
+            known = checked.get(candy) if plain else None
             if known is None:
                 known = _check_candy((r, c), candy, self.kinds)
-                if isinstance(candy, tuple):
+                if plain:
                     checked[candy] = known
             grid[r][c], spec[r][c] = known
         return SpecialBoard.trusted(tuple(map(tuple, grid)), tuple(map(tuple, spec)), self.kinds)
