@@ -176,7 +176,7 @@ def describe(specs: Iterable[Any]) -> str:
 #: numpy and the standard library are never judged (they are not tilelab): this kit only names them.
 NUMPY = Kit("numpy", ())
 
-#: A 2048 board: build it (``Board(rows)``, ``Board.parse``), read its cells, print it. Not its queries
+#: A 2048 board: build it (``Board(grid)``, ``Board.parse``), read its cells, print it. Not its queries
 #: (``empty_cells``, ``max_tile``, ``tile_map``, ``tile_sum``): 00's exercises ask for those.
 BOARD_2048 = Kit("Board (build it, read its cells)", (
     "tilelab.game2048:Board[grid rows size cells to_array parse from_array empty with_tile transpose mirror]",
