@@ -130,7 +130,7 @@ def play_one(spec: dict) -> dict:
     record = play_game(make_player(spec), rng=spec["seed"])
     wall = time.perf_counter() - start
     return {"setting": spec["setting"], "seed": spec["seed"], "score": record.score, "max_tile": record.max_tile,
-            "moves": record.moves, "ms_per_move": record.ms_per_move, "seconds": wall}
+            "moves": record.moves_played, "ms_per_move": record.ms_per_move, "seconds": wall}
 
 
 def summarise(games: list[dict]) -> dict:

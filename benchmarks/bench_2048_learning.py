@@ -61,7 +61,7 @@ def play(setting: str, player, seed: int) -> dict:
     tick = time.perf_counter()
     record = play_game(player, rng=seed)
     return {"setting": setting, "seed": seed, "score": record.score, "max_tile": record.max_tile,
-            "moves": record.moves, "ms_per_move": record.ms_per_move, "seconds": time.perf_counter() - tick}
+            "moves": record.moves_played, "ms_per_move": record.ms_per_move, "seconds": time.perf_counter() - tick}
 
 
 def save(path: Path, data: dict) -> None:

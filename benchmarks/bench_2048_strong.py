@@ -132,7 +132,7 @@ def play_one(player: TDExpectimax, seed: int, spec: dict[str, Any], max_moves: i
     tick = time.perf_counter()
     record = play_game(player, rng=seed, max_moves=max_moves)
     ms = 1e3 * np.asarray(record.seconds) if record.seconds else np.zeros(1)
-    return {**spec, "seed": seed, "score": record.score, "max_tile": record.max_tile, "moves": record.moves,
+    return {**spec, "seed": seed, "score": record.score, "max_tile": record.max_tile, "moves": record.moves_played,
             "think_seconds": float(np.sum(record.seconds)), "ms_per_move": float(ms.mean()),
             "ms_p50": float(np.percentile(ms, 50)), "ms_p95": float(np.percentile(ms, 95)), "ms_max": float(ms.max()),
             "seconds": time.perf_counter() - tick, "load_average": os.getloadavg()[0],

@@ -49,7 +49,7 @@ def test_match3_refills_take_the_kinds_given_in_order():
 def test_match3_chosen_refills_are_checked_and_leave_the_game_as_it_was():
     game = m3.Game(6, 6, 4, rng=3)
     move = game.hint()
-    before = (game.board, game.score, game.moves, game.rng.bit_generator.state)
+    before = (game.board, game.score, game.moves_played, game.rng.bit_generator.state)
     with pytest.raises(ValueError, match="one kind per refilled hole"):
         game.play(move, refills=[])
     with pytest.raises(ValueError, match="one kind per refilled hole"):
@@ -58,7 +58,7 @@ def test_match3_chosen_refills_are_checked_and_leave_the_game_as_it_was():
         game.play(move, refills=[9] * 500)
     with pytest.raises(TypeError, match="a kind"):
         game.play(move, refills=["red"])
-    assert (game.board, game.score, game.moves, game.rng.bit_generator.state) == before
+    assert (game.board, game.score, game.moves_played, game.rng.bit_generator.state) == before
 
 
 def test_every_chance_outcome_list_is_a_distribution_and_deterministic_games_have_none():

@@ -220,7 +220,7 @@ def test_expectimax_refuses_bad_settings():
 # ---------------------------------------------------------------------------------- records
 def test_play_game_reports_score_max_tile_moves_and_times():
     record = play_game(CornerPlayer(), rng=3, max_moves=40)
-    assert record.moves == 40 == len(record.seconds) == len(record.spawns)
+    assert record.moves_played == 40 == len(record.seconds) == len(record.spawns)
     boards = replay(record)
     assert boards[-1] == record.final_board and record.max_tile == record.final_board.max_tile
     assert record.score == sum(play(b, d).score for b, d in zip(boards, record.directions))
@@ -231,8 +231,8 @@ def test_record_json_round_trip_replays_the_same_boards():
     text = record.to_json()
     back = GameRecord.from_json(text)
     assert replay(back) == replay(record)
-    assert (back.score, back.max_tile, back.moves, back.directions, back.spawns) == (
-        record.score, record.max_tile, record.moves, record.directions, record.spawns)
+    assert (back.score, back.max_tile, back.moves_played, back.directions, back.spawns) == (
+        record.score, record.max_tile, record.moves_played, record.directions, record.spawns)
     assert json.loads(text)["directions"][:5] == "".join(d.name[0] for d in record.directions[:5])
 
 

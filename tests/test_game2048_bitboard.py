@@ -131,8 +131,8 @@ def test_batch_play_is_seeded_and_plays_every_game_to_the_end():
     assert (a.max_tiles == [bb.max_tile_bits(int(b)) for b in a.boards]).all()
     # the score is the sum of merged tiles, so it is at least the board's value minus the spawned value
     tile_sums = np.array([sum(sum(r) for r in bb._tile_rows(int(b))) for b in a.boards])
-    assert (a.scores > 0).all() and (a.scores >= tile_sums - 4 * (a.moves + 2)).all()
-    assert a.total_moves == int(a.moves.sum()) > 300 * 50
+    assert (a.scores > 0).all() and (a.scores >= tile_sums - 4 * (a.moves_played + 2)).all()
+    assert a.total_moves == int(a.moves_played.sum()) > 300 * 50
 
 
 def test_numba_batch_engine_plays_seeded_games_to_the_end():
@@ -148,7 +148,7 @@ def test_numba_batch_engine_plays_seeded_games_to_the_end():
 
 def test_batch_play_respects_max_moves_and_p_four():
     capped = bb.play_random_batch(50, rng=1, max_moves=10)
-    assert (capped.moves == 10).all()
+    assert (capped.moves_played == 10).all()
     only_twos = bb.play_random_batch(20, rng=1, p_four=0.0, max_moves=1)
     assert all(v in (0, 2, 4) for b in only_twos.boards for row in bb._tile_rows(int(b)) for v in row)
     with pytest.raises(ValueError):
@@ -168,7 +168,7 @@ for _ in range(200):
     out.append([bb.move_bits(bits, d) for d in range(4)])
 out.append(list(bb.random_game_bits(rng=3)))
 batch = bb.play_random_batch(5, rng=2, engine="numba")
-out.append([int(v) for v in batch.boards] + batch.scores.tolist() + batch.moves.tolist())
+out.append([int(v) for v in batch.boards] + batch.scores.tolist() + batch.moves_played.tolist())
 t = SearchTables(table_bits=12)
 r = search_bits(bb.parse_bits("2 4 8 16\n. 2 . 4\n. . . 2\n. . . ."), 2, t)
 out.append([r.best, list(r.values), r.nodes, r.table_hits])

@@ -412,7 +412,7 @@ def test_shipped_strong_net_plays_strongly_from_the_first_move(shipped):
     from tilelab.game2048 import play_game
     for seed in (1, 2, 3):
         record = play_game(TDPlayer(shipped), rng=seed, max_moves=1500)
-        assert record.moves == 1500 and record.max_tile >= 1024, (seed, record.moves, record.max_tile)
+        assert record.moves_played == 1500 and record.max_tile >= 1024, (seed, record.moves_played, record.max_tile)
 
 
 def test_saved_strong_results_are_of_the_shipped_file(shipped):

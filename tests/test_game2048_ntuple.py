@@ -274,7 +274,7 @@ def test_td_players_play_seeded_games():
     assert one.directions == two.directions
     deep = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), rng=4, max_moves=20)
     again = play_game(TDExpectimax(net, nodes_per_move=2000, table_bits=12), rng=4, max_moves=20)
-    assert deep.directions == again.directions and deep.moves == 20
+    assert deep.directions == again.directions and deep.moves_played == 20
     board = Board.parse("2 4 8 16\n. 2 . 4\n. . . 2\n. . . .")
     assert TDExpectimax(net, nodes_per_move=50_000).think(board).depth >= 2  # depth 1 costs no nodes
     assert TDExpectimax(net, ms_per_move=30).think(board).depth >= 2

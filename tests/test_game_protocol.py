@@ -65,7 +65,7 @@ def _state(game) -> str:
     data = json.loads(game.to_json())
     data.pop("history", None)
     if isinstance(game, sliding.Game):  # its JSON is the deal plus the slides: compare the position
-        data = {"puzzle": list(game.board.tiles), "moves": list(game.moves.__dict__.values()),
+        data = {"puzzle": list(game.board.tiles), "moves": list(game.move_count.__dict__.values()),
                 "rng": data["rng"], "played": data["played"]}
     return json.dumps(data, sort_keys=True)
 
@@ -198,11 +198,11 @@ def test_same_seed_gives_the_same_game_in_another_process():
 def test_the_sliding_counter_is_count_moves_after_random_play():
     for seed in range(N_GAMES):
         game = _play_sliding(seed, 40)
-        assert game.moves == count_moves(game.start, game.played)
-        assert type(game).from_json(game.to_json()).moves == game.moves  # a save's fast replay counts the same
+        assert game.move_count == count_moves(game.start, game.played)
+        assert type(game).from_json(game.to_json()).move_count == game.move_count  # a save's replay counts alike
         while game.undo():
-            assert game.moves == count_moves(game.start, game.played)
-        assert game.moves == MoveCount(0, 0)
+            assert game.move_count == count_moves(game.start, game.played)
+        assert game.move_count == MoveCount(0, 0)
 
 
 def test_two_slides_the_same_way_are_one_multi_tile_move():
@@ -210,10 +210,10 @@ def test_two_slides_the_same_way_are_one_multi_tile_move():
     game = sliding.Game(board=start)
     game.play(7)
     last = game.play(8)  # both slide left along the bottom row
-    assert game.moves == MoveCount(2, 1) == count_moves(start, [7, 8])
+    assert game.move_count == MoveCount(2, 1) == count_moves(start, [7, 8])
     assert last.over and last.won and game.over
     solved = game.play("right")  # once solved nothing moves: a Turn that counts as False
-    assert not solved and solved.events is None and game.moves == MoveCount(2, 1)
+    assert not solved and solved.events is None and game.move_count == MoveCount(2, 1)
     edge = sliding.Game(board=start).play("right")  # no tile left of the blank
     assert not edge and edge.events is None
 
@@ -236,7 +236,7 @@ def test_sliding_seeded_playthrough_transcript():
     for key in ["up", "left", "down", "right", "up", "up", "left", "down"]:
         assert game.play(key)
     assert game.board == Puzzle.parse("3 8 1\n2 . 5\n7 6 4")
-    assert game.moves == MoveCount(8, 7) and game.played == (8, 3, 6, 8, 3, 2, 7, 6)
+    assert game.move_count == MoveCount(8, 7) and game.played == (8, 3, 6, 8, 3, 2, 7, 6)
     walk = sliding.Game(4, rng=2026, method="walk")
     assert walk.board == Puzzle.parse("9 5 2 1\n14 12 7 8\n10 15 . 11\n4 6 13 3")
 
@@ -252,7 +252,7 @@ def test_match3_seeded_playthrough_transcript():
         turn = game.play(move)
         assert (turn.score, turn.events.cascades, turn.reshuffle) == (score, cascades, None)
     assert game.board == M3Board.parse("131204\n424114\n314241\n420120\n232431\n400214")
-    assert (game.score, game.moves) == (1160, 6)
+    assert (game.score, game.moves_played) == (1160, 6)
     specials = match3.Game(6, 6, 5, rng=2026, rules="specials")
     for _ in range(6):
         specials.play(specials.hint())

@@ -56,7 +56,7 @@ def test_clicking_a_colour_bomb_and_a_neighbour_clears_that_colour():
     click(board, 3 * 50 + 25, 5 * 50 + 25)  # then the 1 at (5, 3)
     result = board.last_result
     assert result.valid and result.combo == "bomb+plain" and board.score == result.score > 1200
-    assert board.moves == 1
+    assert board.moves_played == 1
     board.close()
 
 

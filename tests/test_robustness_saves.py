@@ -144,7 +144,7 @@ def test_the_hunts_memory_bomb_loads_in_little_memory() -> None:
     tracemalloc.stop()
     assert peak < 40 * 2**20, f"peak {peak / 2**20:.0f} MB"
     assert game.undo_depth == 20_000 and game.board == start.play_all(data["played"][:2])  # period 2 after the first
-    assert game.moves.single == sliding.count_moves(start, data["played"][:2]).single + 19_998  # then one tile a slide
+    assert game.move_count.single == sliding.count_moves(start, data["played"][:2]).single + 19_998  # then one tile a slide
     assert game.to_json() == text
 
 
@@ -156,10 +156,10 @@ def test_saves_past_the_move_limit_are_refused_before_replaying_them() -> None:
     with pytest.raises(ValueError, match="MAX_MOVES"):  # 20,000 slides of 249 tiles each: refused part way
         sliding.Game.from_json(_oscillating_save(250, 20_000))
     most = sliding.Game.from_json(_oscillating_save(3, MAX_MOVES // 2))  # 2 tiles a slide: exactly the limit
-    assert most.moves.single == MAX_MOVES
+    assert most.move_count.single == MAX_MOVES
     with pytest.raises(ValueError, match="MAX_MOVES.*restart"):
         most.play(most.legal_moves()[0])
-    assert most.moves.single == MAX_MOVES and most.undo() and most.moves.single == MAX_MOVES - 2
+    assert most.move_count.single == MAX_MOVES and most.undo() and most.move_count.single == MAX_MOVES - 2
 
 
 @pytest.mark.parametrize("shape", [(3, 3), (4, 4), (2, 5), (6, 3)])
@@ -167,20 +167,20 @@ def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> Non
     """Undo keeps four ints a slide and slides the segment back: every position returns exactly."""
     rng = np.random.default_rng(shape[0] * 10 + shape[1])
     game = sliding.Game(*shape, rng=int(rng.integers(1000)))
-    seen = [(game.board, game.moves)]
+    seen = [(game.board, game.move_count)]
     for _ in range(400):
         if game.over:
             break
         game.play(int(rng.choice(game.legal_moves())))
-        seen.append((game.board, game.moves))
+        seen.append((game.board, game.move_count))
     loaded = sliding.Game.from_json(game.to_json())
-    assert loaded.to_json() == game.to_json() and (loaded.board, loaded.moves) == seen[-1]
-    assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
+    assert loaded.to_json() == game.to_json() and (loaded.board, loaded.move_count) == seen[-1]
+    assert loaded.move_count == sliding.count_moves(loaded.start, loaded.played)
     while loaded.undo():
         seen.pop()
-        assert (loaded.board, loaded.moves) == seen[-1]
+        assert (loaded.board, loaded.move_count) == seen[-1]
         if len(seen) % 50 == 0:
-            assert loaded.moves == sliding.count_moves(loaded.start, loaded.played)
+            assert loaded.move_count == sliding.count_moves(loaded.start, loaded.played)
     assert len(seen) == 1 and loaded.board == loaded.start
 
 

@@ -250,3 +250,54 @@ def test_a_2048_board_is_made_from_its_grid_and_rows_is_the_older_keyword():
         assert g2048.Board(rows=[[2, 0], [0, 4]]).grid == ((2, 0), (0, 4))
     with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
         g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])
+
+
+# ------------------------------------------------------------------ moves_played: a count; moves: a sequence
+def test_every_game_counts_its_moves_as_moves_played():
+    games = [g2048.Game(rng=2), sliding.Game(3, rng=2), m3.Game(6, 6, 4, rng=2)]
+    for game in games:
+        played = 0
+        for _ in range(5):
+            legal = list(game.legal_moves())
+            if not legal:
+                break
+            played += bool(game.play(legal[0]))
+        assert isinstance(game.moves_played, int), type(game).__module__
+        if isinstance(game, sliding.Game):  # tile by tile; one play may slide several tiles
+            assert game.moves_played == game.move_count.single >= played
+        else:
+            assert game.moves_played == played, type(game).__module__
+
+
+def test_a_count_called_moves_is_an_older_name():
+    from tilelab.game2048 import GreedyPlayer, play_game
+
+    record = play_game(GreedyPlayer(), rng=1, max_moves=5)
+    with pytest.warns(DeprecationWarning, match=r"GameRecord\.moves is deprecated .* use GameRecord\.moves_played"):
+        assert record.moves == record.moves_played == 5
+    batch = bitboard.play_random_batch(3, rng=1, max_moves=4)
+    with pytest.warns(DeprecationWarning, match=r"BatchResult\.moves is deprecated .* use BatchResult\.moves_played"):
+        assert (batch.moves == batch.moves_played).all()
+    candy = m3.Game(6, 6, 4, rng=1)
+    candy.play(candy.legal_moves()[0])
+    with pytest.warns(DeprecationWarning, match=r"match3\.Game\.moves is deprecated .* use Game\.moves_played"):
+        assert candy.moves == candy.moves_played == 1
+    puzzle = sliding.Game(3, rng=1)
+    puzzle.play(puzzle.legal_moves()[0])
+    with pytest.warns(DeprecationWarning, match=r"sliding\.Game\.moves is deprecated .* use Game\.move_count"):
+        assert puzzle.moves == puzzle.move_count == sliding.count_moves(puzzle.start, puzzle.played)
+
+
+def test_the_widgets_count_moves_played_and_warn_for_moves():
+    pytest.importorskip("ipycanvas")
+    from tilelab.widgets.match3 import Match3Widget
+    from tilelab.widgets.sliding import SlidingWidget
+
+    candy, tiles = Match3Widget(6, 6, 4, rng=1), SlidingWidget(3, rng=1)
+    candy.play(*candy.legal_moves()[0])
+    tiles.game.play(tiles.board.legal_moves()[0])
+    assert (candy.moves_played, tiles.moves_played) == (candy.game.moves_played, tiles.game.moves_played) != (0, 0)
+    with pytest.warns(DeprecationWarning, match=r"Match3Widget\.moves is deprecated"):
+        assert candy.moves == candy.moves_played
+    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.moves is deprecated .* SlidingWidget\.move_count"):
+        assert tiles.moves == tiles.move_count

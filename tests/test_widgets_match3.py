@@ -83,7 +83,7 @@ def test_click_a_candy_then_a_neighbour_swaps_and_scores():
     pick(w, a)
     assert w.selected == a
     pick(w, b)
-    assert w.moves == 1 and w.score == w.last_result.score > 0 and w.selected is None
+    assert w.moves_played == 1 and w.score == w.last_result.score > 0 and w.selected is None
     assert w.last_result.valid and w.last_result.swapped == before.swapped(a, b)
     assert not find_matches(w.board) and not is_dead(w.board)
     assert "Score</b> %d" % w.score in w.status.value and "Moves</b> 1" in w.status.value
@@ -96,7 +96,7 @@ def test_click_selection_rules_follow_the_article():
     assert w.selected is None  # same candy: deselect
     pick(w, (0, 0))
     pick(w, (3, 3))
-    assert w.selected == (3, 3) and w.moves == 0  # not a neighbour: select the new one
+    assert w.selected == (3, 3) and w.moves_played == 0  # not a neighbour: select the new one
     click(w, 10_000, 10)
     assert w.selected == (3, 3)  # off the board: ignored
 
@@ -106,7 +106,7 @@ def test_drag_onto_a_neighbour_swaps():
     a, b = legal_moves(w.board)[-1]
     (x0, y0), (x1, y1) = centre(a), centre(b)
     drag(w, x0, y0, x1, y1)
-    assert w.moves == 1 and w.last_result.valid and {w.last_result.a, w.last_result.b} == {a, b}
+    assert w.moves_played == 1 and w.last_result.valid and {w.last_result.a, w.last_result.b} == {a, b}
 
 
 def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
@@ -115,7 +115,7 @@ def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
     before = w.board
     w.canvas.reset()
     w.play(a, b)
-    assert w.board == before and w.moves == 0 and w.score == 0 and "swapped back" in w.status.value
+    assert w.board == before and w.moves_played == 0 and w.score == 0 and "swapped back" in w.status.value
     sleeps = w.canvas.sleeps()
     assert len(sleeps) == 2 * wd.SWAP_FRAMES and set(sleeps) == {30.0}
 
@@ -142,9 +142,9 @@ def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board():
         pick(w, a)
         pick(w, b)
     assert w.play(*legal_moves(board)[0]) is None
-    assert w.board == board and w.moves == 1 and w.score == first.score
+    assert w.board == board and w.moves_played == 1 and w.score == first.score
     w._animation_end = 0.0  # the browser finished playing
-    assert w.play(*legal_moves(board)[0]) is not None and w.moves == 2
+    assert w.play(*legal_moves(board)[0]) is not None and w.moves_played == 2
 
 
 def test_candies_are_drawn_with_their_colour_and_shape():
@@ -217,7 +217,7 @@ def test_rerun_cell_resumes_the_game_and_keeps_the_best():
     w = make(key="cell")
     w.play(*legal_moves(w.board)[0])
     again = make(key="cell")
-    assert again.resumed and again.board == w.board and again.score == w.score and again.moves == 1
+    assert again.resumed and again.board == w.board and again.score == w.score and again.moves_played == 1
     fresh = make(key="cell", new_game=True)
     assert not fresh.resumed and fresh.score == 0 and fresh.best == w.score > 0
 
@@ -252,7 +252,7 @@ def test_new_game_resets_the_counters():
     w.play(*legal_moves(w.board)[0])
     old = w.board
     click_button(w, "New game")
-    assert (w.score, w.moves, w.last_cascades) == (0, 0, 0) and w.board != old
+    assert (w.score, w.moves_played, w.last_cascades) == (0, 0, 0) and w.board != old
     assert not find_matches(w.board) and legal_moves(w.board)
 
 
@@ -291,9 +291,9 @@ def test_undo_by_key_and_button_reaches_the_match3_board():
     start = w.board
     w.play(*legal_moves(w.board)[0])
     w.play(*invalid_move(w.board))  # swapped back: nothing to undo for it
-    assert w.moves == 1 and w.score > 0
+    assert w.moves_played == 1 and w.score > 0
     press_key(w, "u")
-    assert (w.board, w.score, w.moves) == (start, 0, 0)
+    assert (w.board, w.score, w.moves_played) == (start, 0, 0)
     w.play(*legal_moves(w.board)[0])
     click_button(w, "Undo")
     assert w.board == start and w.game.undo_depth == 0
@@ -318,7 +318,7 @@ def test_save_and_load_reach_the_match3_board():
     w.play(*legal_moves(w.board)[0])
     other = make(seed=8)
     other.set_game(Game.from_json(w.game.to_json()))
-    assert (other.board, other.score, other.moves) == (w.board, w.score, w.moves) and other.game.can_undo
+    assert (other.board, other.score, other.moves_played) == (w.board, w.score, w.moves_played) and other.game.can_undo
     with pytest.raises(ValueError, match="6x6"):
         other.set_game(Game(4, 4, 3, rng=0))
 
@@ -356,7 +356,7 @@ def test_new_game_on_a_long_game_asks_once():
     click_button(w, "New game")
     assert w.board == board and "press New game again" in w.status.value
     click_button(w, "New game")
-    assert w.moves == 0 and w.board != board
+    assert w.moves_played == 0 and w.board != board
 
 
 def test_px_gives_the_board_width_and_cell_px_stays():

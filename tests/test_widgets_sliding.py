@@ -183,18 +183,18 @@ def test_arrow_keys_move_the_blank_neighbour_that_way():
     press_key(board, "ArrowLeft")  # nothing to the right of the blank: ignored
     assert board.board.blank == (1, 2)
     press_key(board, "q")
-    assert board.moves == MoveCount(2, 2)
+    assert board.move_count == MoveCount(2, 2)
 
 
 def test_click_slides_the_whole_segment_and_counts_both_metrics():
     board, _ = make(3, seed=1)  # blank top middle
     click(board, *centre(board, 2, 1))  # bottom middle: 2 and 6 slide up together
     assert board.board == Puzzle.parse("7 2 1\n4 6 5\n8 . 3")
-    assert board.moves == MoveCount(2, 1)
+    assert board.move_count == MoveCount(2, 1)
     click(board, *centre(board, 0, 0))  # not in the blank's line: nothing happens, a message
-    assert board.moves == MoveCount(2, 1) and "not in the blank's row or column" in board.status.value
+    assert board.move_count == MoveCount(2, 1) and "not in the blank's row or column" in board.status.value
     click(board, 2, 2)  # margin
-    assert board.moves == MoveCount(2, 1)
+    assert board.move_count == MoveCount(2, 1)
 
 
 def test_slide_is_animated_in_one_batch_with_pauses():
@@ -213,7 +213,7 @@ def test_input_during_animation_is_applied_in_order_without_lag():
     board.canvas.reset()
     for key in ["ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight"]:
         press_key(board, key)  # the browser is still animating the first one
-    assert board.moves.single == 4
+    assert board.move_count.single == 4
     # only the first was animated; the rest are drawn straight away, none lost
     assert len(board.canvas.sleeps()) == ws.FRAMES_PER_SLIDE - 1
     expected = Puzzle.parse("7 . 1\n4 2 5\n8 6 3")
@@ -229,10 +229,10 @@ def test_drag_a_tile_towards_the_blank():
     assert board.board.at(0, 1) == 2
     x, y = centre(board, 0, 1)
     drag(board, x, y, x + 60, y)  # tile 2 dragged sideways: not its way, ignored
-    assert board.moves.single == 1
+    assert board.move_count.single == 1
     x, y = centre(board, 0, 0)  # a swipe starting on a fixed tile moves the blank's neighbour
     drag(board, x, y + 10, x, y - 50)
-    assert board.moves.single == 2 and board.board.blank == (2, 1)
+    assert board.move_count.single == 2 and board.board.blank == (2, 1)
 
 
 def test_timer_solved_banner_and_session_best():
@@ -255,7 +255,7 @@ def test_timer_solved_banner_and_session_best():
     press_key(board, "ArrowUp")  # no moves after solving
     assert board.board.is_goal()
     click_button(board, "Shuffle")
-    assert not board.board.is_goal() and board.moves == MoveCount(0, 0)
+    assert not board.board.is_goal() and board.move_count == MoveCount(0, 0)
     assert board.canvas[2].texts() == []
     assert "best 2x3" in board.status.value
 
@@ -283,7 +283,7 @@ def test_a_worse_game_does_not_replace_the_record():
     board.slide(detour)
     for tile in _optimal_path(board.board):
         board.slide(tile)
-    assert board.moves.single == best.single + 2
+    assert board.move_count.single == best.single + 2
     assert SESSION_BEST[(2, 3)] == best and "Solved!" in board.canvas[2].texts()
 
 
@@ -394,11 +394,11 @@ def test_solve_plays_one_move_per_tick_and_sets_no_record(monkeypatch):
     click_button(board, "Stop" if board.solving else "Solve")
     assert board.solving and board.solve_ticker.playing and calls == ["idastar"]
     assert "optimal: " in board.status.value and f"{expected} moves" in board.status.value
-    assert board.moves.single == 0  # nothing moved yet: the browser clock plays the moves
+    assert board.move_count.single == 0  # nothing moved yet: the browser clock plays the moves
     tick(board.solve_ticker)
-    assert board.moves.single == 1  # the counter counts as the tiles move
+    assert board.move_count.single == 1  # the counter counts as the tiles move
     tick(board.solve_ticker, expected - 1)
-    assert board.board.is_goal() and board.moves.single == expected and not board.solving
+    assert board.board.is_goal() and board.move_count.single == expected and not board.solving
     assert (2, 3) not in SESSION_BEST and "Solved" in board.canvas[2].texts()
     assert "not a record" in board.status.value
     assert board.auto_solve() == []  # already solved
@@ -411,11 +411,11 @@ def test_solve_speed_and_stop(monkeypatch):
     assert board.solve_ticker.interval == 100
     board.auto_solve()
     tick(board.solve_ticker)
-    assert board.moves.single == 1
+    assert board.move_count.single == 1
     click_button(board, "Stop")
     assert not board.solving and board.solve_button.description == "Solve"
     tick(board.solve_ticker, 5)
-    assert board.moves.single == 1
+    assert board.move_count.single == 1
     board.auto_solve()
     press_key(board, "ArrowUp")  # any key takes the board back
     assert not board.solving
@@ -501,9 +501,9 @@ def test_rerun_cell_resumes_and_new_game_starts_over():
     tile = next(iter(board.board.legal_moves()))
     board.slide(tile)
     again, _ = make(3, seed=4, key="cell-1")
-    assert again.resumed and again.board == board.board and again.moves == board.moves
+    assert again.resumed and again.board == board.board and again.move_count == board.move_count
     fresh, _ = make(3, seed=4, key="cell-1", new_game=True)
-    assert not fresh.resumed and fresh.moves.single == 0
+    assert not fresh.resumed and fresh.move_count.single == 0
     other, _ = make(3, seed=4, key="cell-2")
     assert not other.resumed
 
@@ -565,15 +565,15 @@ def test_the_board_counts_as_count_moves_does_after_random_play():
             else:
                 tile = board.board.legal_moves()[int(rng.integers(len(board.board.legal_moves())))]
                 click(board, *centre(board, *board.board.position(tile)))
-        assert board.moves == board.game.moves == count_moves(start, board.game.played)
-        assert f"<b>{board.moves.multi}</b> multi-tile moves" in board.status.value
+        assert board.move_count == board.game.move_count == count_moves(start, board.game.played)
+        assert f"<b>{board.move_count.multi}</b> multi-tile moves" in board.status.value
 
 
 def test_two_slides_along_one_line_count_one_multi_tile_move_on_the_board():
     board, _ = make(3, seed=1)  # 7 . 1 / 4 2 5 / 8 6 3
     press_key(board, "ArrowUp")
     press_key(board, "ArrowUp")  # the same line, the same way: the engine's count_moves says one move
-    assert board.moves == MoveCount(2, 1)
+    assert board.move_count == MoveCount(2, 1)
 
 
 def test_undo_by_key_and_button_reaches_the_sliding_board():
@@ -582,9 +582,9 @@ def test_undo_by_key_and_button_reaches_the_sliding_board():
     press_key(board, "ArrowUp")
     press_key(board, "ArrowLeft")
     press_key(board, "u")
-    assert board.moves == MoveCount(1, 1) and board.board == play(start, "up").after
+    assert board.move_count == MoveCount(1, 1) and board.board == play(start, "up").after
     press_key(board, "Backspace")
-    assert board.board == start and board.moves == MoveCount(0, 0)
+    assert board.board == start and board.move_count == MoveCount(0, 0)
     click_button(board, "Undo")
     assert "Nothing to undo" in board.status.value
 
@@ -606,7 +606,7 @@ def test_save_and_load_reach_the_sliding_board():
     saved = board.game.to_json()
     other, _ = make(3, seed=9)
     other.set_game(tilelab.sliding.Game.from_json(saved))
-    assert other.board == board.board and other.moves == board.moves and other.game.undo()
+    assert other.board == board.board and other.move_count == board.move_count and other.game.undo()
 
 
 def test_shuffle_on_a_long_game_asks_once():
@@ -619,9 +619,9 @@ def test_shuffle_on_a_long_game_asks_once():
     assert board.board == dealt and "press Shuffle again" in board.status.value
     press_key(board, "ArrowUp")  # playing on cancels the question
     click_button(board, "Shuffle")
-    assert board.moves.single == 13
+    assert board.move_count.single == 13
     click_button(board, "Shuffle")
-    assert board.moves == MoveCount(0, 0)
+    assert board.move_count == MoveCount(0, 0)
 
 
 def test_preparing_the_solver_is_said_before_the_plan_is_computed(monkeypatch):
@@ -704,4 +704,4 @@ def test_a_drag_along_the_blanks_line_plays_the_engine_slide():
     dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[direction]
     cx, cy = x0 + (c + 0.5) * cell, y0 + (r + 0.5) * cell
     drag(board, cx, cy, cx + dc * cell, cy + dr * cell)
-    assert board.board == play(start, tile).after and board.moves == count_moves(start, [tile])
+    assert board.board == play(start, tile).after and board.move_count == count_moves(start, [tile])

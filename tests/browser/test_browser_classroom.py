@@ -185,7 +185,7 @@ def test_sliding_messages_stay_and_solve_plays_at_a_followable_pace(lab: bl.LabP
     seen = set()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        moved = lab.kernel_json("[board.moves.single, board.board.is_goal()]")
+        moved = lab.kernel_json("[board.moves_played, board.board.is_goal()]")
         seen.add(moved[0])
         if moved[1]:
             break

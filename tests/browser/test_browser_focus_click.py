@@ -23,7 +23,7 @@ board = SlidingWidget(3, rng=5, px=360)
 def board_state():
     p = board.board
     x0, y0, cell = _S.board_origin(p.rows, p.cols, board.width, board.height)
-    return {"tiles": list(p.tiles), "cols": p.cols, "blank": list(p.blank), "moves": board.moves.single,
+    return {"tiles": list(p.tiles), "cols": p.cols, "blank": list(p.blank), "moves": board.moves_played,
             "x0": x0, "y0": y0, "cell": cell}
 """
 

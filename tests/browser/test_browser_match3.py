@@ -27,7 +27,7 @@ def board_state():
     last = board.last_result
     return {{"grid": [[int(b[r, c]) for c in range(board.cols)] for r in range(board.rows)],
             "rows": board.rows, "cols": board.cols, "cell": board.cell_px,
-            "score": board.score, "moves": board.moves, "busy": board.busy(),
+            "score": board.score, "moves": board.moves_played, "busy": board.busy(),
             "selected": _cells([board.selected] if board.selected else None),
             "hint": _cells(board.hint_move),
             "last": None if last is None else {{"valid": bool(last.valid), "score": int(last.score),

@@ -39,7 +39,7 @@ def board_state():
     return {{"grid": grid, "special": special, "board_type": type(b).__name__,
             "specials_on": bool(board.specials), "toggle": bool(board.specials_toggle.value),
             "rows": board.rows, "cols": board.cols, "cell": board.cell_px,
-            "score": board.score, "moves": board.moves, "busy": board.busy(),
+            "score": board.score, "moves": board.moves_played, "busy": board.busy(),
             "selected": None if board.selected is None else [list(board.selected)],
             "last": None if last is None else {{"valid": bool(last.valid), "score": int(last.score),
                      "cascades": int(last.cascades), "steps": len(last.steps),

@@ -31,7 +31,7 @@ def board_state():
     p = board.board
     x0, y0, cell = _S.board_origin(p.rows, p.cols, board.width, board.height)
     return {{"tiles": list(p.tiles), "rows": p.rows, "cols": p.cols, "blank": list(p.blank),
-            "single": board.moves.single, "multi": board.moves.multi, "goal": p.is_goal(),
+            "single": board.move_count.single, "multi": board.move_count.multi, "goal": p.is_goal(),
             "x0": x0, "y0": y0, "cell": cell, "gap": _S.GAP, "hint": board.hint_tile,
             "finished": board.finished is not None, "keys_seen": len(keys_seen),
             "colours": {{"cell": _S.CELL_COLOUR, "tile": _S.TILE_COLOUR, "home": _S.TILE_DONE_COLOUR,

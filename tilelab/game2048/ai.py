@@ -17,7 +17,7 @@ and spawns), which saves to JSON and replays exactly; they live in :mod:`tilelab
 
 >>> from tilelab.game2048.records import GameRecord, play_game, replay
 >>> record = play_game(CornerPlayer(), rng=1)
->>> record.score, record.max_tile, record.moves
+>>> record.score, record.max_tile, record.moves_played
 (3560, 256, 304)
 >>> replay(GameRecord.from_json(record.to_json()))[-1] == record.final_board
 True

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._deprecation import moved
+from tilelab._deprecation import moved, warn
 from tilelab._jit import njit, py_func
 from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
@@ -361,24 +361,30 @@ def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U
 
 @dataclass(frozen=True, eq=False)
 class BatchResult:
-    """Outcome of many random games: per game final board, score, moves and largest tile."""
+    """Outcome of many random games: per game final board, score, moves played and largest tile."""
 
     boards: npt.NDArray[Any]  # uint64 bitboards
     scores: npt.NDArray[Any]
-    moves: npt.NDArray[Any]
+    moves_played: npt.NDArray[Any]
     max_tiles: npt.NDArray[Any]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BatchResult):
             return NotImplemented
-        fields = ("boards", "scores", "moves", "max_tiles")
+        fields = ("boards", "scores", "moves_played", "max_tiles")
         return all(np.array_equal(getattr(self, f), getattr(other, f)) for f in fields)
 
     __hash__ = None  # type: ignore[assignment]
 
     @property
+    def moves(self) -> npt.NDArray[Any]:
+        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
+        warn("BatchResult.moves", "BatchResult.moves_played (the number of moves of each game)")
+        return self.moves_played
+
+    @property
     def total_moves(self) -> int:
-        return int(self.moves.sum())
+        return int(self.moves_played.sum())
 
 
 @njit

@@ -7,7 +7,7 @@ A player is any ``board -> Direction`` callable (:data:`Player`); the players th
 
 >>> from tilelab.game2048 import legal_moves
 >>> record = play_game(lambda board: legal_moves(board)[0], rng=1, max_moves=10)
->>> record.moves, record.seed, replay(GameRecord.from_json(record.to_json()))[-1] == record.final_board
+>>> record.moves_played, record.seed, replay(GameRecord.from_json(record.to_json()))[-1] == record.final_board
 (10, 1, True)
 """
 
@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tilelab._deprecation import warn
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.game import Game
@@ -48,9 +49,15 @@ class GameRecord:
     final_board: Board | None = None
 
     @property
-    def moves(self) -> int:
-        """Number of moves played."""
+    def moves_played(self) -> int:
+        """Number of moves played (the word every Game uses)."""
         return len(self.directions)
+
+    @property
+    def moves(self) -> int:
+        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
+        warn("GameRecord.moves", "GameRecord.moves_played (the number of moves)")
+        return self.moves_played
 
     @property
     def max_tile(self) -> int:
@@ -73,7 +80,7 @@ class GameRecord:
             "directions": "".join(d.name[0] for d in self.directions),
             "spawns": [[s.cell[0], s.cell[1], s.value] for s in self.spawns],
             "seconds": [round(s, 6) for s in self.seconds], "score": self.score, "max_tile": self.max_tile,
-            "moves": self.moves,
+            "moves": self.moves_played,
         }
 
     def to_json(self) -> str:
@@ -130,7 +137,7 @@ class GameRecord:
         except (TypeError, ValueError) as exc:
             raise ValueError(f"the game record does not replay: {exc}") from None
         record.final_board = boards[-1]
-        for key, value in (("moves", record.moves), ("max_tile", record.max_tile)):
+        for key, value in (("moves", record.moves_played), ("max_tile", record.max_tile)):
             if key in data and data[key] != value:
                 raise ValueError(f"the record says {key}={short_repr(data[key])} but its replay gives {value}")
         return record
@@ -199,7 +206,7 @@ def play_game(player: Player, *, rng: RngLike = None, seed: RngLike = None, size
 
     >>> from tilelab.game2048.ai import GreedyPlayer
     >>> record = play_game(GreedyPlayer(), rng=1, max_moves=20)
-    >>> record.moves, record.score, record.final_board.max_tile, len(record.spawns)
+    >>> record.moves_played, record.score, record.final_board.max_tile, len(record.spawns)
     (20, 132, 32, 20)
     >>> play_game(GreedyPlayer(), rng=1, max_moves=20).directions == record.directions   # same seed, same game
     True
@@ -208,7 +215,7 @@ def play_game(player: Player, *, rng: RngLike = None, seed: RngLike = None, size
         raise ValueError(f"max_moves must be None or an int >= 0, got {max_moves!r}")
     game = Game(size=size, p_four=p_four, rng=rng_or_seed(rng, seed, "play_game"))
     record = GameRecord(_player_name(player), game.seed, size, float(p_four), game.board)
-    while not game.over and (max_moves is None or record.moves < max_moves):
+    while not game.over and (max_moves is None or record.moves_played < max_moves):
         if until_tile is not None and game.board.max_tile >= until_tile:
             break
         board = game.board

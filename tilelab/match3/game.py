@@ -21,7 +21,7 @@ method of the rules, so no caller ever asks "are specials on?".
 00112
 12212
 >>> turn = game.play(((0, 0), (1, 0)))          # 1 2 2 -> 2 2 2 in row 0, then a long cascade
->>> bool(turn), turn.events.cascades, turn.score, game.score, game.moves
+>>> bool(turn), turn.events.cascades, turn.score, game.score, game.moves_played
 (True, 6, 2400, 2400, 1)
 >>> len(turn.chance), turn.chance[0]              # each refilled candy, with its probability
 (23, (((0, 0), 0), 0.3333333333333333))
@@ -370,7 +370,7 @@ class Game(SessionBase):
     def _start(self, board: Board | SpecialBoard) -> None:
         self.board: Board | SpecialBoard = board
         self.score = 0
-        self.moves = 0
+        self.moves_played = 0
         self.last_cascades = 0
         self.best_cascades = 0
         self._history.clear()
@@ -408,6 +408,12 @@ class Game(SessionBase):
     def won(self) -> bool:
         """Always False: match-3 here has no target (play for score)."""
         return False
+
+    @property
+    def moves(self) -> int:
+        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
+        warn("tilelab.match3.Game.moves", "Game.moves_played (the number of moves)")
+        return self.moves_played
 
     def legal_moves(self) -> list[Move]:
         """The swaps that make a match (specials on: also special pairs and colour-bomb swaps)."""
@@ -459,7 +465,7 @@ class Game(SessionBase):
         each, all of them used (ValueError otherwise, and the game is unchanged).
         """
         a, b = _split_move(move) if b is None else (cast(Cell, move), b)
-        snapshot = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
+        snapshot = _Snapshot(self.board, self.score, self.moves_played, self.last_cascades, self.best_cascades,
                              dict(self._rng.bit_generator.state))
         chosen = None if refills is None else ChosenRefills(refills)
         result = self.rules.swap(self.board, a, b, rng=self._rng if chosen is None else chosen)
@@ -472,7 +478,7 @@ class Game(SessionBase):
         self._history.append(snapshot)
         self.board = result.board
         self.score += result.score
-        self.moves += 1
+        self.moves_played += 1
         self.last_cascades = result.cascades
         self.best_cascades = max(self.best_cascades, result.cascades)
         p = dict(self.refill_outcomes())  # the refill rule, read once: every hole draws from it
@@ -488,7 +494,7 @@ class Game(SessionBase):
         if not self._history:
             return False
         snap = self._history.pop()
-        self.board, self.score, self.moves = snap.board, snap.score, snap.moves
+        self.board, self.score, self.moves_played = snap.board, snap.score, snap.moves
         self.last_cascades, self.best_cascades = snap.last_cascades, snap.best_cascades
         self._rng.bit_generator.state = snap.rng_state
         return True
@@ -501,7 +507,7 @@ class Game(SessionBase):
 
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly: rules, board, counters, random state, undo history."""
-        now = _Snapshot(self.board, self.score, self.moves, self.last_cascades, self.best_cascades,
+        now = _Snapshot(self.board, self.score, self.moves_played, self.last_cascades, self.best_cascades,
                         rng_state_to_save(self._rng))
         return {"format": JSON_FORMAT, "version": JSON_VERSION, "rules": self.rules.name, "seed": self.seed,
                 **self._state(now), "history": [self._state(s) for s in self._history]}
@@ -552,11 +558,11 @@ class Game(SessionBase):
         game = cls(rules=rules, rng=0, board=now.board)
         seed = data.get("seed")
         game.seed = None if seed is None else saved_field(data, "seed", int)
-        game.score, game.moves, game.last_cascades, game.best_cascades = now[1:5]
+        game.score, game.moves_played, game.last_cascades, game.best_cascades = now[1:5]
         game._rng = generator_from_state(data["rng"])
         history = saved_field(data, "history", list)
-        if len(history) > game.moves:
-            raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves} moves played")
+        if len(history) > game.moves_played:
+            raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
         steps = game._history
         for i, snap in enumerate([*history, None]):  # each step checked against the one before, as it is read
             step = now if snap is None else cls._snapshot_from(rules, snap, f"history[{i}].", now.board)
@@ -573,7 +579,7 @@ class Game(SessionBase):
 
     def __repr__(self) -> str:
         return (f"<match3.Game {self.rows}x{self.cols} kinds={self.kinds} rules={self.rules.name} "
-                f"score={self.score} moves={self.moves}>")
+                f"score={self.score} moves={self.moves_played}>")
 
     def __str__(self) -> str:
-        return f"{self.board}\nscore {self.score}, {self.moves} moves"
+        return f"{self.board}\nscore {self.score}, {self.moves_played} moves"

@@ -13,13 +13,13 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 4 2 5
 8 6 3
 >>> turn = game.play("up")        # the tile below the blank moves up
->>> bool(turn), turn.events.tiles, game.moves
+>>> bool(turn), turn.events.tiles, game.move_count
 (True, (2,), MoveCount(single=1, multi=1))
->>> game.play(6).events.tiles, game.moves    # 6 slides up the same line: still one multi-tile move
+>>> game.play(6).events.tiles, game.move_count    # 6 slides up the same line: still one multi-tile move
 ((6,), MoveCount(single=2, multi=1))
->>> game.moves == count_moves(game.start, game.played)
+>>> game.move_count == count_moves(game.start, game.played)
 True
->>> game.undo(), game.moves, Game.from_json(game.to_json()).board == game.board
+>>> game.undo(), game.move_count, Game.from_json(game.to_json()).board == game.board
 (True, MoveCount(single=1, multi=1), True)
 """
 
@@ -149,7 +149,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
         blank, last = cell, direction
     game._played = list(played)
     game.board = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
-    game.moves, game._direction = count, last
+    game.move_count, game._direction = count, last
 
 
 class Game(SessionBase):
@@ -192,7 +192,7 @@ class Game(SessionBase):
     def _start(self, board: Puzzle) -> None:
         self.start = board  #: the board the game was dealt
         self.board = board  #: the board now (the same attribute as game2048.Game.board and match3.Game.board)
-        self.moves = MoveCount(0, 0)  #: tiles moved (single) and multi-tile moves (multi), count_moves's rule
+        self.move_count = MoveCount(0, 0)  #: tiles moved (single) and multi-tile moves (multi), count_moves's rule
         self._direction: str | None = None
         self._played: list[int] = []
         self._history: list[_Snapshot] = []
@@ -238,6 +238,17 @@ class Game(SessionBase):
         """The tiles slid since the deal, in order (undone moves left out)."""
         return tuple(self._played)
 
+    @property
+    def moves_played(self) -> int:
+        """Moves played, tile by tile (the puzzle's usual count; ``move_count.multi`` is the other metric)."""
+        return self.move_count.single
+
+    @property
+    def moves(self) -> MoveCount:
+        """Deprecated: :attr:`move_count` (``moves`` is a sequence of moves everywhere else)."""
+        warn("tilelab.sliding.Game.moves", "Game.move_count (both metrics; Game.moves_played tile by tile)")
+        return self.move_count
+
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""
         return [] if self.over else list(self.board.legal_moves())
@@ -267,13 +278,14 @@ class Game(SessionBase):
         if tile is None or self.over:
             return Turn(shown, False, None, over=self.over, won=self.won)
         event = play(self.board, tile)
-        if self.moves.single + event.single_moves > MAX_MOVES:
-            raise ValueError(f"this game has moved {self.moves.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a "
-                             "game holds (a save replays every one): start a new game with game.restart()")
-        self._history.append(_Snapshot(self.board.blank_index, self.moves.single, self.moves.multi, self._direction))
+        count = self.move_count
+        if count.single + event.single_moves > MAX_MOVES:
+            raise ValueError(f"this game has moved {count.single:,} tiles; MAX_MOVES={MAX_MOVES:,} is the most a game "
+                             "holds (a save replays every one): start a new game with game.restart()")
+        self._history.append(_Snapshot(self.board.blank_index, count.single, count.multi, self._direction))
         self.board = event.after
         self._played.append(tile)
-        self.moves = self.moves.after(event.single_moves, event.direction, self._direction)  # count_moves's rule
+        self.move_count = self.move_count.after(event.single_moves, event.direction, self._direction)  # count_moves's rule
         self._direction = event.direction
         return Turn(shown, True, event, 0, (), self.over, self.won)
 
@@ -283,7 +295,7 @@ class Game(SessionBase):
             return False
         snap = self._history.pop()
         self.board = self.board.slide(self.board.tiles[snap.blank])  # the same segment slides back
-        self.moves, self._direction = MoveCount(snap.single, snap.multi), snap.direction
+        self.move_count, self._direction = MoveCount(snap.single, snap.multi), snap.direction
         self._played.pop()
         return True
 
@@ -389,9 +401,10 @@ class Game(SessionBase):
 
     def __repr__(self) -> str:
         state = "solved" if self.over else "playing"
-        return (f"<sliding.Game {self.board.rows}x{self.board.cols} moves={self.moves.single} "
-                f"(multi {self.moves.multi}) {state}>")
+        return (f"<sliding.Game {self.board.rows}x{self.board.cols} moves={self.move_count.single} "
+                f"(multi {self.move_count.multi}) {state}>")
 
     def __str__(self) -> str:
-        return f"{self.board}\n{self.moves.single} moves ({self.moves.multi} multi-tile)" + ("  (solved)" if self.over else "")
+        count = self.move_count
+        return f"{self.board}\n{count.single} moves ({count.multi} multi-tile)" + ("  (solved)" if self.over else "")
 

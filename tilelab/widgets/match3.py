@@ -17,9 +17,9 @@ was given (plain or with specials); the board holds no rules of its own. Candies
 >>> board.legal_moves()[:2]
 [((0, 0), (1, 0)), ((0, 1), (1, 1))]
 >>> click(board, 25, 25); click(board, 25, 75)    # (0, 0) then (1, 0): 1 2 2 -> 2 2 2
->>> board.moves, board.score > 0, board.score == board.game.score
+>>> board.moves_played, board.score > 0, board.score == board.game.score
 (1, True, True)
->>> press_key(board, "u"); board.moves, board.score    # u or Backspace takes the swap back
+>>> press_key(board, "u"); board.moves_played, board.score    # u or Backspace takes the swap back
 (0, 0)
 """
 
@@ -171,8 +171,15 @@ class Match3Widget(Match3Drawing, BoardWidget):
         return self.game.score - self.pending_score
 
     @property
+    def moves_played(self) -> int:
+        """The moves played (``board.game.moves_played``)."""
+        return self.game.moves_played
+
+    @property
     def moves(self) -> int:
-        return self.game.moves
+        """Deprecated: :attr:`moves_played`."""
+        warn("Match3Widget.moves", "Match3Widget.moves_played")
+        return self.game.moves_played
 
     @property
     def last_cascades(self) -> int:
@@ -213,8 +220,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
     # ------------------------------------------------------------------ game actions
     def ask_new_game(self) -> None:
         """The New game button: a new deal, after asking once when the game has many moves."""
-        if not self.confirm_drop(self.moves):
-            self.message = f"this game has {self.moves} moves: press New game again to drop it"
+        if not self.confirm_drop(self.moves_played):
+            self.message = f"this game has {self.moves_played} moves: press New game again to drop it"
             self._update_status()
             return
         self.new_game()
@@ -450,7 +457,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         step = " &middot; <b>step mode</b>: press Next step" if self.stages else ""
         message = f" &middot; {self.message}" if self.message else ""
         self.set_status(
-            f"<b>Score</b> {self.score} &middot; <b>Moves</b> {self.moves} &middot; "
+            f"<b>Score</b> {self.score} &middot; <b>Moves</b> {self.moves_played} &middot; "
             f"<b>Cascade</b> x{self.last_cascades} (best x{self.best_cascades}){message}{step}"
         )
 
