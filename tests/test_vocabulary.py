@@ -246,7 +246,7 @@ def test_every_board_widget_shows_its_game_board_as_board():
 
 def test_a_2048_board_is_made_from_its_grid_and_rows_is_the_older_keyword():
     assert g2048.Board(grid=[[2, 0], [0, 4]]) == g2048.Board([[2, 0], [0, 4]])
-    with pytest.warns(DeprecationWarning, match=r"Board\(rows=\.\.\.\) is deprecated .* use Board\(grid=\.\.\.\)"):
+    with pytest.warns(DeprecationWarning, match=r"Board\(rows=\.\.\.\) is deprecated .* use tilelab\.game2048\.Board\(grid=\.\.\.\)"):
         assert g2048.Board(rows=[[2, 0], [0, 4]]).grid == ((2, 0), (0, 4))
     with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
         g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])
@@ -301,3 +301,14 @@ def test_the_widgets_count_moves_played_and_warn_for_moves():
         assert candy.moves == candy.moves_played
     with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.moves is deprecated .* SlidingWidget\.move_count"):
         assert tiles.moves == tiles.move_count
+
+
+
+def test_a_renamed_keyword_warns_alone_and_is_refused_beside_its_new_name():
+    goal = sliding.Puzzle.goal(2, 2)
+    with pytest.warns(DeprecationWarning, match=r"sliding\.Game\(puzzle=\.\.\.\) is deprecated .* use sliding\.Game\(board=\.\.\.\)"):
+        assert sliding.Game(puzzle=goal).board == goal
+    calls = [lambda: sliding.Game(board=goal, puzzle=goal), lambda: g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])]
+    for call in calls:
+        with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
+            call()

@@ -46,7 +46,8 @@ def _text(node: ast.expr) -> str:
 
 
 def warned_table() -> str:
-    """Every older method, keyword and use that warns through ``tilelab._deprecation.warn`` (read from the source)."""
+    """Every older method, keyword and use that warns through ``tilelab._deprecation`` (``warn``, ``renamed_keyword``;
+    read from the source)."""
     rows = set()
     for path in sorted(Path(tilelab.__file__).parent.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -55,6 +56,9 @@ def warned_table() -> str:
             module = ".".join(path.relative_to(Path(tilelab.__file__).parent.parent).with_suffix("").parts)
             if node.func.id == "warn" and len(node.args) >= 2 and module != "tilelab._deprecation":
                 rows.add(f"| `{_text(node.args[0])}` | `{_text(node.args[1])}` | `{module}` |")
+            elif node.func.id == "renamed_keyword" and len(node.args) == 5 and module != "tilelab._deprecation":
+                where, new, old = _text(node.args[0]), _text(node.args[1]), _text(node.args[3])
+                rows.add(f"| `{where}({old}=...)` | `{where}({new}=...)` | `{module}` |")
             elif node.func.id == "rng_or_seed" and len(node.args) == 3:  # it warns for its caller's seed=
                 where = _text(node.args[2])
                 rows.add(f"| `{where}(seed=...)` | `{where}(rng=...)` | `{module}` |")

@@ -27,6 +27,7 @@ REMOVED_IN = "0.3.0"  #: the release in which every name below goes
 RENAMED: dict[str, str] = {}
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def message(old: str, new: str) -> str:
@@ -37,6 +38,22 @@ def message(old: str, new: str) -> str:
 def warn(old: str, new: str, stacklevel: int = 3) -> None:
     """Warn that ``old`` is deprecated in favour of ``new`` (stacklevel 3: the caller of the old name)."""
     warnings.warn(message(old, new), DeprecationWarning, stacklevel=stacklevel)
+
+
+def renamed_keyword(where: str, new: str, value: T, old: str, older: T) -> T:
+    """The value a call got as keyword ``new``, or as its older name ``old`` (which warns); both is a TypeError.
+
+    The one place a renamed keyword is read (``seed=`` for ``rng=``, ``rows=`` for ``grid=``, ...).
+
+    >>> renamed_keyword("demo", "grid", [[2]], "rows", None)
+    [[2]]
+    """
+    if older is None:
+        return value
+    warn(f"{where}({old}=...)", f"{where}({new}=...)")
+    if value is not None:
+        raise TypeError(f"{where}: give it once, as {new}= ({old}= is its older name)")
+    return older
 
 
 def register(old: str, new: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any, Sequence, TypeAlias, Union
 
 import numpy as np
 
-from tilelab._deprecation import moved, warn
+from tilelab._deprecation import moved, renamed_keyword
 
 #: What every ``rng`` argument takes: a seed (a Python or numpy integer), a Generator, or None (fresh entropy).
 RngLike: TypeAlias = Union[int, np.integer[Any], np.random.Generator, None]
@@ -71,13 +71,7 @@ def rng_or_seed(rng: RngLike, seed: RngLike, where: str = "this call") -> RngLik
     >>> rng_or_seed(7, None), rng_or_seed(None, None)
     (7, None)
     """
-    if seed is None:
-        return rng
-    warn(f"{where}(seed=...)", f"{where}(rng=...)")
-    if rng is not None:
-        raise TypeError(f"{where}: give the randomness once, as rng= (a seed or a numpy Generator); seed= is its "
-                        "older name")
-    return seed
+    return renamed_keyword(where, "rng", rng, "seed", seed)
 
 
 def seeded_generator(rng: RngLike) -> tuple[np.random.Generator, int | None]:

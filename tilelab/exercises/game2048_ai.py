@@ -55,7 +55,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._deprecation import warn
+from tilelab._deprecation import renamed_keyword
 from tilelab._random import RngLike, as_generator, rng_or_seed
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
@@ -282,11 +282,7 @@ def contest(weights: HeuristicWeights, games: int = 30, *, first_seed: int | Non
     """
     from tilelab.game2048 import Expectimax, play_game
 
-    if seed is not None:
-        warn("contest(seed=...)", "contest(first_seed=...)")
-        if first_seed is not None:
-            raise TypeError("contest: give the first seed once, as first_seed=")
-        first_seed = seed
+    first_seed = renamed_keyword("contest", "first_seed", first_seed, "seed", seed)
     first_seed = CONTEST_SEED if first_seed is None else first_seed
 
     player = Expectimax(depth=CONTEST_DEPTH if depth is None else depth, weights=weights)

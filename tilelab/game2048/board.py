@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._checks import is_int, short_repr
-from tilelab._deprecation import warn
+from tilelab._deprecation import renamed_keyword, warn
 
 __all__ = [
     "BLANK",
@@ -206,11 +206,7 @@ class Board:
 
     def __init__(self, grid: "Board | Iterable[Iterable[int]] | None" = None, *,
                  rows: "Board | Iterable[Iterable[int]] | None" = None) -> None:
-        if rows is not None:  # the older keyword: rows is a number of rows in every game
-            warn("tilelab.game2048.Board(rows=...)", "Board(grid=...) (the rows of tiles)")
-            if grid is not None:
-                raise TypeError("Board: give the tiles once, as grid= (rows= is its older name)")
-            grid = rows
+        grid = renamed_keyword("tilelab.game2048.Board", "grid", grid, "rows", rows)  # rows is a count in every game
         if grid is None:
             raise TypeError("Board expects a sequence of rows (lists of ints) as its grid, got None; "
                             "Board.empty(4) makes a blank board")

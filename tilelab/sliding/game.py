@@ -30,7 +30,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from tilelab._checks import short_repr
-from tilelab._deprecation import warn
+from tilelab._deprecation import renamed_keyword, warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -170,11 +170,7 @@ class Game(SessionBase):
         #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
         self._rng, self.seed = seeded_generator(source)
         self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
-        if puzzle is not None:  # the older name of board=
-            warn("sliding.Game(puzzle=...)", "sliding.Game(board=...)")
-            if board is not None:
-                raise TypeError("pass board= (puzzle= is its older name), not both")
-            board = puzzle
+        board = renamed_keyword("sliding.Game", "board", board, "puzzle", puzzle)
         if board is not None:
             if not isinstance(board, Puzzle):
                 raise TypeError(f"board must be a Puzzle, got {type(board).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
