@@ -1,13 +1,18 @@
-"""A real JupyterHub on this machine, and simulated students who use it as a class would.
+"""A real JupyterHub on this machine, and simulated students and teachers who use it as a class would.
 
 ``Hub`` starts JupyterHub (from PyPI) with configurable-http-proxy (from npm), loading the sample configuration
-``docs/jupyterhub_config.py`` and changing only what a test machine needs: every student a local process
-(``SimpleLocalProcessSpawner``, homes under a temporary folder), a throw-away login (``DummyAuthenticator``),
-free ports on 127.0.0.1. A :class:`Student` then does what a student does, through the hub's REST API and the
-Jupyter server's: logs in (a token from a user name and password), starts a server, opens the teacher's
-nbgitpuller link (from a local git repository: the machine has no internet), opens a lesson (a session, as
-JupyterLab makes one) and runs every code cell over the kernel's websocket, timing the first output and the last
-cell. :class:`MemoryWatch` samples each student's processes (server and kernels) and the machine meanwhile.
+``docs/jupyterhub_config.py`` and changing only what a test machine needs: every server a local process run as
+root (``SimpleLocalProcessSpawner``: no systemd here, and the test's Python lives where other accounts cannot run
+it), a self-signed certificate (made with openssl), free ports on 127.0.0.1, its folders under a temporary one.
+The logins are real: :class:`Accounts` makes Unix accounts (as root: useradd, in the sample's ``students`` and
+``teachers`` groups, homes under the temporary folder) and the sample's PAM authenticator checks their passwords.
+A :class:`Student` then does what a student does, over HTTPS, through the hub's login page, its REST API and the
+Jupyter server's: logs in (the login form, then a token), starts a server, opens the teacher's nbgitpuller link
+(from a local git repository: the machine has no internet), opens a lesson (a session, as JupyterLab makes one)
+and runs every code cell over the kernel's websocket, timing the first output and the last cell; fetches and
+submits an assignment through nbgrader's assignment list. A :class:`Teacher` releases, collects and autogrades
+through nbgrader's formgrader. :class:`MemoryWatch` samples each student's processes (server and kernels) and the
+machine meanwhile.
 
 Used by ``tests/test_hub.py`` (two students, end to end, in ``make test``) and ``benchmarks/bench_hub.py``
 (1, 5, 10 ... students on a sliding, a match-3 and a 2048 lesson).
@@ -16,16 +21,24 @@ Used by ``tests/test_hub.py`` (two students, end to end, in ``make test``) and `
 from __future__ import annotations
 
 import asyncio
+import grp
+import http.cookiejar
 import json
 import os
+import pwd
+import re
 import secrets
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +52,8 @@ PROXY_PACKAGE = "configurable-http-proxy@5"
 HUB_START_TIMEOUT_S = 90.0
 SERVER_START_TIMEOUT_S = 120.0
 OUTPUT_TYPES = ("stream", "display_data", "execute_result", "error")
+#: the sample's Unix groups (docs/jupyterhub_config.py: STUDENTS, TEACHERS)
+STUDENTS_GROUP, TEACHERS_GROUP = "students", "teachers"
 
 
 class HubUnavailable(RuntimeError):
@@ -73,12 +88,68 @@ def find_proxy(install: bool = True) -> str:
 
 
 def check_python_packages() -> None:
-    """HubUnavailable unless jupyterhub and nbgitpuller can be imported here."""
-    for module in ("jupyterhub", "nbgitpuller"):
+    """HubUnavailable unless the hub's Python packages can be imported here, and this process can make accounts."""
+    for module in ("jupyterhub", "nbgitpuller", "nbgrader", "pamela"):
         try:
             __import__(module)
         except ImportError as exc:
             raise HubUnavailable(f"{module} is not installed ({exc}); pip install -e '.[test]'") from None
+    if os.geteuid() != 0:
+        raise HubUnavailable("the hub test makes Unix accounts for its students and teacher (useradd): run it as root")
+    for tool in ("useradd", "userdel", "groupadd", "chpasswd", "runuser", "openssl"):
+        if shutil.which(tool) is None:
+            raise HubUnavailable(f"{tool} is missing (Debian: apt-get install passwd util-linux openssl)")
+
+
+def self_signed_certificate(folder: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, made with openssl: what the school's certificate is on a real hub."""
+    folder.mkdir(parents=True, exist_ok=True)
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+class Accounts:
+    """Unix accounts for a hub's students and teachers (as root), homes under ``homes``; the sample's groups made
+    where missing. :meth:`remove` deletes every account (and home) and every group it made."""
+
+    def __init__(self, homes: Path) -> None:
+        self.homes = homes
+        self.passwords: dict[str, str] = {}
+        self.made_groups: list[str] = []
+        for group in (STUDENTS_GROUP, TEACHERS_GROUP):
+            try:
+                grp.getgrnam(group)
+            except KeyError:
+                subprocess.run(["groupadd", group], check=True, capture_output=True)
+                self.made_groups.append(group)
+
+    def add(self, name: str, group: str | None = STUDENTS_GROUP) -> str:
+        """A new account ``name`` in ``group`` (None: in no group but its own) with a home and a random password
+        (returned)."""
+        if name in self.passwords:
+            return self.passwords[name]
+        subprocess.run(["useradd", "--create-home", "--base-dir", str(self.homes), "--shell", "/bin/sh", name,
+                        *(["--groups", group] if group else [])], check=True, capture_output=True)
+        password = secrets.token_urlsafe(12)
+        subprocess.run(["chpasswd"], input=f"{name}:{password}\n", text=True, check=True, capture_output=True)
+        self.passwords[name] = password
+        return password
+
+    def run_as(self, name: str, script: str) -> subprocess.CompletedProcess[str]:
+        """``script`` run by /bin/sh as ``name`` (runuser): what that account may do on the machine."""
+        return subprocess.run(["runuser", "-u", name, "--", "/bin/sh", "-c", script], capture_output=True, text=True,
+                              timeout=60, cwd="/")
+
+    def remove(self) -> None:
+        for name in list(self.passwords):
+            subprocess.run(["userdel", "--remove", name], capture_output=True)
+            self.passwords.pop(name)
+        for group in self.made_groups:
+            subprocess.run(["groupdel", group], capture_output=True)
+        self.made_groups = []
 
 
 def free_port() -> int:
@@ -113,24 +184,43 @@ def puller_link(hub: "Hub", repo_url: str, branch: str, lesson: str) -> str:
 
 # ------------------------------------------------------------------------------------------------ the hub
 class Hub:
-    """JupyterHub with the sample configuration, on free local ports, in ``root`` (its database, logs, homes)."""
+    """JupyterHub with the sample configuration, over HTTPS on free local ports: its database, logs and certificate
+    in ``root``; the homes, the shared folder and nbgrader's exchange in :attr:`public`, a temporary folder every
+    account may enter (as ``/home`` and ``/srv`` are on a real hub); its accounts in :attr:`accounts`."""
 
     def __init__(self, root: Path, *, shared: Path | None = None, config_extra: str = "") -> None:
         self.root = Path(root)
         self.port, self.api_port, self.hub_port = free_port(), free_port(), free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"https://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(16)
-        self.shared = shared
+        self.public = Path(tempfile.mkdtemp(prefix="tilelab-hub-"))
+        os.chmod(self.public, 0o755)
+        self.homes = self.public / "home"
+        self.shared = shared or self.public / "shared"
+        self.exchange = self.public / "exchange"
         self.config_extra = config_extra
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = self.root / "jupyterhub.log"
+        self.ca = self.root / "tls" / "cert.pem"
+        self.accounts: Accounts | None = None
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """A client's TLS context that trusts the hub's certificate (and nothing else)."""
+        return ssl.create_default_context(cafile=str(self.ca))
+
+    def enrol(self, name: str, group: str = STUDENTS_GROUP) -> str:
+        """A Unix account for ``name`` in ``group`` (the school's IT makes them on a real hub); its password."""
+        assert self.accounts is not None, "start the hub first"
+        return self.accounts.add(name, group)
 
     def config(self, proxy: str) -> Path:
         """The configuration file: the sample's, then what a test machine changes."""
-        homes = self.root / "home"
+        cert, key = self_signed_certificate(self.root / "tls")
         text = f"""
 load_subconfig({str(SAMPLE_CONFIG)!r})
 c.JupyterHub.bind_url = {self.url!r}
+c.JupyterHub.ssl_cert = {str(cert)!r}
+c.JupyterHub.ssl_key = {str(key)!r}
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = {self.hub_port}
 c.ConfigurableHTTPProxy.command = [{proxy!r}]
@@ -140,10 +230,8 @@ c.JupyterHub.db_url = "sqlite:///{self.root / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = {str(self.root / 'cookie_secret')!r}
 c.JupyterHub.pid_file = {str(self.root / 'jupyterhub.pid')!r}
 c.JupyterHub.cleanup_servers = True
-c.JupyterHub.authenticator_class = "dummy"
-c.Authenticator.allow_all = True
 c.JupyterHub.spawner_class = "jupyterhub.spawner.SimpleLocalProcessSpawner"
-c.SimpleLocalProcessSpawner.home_dir_template = {str(homes / '{username}')!r}
+c.SimpleLocalProcessSpawner.home_dir_template = {str(self.homes / '{username}')!r}
 c.Spawner.start_timeout = {int(SERVER_START_TIMEOUT_S)}
 c.Spawner.http_timeout = {int(SERVER_START_TIMEOUT_S)}
 c.Spawner.env_keep = ["PATH", "LANG", "LC_ALL", "VIRTUAL_ENV"]
@@ -159,11 +247,20 @@ c.JupyterHub.load_roles.append({{"name": "class-bench", "services": ["class-benc
     def start(self, timeout: float = HUB_START_TIMEOUT_S) -> "Hub":
         check_python_packages()
         proxy = find_proxy()
+        try:
+            self._start(proxy, timeout)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _start(self, proxy: str, timeout: float) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "home").mkdir(exist_ok=True)
+        self.homes.mkdir(mode=0o755, exist_ok=True)
+        self.accounts = Accounts(self.homes)
         env = dict(os.environ)
         env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
-        env["TILELAB_HUB_SHARED"] = str(self.shared or self.root / "shared")
+        env.update(self.sample_environment())
         env.pop("JUPYTERHUB_API_TOKEN", None)
         cmd = [sys.executable, "-m", "jupyterhub", "-f", str(self.config(proxy))]
         log = open(self.log_path, "wb")
@@ -175,12 +272,15 @@ c.JupyterHub.load_roles.append({{"name": "class-bench", "services": ["class-benc
                 raise RuntimeError(f"JupyterHub exited ({self.process.returncode}):\n{self.log_tail()}")
             try:
                 if self.api("GET", "/hub/api/")["version"]:
-                    return self
+                    return
             except OSError:
                 pass
             time.sleep(0.3)
-        self.stop()
         raise RuntimeError(f"JupyterHub did not answer within {timeout:.0f} s:\n{self.log_tail()}")
+
+    def sample_environment(self) -> dict[str, str]:
+        """The environment the sample configuration reads its folders from (TILELAB_HUB_SHARED, ...)."""
+        return {"TILELAB_HUB_SHARED": str(self.shared), "TILELAB_HUB_EXCHANGE": str(self.exchange)}
 
     def api(self, method: str, path: str, body: Any = None, token: str | None = None, timeout: float = 30) -> Any:
         """A blocking call of the hub's REST API (as the bench's service unless ``token``)."""
@@ -190,7 +290,7 @@ c.JupyterHub.load_roles.append({{"name": "class-bench", "services": ["class-benc
         request = urllib.request.Request(self.url + path, data=data, method=method,
                                          headers={"Authorization": f"token {token or self.token}",
                                                   "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=timeout) as response:
+        with urllib.request.urlopen(request, timeout=timeout, context=self.ssl_context()) as response:
             text = response.read().decode()
         return json.loads(text) if text else None
 
@@ -201,7 +301,16 @@ c.JupyterHub.load_roles.append({{"name": "class-bench", "services": ["class-benc
             return "(no log)"
 
     def stop(self, timeout: float = 30.0) -> None:
-        """Stop the hub (it stops the students' servers and the proxy), then anything left of its session."""
+        """Stop the hub (it stops the students' servers and the proxy), then anything left of its session; remove
+        its accounts and its temporary folders."""
+        try:
+            self._stop_process(timeout)
+        finally:
+            if self.accounts is not None:
+                self.accounts.remove()
+            shutil.rmtree(self.public, ignore_errors=True)
+
+    def _stop_process(self, timeout: float) -> None:
         if self.process is None:
             return
         if self.process.poll() is None:
@@ -215,6 +324,44 @@ c.JupyterHub.load_roles.append({{"name": "class-bench", "services": ["class-benc
         except (ProcessLookupError, PermissionError):
             pass
         self.process = None
+
+
+# ------------------------------------------------------------------------------------------------ logging in
+class LoginRefused(RuntimeError):
+    """The hub's login page did not let this name and password in."""
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # a redirect comes back as an HTTPError: after logging in the hub would start the server
+
+
+def log_in(hub: Hub, name: str, password: str, url: str | None = None) -> str:
+    """Log in as a person does (the hub's login form over ``url``, default the hub's HTTPS address, with the
+    cookies and the form's XSRF token), then ask for an API token with that session. Returns the token;
+    LoginRefused if the hub let nobody in."""
+    base = url or hub.url
+    jar = http.cookiejar.CookieJar()
+    handlers: list[Any] = [urllib.request.HTTPCookieProcessor(jar), _NoRedirect()]
+    if base.startswith("https:"):
+        handlers.append(urllib.request.HTTPSHandler(context=hub.ssl_context()))
+    browser = urllib.request.build_opener(*handlers)
+    page = browser.open(f"{base}/hub/login", timeout=30).read().decode()
+    found = re.search(r'name="_xsrf"\s+value="([^"]+)"', page)
+    form = {"username": name, "password": password, **({"_xsrf": found.group(1)} if found else {})}
+    try:
+        browser.open(f"{base}/hub/login", data=urllib.parse.urlencode(form).encode(), timeout=60)
+    except urllib.error.HTTPError as exc:
+        if exc.code not in (302, 303):
+            raise LoginRefused(f"{name}: the login page answered {exc.code}") from None
+    cookies = {cookie.name: cookie.value for cookie in jar}
+    if "jupyterhub-hub-login" not in cookies:
+        raise LoginRefused(f"{name}: no session after logging in (cookies: {sorted(cookies)})")
+    request = urllib.request.Request(f"{base}/hub/api/users/{name}/tokens", method="POST",
+                                     data=json.dumps({"note": "hub test", "expires_in": 3600}).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "X-XSRFToken": cookies.get("_xsrf", "")})
+    return json.loads(browser.open(request, timeout=30).read().decode())["token"]
 
 
 # ------------------------------------------------------------------------------------------------ a student
@@ -233,7 +380,8 @@ class Timing:
 
 
 class Student:
-    """One simulated student: log in, start a server, pull the course, run a lesson (async, many at once)."""
+    """One simulated student: log in, start a server, pull the course, run a lesson, fetch and submit an
+    assignment (async, many at once). ``name`` must have an account (:meth:`Hub.enrol`)."""
 
     def __init__(self, hub: Hub, name: str) -> None:
         self.hub, self.name = hub, name
@@ -249,6 +397,7 @@ class Student:
         if self.token:
             headers["Authorization"] = f"token {self.token}"
         request = HTTPRequest(base + path, method=method, headers=headers, request_timeout=timeout,
+                              ca_certs=str(self.hub.ca),
                               body=None if body is None and method in ("GET", "DELETE") else json.dumps(body or {}))
         response = await AsyncHTTPClient().fetch(request)
         text = response.body.decode()
@@ -257,11 +406,10 @@ class Student:
         return json.loads(text) if text else None
 
     async def log_in(self) -> None:
-        """A token from the student's name and password (the hub asks its authenticator), then their server."""
+        """Log in with the account's name and password (the hub asks PAM), then start the server."""
         tick = time.perf_counter()
-        made = await self._call("POST", f"/hub/api/users/{self.name}/tokens",
-                                {"auth": {"username": self.name, "password": "any"}, "note": "class bench"})
-        self.token = made["token"]
+        assert self.hub.accounts is not None
+        self.token = await asyncio.to_thread(log_in, self.hub, self.name, self.hub.accounts.passwords[self.name])
         await self._call("POST", f"/hub/api/users/{self.name}/server", {})
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -305,8 +453,8 @@ class Student:
         kernel = session["kernel"]["id"]
         ws_url = (self.hub.url.replace("http", "ws", 1) + f"/user/{self.name}/api/kernels/{kernel}/channels?"
                   + urllib.parse.urlencode({"session_id": uuid.uuid4().hex}))
-        socket_ = await websocket_connect(HTTPRequest(ws_url, headers={"Authorization": f"token {self.token}"}),
-                                          max_message_size=64 << 20)
+        socket_ = await websocket_connect(HTTPRequest(ws_url, headers={"Authorization": f"token {self.token}"},
+                                                      ca_certs=str(self.hub.ca)), max_message_size=64 << 20)
         start = time.perf_counter()
         deadline = time.monotonic() + timeout
         try:
@@ -356,6 +504,39 @@ class Student:
 
     async def stop_server(self) -> None:
         await self._call("DELETE", f"/hub/api/users/{self.name}/server")
+
+    # nbgrader's assignment list (the Assignments panel of the student's JupyterLab)
+    async def assignments(self, course: str) -> list[dict[str, Any]]:
+        """What the Assignments panel lists: ``{"assignment_id", "status" (released, fetched, submitted), ...}``."""
+        answer = await self._call("GET", f"/assignments?course_id={course}", user_server=True)
+        if not answer.get("success"):
+            raise RuntimeError(f"{self.name}: the assignment list failed: {answer}")
+        return answer["value"]
+
+    async def assignment_action(self, action: str, course: str, assignment: str) -> Any:
+        """The panel's Fetch or Submit button (``action``: fetch, submit)."""
+        query = urllib.parse.urlencode({"course_id": course, "assignment_id": assignment})
+        answer = await self._call("POST", f"/assignments/{action}?{query}", {}, user_server=True, timeout=120)
+        if not answer.get("success"):
+            raise RuntimeError(f"{self.name}: {action} {assignment} failed: {answer}")
+        return answer["value"]
+
+    async def contents(self, path: str) -> dict[str, Any]:
+        return await self._call("GET", f"/api/contents/{urllib.parse.quote(path)}?content=1", user_server=True)
+
+    async def save_notebook(self, path: str, nb: Any) -> None:
+        """Save ``nb`` at ``path`` in the home, as JupyterLab's Save does."""
+        await self._call("PUT", f"/api/contents/{urllib.parse.quote(path)}",
+                         {"type": "notebook", "format": "json", "content": nb}, user_server=True)
+
+
+class Teacher(Student):
+    """A teacher (an account in the teachers group): the same login, then nbgrader's formgrader in their server."""
+
+    async def formgrader(self, method: str, path: str, timeout: float = 600) -> Any:
+        """A call of formgrader's API (``/formgrader/api/...``) in the teacher's server."""
+        return await self._call(method, f"/formgrader/api/{path}", {} if method == "POST" else None,
+                                user_server=True, timeout=timeout)
 
 
 # ------------------------------------------------------------------------------------------------ memory
@@ -449,9 +630,10 @@ class ClassRun:
 
 async def run_class(hub: Hub, names: list[str], repo_url: str, branch: str, lesson: str,
                     timeout: float = 1800) -> ClassRun:
-    """Every student at once: log in, open the nbgitpuller link of ``lesson`` (a notebook name in ``notebooks/``),
-    run it top to bottom."""
-    hub.api("POST", "/hub/api/users", {"usernames": names})  # the teacher enrols the class
+    """Every student at once (an account each, made here if missing): log in, open the nbgitpuller link of
+    ``lesson`` (a notebook name in ``notebooks/``), run it top to bottom."""
+    for name in names:
+        hub.enrol(name)
     students = [Student(hub, name) for name in names]
     folder = repo_url.rstrip("/").split("/")[-1]
     link = puller_link(hub, repo_url, branch, lesson)
