@@ -5,11 +5,12 @@
     python benchmarks/bench_hub.py --save benchmarks/results/bench_hub.json
 
 JupyterHub (PyPI) with configurable-http-proxy (npm), configured by ``docs/jupyterhub_config.py`` (only what a
-test machine needs changed: a local process per student, a throw-away login, free ports; ``tests/hubrun.py``).
+test machine needs changed: a local process per student, a self-signed certificate, free ports;
+``tests/hubrun.py``). Run it as root: each student is a Unix account made for the run (useradd, removed after).
 The caches are built once into a shared folder (``python -m tilelab.warm`` with ``TILELAB_CACHE_DIR`` and
 ``NUMBA_CACHE_DIR`` there), as the sample's administrator does; each student's server copies the compiled code
-from it when it starts. For each lesson and each N, all N students at the same moment: log in through the REST
-API (a token from name and password; the teacher enrolled them), start their server, open the nbgitpuller link
+from it when it starts. For each lesson and each N, all N students at the same moment: log in through the login
+page over HTTPS (PAM checks the password), start their server, open the nbgitpuller link
 (the course from a local git repository: this machine has no internet), open the lesson and run every code cell
 over the kernel's websocket. Per student: seconds to log in, to pull, to the first output and to the last cell
 (from pressing Run All), peak memory of server plus kernel, CPU seconds of both. For the run: the machine's used
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for lesson in lessons:
             for n in args.students:
-                names = [f"{Path(lesson).stem[:3]}n{n}s{i}".replace("_", "") for i in range(n)]
+                names = [f"s{Path(lesson).stem[:3]}n{n}i{i}".replace("_", "") for i in range(n)]  # Unix names
                 run = asyncio.run(run_class(hub, names, repo, branch, lesson))
                 rows.append(summary(run, n))
                 print_row(rows[-1])

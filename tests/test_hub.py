@@ -98,6 +98,10 @@ def test_the_sample_serves_https_only_and_keeps_the_hub_api_on_loopback(hub):
 
 
 def test_a_login_works_over_https_and_is_impossible_over_plain_http(hub):
+    import urllib.request
+
+    with urllib.request.urlopen(f"{hub.url}/hub/login", context=hub.ssl_context(), timeout=30) as page:
+        assert page.headers["Strict-Transport-Security"].startswith("max-age=")  # browsers stay on HTTPS
     password = hub.enrol(f"eve-{_SUFFIX}")
     assert log_in(hub, f"eve-{_SUFFIX}", password)  # HTTPS, the right password: a token
     plain = hub.url.replace("https://", "http://", 1)
@@ -301,3 +305,27 @@ def test_a_student_fetches_solves_and_submits_and_the_teacher_autogrades_it(roun
     submission = round_trip["submission"]
     assert submission["student"] == ADA and submission["autograded"]
     assert (submission["score"], submission["max_score"]) == (1.0, 2.0), submission  # one exercise of two solved
+
+
+# ------------------------------------------------------------------------------------------------ Kubernetes
+def test_the_kubernetes_values_keep_the_samples_limits_culling_and_nbgrader_settings(hub):
+    """docs/z2jh-config.yaml (more than one machine) gives each student what the one-machine sample gives."""
+    import yaml
+
+    values = yaml.safe_load((ROOT / "docs" / "z2jh-config.yaml").read_text(encoding="utf-8"))
+    sample, user = _sample(hub), values["singleuser"]
+    assert (user["memory"]["limit"], user["memory"]["guarantee"]) == (sample.Spawner.mem_limit,
+                                                                      sample.Spawner.mem_guarantee)
+    assert (user["cpu"]["limit"], user["cpu"]["guarantee"]) == (sample.Spawner.cpu_limit, sample.Spawner.cpu_guarantee)
+    kernels = user["extraFiles"]["kernel-culling"]["data"]["MappingKernelManager"]
+    args = dict(arg.removeprefix("--MappingKernelManager.").split("=") for arg in sample.Spawner.args)
+    assert {key: str(value).lower() for key, value in kernels.items()} == {k: v.lower() for k, v in args.items()}
+    culler = next(s for s in sample.JupyterHub.services if s["name"] == "idle-culler")["command"]
+    assert f"--timeout={values['cull']['timeout']}" in culler and values["cull"]["enabled"]
+    for role in ("student", "teacher"):  # the same nbgrader panels and server extensions by role
+        written = hub.shared / "jupyter" / role
+        files = user["extraFiles"]
+        assert files[f"{role}-server"]["data"] == json.loads((written / "jupyter_server_config.json").read_text())
+        assert files[f"{role}-lab"]["data"] == json.loads((written / "labconfig" / "page_config.json").read_text())
+    assert values["proxy"]["https"]["enabled"] and values["hub"]["config"]["GenericOAuthenticator"]["admin_groups"] \
+        == sorted(sample.PAMAuthenticator.admin_groups)
