@@ -170,8 +170,8 @@ def test_a_student_can_neither_read_nor_write_another_students_home(hub, lesson_
 def test_the_shared_caches_and_settings_are_read_only_for_students(hub, lesson_run):
     assert hub.accounts is not None
     shared = hub.shared
-    readable = hub.accounts.run_as(GRACE, f'cat "{shared}/numba/built.bin" "{shared}/jupyter/student/nbgrader_config.py"'
-                                          f' "{shared}/cache/built.bin"')
+    readable = hub.accounts.run_as(GRACE, f'cat "{shared}/numba/built.bin" "{shared}/cache/built.bin" '
+                                          f'"{shared}/jupyter/student/nbgrader_config.py"')
     assert readable.returncode == 0, readable.stderr  # students read the caches and their settings
     for script in (f'touch "{shared}/numba/planted.nbi"', f'echo x >> "{shared}/numba/built.bin"',
                    f'touch "{shared}/cache/planted"', f'echo x >> "{shared}/jupyter/student/nbgrader_config.py"',
