@@ -35,6 +35,7 @@ from tilelab._deprecation import moved, warn
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.match3 import Board, Cell, SwapResult, neighbours
 from tilelab.match3.game import Game, Rules, as_rules
+from tilelab.widgets.access import describe_match3
 from tilelab.widgets.base import OVERLAY, UNDO_KEYS, BoardWidget, board_key
 from tilelab.widgets.match3_draw import (
     board_picture,
@@ -136,6 +137,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
                                                     tooltip="special candies on/off (starts a new game)")
         self.specials_toggle.observe(lambda change: self.guard(self._on_specials)(change["new"]), names="value")
         self.add_control(self.specials_toggle)
+        self.add_sound_toggle()
         self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
 
     def _on_specials(self, on: bool) -> None:
@@ -291,6 +293,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self.message = "no match: swapped back"
             self._show_invalid(before, result)
             self._update_status()
+            self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
             return result
         if self.step_mode:  # each match's points are shown when Next step shows it
             self.pending_score += turn.score
@@ -306,6 +309,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         else:
             self._animate_result(before, result, shuffled)
         self._update_status()
+        self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
         return result
 
     def show_hint(self) -> tuple[Cell, Cell] | None:
@@ -450,7 +454,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
         return board_picture(self.board, self.cell_px)
 
     def fallback_text(self) -> str:
-        return (f"{self.rows}x{self.cols} match-3 board (score {self.score}): run this cell to play "
+        # no score: after a kernel restart the cell deals a new game, so a saved number would not hold
+        return (f"{self.rows}x{self.cols} match-3 board, as it was when this cell ran: run this cell to play "
                 "(click a candy, then a neighbour)")
 
     def _update_status(self) -> None:
