@@ -13,7 +13,9 @@ PYTEST := $(PY) -m pytest
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[lab,test,teach]"
+	@# setuptools' "Editable installation ... be careful with folders" note is information, not a failure, but its
+	@# !!/**** frame reads as one to a beginner: that one message is filtered, every other warning still shows
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e ".[lab,test,teach]"
 	@# nbgrader is the teacher's grader: its JupyterLab panels stay out of the students' JupyterLab (docs/grading.md)
 	-$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
 	-$(VENV)/bin/jupyter server extension disable --sys-prefix $(addprefix nbgrader.server_extensions.,formgrader \
