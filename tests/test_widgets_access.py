@@ -235,3 +235,30 @@ def test_stored_picture_text_claims_no_score_a_restart_would_lose() -> None:
     m = _match3()
     m.play(*m.legal_moves()[0])
     assert "score" not in m.fallback_text()
+
+
+# ------------------------------------------------------------------ steppers' frames have text alternatives
+def test_search_stepper_frames_carry_their_caption_as_text_alternative() -> None:
+    from tilelab.sliding import Puzzle, manhattan
+    from tilelab.sliding.trace import astar_trace
+    from tilelab.widgets import SearchStepper
+
+    stepper = SearchStepper({"A*": astar_trace(Puzzle.parse("1 2 3\n4 5 6\n0 7 8"), manhattan)})
+    titles = set()
+    for step in (0, stepper.last):
+        stepper.show(step)
+        assert stepper.image.tooltip == access.plain_text(stepper.caption.value) != ""
+        assert "<" not in stepper.image.tooltip
+        titles.add(stepper.image.tooltip)
+    assert len(titles) == 2  # each frame its own
+
+
+def test_expectimax_tree_frames_carry_their_caption() -> None:
+    from tilelab.game2048.tree import expectimax_tree
+    from tilelab.widgets.expectimax_tree import TreeStepper
+
+    tree = expectimax_tree(Board2048.parse("8 4\n2 ."), 1, evaluate=lambda b: 1.0)
+    s = TreeStepper(tree)
+    for step in (0, s.slider.max):
+        s.show(step)
+        assert s.image.tooltip == tree.describe(step) != ""

@@ -25,8 +25,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["SOUNDS", "SOUND_KINDS", "describe_2048", "describe_match3", "describe_sliding", "rows_text",
-           "sound_kind", "tone"]
+__all__ = ["SOUNDS", "SOUND_KINDS", "candy_name", "describe_2048", "describe_match3", "describe_sliding",
+           "plain_text", "rows_text", "sound_kind", "tone"]
 
 #: The three sounds a board can make: a move, a merge or match (points scored), a refused move.
 SOUND_KINDS = ("move", "merge", "refused")
@@ -71,6 +71,18 @@ SOUNDS: dict[str, bytes] = {
     "merge": tone((659.3, 987.8), 110),
     "refused": tone((155.6, 146.8), 120),
 }
+
+
+def plain_text(html_text: str) -> str:
+    """A caption's words without its markup (a picture's text alternative).
+
+    >>> plain_text("<b>A*</b> step 3 &middot; 5 boards")
+    'A* step 3 · 5 boards'
+    """
+    import html
+    import re
+
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", html_text)).split())
 
 
 def _place(row: int, col: int) -> str:
