@@ -28,8 +28,12 @@ $(STAMP): pyproject.toml
 # and files the student never touched brought up to date (a changed file is never written over).
 # `make lab TEACHER=1` opens the teacher edition (notebooks/, solutions folded away).
 LAB_DIR := $(if $(TEACHER),notebooks,student)
+# The lessons are signed as trusted (the course's own files, written just now): JupyterLab draws widgets only in a
+# trusted notebook, and signs a save only when every cell is trusted. Unsigned, a lesson saved after playing reopened
+# as its stored still picture (the board when the cell ran) instead of the live board or its saved state.
 lab: $(STAMP)
 	$(if $(TEACHER),,$(PY) -m tilelab.teach student student --quiet)
+	@$(VENV)/bin/jupyter trust $(LAB_DIR)/*.ipynb >/dev/null
 	$(VENV)/bin/jupyter lab $(LAB_DIR)/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Everything in one pytest run so CI sees one summary line. pytest-xdist spreads the test files over

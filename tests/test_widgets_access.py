@@ -262,3 +262,23 @@ def test_expectimax_tree_frames_carry_their_caption() -> None:
     for step in (0, s.slider.max):
         s.show(step)
         assert s.image.tooltip == tree.describe(step) != ""
+
+
+# ------------------------------------------------------------------ match-3 by keyboard alone
+def test_match3_plays_by_keys_alone() -> None:
+    w = _match3()
+    a, b = w.legal_moves()[0]
+    word = {(0, 1): "ArrowRight", (0, -1): "ArrowLeft", (1, 0): "ArrowDown", (-1, 0): "ArrowUp"}[
+        (b[0] - a[0], b[1] - a[1])]
+    press_key(w, "ArrowUp")  # the first key shows the cursor (the middle)
+    assert w.cursor == (w.rows // 2, w.cols // 2) and "row" in w.announcement
+    while w.cursor[0] != a[0]:
+        press_key(w, "ArrowUp" if w.cursor[0] > a[0] else "ArrowDown")
+    while w.cursor[1] != a[1]:
+        press_key(w, "ArrowLeft" if w.cursor[1] > a[1] else "ArrowRight")
+    assert w.announcement.startswith(f"row {a[0] + 1} column {a[1] + 1}: ")
+    press_key(w, "Enter")
+    assert w.selected == a and w.announcement.startswith("picked")
+    moves = w.moves_played
+    press_key(w, word)  # swaps the picked candy with its neighbour that way
+    assert w.moves_played == moves + 1 and w.selected is None and "cleared" in w.announcement
