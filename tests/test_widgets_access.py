@@ -282,3 +282,17 @@ def test_match3_plays_by_keys_alone() -> None:
     moves = w.moves_played
     press_key(w, word)  # swaps the picked candy with its neighbour that way
     assert w.moves_played == moves + 1 and w.selected is None and "cleared" in w.announcement
+
+
+def test_undo_is_announced_with_the_board_it_brings_back() -> None:
+    w = _2048([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
+    w.play("left")
+    w.undo()
+    assert w.announcement.startswith("took back") and "row 1: 2, 2, blank, blank" in w.announcement
+    s = SlidingWidget(3, rng=5, canvas=FakeMultiCanvas(3, 360, 360), raise_errors=True)
+    start = s.board
+    s.slide(s.board.legal_moves()[0])
+    s.undo()
+    assert s.board == start and s.announcement.startswith("took back")
+    first = ", ".join(str(v) if v else "blank" for v in start.grid[0])
+    assert f"row 1: {first}" in s.announcement

@@ -32,7 +32,7 @@ from tilelab.game2048 import Board, Direction, Game, TileMove
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
-from tilelab.widgets.access import describe_2048
+from tilelab.widgets.access import describe_2048, rows_text
 from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, UNDO_KEYS, BoardWidget, board_key
 from tilelab.widgets.pictures import bold_font, rgb
 
@@ -329,6 +329,8 @@ class Game2048Widget(BoardWidget):
         if not self.game.won:  # undone past the win: the next win pauses again
             self.game.keep_playing = False
         self.redraw()
+        self.announce(f"took back the last move. score {self.game.score}. "
+                      f"{rows_text(self.game.board.grid, lambda v: str(v) if v else 'blank')}.")
         return True
 
     def ask_new_game(self) -> None:

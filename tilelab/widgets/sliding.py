@@ -38,7 +38,7 @@ from tilelab.sliding import game as session
 from tilelab.sliding.game import (
     Game,
 )
-from tilelab.widgets.access import describe_sliding
+from tilelab.widgets.access import describe_sliding, rows_text
 from tilelab.widgets.base import (
     ARROW_KEYS,
     PIECES,
@@ -413,6 +413,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             self.finished = None
             self.timer.playing = True
         self.redraw()
+        self.announce(f"took back the last move. {rows_text(self.board.grid, lambda v: str(v) if v else 'blank')}.")
         return True
 
     def elapsed(self) -> float:
