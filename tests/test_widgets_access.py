@@ -218,6 +218,13 @@ def test_sliding_tiles_and_banner_read_at_aa() -> None:
         assert contrast_ratio("#12507c", _over("rgba(255, 255, 255, 0.78)", backdrop)) >= 4.5, backdrop
 
 
+def test_match3_banner_reads_at_aa_over_every_candy() -> None:
+    from tilelab.widgets.base import BANNER_TEXT
+
+    for candy in CANDIES:  # draw_banner's default: a translucent cream over the board
+        assert contrast_ratio(BANNER_TEXT, _over("rgba(238, 228, 218, 0.73)", candy.colour)) >= 4.5, candy.name
+
+
 def test_match3_candy_outlines_stand_out_at_aa_for_graphics() -> None:
     # candies carry no text: WCAG 1.4.11 asks 3:1 of the outline that shows each shape against the cell
     for cell in (LIGHT_CELL, DARK_CELL):
