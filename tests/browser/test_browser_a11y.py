@@ -49,6 +49,20 @@ def test_a_move_is_announced_in_the_live_region(lab: bl.LabPage, notebook_dir: P
     assert region.get_attribute("role") == "status"
     box = region.bounding_box()
     assert box is not None and box["width"] <= 2 and box["height"] <= 2  # for screen readers, not the eye
+    # sound: none until the Sound toggle is on; then the next move's tone reaches an <audio> element
+    assert view.scope.locator("audio").count() == 0
+    view.click_button("Sound")
+    lab.wait_for(lambda: lab.kernel_json("board.sound_on") or None, 20, "the Sound toggle on")
+    moves = _moves(lab)
+    view.focus()
+    legal = lab.kernel_json("[d.value for d in board.game.legal_moves()]")
+    view.press({"left": "ArrowLeft", "up": "ArrowUp", "right": "ArrowRight", "down": "ArrowDown"}[legal[0]])
+    lab.wait_for(lambda: _moves(lab) > moves or None, 20, "a move with sound on")
+    audio = view.scope.locator("audio")
+    lab.wait_for(lambda: audio.count() and (audio.first.get_attribute("src") or "").startswith("blob:") or None, 20,
+                 "the move's tone loaded in the board's audio element")
+    assert lab.kernel_json("board.last_sound") in ("move", "merge")
+    assert lab.widget_errors() == []
 
 
 def test_tab_leaves_the_board_and_shift_tab_comes_back(lab: bl.LabPage, notebook_dir: Path) -> None:
