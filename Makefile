@@ -13,7 +13,9 @@ PYTEST := $(PY) -m pytest
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[lab,test,teach]"
+	@# setuptools' "Editable installation ... be careful with folders" note is information, not a failure, but its
+	@# !!/**** frame reads as one to a beginner: that one message is filtered, every other warning still shows
+	PYTHONWARNINGS="ignore:Editable installation" $(PY) -m pip install --quiet -e ".[lab,test,teach]"
 	@# nbgrader is the teacher's grader: its JupyterLab panels stay out of the students' JupyterLab (docs/grading.md)
 	-$(VENV)/bin/jupyter labextension disable --level=sys_prefix @jupyter/nbgrader >/dev/null 2>&1
 	-$(VENV)/bin/jupyter server extension disable --sys-prefix $(addprefix nbgrader.server_extensions.,formgrader \
@@ -26,8 +28,12 @@ $(STAMP): pyproject.toml
 # and files the student never touched brought up to date (a changed file is never written over).
 # `make lab TEACHER=1` opens the teacher edition (notebooks/, solutions folded away).
 LAB_DIR := $(if $(TEACHER),notebooks,student)
+# The lessons are signed as trusted (the course's own files, written just now): JupyterLab draws widgets only in a
+# trusted notebook, and signs a save only when every cell is trusted. Unsigned, a lesson saved after playing reopened
+# as its stored still picture (the board when the cell ran) instead of the live board or its saved state.
 lab: $(STAMP)
 	$(if $(TEACHER),,$(PY) -m tilelab.teach student student --quiet)
+	@$(VENV)/bin/jupyter trust $(LAB_DIR)/*.ipynb >/dev/null
 	$(VENV)/bin/jupyter lab $(LAB_DIR)/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Everything in one pytest run so CI sees one summary line. pytest-xdist spreads the test files over

@@ -167,3 +167,16 @@ def test_the_browser_settings_run_the_browser_branches():
     for stem, settings, fetch in ((A, A_SETTINGS, A_FETCH), (B, B_SETTINGS, B_FETCH)):
         browser = next(value for name, value in settings.items() if name.startswith("browser"))
         assert run_lesson(stem, overrides=browser, fetch=fetch)[BROWSER_FLAG] is True, stem
+
+
+def test_03a_play_cell_runs_on_its_own():
+    """After a kernel restart a student may run only the Play cell: it needs no name from the cells above."""
+    from pathlib import Path
+
+    import nbformat
+
+    nb = nbformat.read(Path(__file__).parents[1] / "notebooks" / "03a_sliding_parity.ipynb", 4)
+    source = next(c.source for c in nb.cells if c.cell_type == "code" and "SlidingWidget(" in c.source)
+    namespace: dict = {}
+    exec(compile(source, "03a-play", "exec"), namespace)  # a fresh namespace, as after a restart
+    assert namespace["game"].board.shape == (3, 3)

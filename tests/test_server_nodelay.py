@@ -92,3 +92,13 @@ def test_jupyter_server_finds_the_extension():
     package = ExtensionPackage(name="tilelab.server_nodelay")
     assert package.validate()
     assert get_loader(server_nodelay) is server_nodelay._load_jupyter_server_extension
+
+
+def test_lab_settings_match_the_shipped_overrides_and_turn_the_news_popup_off() -> None:
+    """``make lab`` (editable: data-files skipped) writes LAB_SETTINGS; a wheel installs overrides.json: one content."""
+    import json
+    from pathlib import Path
+
+    shipped = json.loads((Path(__file__).parents[1] / "jupyter-config" / "lab" / "settings" / "overrides.json").read_text())
+    assert shipped == server_nodelay.LAB_SETTINGS
+    assert shipped["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"

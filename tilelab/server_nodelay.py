@@ -87,9 +87,15 @@ def install_config(prefix: str | os.PathLike = sys.prefix) -> Path:
     return path
 
 
-#: What ``share/jupyter/lab/settings/overrides.json`` gets from tilelab: JupyterLab saves the widgets' state with a
-#: notebook, so a lesson reopened after its board cell ran again shows the board as saved, not "model not found".
-LAB_SETTINGS = {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}}
+#: What ``share/jupyter/lab/settings/overrides.json`` gets from tilelab (the same as
+#: ``jupyter-config/lab/settings/overrides.json``, which a wheel installs): JupyterLab saves the widgets' state with a
+#: notebook, so a lesson reopened after its board cell ran again shows the board as saved, not "model not found";
+#: and JupyterLab's "get notified about Jupyter news?" pop-up and update check stay off (they covered the first
+#: lesson, and a classroom has no use for them).
+LAB_SETTINGS = {
+    "@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True},
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+}
 
 
 def install_lab_settings(prefix: str | os.PathLike = sys.prefix) -> Path:
@@ -140,5 +146,5 @@ if __name__ == "__main__":  # python -m tilelab.server_nodelay --install
     if sys.argv[1:] != ["--install"]:
         sys.exit("usage: python -m tilelab.server_nodelay --install   (enables the extension in this environment)")
     print(f"tilelab: wrote {install_config()}; restart JupyterLab to send kernel messages at once")
-    print(f"tilelab: wrote {install_lab_settings()}; JupyterLab saves the boards' state with a notebook")
+    print(f"tilelab: wrote {install_lab_settings()}; JupyterLab saves the boards' state with a notebook, no news pop-up")
     print(f"tilelab: wrote {install_nbconvert_config()}; notebooks executed by nbconvert keep no widget state")

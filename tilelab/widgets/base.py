@@ -123,7 +123,11 @@ BOARD_STYLE = (
     "<style>.tilelab-board canvas:focus, .tilelab-board canvas:focus-visible"
     f"{{outline:{FOCUS_RING} !important;outline-offset:-3px}}"
     ".tilelab-saved-note{display:none;font-family:sans-serif;font-size:14px;margin:4px 0}"
-    ".jupyter-widgets-disconnected .tilelab-saved-note{display:block}</style>"
+    ".jupyter-widgets-disconnected .tilelab-saved-note{display:block}"
+    # the move description: read by screen readers, not shown (the canvas shows it)
+    ".tilelab-announce{position:absolute !important;width:1px !important;height:1px !important;overflow:hidden"
+    " !important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;margin:-1px;padding:0;border:0}"
+    "</style>"
 )
 #: Shown under a board only when it is not connected to a kernel: JupyterLab drew it from the widget state saved
 #: with the notebook (a reopened lesson), or the kernel stopped. ipywidgets marks such a view
@@ -158,6 +162,47 @@ BOARD_SCRIPT = """
     if (!cell.hasAttribute('tabindex')) { cell.setAttribute('tabindex', '-1'); }
     cell.focus();
   }, {capture: true});
+  // Tab and Shift+Tab leave a board: ipycanvas keeps every key on its canvas, so the key is stopped here, before
+  // the canvas sees it, and the browser moves the focus on as on any other element.
+  window.addEventListener('keydown', function (e) {
+    if (e.key !== 'Tab' || e.ctrlKey || e.metaKey || e.altKey) { return; }
+    var t = e.target;
+    if (t && t.tagName === 'CANVAS' && onBoard(e)) { e.stopPropagation(); }
+  }, {capture: true});
+  // What a screen reader needs from a board: its move description (.tilelab-announce) a polite live region that
+  // stays in the page while its text changes, one focusable canvas (the top layer, which gets the keys) named as
+  // an application (keys go to the board) and described by the announcement.
+  var boardIds = 0;
+  var ready = function (board) {
+    if (!board || board.__tilelabReady) { return; }
+    var say = board.querySelector('.tilelab-announce');
+    var canvases = board.querySelectorAll('canvas');
+    if (!say || !canvases.length) { return; }
+    board.__tilelabReady = true;
+    say.setAttribute('role', 'status');
+    say.setAttribute('aria-live', 'polite');
+    say.setAttribute('aria-atomic', 'true');
+    if (!say.id) { say.id = 'tilelab-announce-' + (++boardIds); }
+    var top = canvases[canvases.length - 1];
+    for (var i = 0; i < canvases.length - 1; i++) { canvases[i].setAttribute('tabindex', '-1'); }
+    top.setAttribute('role', 'application');
+    top.setAttribute('aria-roledescription', 'game board');
+    top.setAttribute('aria-label', 'game board: play with the keys; Tab moves on, Escape goes back to the notebook');
+    top.setAttribute('aria-describedby', say.id);
+  };
+  ['focusin', 'pointerdown', 'keydown'].forEach(function (name) {
+    window.addEventListener(name, function (e) { ready(onBoard(e)); }, {capture: true});
+  });
+  var readyAll = function () { document.querySelectorAll('.tilelab-board').forEach(ready); };
+  readyAll();
+  if (window.MutationObserver) {
+    var pending = false;
+    new MutationObserver(function () {
+      if (pending) { return; }
+      pending = true;
+      setTimeout(function () { pending = false; readyAll(); }, 300);
+    }).observe(document.body, {childList: true, subtree: true});
+  }
   window.addEventListener('mousedown', function (e) {
     var board = onBoard(e);
     if (!board || !board.classList.contains('tilelab-focus-first') || e.target.tagName !== 'CANVAS') { return; }
@@ -179,6 +224,10 @@ def page_helper() -> widgets.Widget:
                        "data": {"application/javascript": BOARD_SCRIPT, "text/plain": ""}},)
     return widgets.Box([style, script], layout=widgets.Layout(height="0px", margin="0", overflow="hidden"))
 
+
+#: Text on a board's banner (win, game over, reshuffle...): 5.2:1 at worst over the translucent default banner on any
+#: 2048 tile or match-3 candy, the black one included (WCAG AA asks 4.5:1; tests/test_widgets_access.py checks).
+BANNER_TEXT = "#3b332d"
 
 #: Moves after which New game asks once before dropping the game (a short game just goes).
 CONFIRM_MOVES = 10
@@ -215,6 +264,21 @@ class BoardWidget:
             flex_flow="row wrap", width="100%", max_width=f"{max(self.width, MIN_BOARD_PX)}px",
             align_items="center"))
         self.output = widgets.Output()
+        #: What the last move did, the score and the rows, for screen readers (see :meth:`announce`): the page
+        #: script makes it a polite ``aria-live`` region, and CSS hides it from the eye (the canvas shows it).
+        self.announcer = widgets.HTML(value="", layout=widgets.Layout(width="1px", height="1px", overflow="hidden",
+                                                                      margin="0"))
+        self.announcer.add_class("tilelab-announce")
+        #: The one control for sounds: off by default (see :meth:`set_sound`); subclasses put it in the toolbar.
+        self.sound_toggle = widgets.ToggleButton(value=False, description="Sound", icon="volume-up",
+                                                 tooltip="a short sound for a move, a merge or match, a refused move",
+                                                 layout=widgets.Layout(width="auto"))
+        self.sound_toggle.observe(lambda change: self.set_sound(change["new"]), names="value")
+        #: The player of the move sounds, made when sound is first turned on (an ipywidgets ``Audio``).
+        self.sound: widgets.Audio | None = None
+        #: The kind of the last sound played (``"move"``, ``"merge"``, ``"refused"``), None before any.
+        self.last_sound: str | None = None
+        self._sound_flip = False
         canvas_view = self.canvas if isinstance(self.canvas, widgets.Widget) else widgets.HTML("")
         if isinstance(self.canvas, widgets.Widget):
             # CSS size follows the output area (never wider than drawn, never below MIN_BOARD_PX);
@@ -228,7 +292,7 @@ class BoardWidget:
         self.page_helper = page_helper()
         #: "run this cell to play", seen only on a board drawn from saved widget state (see :data:`SAVED_NOTE`)
         self.saved_note = widgets.HTML(value=SAVED_NOTE, layout=widgets.Layout(margin="0"))
-        self.widget = widgets.VBox([self.status, canvas_view, self.toolbar, self.keyboard_park, self.output,
+        self.widget = widgets.VBox([self.status, canvas_view, self.announcer, self.toolbar, self.keyboard_park, self.output,
                                     self.page_helper, self.saved_note], layout=widgets.Layout(
             width="100%", max_width=f"{max(self.width, MIN_BOARD_PX) + 4}px"))
         self.widget.add_class("tilelab-board")
@@ -285,6 +349,8 @@ class BoardWidget:
             return
         if key == "Escape":
             self.release_keyboard()
+            return
+        if key == "Tab":  # moves the focus on (the page script lets it through): never a move
             return
         self.on_key(key)
 
@@ -397,7 +463,7 @@ class BoardWidget:
         return not busy and ms_per_frame > 0
 
     def draw_banner(self, title: str, subtitle: str = "", *, colour: str = "rgba(238, 228, 218, 0.73)",
-                    text_colour: str = "#776e65", layer: int = OVERLAY) -> None:
+                    text_colour: str = BANNER_TEXT, layer: int = OVERLAY) -> None:
         """Cover the board with a translucent banner (win, game over, solved...)."""
         c = self.layer(layer)
         c.clear()
@@ -460,6 +526,62 @@ class BoardWidget:
         """Replace the status line (score, moves, messages) above the board: two lines high, more if needed."""
         # ipywidgets' HTML content is one 28 px line high; this div lets a second line show in the area
         self.status.value = f'<div style="line-height:1.35;white-space:normal">{html}</div>'
+
+    # ------------------------------------------------------ screen reader and sound
+    def announce(self, text: str) -> None:
+        """Say ``text`` (what a move did, the score, the rows) through the board's ``aria-live`` region."""
+        import html
+
+        self.announcer.value = html.escape(text)
+
+    @property
+    def announcement(self) -> str:
+        """The text the board announced last (plain text)."""
+        import html
+
+        return html.unescape(self.announcer.value)
+
+    def add_sound_toggle(self) -> widgets.Widget:
+        """Put the Sound toggle (off by default) in the toolbar."""
+        return self.add_control(self.sound_toggle)
+
+    @property
+    def sound_on(self) -> bool:
+        """True when moves make sounds (the Sound toggle)."""
+        return bool(self.sound_toggle.value)
+
+    def set_sound(self, on: bool) -> None:
+        """Turn the move sounds on or off (the Sound toggle does this; so can code)."""
+        on = bool(on)
+        if self.sound_toggle.value != on:
+            self.sound_toggle.value = on  # observed: comes back here once
+            return
+        if on and self.sound is None:
+            self.sound = widgets.Audio(value=b"", format="wav", autoplay=True, loop=False, controls=False,
+                                       layout=widgets.Layout(width="0px", height="0px", margin="0"))
+            self.widget.children = (*self.widget.children, self.sound)
+
+    def play_sound(self, kind: str) -> str | None:
+        """Play the ``kind`` tone (see :data:`tilelab.widgets.access.SOUNDS`) when sound is on; the kind or None."""
+        from tilelab.widgets.access import SOUNDS
+
+        if kind not in SOUNDS:
+            raise ValueError(f"no sound {kind!r}; the sounds are {sorted(SOUNDS)}")
+        if not self.sound_on or self.sound is None:
+            return None
+        # the same bytes twice would not change the widget's value (no sound): every other one gets one more
+        # silent sample, which players ignore
+        self._sound_flip = not self._sound_flip
+        self.sound.value = SOUNDS[kind] + (b"\0\0" if self._sound_flip else b"")
+        self.last_sound = kind
+        return kind
+
+    def after_turn(self, turn: Any, description: str) -> None:
+        """After a move is drawn: announce ``description`` and play the Turn's sound (when on)."""
+        from tilelab.widgets.access import sound_kind
+
+        self.announce(description)
+        self.play_sound(sound_kind(turn))
 
     @contextmanager
     def errors_shown(self) -> Iterator[None]:

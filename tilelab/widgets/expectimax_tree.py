@@ -66,6 +66,7 @@ class TreeStepper(widgets.VBox):
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=90)
         plt.close(fig)
+        self.image.tooltip = self.tree.describe(step)  # the frame's text alternative (its title)
         self.image.value = buffer.getvalue()
         self.caption.value = f"<b>{self.tree.describe(step)}</b>"
 

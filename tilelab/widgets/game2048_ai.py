@@ -200,8 +200,8 @@ class Game2048AIWidget:
         from tilelab.widgets.base import add_fallback
 
         self.board_widget.redraw()
-        text = (f"2048 board with an AI (score {self.game.score}): run this cell to play "
-                "or press AI plays")
+        # no score: after a kernel restart the cell deals a new game, so a saved number would not hold
+        text = "2048 board with an AI, as it was when this cell ran: run this cell to play or press AI plays"
         return add_fallback(self.widget._repr_mimebundle_(**kwargs), self.board_widget.picture(), text)
 
     def close(self) -> None:

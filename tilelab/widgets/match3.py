@@ -35,7 +35,8 @@ from tilelab._deprecation import moved, warn
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.match3 import Board, Cell, SwapResult, neighbours
 from tilelab.match3.game import Game, Rules, as_rules
-from tilelab.widgets.base import OVERLAY, UNDO_KEYS, BoardWidget, board_key
+from tilelab.widgets.access import candy_name, describe_match3
+from tilelab.widgets.base import ARROW_KEYS, OVERLAY, UNDO_KEYS, BoardWidget, board_key
 from tilelab.widgets.match3_draw import (
     board_picture,
     cell_at,
@@ -99,6 +100,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
         self.game = Game(rows, cols, kinds, rules=as_rules(specials if rules is None else rules),
                          rng=rng)
         self.selected: Cell | None = None
+        #: The keyboard's cell (arrow keys move it; Enter or Space picks its candy); None until a key is used.
+        self.cursor: Cell | None = None
         self.hint_move: tuple[Cell, Cell] | None = None
         self.last_result: SwapResult | None = None
         self.message = ""
@@ -136,6 +139,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
                                                     tooltip="special candies on/off (starts a new game)")
         self.specials_toggle.observe(lambda change: self.guard(self._on_specials)(change["new"]), names="value")
         self.add_control(self.specials_toggle)
+        self.add_sound_toggle()
         self.ticker = self.add_ticker(TICK_MS, self._tick, playing=True)
 
     def _on_specials(self, on: bool) -> None:
@@ -291,6 +295,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self.message = "no match: swapped back"
             self._show_invalid(before, result)
             self._update_status()
+            self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
             return result
         if self.step_mode:  # each match's points are shown when Next step shows it
             self.pending_score += turn.score
@@ -306,6 +311,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         else:
             self._animate_result(before, result, shuffled)
         self._update_status()
+        self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
         return result
 
     def show_hint(self) -> tuple[Cell, Cell] | None:
@@ -373,8 +379,51 @@ class Match3Widget(Match3Drawing, BoardWidget):
         return cell_at(x, y, self.rows, self.cols, self.cell_px)
 
     def on_key(self, key: str) -> None:
+        """Keys alone play: arrows move a cursor, Enter or Space picks the candy under it, then an arrow swaps
+        the picked candy with its neighbour that way (Enter or Space again drops the pick); u takes back."""
         if key in UNDO_KEYS:
             self.undo()
+            return
+        word = ARROW_KEYS.get(key)
+        if word is not None:
+            self._key_arrow(word)
+        elif key in ("Enter", " "):
+            self._key_pick()
+
+    def _key_arrow(self, word: str) -> None:
+        dr, dc = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}[word]
+        if self.busy():
+            return
+        if self.cursor is None:  # the first key shows the cursor where the player will start
+            self.cursor = self.selected or (self.rows // 2, self.cols // 2)
+        elif self.selected is not None:
+            target = (self.selected[0] + dr, self.selected[1] + dc)
+            if not self.board.on_board(target):
+                self.announce(f"no candy {word} of {_cell_words(self.selected, self.board)}: pick another way")
+                self.play_sound("refused")
+                return
+            first, self.selected = self.selected, None
+            self.cursor = target
+            self.play(first, target)
+            return
+        else:
+            self.cursor = (min(self.rows - 1, max(0, self.cursor[0] + dr)),
+                           min(self.cols - 1, max(0, self.cursor[1] + dc)))
+        self._draw_overlay()
+        self.announce(_cell_words(self.cursor, self.board))
+
+    def _key_pick(self) -> None:
+        if self.busy():
+            return
+        if self.cursor is None:
+            self.cursor = (self.rows // 2, self.cols // 2)
+        if self.selected == self.cursor:
+            self.selected = None
+            self.announce(f"dropped {_cell_words(self.cursor, self.board)}")
+        else:
+            self.selected = self.cursor
+            self.announce(f"picked {_cell_words(self.cursor, self.board)}: an arrow key swaps it that way")
+        self._draw_overlay()
 
     def on_click(self, x: float, y: float) -> None:
         cell = self.cell_at(x, y)
@@ -450,7 +499,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
         return board_picture(self.board, self.cell_px)
 
     def fallback_text(self) -> str:
-        return (f"{self.rows}x{self.cols} match-3 board (score {self.score}): run this cell to play "
+        # no score: after a kernel restart the cell deals a new game, so a saved number would not hold
+        return (f"{self.rows}x{self.cols} match-3 board, as it was when this cell ran: run this cell to play "
                 "(click a candy, then a neighbour)")
 
     def _update_status(self) -> None:
@@ -464,3 +514,8 @@ class Match3Widget(Match3Drawing, BoardWidget):
     def close(self) -> None:
         self.ticker.playing = False
         super().close()
+
+
+def _cell_words(cell: Cell, board: Any) -> str:
+    """``"row 2 column 3: triangle"``: a cell and its candy, read aloud."""
+    return f"row {cell[0] + 1} column {cell[1] + 1}: {candy_name(board[cell])}"

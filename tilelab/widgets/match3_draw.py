@@ -37,6 +37,7 @@ LIGHT_CELL = "#f3efe6"
 DARK_CELL = "#e6dfd0"
 SELECT_COLOUR = "#222222"
 HINT_COLOUR = "#d62728"
+CURSOR_COLOUR = "#1f70a8"  # the keyboard's cell: a thin blue ring (the board's focus colour)
 MATCH_COLOUR = "#1f77b4"  # step mode's "matched" ring: solid blue, unlike the dashed red hint
 FLASH_COLOUR = "rgba(255, 255, 255, 0.75)"
 
@@ -203,6 +204,9 @@ class Match3Drawing:
                 self._ring(o, self.hint_move, HINT_COLOUR, dashed=True)
             if self.selected is not None:
                 self._ring(o, [self.selected], SELECT_COLOUR)
+            cursor = getattr(self, "cursor", None)  # the keyboard's cell (Match3Widget), drawn once keys are used
+            if cursor is not None and cursor != self.selected:
+                self._ring(o, [cursor], CURSOR_COLOUR, width=2)
 
     # ------------------------------------------------------------------ animation
     def _swap_frames(self, board: Board, a: Cell, b: Cell, back: bool) -> list[Callable[[], None]]:

@@ -26,6 +26,7 @@ from typing import Any, Mapping
 import ipywidgets as widgets
 
 from tilelab.sliding.trace import SearchTrace
+from tilelab.widgets.access import plain_text
 
 __all__ = ["SearchStepper", "step_summary"]
 
@@ -135,6 +136,7 @@ class SearchStepper:
             return
         self._shown = (self.name, step)
         self.caption.value = step_summary(self.name, self.trace, step)
+        self.image.tooltip = plain_text(self.caption.value)  # the frame's text alternative (its title)
         self.image.value = self.png()
 
     def png(self) -> bytes:

@@ -38,6 +38,7 @@ from tilelab.sliding import game as session
 from tilelab.sliding.game import (
     Game,
 )
+from tilelab.widgets.access import describe_sliding, rows_text
 from tilelab.widgets.base import (
     ARROW_KEYS,
     PIECES,
@@ -243,6 +244,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self.add_control(self.numbers_box)
         self.add_control(self.upload)
         self.add_control(self.speed)
+        self.add_sound_toggle()
         self.timer = self.add_ticker(1000, self._update_status)
         self.solve_ticker = self.add_ticker(self._solve_interval(), self._solve_step)
 
@@ -411,6 +413,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             self.finished = None
             self.timer.playing = True
         self.redraw()
+        self.announce(f"took back the last move. {rows_text(self.board.grid, lambda v: str(v) if v else 'blank')}.")
         return True
 
     def elapsed(self) -> float:
@@ -441,6 +444,8 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             self.slide(tile)
         elif tile != 0:
             self._say(f"Tile {tile} is not in the blank's row or column.")
+            self.announce(f"Tile {tile} is not in the blank's row or column: only those tiles slide.")
+            self.play_sound("refused")
 
     def on_drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
         direction = drag_direction(x0, y0, x1, y1)
@@ -473,6 +478,9 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self.cancel_confirm()
         turn = self.game.play(move)
         if not turn or turn.events is None:
+            if by_player:
+                self.after_turn(turn, describe_sliding(turn, self.board, self.move_count.single, refused=(
+                    f"nothing slides {move}: the blank is at that edge" if isinstance(move, str) else "")))
             return None
         event: Slide = turn.events
         if self.started is None:
@@ -487,6 +495,8 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             self._finish(by_player)
         else:
             self._update_status()
+        if by_player:
+            self.after_turn(turn, describe_sliding(turn, self.board, self.move_count.single))
         return event
 
     def _finish(self, by_player: bool) -> None:
