@@ -44,7 +44,15 @@ from tilelab.teach.lessons import (  # noqa: F401  (Lesson and describe: also im
     readme_lessons,
     tags,
 )
-from tilelab.teach.links import HUB_PLACEHOLDER, check_branch, check_repo, hub_base, lesson_links, relative_base
+from tilelab.teach.links import (
+    HUB_PLACEHOLDER,
+    check_branch,
+    check_repo,
+    hub_base,
+    lesson_links,
+    lesson_url,
+    relative_base,
+)
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -232,7 +240,7 @@ def launch_settings(edition: str, names: list[str], *, repo: str | None, branch:
     if lite_url is not None:
         base = relative_base(lite_url)
         for name in names:
-            launch[name]["JupyterLite"] = base + f"lab/index.html?path={name}.ipynb"
+            launch[name]["JupyterLite"] = base + lesson_url(name)  # the name quoted: it goes into an attribute
     return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch}
 
 
@@ -276,7 +284,7 @@ def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
             if edition == "student":
                 from tilelab.teach.student import student_edition
 
-                pristine = student_edition(pristine)
+                pristine = student_edition(pristine, path.stem)
             nbformat.write(pristine, build / "_sources" / path.name)
         if out.exists():
             shutil.rmtree(out)
