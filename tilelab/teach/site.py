@@ -111,7 +111,10 @@ def site_notebook(nb: Any, edition: str) -> Any:
     if edition == "student":
         from tilelab.teach.student import student_edition
 
+        from tilelab.teach.assignments import TEST_TAG
+
         nb = student_edition(nb)
+        nb.cells = [cell for cell in nb.cells if TEST_TAG not in tags(cell)]  # the grader's cells: not for reading
     else:
         nb = nbformat.from_dict(copy.deepcopy(nb))
     nb.metadata.pop("widgets", None)  # no widget state: the page never loads the widget scripts
@@ -244,6 +247,17 @@ def launch_settings(edition: str, names: list[str], *, repo: str | None, branch:
     return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch}
 
 
+def download(path: Path, edition: str) -> Any:
+    """The notebook a page's download button hands out: the edition as it is opened in JupyterLab, not the copy
+    prepared for the page (the student edition: the nbgrader release, the notebook students hand in)."""
+    nb = nbformat.read(path, as_version=4)
+    if edition == "student":
+        from tilelab.teach.student import student_edition
+
+        return student_edition(nb, path.stem)
+    return nb
+
+
 def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, edition: str = "student",
                repo: str | None = None, branch: str = "main", hub: str | None = None, lite_url: str | None = None,
                quiet: bool = False) -> Path:
@@ -278,14 +292,8 @@ def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
             raise RuntimeError(f"sphinx could not build the {edition} site:\n{done.stderr[-4000:]}")
         if problems and not quiet:
             print("\n".join(problems[:20]), file=sys.stderr)
-        # the download button hands out the edition as the students get it, not the copy prepared for the page
         for path in lesson_paths(folder):
-            pristine = nbformat.read(path, as_version=4)
-            if edition == "student":
-                from tilelab.teach.student import student_edition
-
-                pristine = student_edition(pristine, path.stem)
-            nbformat.write(pristine, build / "_sources" / path.name)
+            nbformat.write(download(path, edition), build / "_sources" / path.name)
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(build, out)
