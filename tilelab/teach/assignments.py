@@ -10,8 +10,15 @@ In each lesson the cell tagged ``exercise`` becomes an *autograded answer* cell:
 official solution (the lesson's ``solution`` cell, names ``solution_x`` read as ``my_x``) between nbgrader's
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``, then the ``check(...)`` call. ``nbgrader generate_assignment``
 removes the solution, so a student sees exactly the stub of the student edition. After each answer comes a
-read-only *autograder test* cell worth :data:`POINTS` point that calls the lesson's checker again and fails on
-"not yet", with the checker's message. Every other cell stays as it is (``teacher`` cells are left out).
+read-only *autograder test* cell that calls the lesson's checker again and fails on "not yet", with the checker's
+message: worth :data:`POINTS` point for a core exercise, :data:`OPTIONAL_POINTS` for an optional one (tagged
+``deeper``, "Going deeper"). Every other cell stays as it is (``teacher`` cells are left out). The student edition
+(:mod:`tilelab.teach.student`) is nbgrader's release of this notebook.
+
+The course folder holds students' work and marks: it goes outside the course repository (:func:`default_course_dir`).
+Rebuilding it brings untouched source notebooks up to date and keeps those the teacher changed (``--force``:
+rewritten, the teacher's points kept). :class:`RequireGradingMetadata` makes ``nbgrader autograde`` name a
+submission that carries no grading metadata instead of giving it 0.
 
 Everything after that is nbgrader's own: ``generate_assignment``, ``release_assignment``/``collect`` (or
 ``zip_collect``), ``autograde``, ``generate_feedback``, ``export``. :class:`ExerciseCsvExport` adds one export
