@@ -82,8 +82,9 @@ strong-net: $(STAMP)
 	$(PY) benchmarks/strong_net_pipeline.py $(STRONG_ARGS)
 
 # Teacher's kit (docs/teaching.md).
-#   make student [OUT=folder] [REPO=OWNER/NAME]  student editions (default: student/); REPO (the course's
-#                                        repository) adds environment.yml + postBuild for Binder and hubs
+#   make student [OUT=folder] [STUDENT_REPO=OWNER/NAME]  the student edition (default: student/): each lesson
+#                                        as its nbgrader release, with a tilelab wheel, environment.yml and
+#                                        postBuild for Binder and hubs (STUDENT_REPO: its Binder link in the README)
 #   make site    [OUT=folder] [REPO=OWNER/NAME] [STUDENT_REPO=OWNER/NAME] [HUB=URL] [LITE_URL=..]
 #                [STUDENT_LITE_URL=..]   the course as two websites, OUT/student and OUT/teacher (default: site/),
 #                                        each with launch buttons to its repository, your hub and its lite site
@@ -91,10 +92,11 @@ strong-net: $(STAMP)
 #                                        browser, no server (default: lite/; STUDENT=1: student editions;
 #                                        Pyodide from its official release; offline: PYODIDE_SOURCE=transport)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
-#   make nbgrader [OUT=folder]           an nbgrader course folder (default: course/): every lesson an
+#   make nbgrader [OUT=folder]           an nbgrader course folder (default: ../tilelab-course, outside the
+#                                        repository: it will hold students' work and marks): every lesson an
 #                                        assignment with autograded exercises; then nbgrader's own commands
 student: $(STAMP)
-	$(PY) -m tilelab.teach student $(or $(OUT),student) $(if $(REPO),--repo "$(REPO)")
+	$(PY) -m tilelab.teach student $(or $(OUT),student) --wheel $(if $(STUDENT_REPO),--student-repo "$(STUDENT_REPO)")
 
 site: $(STAMP)
 	$(PY) -m tilelab.teach site $(or $(OUT),site) $(if $(REPO),--repo "$(REPO)") \
@@ -113,7 +115,7 @@ warm: $(STAMP)
 	$(PY) -m tilelab.warm $(WARM)
 
 nbgrader: $(STAMP)
-	$(PY) -m tilelab.teach nbgrader $(or $(OUT),course)
+	$(PY) -m tilelab.teach nbgrader $(OUT)
 
 grade:
 	@echo "make grade is retired: grade with nbgrader (make nbgrader; docs/grading.md)"; exit 2

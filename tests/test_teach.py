@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import zipfile
 from pathlib import Path
 
 import nbformat
@@ -12,6 +13,7 @@ import pytest
 from tilelab import exercises
 from tilelab.teach import lesson_paths, untagged_solutions
 from tilelab.teach.__main__ import main as teach_main
+from tilelab.teach.assignments import TEST_TAG
 from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, TEACHER_TAG, tags
 from tilelab.teach.student import student_edition
 
@@ -41,7 +43,8 @@ def test_every_solution_cell_is_tagged(path: Path) -> None:
 @pytest.mark.parametrize("path", LESSONS, ids=IDS)
 def test_student_edition_has_no_solution(path: Path, student_dir: Path) -> None:
     teacher = nbformat.read(path, as_version=4)
-    student = nbformat.read(student_dir / path.name, as_version=4)
+    released = nbformat.read(student_dir / path.name, as_version=4)
+    student = nbformat.v4.new_notebook(cells=[c for c in released.cells if TEST_TAG not in tags(c)])
     solutions = [c for c in teacher.cells if SOLUTION_TAG in tags(c)]
     kept = [c for c in teacher.cells if not {SOLUTION_TAG, TEACHER_TAG} & set(tags(c))]
     assert not any(SOLUTION_TAG in tags(c) for c in student.cells)
@@ -76,8 +79,10 @@ def test_student_edition_removes_tagged_solutions_only() -> None:
         v4.new_code_cell("print(1)", outputs=[v4.new_output("stream", text="1\n")], execution_count=2),
     ])
     out = student_edition(nb)
-    assert [c.source for c in out.cells] == ["prose", "def f(x): return 0\ncheck('e', f)", "print(1)"]
-    assert out.cells[1].outputs == [] and out.cells[2].outputs[0].text == "1\n"
+    kept = [c for c in out.cells if TEST_TAG not in tags(c)]
+    assert [c.source for c in kept] == ["prose", "def f(x): return 0\n\ncheck('e', f)", "print(1)"]
+    assert kept[1].outputs == [] and kept[2].outputs[0].text == "1\n"
+    assert kept[1].metadata.nbgrader["solution"] and "checksum" in out.cells[2].metadata.nbgrader, "graded"
     assert len(nb.cells) == 6 and nb.cells[1].outputs, "the teacher edition is not changed"
 
 
@@ -172,23 +177,27 @@ def test_make_lab_again_keeps_work_and_brings_untouched_lessons_up_to_date(tmp_p
 
 
 def test_the_student_folder_runs_as_a_repository_of_its_own(tmp_path: Path) -> None:
-    """environment.yml installs tilelab from the course's repository; postBuild is the start-up step; the README's
-    commands name that repository (tilelab is not on PyPI)."""
+    """make student carries tilelab as a wheel: environment.yml and the README install it from there, postBuild is
+    the start-up step, and the course repository (the solutions) is named nowhere."""
     out = tmp_path / "student"
-    assert teach_main(["student", str(out), "--notebooks", str(LESSONS[0].parent), "--repo", "school/tilelab",
+    assert teach_main(["student", str(out), "--notebooks", str(LESSONS[0].parent), "--wheel",
                        "--branch", "spring", "--student-repo", "school/tl-students", "--quiet"]) == 0
+    wheels = sorted(out.glob("tilelab-*.whl"))
+    assert len(wheels) == 1
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        assert "tilelab/exercises/__init__.py" in wheel.namelist()
     env = (out / "environment.yml").read_text()
     course = (LESSONS[0].parents[1] / "environment.yml").read_text()
     course_deps = [line.strip() for line in course.splitlines() if line.strip().startswith("- ")]
     assert [line.strip() for line in env.splitlines() if line.strip().startswith("- ")] == course_deps + [
-        "- pip:", '- "tilelab @ git+https://github.com/school/tilelab@spring"']
+        "- pip:", f"- ./{wheels[0].name}"]
     post = out / "postBuild"
     assert os.access(post, os.X_OK) and "python -m tilelab.server_nodelay --install" in post.read_text()
     readme = (out / "README.md").read_text()
-    assert 'pip install "tilelab[lab] @ git+https://github.com/school/tilelab@spring"' in readme
-    assert not re.search(r"pip install tilelab\b", readme)
+    assert f'pip install "./{wheels[0].name}[lab]"' in readme
+    assert "git+" not in readme + env and not re.search(r"pip install tilelab\b", readme)
     assert "https://mybinder.org/v2/gh/school/tl-students/spring?urlpath=lab/tree/00_start_here.ipynb" in readme
-    assert teach_main(["student", str(tmp_path / "x"), "--repo", "school/..", "--quiet"]) == 2
+    assert teach_main(["student", str(tmp_path / "x"), "--student-repo", "school/..", "--quiet"]) == 2
 
 
 def test_teacher_talk_in_a_cell_students_see_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

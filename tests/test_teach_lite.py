@@ -382,7 +382,7 @@ def test_links_refuse_bad_input_with_the_fix(capsys, argv: list[str], message: s
 def test_readme_shows_placeholders_not_dead_links() -> None:
     readme = (ROOT / "README.md").read_text()
     assert "github.com/tilelab/tilelab" not in readme and "gh/tilelab/tilelab" not in readme
-    assert "OWNER/NAME" in readme and "python -m tilelab.teach links --repo OWNER/NAME" in readme
+    assert "OWNER/NAME" in readme and "python -m tilelab.teach links --student-repo" in readme
     assert "No install: the course in the browser" in readme and "make lite" in readme
 
 

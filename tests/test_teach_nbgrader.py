@@ -32,7 +32,7 @@ from tilelab.exercises import package_calls
 from tilelab.teach import lesson_paths
 from tilelab.teach.__main__ import main as teach_main
 from tilelab.teach.assignments import BEGIN, END, TEST_TAG, assignment_notebook, graded_exercises
-from tilelab.teach.lessons import EXERCISE_TAG, SOLUTION_TAG, TEACHER_TAG, tags
+from tilelab.teach.lessons import DEEPER_TAG, EXERCISE_TAG, SOLUTION_TAG, TEACHER_TAG, tags
 from tilelab.teach.student import student_edition
 
 pytest.importorskip("nbgrader", reason="nbgrader is installed by make test (pyproject's teach extra)")
@@ -111,14 +111,16 @@ def submission(course: Path, lesson: str, change: dict[str, Any]) -> Any:
 
 
 def special_lesson(course: Path) -> str:
-    """The first lesson with two or more graded exercises, each an answer that a package function could give."""
+    """The first lesson with two or more graded exercises, all core, each an answer a package function could give."""
     by_lesson: dict[str, list] = {}
     for e in graded_exercises(course):
         by_lesson.setdefault(e.lesson, []).append(e)
     for lesson, exercises in sorted(by_lesson.items()):
         if len(exercises) >= 2 and all(package_calls(e.name) for e in exercises):
             source = nbformat.read(course / "source" / lesson / f"{lesson}.ipynb", as_version=4)
-            if all(_answer_name(_tail(c.source)) for c in source.cells if c.metadata.get("nbgrader", {}).get("solution")):
+            if all(_answer_name(_tail(c.source)) for c in source.cells if c.metadata.get("nbgrader", {}).get("solution")) \
+                    and all(c.metadata["nbgrader"]["points"] > 0 for c in source.cells
+                            if c.metadata.get("nbgrader", {}).get("grade")):  # core exercises only: each worth a point
                 return lesson
     raise AssertionError("no lesson has two exercises that a package function answers")
 
@@ -138,7 +140,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     timings: dict[str, float] = {}
     start = time.perf_counter()
     assert teach_main(["nbgrader", str(course), "--notebooks", str(ROOT / "notebooks")]) == 0
-    editions = {p.stem: student_edition(nbformat.read(p, as_version=4)) for p in LESSONS}  # as graded
+    editions = {p.stem: student_edition(nbformat.read(p, as_version=4), p.stem) for p in LESSONS}  # as graded
     nbgrader(course, "generate_assignment", "*", "--force")
     timings["course and generate_assignment"] = time.perf_counter() - start
     exercises = graded_exercises(course)
@@ -203,7 +205,8 @@ def test_every_solved_exercise_is_an_answer_cell_with_its_solution(path: Path) -
     for answer, test in zip(answers, tests):
         assert source.cells.index(test) == source.cells.index(answer) + 1, "each answer is followed by its test"
         assert answer.source.count(BEGIN) == answer.source.count(END) == 1 and not answer.outputs
-        assert test.metadata["nbgrader"]["locked"] and test.metadata["nbgrader"]["points"] > 0
+        optional = DEEPER_TAG in tags(answer)  # "Going deeper": graded for feedback, worth no points
+        assert test.metadata["nbgrader"]["locked"] and test.metadata["nbgrader"]["points"] == (0 if optional else 1)
         assert TEST_TAG in tags(test) and "assert _result" in test.source
     assert not [c for c in source.cells if {SOLUTION_TAG, TEACHER_TAG} & set(tags(c))]
 
@@ -238,7 +241,7 @@ def test_the_course_is_not_written_over_a_teachers_edits(tmp_path: Path, capsys:
     assert '"points": 5' in edited.read_text(encoding="utf-8") and "timeout = 60" in config.read_text()
     assert "kept" in capsys.readouterr().err
     assert teach_main(["nbgrader", str(tmp_path), "--notebooks", str(ROOT / "notebooks"), "--force"]) == 0
-    assert '"points": 5' not in edited.read_text(encoding="utf-8")
+    assert '"points": 5' in edited.read_text(encoding="utf-8"), "--force keeps the teacher's points"
 
 
 # ------------------------------------------------------------------------------ with nbgrader
@@ -247,8 +250,9 @@ def test_the_released_notebook_is_the_student_edition_with_read_only_tests(grade
     for path in LESSONS:
         released = nbformat.read(course / "release" / path.stem / path.name, as_version=4)
         student = graded["editions"][path.stem]
-        cells = [c for c in released.cells if TEST_TAG not in tags(c)]
-        assert [(c.cell_type, c.source) for c in cells] == [(c.cell_type, c.source) for c in student.cells], path.name
+        cells = released.cells  # the student edition is this release, grading metadata and all
+        assert [(c.cell_type, c.source, c.metadata.get("nbgrader")) for c in cells] == [
+            (c.cell_type, c.source, c.metadata.get("nbgrader")) for c in student.cells], path.name
         assert [c.get("outputs") for c in cells] == [c.get("outputs") for c in student.cells], "stored outputs kept"
         text = nbformat.writes(released)
         assert BEGIN not in text and "solution_" not in text, f"{path.name}: a solution reached the students"
@@ -259,7 +263,9 @@ def test_official_solutions_get_full_marks_on_every_lesson(graded: dict) -> None
     assert {p.stem for p in LESSONS} >= set(lessons) and len(lessons) >= len(LESSONS) - 1
     for lesson in lessons:
         got = scores(graded, "solutions", lesson)
-        assert got and all(v == 1.0 for v in got.values()), (lesson, got, graded["logs"][lesson].stderr[-3000:])
+        full = {r["exercise"]: float(r["max_score"]) for r in graded["rows"]
+                if r["student_id"] == "solutions" and r["assignment"] == lesson}
+        assert got and got == full, (lesson, got, graded["logs"][lesson].stderr[-3000:])
     totals = {r["assignment"]: r for r in graded["totals"] if r["student_id"] == "solutions"}
     assert all(float(totals[lesson]["score"]) == float(totals[lesson]["max_score"]) > 0 for lesson in lessons)
 

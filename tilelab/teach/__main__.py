@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Sequence
@@ -17,9 +18,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         "outputs cleared); a file a student changed is never written over")
     p.add_argument("out", nargs="?", default="student", help="output folder (default: student)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
-    p.add_argument("--repo", default=None, help="the course's GitHub repository, OWNER/NAME: adds environment.yml "
-                                                "and postBuild (tilelab from that repository) for Binder and hubs")
-    p.add_argument("--branch", default="main", help="its branch (default: main)")
+    p.add_argument("--wheel", action="store_true",
+                   help="a student repository: carry tilelab as a wheel, with environment.yml and postBuild that "
+                        "install it (Binder, hubs); the course repository is named nowhere")
+    p.add_argument("--branch", default="main", help="the student repository's branch (default: main)")
     p.add_argument("--student-repo", default=None,
                    help="the repository you push this folder to, OWNER/NAME: its Binder link in the README")
     p.add_argument("--quiet", action="store_true", help="print only warnings and the files kept")
@@ -58,32 +60,41 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "(file:///.../pyodide/) ($TILELAB_PYODIDE_URL)")
 
     p = sub.add_parser("links", help="print the Binder, nbgitpuller and lite links of every lesson")
-    p.add_argument("--repo", required=True, help="the course's GitHub repository, OWNER/NAME")
+    p.add_argument("--student-repo", default=None,
+                   help="the student editions' repository (make student's folder), OWNER/NAME: the links for "
+                        "students")
+    p.add_argument("--student-lite-url", default=None,
+                   help="the student editions' lite site (make lite STUDENT=1): the lite links for students")
+    p.add_argument("--repo", default=None,
+                   help="the course's GitHub repository, OWNER/NAME: the teacher's links (solutions inside)")
+    p.add_argument("--lite-url", default=None, help="the teacher edition's lite site (its index URL), with --repo")
     p.add_argument("--branch", default="main", help="branch (default: main)")
-    p.add_argument("--lite-url", default=None, help="where the lite site is hosted (its index URL)")
     p.add_argument("--hub", default="HUB", help="your JupyterHub, as you would paste it (https://hub.school.example/, "
                                                 "with its port and path prefix if it has them; default: HUB)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
-    p.add_argument("--student-repo", default=None,
-                   help="the student editions' repository (make student's folder), OWNER/NAME: its links too")
-    p.add_argument("--student-lite-url", default=None, help="the student editions' lite site (make lite STUDENT=1)")
 
     p = sub.add_parser("nbgrader", help="write an nbgrader course folder: every lesson an assignment, "
                                          "its exercises autograded (then use nbgrader's own commands)")
-    p.add_argument("out", nargs="?", default="course", help="course folder (default: course)")
+    p.add_argument("out", nargs="?", default=None,
+                   help="course folder, outside the course repository (default: tilelab-course beside it)")
     p.add_argument("--notebooks", default=None, help="folder of lessons (default: notebooks)")
-    p.add_argument("--force", action="store_true", help="rewrite source notebooks that differ from the lessons")
+    p.add_argument("--force", action="store_true",
+                   help="rewrite source notebooks you changed, from the lessons (the points you gave are kept)")
 
     p = sub.add_parser("grade", help="retired: grading is nbgrader's (see the nbgrader command)")
     p.add_argument("rest", nargs=argparse.REMAINDER)
 
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    out_given = getattr(args, "out", None)
+    if out_given is not None and os.path.lexists(out_given) and not os.path.isdir(out_given):
+        print(f"error: {out_given} is a file, not a folder: give a folder to write into", file=sys.stderr)
+        return 2
     try:
         if args.command == "student":
             from tilelab.teach.student import build_student_editions
 
-            paths = build_student_editions(args.out, args.notebooks, repo=args.repo, branch=args.branch,
+            paths = build_student_editions(args.out, args.notebooks, wheel=args.wheel, branch=args.branch,
                                            student_repo=args.student_repo, quiet=args.quiet)
             if not args.quiet:
                 print(f"{len(paths)} student editions in {args.out}/ ({time.perf_counter() - start:.1f} s)")
@@ -116,13 +127,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         notebooks=args.notebooks, student_repo=args.student_repo,
                         student_lite_url=args.student_lite_url)
         elif args.command == "nbgrader":
-            from tilelab.teach.assignments import build_course
+            from tilelab.teach.assignments import build_course, default_course_dir
 
-            graded = build_course(args.out, args.notebooks, force=args.force)
+            out = args.out if args.out is not None else default_course_dir(args.notebooks)
+            graded = build_course(out, args.notebooks, force=args.force)
             lessons = len({e.lesson for e in graded})
-            print(f"{args.out}/: {lessons} assignments, {len(graded)} autograded exercises "
+            print(f"{out}/: {lessons} assignments, {len(graded)} autograded exercises "
                   f"({time.perf_counter() - start:.1f} s). Next, with the course's environment active "
-                  f"(source .venv/bin/activate): cd {args.out}; nbgrader generate_assignment LESSON "
+                  f"(source .venv/bin/activate): cd {out}; nbgrader generate_assignment LESSON "
                   "(docs/grading.md has the rest)")
         else:
             print("error: `grade` is retired: grade with nbgrader. `python -m tilelab.teach nbgrader OUT` "

@@ -10,8 +10,15 @@ In each lesson the cell tagged ``exercise`` becomes an *autograded answer* cell:
 official solution (the lesson's ``solution`` cell, names ``solution_x`` read as ``my_x``) between nbgrader's
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``, then the ``check(...)`` call. ``nbgrader generate_assignment``
 removes the solution, so a student sees exactly the stub of the student edition. After each answer comes a
-read-only *autograder test* cell worth :data:`POINTS` point that calls the lesson's checker again and fails on
-"not yet", with the checker's message. Every other cell stays as it is (``teacher`` cells are left out).
+read-only *autograder test* cell that calls the lesson's checker again and fails on "not yet", with the checker's
+message: worth :data:`POINTS` point for a core exercise, :data:`OPTIONAL_POINTS` for an optional one (tagged
+``deeper``, "Going deeper"). Every other cell stays as it is (``teacher`` cells are left out). The student edition
+(:mod:`tilelab.teach.student`) is nbgrader's release of this notebook.
+
+The course folder holds students' work and marks: it goes outside the course repository (:func:`default_course_dir`).
+Rebuilding it brings untouched source notebooks up to date and keeps those the teacher changed (``--force``:
+rewritten, the teacher's points kept). :class:`RequireGradingMetadata` makes ``nbgrader autograde`` name a
+submission that carries no grading metadata instead of giving it 0.
 
 Everything after that is nbgrader's own: ``generate_assignment``, ``release_assignment``/``collect`` (or
 ``zip_collect``), ``autograde``, ``generate_feedback``, ``export``. :class:`ExerciseCsvExport` adds one export
@@ -23,10 +30,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import io
+import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tokenize
 from dataclasses import dataclass
@@ -36,6 +46,7 @@ from typing import Any, Iterable
 import nbformat
 
 from tilelab.teach.lessons import (
+    DEEPER_TAG,
     EXERCISE_TAG,
     SOLUTION_TAG,
     TEACHER_TAG,
@@ -44,7 +55,10 @@ from tilelab.teach.lessons import (
     tags,
 )
 
-POINTS = 1  #: points per exercise (edit a test cell's points in the source notebook to weigh it)
+POINTS = 1  #: points per core exercise (edit a test cell's points in the source notebook to weigh it)
+#: points of an optional exercise (its cell tagged ``deeper``, "Going deeper"): graded and shown in the feedback,
+#: counted in no total
+OPTIONAL_POINTS = 0
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 TEST_TAG = "autograder-test"
 
@@ -61,6 +75,17 @@ c.ClearSolutions.code_stub = {"python": ""}
 
 # The lessons keep their stored figures and board pictures (answer and test cells are stored without outputs).
 c.ClearOutput.enabled = False
+
+# A submitted notebook with no grading metadata (not made from the release: the student worked in another copy)
+# is reported by name and left ungraded, never given a silent 0; the other students are graded.
+c.Autograde.sanitize_preprocessors = [
+    "tilelab.teach.assignments.RequireGradingMetadata",
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
 
 # Seconds a cell may run before it is interrupted (the longest lesson cell takes well under a minute once the
 # caches are built: `make warm`). An answer that loops forever loses that exercise's points, not the others.
@@ -204,7 +229,9 @@ def assignment_notebook(nb: Any, lesson: str) -> tuple[Any, list[Exercise]]:
         cell.metadata["nbgrader"] = _nbgrader_meta(grade_id, solution=True, grade=False)
         test = nbformat.v4.new_code_cell(_test_source(tail, _check_calls(tail)),
                                          metadata={"tags": [TEST_TAG], "editable": False, "deletable": False})
-        test.metadata["nbgrader"] = _nbgrader_meta(f"test-{grade_id}", solution=False, grade=True, points=POINTS)
+        test.id = _cell_id(f"test-{grade_id}", {c.get("id") for c in cells})  # the same on every build
+        points = OPTIONAL_POINTS if DEEPER_TAG in t else POINTS
+        test.metadata["nbgrader"] = _nbgrader_meta(f"test-{grade_id}", solution=False, grade=True, points=points)
         out += [cell, test]
         graded.append(Exercise(lesson, name, grade_id))
     source = copy.deepcopy(nb)
@@ -214,45 +241,135 @@ def assignment_notebook(nb: Any, lesson: str) -> tuple[Any, list[Exercise]]:
     return source, graded
 
 
+def _cell_id(wanted: str, taken: set) -> str:
+    """A notebook cell id (letters, digits, ``-`` and ``_``, at most 64) from ``wanted``, unlike those ``taken``.
+
+    >>> _cell_id("test-2048.slide_row", set())
+    'test-2048-slide_row'
+    """
+    base = re.sub(r"[^A-Za-z0-9_-]", "-", wanted)[:60]
+    found, n = base, 1
+    while found in taken:
+        n += 1
+        found = f"{base}-{n}"
+    return found
+
+
 def _reads_saved_results(nb: Any) -> bool:
     return any(cell.cell_type == "code" and re.search(r"\b(load_results|results_path|results_dir)\b", cell.source)
                for cell in nb.cells)
 
 
-def build_course(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *,
+COURSE_RECORD = ".tilelab-course.json"  #: digests of the source notebooks as build_course last wrote them
+
+
+def default_course_dir(notebooks: str | os.PathLike | None = None) -> Path:
+    """Where the course folder goes by default: ``tilelab-course`` beside the course repository (the folder
+    that holds the lessons' folder), never inside it: the course folder holds students' work and marks.
+
+    >>> default_course_dir("/home/t/tilelab/notebooks").as_posix()
+    '/home/t/tilelab-course'
+    """
+    folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
+    return folder.resolve().parent.parent / "tilelab-course"
+
+
+def _repository_of(path: Path) -> Path | None:
+    """The git work tree holding ``path`` (or the folder it would be made in), if any."""
+    for folder in [path, *path.parents]:
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def _points(nb: Any) -> dict[str, Any]:
+    """``{grade_id: points}`` of a source notebook's grade cells."""
+    return {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"].get("points") for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade")}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def build_course(out: str | os.PathLike | None = None, notebooks: str | os.PathLike | None = None, *,
                  force: bool = False, quiet: bool = False) -> list[Exercise]:
     """Write the nbgrader course folder ``out`` (see the module docstring); return every graded exercise.
 
-    An existing source notebook that differs is kept (a teacher may have edited it) unless ``force``.
+    ``out`` defaults to :func:`default_course_dir`; a folder inside a git repository that does not ignore it is
+    refused (a ``git add -A`` there would publish students' work and marks). A source notebook is rewritten when
+    it is still what the last build wrote (its digest is kept in ``OUT/.tilelab-course.json``); one the teacher
+    changed is kept and named. ``force`` rewrites it too, keeping the points the teacher gave its exercises.
     """
-    out = Path(out)
     folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
+    out = Path(out) if out is not None else default_course_dir(folder)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file: give a folder for the course (default: {default_course_dir(folder)})")
     paths = lesson_paths(folder)
     if not paths:
         raise ValueError(f"no lessons (*.ipynb) in {folder}")
+    repository = _repository_of(out.resolve())
+    if repository is not None and not _ignored(repository, out.resolve()):
+        raise ValueError(f"{out} is inside the git repository {repository} and not ignored there: a `git add -A` "
+                         "would publish students' work and marks. Give a folder outside it (default: "
+                         f"{default_course_dir(folder)}) or add the folder to {repository / '.gitignore'}")
     (out / "source").mkdir(parents=True, exist_ok=True)
     config = out / "nbgrader_config.py"
     if not config.exists():
         config.write_text(COURSE_CONFIG, encoding="utf-8")
+    record_path = out / COURSE_RECORD
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        record = record if isinstance(record, dict) else {}
+    except (OSError, ValueError):
+        record = {}
     results = folder.resolve().parent / "benchmarks" / "results"
     graded: list[Exercise] = []
-    for path in paths:
-        lesson = path.stem
-        nb = nbformat.read(path, as_version=4)
-        source, exercises = assignment_notebook(nb, lesson)
-        graded += exercises
-        target = out / "source" / lesson / path.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        text = nbformat.writes(source) + "\n"
-        if target.exists() and not force and target.read_text(encoding="utf-8") != text:
-            print(f"{target}: kept (it differs from the lesson: edited? --force rewrites it)", file=sys.stderr)
-        else:
-            target.write_text(text, encoding="utf-8")
-        if _reads_saved_results(nb) and results.is_dir():
-            _copy_results(results, target.parent / "benchmarks" / "results")
-        if not quiet:
-            print(f"{target}: {len(exercises)} graded exercise(s)")
+    try:
+        for path in paths:
+            lesson = path.stem
+            nb = nbformat.read(path, as_version=4)
+            source, exercises = assignment_notebook(nb, lesson)
+            graded += exercises
+            target = out / "source" / lesson / path.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = nbformat.writes(source) + "\n"
+            current = target.read_text(encoding="utf-8") if target.exists() else None
+            relative = f"source/{lesson}/{path.name}"
+            if current is None or current == text or record.get(relative) == _digest(current):
+                target.write_text(text, encoding="utf-8")  # new, the same, or untouched since the last build
+                record[relative] = _digest(text)
+            elif not force:
+                print(f"{target}: kept (changed since it was generated; --force rewrites it from the lesson, "
+                      "keeping its points)", file=sys.stderr)
+            else:
+                given = _points(nbformat.reads(current, as_version=4))
+                for cell in source.cells:
+                    meta = cell.metadata.get("nbgrader", {})
+                    if meta.get("grade") and given.get(meta["grade_id"]) not in (None, meta.get("points")):
+                        meta["points"] = given[meta["grade_id"]]
+                        print(f"{target}: {meta['grade_id']} keeps your {meta['points']} point(s)", file=sys.stderr)
+                text = nbformat.writes(source) + "\n"
+                target.write_text(text, encoding="utf-8")
+                record[relative] = _digest(text)
+            if _reads_saved_results(nb) and results.is_dir():
+                _copy_results(results, target.parent / "benchmarks" / "results")
+            if not quiet:
+                points = sum(p or 0 for p in _points(source).values())
+                print(f"{target}: {len(exercises)} graded exercise(s), {points} point(s)")
+    finally:
+        record_path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return graded
+
+
+def _ignored(repository: Path, path: Path) -> bool:
+    """True when git ignores ``path`` in ``repository`` (``git check-ignore``)."""
+    probe = path / "gradebook.db"
+    try:
+        done = subprocess.run(["git", "-C", str(repository), "check-ignore", "-q", str(probe)], capture_output=True)
+    except OSError:  # no git on this machine: nothing tells it is ignored
+        return False
+    return done.returncode == 0
 
 
 def _copy_results(source: Path, target: Path) -> None:
@@ -317,6 +434,37 @@ def _export_plugin_base() -> type:
     except ImportError:  # nbgrader is not installed: the class below is only for nbgrader's export command
         return object
     return ExportPlugin  # type: ignore[no-any-return]
+
+
+def _preprocessor_base() -> type:
+    try:
+        from nbgrader.preprocessors import NbGraderPreprocessor
+    except ImportError:  # nbgrader is not installed: the class below is only for nbgrader's autograde
+        return object
+    return NbGraderPreprocessor  # type: ignore[no-any-return]
+
+
+class UngradableSubmission(ValueError):
+    """A submitted notebook nbgrader cannot grade (no grading metadata)."""
+
+
+class RequireGradingMetadata(_preprocessor_base()):  # type: ignore[misc]
+    """nbgrader autograde's first step in the tilelab course (``COURSE_CONFIG``): a submitted notebook with no
+    grading metadata at all (the student worked in a copy not made from the nbgrader release) is refused with
+    its student's name and file, so nbgrader reports it and grades the others, instead of giving it 0 in
+    silence."""
+
+    def preprocess(self, nb: Any, resources: dict) -> tuple[Any, dict]:
+        if not any(cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") for cell in nb.cells):
+            about = resources.get("nbgrader", {})
+            student, assignment = about.get("student", "?"), about.get("assignment", "?")
+            notebook = about.get("notebook", "?")
+            raise UngradableSubmission(
+                f"submitted/{student}/{assignment}/{notebook}.ipynb has no grading metadata: it was not made from "
+                f"the nbgrader release of {assignment}, so no exercise in it can be graded. Not graded; ask "
+                f"{student} to copy their answers into the student edition (make lab, make student, the student "
+                "site or the browser site) and hand that in")
+        return nb, resources
 
 
 class ExerciseCsvExport(_export_plugin_base()):  # type: ignore[misc]

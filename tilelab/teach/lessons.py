@@ -35,7 +35,14 @@ def lesson_paths(folder: str | os.PathLike | None = None) -> list[Path]:
     root = Path(folder) if folder is not None else default_notebook_dir()
     if not root.is_dir():
         raise ValueError(f"{root} is not a folder of notebooks; pass the folder that holds the .ipynb files")
-    return sorted(p for p in root.glob("*.ipynb") if p.is_file())
+    found = sorted(p for p in root.glob("*.ipynb") if p.is_file())
+    for path in found:
+        try:
+            path.name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"{os.fsencode(path)!r}: a lesson whose file name is not UTF-8 (it goes into links and "
+                             "web pages); rename it") from None
+    return found
 
 
 def tags(cell: Any) -> list[str]:

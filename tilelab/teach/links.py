@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from typing import Callable, Sequence
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from tilelab.teach.lessons import lesson_paths
 
@@ -34,8 +34,10 @@ def lesson_url(name: str) -> str:
 
     >>> lesson_url("00_start_here")
     'lab/index.html?path=00_start_here.ipynb'
+    >>> lesson_url('x" onmouseover="alert(1)')
+    'lab/index.html?path=x%22%20onmouseover%3D%22alert%281%29.ipynb'
     """
-    return f"lab/index.html?path={quote(name)}.ipynb"
+    return f"lab/index.html?path={quote(name + '.ipynb', safe='')}"
 
 
 def check_repo(repo: str) -> str:
@@ -59,18 +61,23 @@ def check_repo(repo: str) -> str:
 
 
 def check_branch(branch: str) -> str:
-    """``branch`` if it reads as a git branch name, else a ValueError saying what to give.
+    """``branch`` if git takes it as a branch name (the rules of ``git check-ref-format --branch``) and it needs
+    no quoting in a link, else a ValueError saying what to give.
 
-    >>> check_branch("main")
-    'main'
-    >>> check_branch("main\\n")
+    >>> check_branch("spring-2026/week.1")
+    'spring-2026/week.1'
+    >>> check_branch("a/.b")
     Traceback (most recent call last):
     ...
-    ValueError: --branch takes a branch name such as main, got 'main\\n'
+    ValueError: --branch takes a branch name git accepts, such as main, got 'a/.b'
     """
-    if (not isinstance(branch, str) or not re.fullmatch(r"[A-Za-z0-9._/-]+", branch) or ".." in branch
-            or branch.startswith(("/", "-", ".")) or branch.endswith(("/", ".", ".lock")) or "//" in branch):
-        raise ValueError(f"--branch takes a branch name such as main, got {branch!r}")
+    fail = ValueError(f"--branch takes a branch name git accepts, such as main, got {branch!r}")
+    if not isinstance(branch, str) or not re.fullmatch(r"[A-Za-z0-9._/-]+", branch):
+        raise fail  # git also takes some other characters; a link would have to quote them
+    components = branch.split("/")
+    if (branch.startswith("-") or branch.endswith(".") or ".." in branch or branch == "HEAD"
+            or any(not c or c.startswith(".") or c.endswith(".lock") for c in components)):
+        raise fail  # git-check-ref-format(1) rules 1, 3, 6 and 7; --branch: no "-" first, not HEAD
     return branch
 
 
@@ -91,7 +98,8 @@ def _web_address(url: str, what: str, example: str, *, bare_host: bool = False) 
     if port and not (port.isdigit() and 0 < int(port) < 65536):
         raise fail
     segments = [s for s in parts.path.split("/") if s]
-    if any(s in (".", "..") or not re.fullmatch(_SEGMENT, s) for s in segments) or "'" in parts.path:
+    if (any(unquote(s) in (".", "..") or not re.fullmatch(_SEGMENT, s) for s in segments) or "'" in parts.path
+            or re.search(r"%2f|%5c", parts.path, re.I)):  # a browser reads %2e%2e as "..", %2f as "/"
         raise fail
     return parts.scheme, parts.netloc, "/".join(segments)
 
@@ -200,33 +208,51 @@ def lesson_links(repo: str, names: Sequence[str], *, branch: str = "main", lite_
     return rows
 
 
-def print_links(repo: str, *, branch: str = "main", lite_url: str | None = None, hub: str = HUB_PLACEHOLDER,
-                notebooks: str | os.PathLike | None = None, student_repo: str | None = None,
-                student_lite_url: str | None = None, out: Callable[[str], None] = print) -> list[dict]:
+def print_links(repo: str | None = None, *, branch: str = "main", lite_url: str | None = None,
+                hub: str = HUB_PLACEHOLDER, notebooks: str | os.PathLike | None = None,
+                student_repo: str | None = None, student_lite_url: str | None = None,
+                out: Callable[[str], None] = print) -> list[dict]:
     """Print every lesson's launch links (``python -m tilelab.teach links``); return them.
 
-    With ``student_repo`` (a repository holding ``make student``'s folder) each lesson also gets the student
-    edition's Binder and nbgitpuller links (and with ``student_lite_url`` its lite link).
+    The student edition's links come first, each labelled ``student``: its repository (``student_repo``,
+    ``make student``'s folder pushed as a repository) on Binder and a hub, and its lite site
+    (``student_lite_url``). The course repository's (``repo``) and its lite site's (``lite_url``) open the
+    teacher edition, with the solutions: they are labelled ``teacher``, never handed to students.
     """
+    if repo is None and student_repo is None:
+        raise ValueError("links needs --student-repo OWNER/NAME (the student editions' repository: the links for "
+                         "students) or --repo OWNER/NAME (the course repository: the teacher's links), or both")
+    if lite_url is not None and repo is None:
+        raise ValueError("--lite-url is the teacher edition's lite site: give it with --repo (the students' lite "
+                         "site is --student-lite-url)")
     names = [p.stem for p in lesson_paths(notebooks)]
     if not names:
         raise ValueError("no lessons found (looked in the notebooks folder)")
-    rows = lesson_links(repo, names, branch=branch, lite_url=lite_url, hub=hub)
+    rows: list[dict] = [{"lesson": name} for name in names]
+    editions = [("student", student_repo, student_lite_url, "student"), ("teacher", repo, lite_url, "course")]
+    for edition, where, lite, layout in editions:
+        if where is None:
+            continue
+        for row, extra in zip(rows, lesson_links(where, names, branch=branch, lite_url=lite, hub=hub, layout=layout)):
+            row.update({f"{edition} {key}": value for key, value in extra.items() if key != "lesson"})
     if student_repo is not None:
-        student = lesson_links(student_repo, names, branch=branch, lite_url=student_lite_url, hub=hub,
-                               layout="student")
-        for row, extra in zip(rows, student):
-            row.update({f"student {key}": value for key, value in extra.items() if key != "lesson"})
-    out(f"Launch links for github.com/{repo} (branch {branch})" + (f", lite site {lite_base(lite_url)}" if lite_url
-                                                                     else "; add --lite-url URL for the lite site"))
-    if student_repo is not None:
-        out(f"Student editions: github.com/{student_repo} (make student's folder at its root)")
+        out(f"Student links (student edition: the notebooks students solve and hand in): github.com/{student_repo} "
+            f"(branch {branch}, make student's folder at its root)"
+            + (f", lite site {lite_base(student_lite_url)}" if student_lite_url else
+               "; add --student-lite-url URL for the students' lite site"))
+    else:
+        out("No student links: pass --student-repo OWNER/NAME (make student's folder pushed as a repository). "
+            "Students who work elsewhere hand in notebooks nbgrader cannot grade.")
+    if repo is not None:
+        out(f"Teacher links (teacher edition, with the solutions: not for students): github.com/{repo} "
+            f"(branch {branch})" + (f", lite site {lite_base(lite_url)}" if lite_url else ""))
     if hub == HUB_PLACEHOLDER:
         out("nbgitpuller links: replace HUB with your JupyterHub's address (or pass --hub).")
+    keys = [f"{edition} {key}" for edition in ("student", "teacher") for key in ("binder", "nbgitpuller", "lite")]
     for row in rows:
         out("")
         out(row["lesson"])
-        for key in ("binder", "nbgitpuller", "lite", "student binder", "student nbgitpuller", "student lite"):
+        for key in keys:
             if key in row:
                 out(f"  {key + ':':21s}{row[key]}")
     return rows

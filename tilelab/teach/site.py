@@ -44,7 +44,15 @@ from tilelab.teach.lessons import (  # noqa: F401  (Lesson and describe: also im
     readme_lessons,
     tags,
 )
-from tilelab.teach.links import HUB_PLACEHOLDER, check_branch, check_repo, hub_base, lesson_links, relative_base
+from tilelab.teach.links import (
+    HUB_PLACEHOLDER,
+    check_branch,
+    check_repo,
+    hub_base,
+    lesson_links,
+    lesson_url,
+    relative_base,
+)
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "site"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -103,7 +111,10 @@ def site_notebook(nb: Any, edition: str) -> Any:
     if edition == "student":
         from tilelab.teach.student import student_edition
 
+        from tilelab.teach.assignments import TEST_TAG
+
         nb = student_edition(nb)
+        nb.cells = [cell for cell in nb.cells if TEST_TAG not in tags(cell)]  # the grader's cells: not for reading
     else:
         nb = nbformat.from_dict(copy.deepcopy(nb))
     nb.metadata.pop("widgets", None)  # no widget state: the page never loads the widget scripts
@@ -232,8 +243,19 @@ def launch_settings(edition: str, names: list[str], *, repo: str | None, branch:
     if lite_url is not None:
         base = relative_base(lite_url)
         for name in names:
-            launch[name]["JupyterLite"] = base + f"lab/index.html?path={name}.ipynb"
+            launch[name]["JupyterLite"] = base + lesson_url(name)  # the name quoted: it goes into an attribute
     return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch}
+
+
+def download(path: Path, edition: str) -> Any:
+    """The notebook a page's download button hands out: the edition as it is opened in JupyterLab, not the copy
+    prepared for the page (the student edition: the nbgrader release, the notebook students hand in)."""
+    nb = nbformat.read(path, as_version=4)
+    if edition == "student":
+        from tilelab.teach.student import student_edition
+
+        return student_edition(nb, path.stem)
+    return nb
 
 
 def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, edition: str = "student",
@@ -270,14 +292,8 @@ def build_site(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
             raise RuntimeError(f"sphinx could not build the {edition} site:\n{done.stderr[-4000:]}")
         if problems and not quiet:
             print("\n".join(problems[:20]), file=sys.stderr)
-        # the download button hands out the edition as the students get it, not the copy prepared for the page
         for path in lesson_paths(folder):
-            pristine = nbformat.read(path, as_version=4)
-            if edition == "student":
-                from tilelab.teach.student import student_edition
-
-                pristine = student_edition(pristine)
-            nbformat.write(pristine, build / "_sources" / path.name)
+            nbformat.write(download(path, edition), build / "_sources" / path.name)
         if out.exists():
             shutil.rmtree(out)
         shutil.copytree(build, out)

@@ -1,15 +1,17 @@
-"""Student editions: every lesson without its solutions and teacher's notes, exercise outputs cleared.
+"""Student editions: every lesson as its nbgrader release, the one notebook students open, solve and hand in.
 
-Built with nbconvert's own :class:`~nbconvert.preprocessors.TagRemovePreprocessor`: cells tagged ``solution`` or
-``teacher`` are removed, cells tagged ``exercise`` lose their outputs (and execution count); everything else --
-prose, pictures, stored outputs, widget state -- is kept.
+Each lesson becomes its nbgrader assignment (:mod:`tilelab.teach.assignments`) and nbgrader's own
+``GenerateAssignment`` makes the release from it (:func:`student_edition`): solutions and teacher's notes removed,
+exercise outputs cleared, the grading metadata and checksums in place, so a notebook solved wherever a student
+opened it (``make lab``, the student repository on Binder or a hub, the student site's download button, the
+browser site) gets its marks from ``nbgrader autograde``.
 
 The folder is the students' own: a file a student changed is never written over. :func:`build_student_editions`
 keeps a record (``.tilelab-student.json``) of what it wrote; a file that still matches the record is the kit's
 and is brought up to date, a file that does not is the student's and stays as it is, the new version written
-beside it (``NAME.updated.ipynb``) and named in the output. With the course's repository (``repo``) the folder
+beside it (``NAME.updated.ipynb``) and named in the output. As a student repository (``wheel``) the folder
 also carries what Binder and a JupyterHub need to run it as a repository of its own: an ``environment.yml`` that
-installs tilelab from that repository, and a ``postBuild`` start-up step.
+installs tilelab from the wheel the folder carries (``wheel``), and a ``postBuild`` start-up step.
 """
 
 from __future__ import annotations
@@ -21,11 +23,11 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 import nbformat
-from nbconvert.preprocessors import TagRemovePreprocessor
 
 from tilelab.teach.lessons import (
     EXERCISE_TAG,
@@ -33,6 +35,7 @@ from tilelab.teach.lessons import (
     TEACHER_TAG,
     default_notebook_dir,
     lesson_paths,
+    tags,
     untagged_solutions,
 )
 from tilelab.teach.links import check_branch, check_repo, lesson_links
@@ -50,23 +53,66 @@ python -m tilelab.server_nodelay --install
 """
 
 
-def student_edition(nb: Any) -> Any:
-    """Return ``nb`` without ``solution`` and ``teacher`` cells and with the outputs of ``exercise`` cells cleared.
+def student_edition(nb: Any, lesson: str = "lesson") -> Any:
+    """The student edition of lesson notebook ``nb``: its nbgrader release, the notebook students hand in.
+
+    The lesson becomes its nbgrader source (:func:`tilelab.teach.assignments.assignment_notebook`: solutions in
+    their answer cells, read-only autograder tests, ``teacher`` cells left out), and nbgrader's own
+    ``GenerateAssignment`` makes the release from it with the course's settings (:data:`COURSE_CONFIG
+    <tilelab.teach.assignments.COURSE_CONFIG>`): solutions removed, cells locked, checksums computed. The
+    outputs of ``exercise`` cells are cleared. A notebook solved in it, wherever it was opened, is graded by
+    ``nbgrader autograde``. ``lesson`` names the lesson in error messages.
 
     >>> import nbformat
     >>> v4 = nbformat.v4
     >>> nb = v4.new_notebook(cells=[
-    ...     v4.new_code_cell("stub()", metadata={"tags": ["exercise"]},
+    ...     v4.new_code_cell("def my_f(x):\\n    return 0\\n\\ncheck('double', my_f)", metadata={"tags": ["exercise"]},
     ...                      outputs=[v4.new_output("stream", text="not yet")], execution_count=3),
-    ...     v4.new_code_cell("answer()", metadata={"tags": ["solution"]})])
+    ...     v4.new_code_cell("def solution_f(x):\\n    return 2 * x", metadata={"tags": ["solution"]})])
     >>> out = student_edition(nb)
-    >>> [c.source for c in out.cells], out.cells[0].outputs, out.cells[0].execution_count
-    (['stub()'], [], None)
+    >>> print(out.cells[0].source)
+    def my_f(x):
+        return 0
+    <BLANKLINE>
+    check('double', my_f)
+    >>> out.cells[0].outputs, out.cells[0].metadata.nbgrader["grade_id"], out.cells[1].metadata.nbgrader["points"]
+    ([], 'double', 1)
     """
-    nb = nbformat.from_dict(copy.deepcopy(nb))  # never change the teacher edition
-    pre = TagRemovePreprocessor(remove_cell_tags={SOLUTION_TAG, TEACHER_TAG}, remove_all_outputs_tags={EXERCISE_TAG})
-    nb, _ = pre.preprocess(nb, {})
-    return nb
+    from tilelab.teach.assignments import assignment_notebook
+
+    source, _ = assignment_notebook(nb, lesson)
+    released = nbgrader_release(source)
+    for cell in released.cells:
+        if EXERCISE_TAG in tags(cell) and cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return released
+
+
+def nbgrader_release(source: Any) -> Any:
+    """What ``nbgrader generate_assignment`` makes of the nbgrader source notebook ``source`` in a course with
+    tilelab's settings: nbgrader's own converter, run on a scratch course folder (no gradebook written)."""
+    from nbgrader.converters import GenerateAssignment
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from tilelab.teach.assignments import COURSE_CONFIG
+
+    with tempfile.TemporaryDirectory(prefix="tilelab-release-") as scratch:
+        root = Path(scratch)
+        (root / "nbgrader_config.py").write_text(COURSE_CONFIG, encoding="utf-8")
+        config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+        config.CourseDirectory.root = str(root)
+        config.GenerateAssignment.no_database = True  # nbgrader generate_assignment --no-db
+        config.SaveCells.enabled = False
+        (root / "source" / "lesson").mkdir(parents=True)
+        nbformat.write(source, root / "source" / "lesson" / "lesson.ipynb")
+        coursedir = CourseDirectory(config=config)
+        converter = GenerateAssignment(coursedir=coursedir, config=config)
+        converter.log.setLevel("ERROR")
+        coursedir.assignment_id = "lesson"
+        converter.start()
+        released = nbformat.read(root / "release" / "lesson" / "lesson.ipynb", as_version=4)
+    return released
 
 
 def teacher_talk(nb: Any) -> list[tuple[int, str]]:
@@ -130,10 +176,9 @@ class _Folder:
         self.record_path.write_text(json.dumps(self.record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def readme(names: list[str], repo: str | None, branch: str, student_repo: str | None) -> str:
-    """The student folder's README: what it is, and commands that work to open it."""
-    course = f"https://github.com/{repo}" if repo else "https://github.com/OWNER/NAME"
-    where = ("" if repo else " (`OWNER/NAME`: the course's repository, which your teacher gives you)")
+def readme(names: list[str], wheel: str | None, branch: str, student_repo: str | None) -> str:
+    """The student folder's README: what it is, and commands that work to open it (``wheel``: the file name of
+    the tilelab wheel the folder carries)."""
     lines = [
         "# tilelab: student edition", "",
         "The tilelab lessons for students: read, run the cells, play the boards and do the exercises. Each",
@@ -141,54 +186,59 @@ def readme(names: list[str], repo: str | None, branch: str, student_repo: str | 
         "smallest example it gets wrong. These notebooks are yours: the course never writes over one you changed.", "",
         "## Open the lessons", "",
         "- **In a copy of the course** (the repository with the `Makefile`): `make lab` opens this folder.",
-        f"- **Anywhere with Python 3.10 or newer**{where}:", "",
-        "  ```bash",
-        "  python3 -m venv .venv",
-        f"  .venv/bin/pip install \"tilelab[lab] @ git+{course}@{branch}\"",
-        "  .venv/bin/jupyter lab",
-        "  ```", "",
     ]
+    if wheel:
+        lines += [
+            "- **Anywhere with Python 3.10 or newer**, in this folder (it carries tilelab itself):", "",
+            "  ```bash",
+            "  python3 -m venv .venv",
+            f"  .venv/bin/pip install \"./{wheel}[lab]\"",
+            "  .venv/bin/jupyter lab",
+            "  ```", "",
+        ]
     if student_repo:
         binder = lesson_links(student_repo, names[:1], branch=branch, layout="student")[0]["binder"]
         lines += [f"- **On Binder** (nothing to install; download your notebooks before you close the tab): {binder}",
                   ""]
     lines += [
-        "Start with `00_start_here.ipynb`. Click a board once to give it the keyboard; **Escape** gives the",
+        "", "Start with `00_start_here.ipynb`. Click a board once to give it the keyboard; **Escape** gives the",
         "keyboard back to the notebook.", "",
         "## Handing in", "",
         "Save the notebook (Ctrl+S) and hand in the `.ipynb` file the way your teacher asks (on Binder or in the",
-        "browser site: *File → Download* first).", "",
+        "browser site: *File → Download* first). Hand in the notebook you worked in: it carries what the grader",
+        "needs to find your answers.", "",
     ]
     return "\n".join(lines)
 
 
-def environment_yml(course_environment: Path, repo: str, branch: str) -> str:
-    """The student repository's ``environment.yml``: the course's own, plus tilelab from the course repository."""
+def environment_yml(course_environment: Path, wheel: str) -> str:
+    """The student repository's ``environment.yml``: the course's own, plus tilelab from the wheel it carries."""
     lines = ["# Binder / conda environment for the tilelab student editions (written by python -m tilelab.teach "
-             "student).", "# It installs tilelab from the course's repository; ./postBuild finishes the set-up."]
+             "student).", "# It installs tilelab from the wheel beside it; ./postBuild finishes the set-up."]
     body = course_environment.read_text(encoding="utf-8").splitlines()
     lines += [line for line in body if line.strip() and not line.lstrip().startswith("#")]
-    lines += ["  - pip:", f"      - \"tilelab @ git+https://github.com/{repo}@{branch}\""]
+    lines += ["  - pip:", f"      - ./{wheel}"]
     return "\n".join(lines) + "\n"
 
 
 def build_student_editions(
     out: str | os.PathLike, notebooks: str | os.PathLike | None = None, *, quiet: bool = False,
-    repo: str | None = None, branch: str = "main", student_repo: str | None = None,
+    wheel: bool = False, branch: str = "main", student_repo: str | None = None,
 ) -> list[Path]:
     """Write the student edition of every lesson in ``notebooks`` into ``out``; return the lessons' paths there.
 
     A file the student changed is kept, and a new version of it written beside it (see the module docstring).
     ``quiet`` prints only the files kept (no progress, no warnings for the lessons' authors).
-    ``repo`` (``OWNER/NAME``, the course's GitHub repository) adds ``environment.yml`` and ``postBuild``, so the
-    folder runs on Binder or a hub as a repository of its own (``student_repo``, named in its README).
+    ``wheel`` adds tilelab as a wheel (``pip wheel`` of this checkout), with ``environment.yml`` and ``postBuild``
+    that install it, so the folder runs on Binder or a hub as a repository of its own (``student_repo``, named in
+    its README) without the course repository.
     """
-    if repo is not None:
-        check_repo(repo)
     if student_repo is not None:
         check_repo(student_repo)
     check_branch(branch)
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file: give a folder for the student editions")
     folder = Path(notebooks) if notebooks is not None else default_notebook_dir()
     paths = lesson_paths(folder)
     if not paths:
@@ -203,20 +253,31 @@ def build_student_editions(
         if suspicious and not quiet:
             print(f"warning: {path.name}: code cells {suspicious} start with '# Solution' but are not tagged "
                   f"'{SOLUTION_TAG}'; they stay in the student edition (tag them to remove them)", file=sys.stderr)
-        student = student_edition(nb)
+        student = student_edition(nb, path.stem)
         for index, words in [] if quiet else teacher_talk(student):
             print(f"warning: {path.name}: a cell students see speaks of solutions or to the teacher "
                   f"({words!r}, cell {index} of the student edition): tag it '{TEACHER_TAG}'", file=sys.stderr)
         target = files.write(path.name, (nbformat.writes(student) + "\n").encode("utf-8"))
         written.append(out / path.name)
-        removed = len(nb.cells) - len(student.cells)
-        say(f"{target}: {removed} solution or teacher cell(s) removed")
+        graded = sum(1 for cell in student.cells if cell.metadata.get("nbgrader", {}).get("grade"))
+        say(f"{target}: the nbgrader release, {graded} autograded exercise(s)")
     names = [p.stem for p in paths]
-    files.write("README.md", readme(names, repo, branch, student_repo).encode("utf-8"))
-    course_environment = folder.resolve().parent / "environment.yml"
-    if repo is not None and course_environment.is_file():
-        files.write("environment.yml", environment_yml(course_environment, repo, branch).encode("utf-8"))
+    wheel_name = None
+    if wheel:
+        from tilelab.teach.lite import build_tilelab_wheel
+
+        with tempfile.TemporaryDirectory(prefix="tilelab-student-wheel-") as scratch:
+            built = build_tilelab_wheel(Path(scratch))
+            wheel_name = built.name
+            for old in out.glob("tilelab-*.whl"):  # the folder carries one tilelab: this one
+                if old.name != wheel_name:
+                    old.unlink()
+            files.write(wheel_name, built.read_bytes())
+        course_environment = folder.resolve().parent / "environment.yml"
+        if course_environment.is_file():
+            files.write("environment.yml", environment_yml(course_environment, wheel_name).encode("utf-8"))
         files.write("postBuild", POSTBUILD.encode("utf-8"), executable=True)
+    files.write("README.md", readme(names, wheel_name, branch, student_repo).encode("utf-8"))
     copied = copy_saved_results(folder, files)
     files.close()
     if copied:
