@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
+.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader autograde lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -87,6 +87,8 @@ strong-net: $(STAMP)
 #   make warm    [WARM=--quick]          build every cache once (pattern databases, numba code)
 #   make nbgrader [OUT=folder]           an nbgrader course folder (default: course/): every lesson an
 #                                        assignment with autograded exercises; then nbgrader's own commands
+#   make autograde LESSON=name [COURSE=folder]  autograde every submission of a lesson, one
+#                                        student at a time, each kernel in bubblewrap; ends with a table
 student: $(STAMP)
 	$(PY) -m tilelab.teach student $(or $(OUT),student) $(if $(REPO),--repo "$(REPO)")
 
@@ -108,6 +110,10 @@ warm: $(STAMP)
 
 nbgrader: $(STAMP)
 	$(PY) -m tilelab.teach nbgrader $(or $(OUT),course)
+
+autograde: $(STAMP)
+	@test -n "$(LESSON)" || { echo "make autograde LESSON=name (e.g. LESSON=03a_sliding_parity)"; exit 2; }
+	$(PY) -m tilelab.teach autograde "$(LESSON)" --course $(or $(COURSE),course)
 
 grade:
 	@echo "make grade is retired: grade with nbgrader (make nbgrader; docs/grading.md)"; exit 2
