@@ -42,7 +42,7 @@ from tilelab.exercises.allow import describe, resolve
 from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
 
 __all__ = [
-    "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "allowed_code", "as_real",
+    "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",
     "case_seed", "check", "checker",
     "counting", "equals_anything", "first_counterexample", "hidden_cases", "list_exercises", "package_calls", "report", "report_json", "reset_results",
     "results", "time_limit",
@@ -400,7 +400,10 @@ def equals_anything(value: Any) -> bool:
 
 @contextlib.contextmanager
 def allow_package_calls() -> Iterator[None]:
-    """Let answers call the package's own functions (for tilelab's tests of the checkers).
+    """Let answers call the package's own functions (for tilelab's tests of the checkers; not exported).
+
+    It changes only this kernel's self-check: a graded answer that names it (or any name of this module but
+    ``check`` and its report) scores 0 (:mod:`tilelab.teach.grading.source` reads the code outside the kernel).
 
     >>> from tilelab.game2048 import slide_row
     >>> with allow_package_calls():

@@ -121,9 +121,11 @@ def autograde(course: str | os.PathLike, lesson: str, *, students: list[str] | N
             try:
                 rc = process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
                 rc = None
+            finally:  # stopped at the timeout, or the run itself interrupted (Ctrl-C): the student's kernel goes too
+                if process.poll() is None:
+                    os.killpg(process.pid, signal.SIGKILL)
+                    process.wait()
             out.seek(0)
             output = out.read()
         graded = rc == 0 and (course / "autograded" / student / lesson).is_dir()

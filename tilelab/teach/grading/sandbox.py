@@ -5,7 +5,7 @@
 
 - the whole file system is read-only (``--ro-bind / /``), except the kernel's working folder (nbgrader's
   ``autograded/STUDENT/LESSON``, where the notebook runs) and a fresh runtime folder (the connection file, the
-  kernel's sockets, IPython's and matplotlib's settings); ``/tmp`` is an empty private tmpfs;
+  kernel's sockets, IPython's, matplotlib's and numba's files); ``/tmp`` is an empty private tmpfs;
 - the course's ``submitted/``, ``autograded/``, ``feedback/`` and ``source/`` folders are empty tmpfs (no other
   student's work, no solutions)
   and ``gradebook.db`` reads as an empty file;
@@ -40,8 +40,9 @@ def bwrap_command(command: list[str], *, cwd: str, writable: list[str], course: 
                   memory: int = 0, file_size: int = 0, env: dict[str, str] | None = None) -> list[str]:
     """``command`` wrapped in bubblewrap (see the module docstring); ``cwd`` and ``writable`` stay writable.
 
-    >>> bwrap_command(["python", "-c", "pass"], cwd="/c/autograded/ann/l", writable=[])[:4]
-    ['bwrap', '--ro-bind', '/', '/']
+    >>> command = bwrap_command(["python", "-c", "pass"], cwd="/c/autograded/ann/l", writable=[])
+    >>> command[1:4], command[-5:]
+    (['--ro-bind', '/', '/'], ['/c/autograded/ann/l', '--', 'python', '-c', 'pass'])
     """
     bwrap = shutil.which("bwrap") or "bwrap"
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
@@ -117,9 +118,10 @@ class SandboxedKernelManager(AsyncKernelManager):
                                "--SandboxedKernelManager.sandbox=False")
         course = self.course or (os.getcwd() if os.path.exists("gradebook.db") else None)
         runtime = self._runtime
-        for sub in ("ipython", "mpl"):
+        for sub in ("ipython", "mpl", "numba"):
             Path(runtime, sub).mkdir(exist_ok=True)
         env = {"IPYTHONDIR": os.path.join(runtime, "ipython"), "MPLCONFIGDIR": os.path.join(runtime, "mpl"),
+               "NUMBA_CACHE_DIR": os.path.join(runtime, "numba"),  # the package's folder is read-only here
                "JPY_PARENT_PID": "1"}  # the grader's pid means nothing in the sandbox: --die-with-parent watches it
         return bwrap_command(command, cwd=self._sandbox_cwd, writable=[runtime, *self.extra_writable],
                              course=course, memory=self.memory, file_size=self.file_size, env=env)

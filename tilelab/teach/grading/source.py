@@ -67,8 +67,7 @@ FORBIDDEN_ATTRIBUTES = frozenset({
     "__loader__", "__spec__", "__defaults__", "__kwdefaults__", "__setattr__", "__delattr__", "__reduce__",
     "__reduce_ex__", "__call__", "__get__", "__set_name__", "__init_subclass__", "__class_getitem__",
     "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "gi_frame", "gi_code", "cr_frame", "ag_frame",
-    "tb_frame", "tb_next", "co_code", "__traceback__", "__context__", "__cause__", "run_cell", "ex", "ev",
-    "user_ns", "user_global_ns", "kernel", "shell",
+    "tb_frame", "tb_next", "co_code", "__traceback__", "run_cell", "user_ns", "user_global_ns",
 })
 
 #: What an answer may use from :mod:`tilelab.exercises`: the self-check and its summary.
@@ -267,6 +266,14 @@ class _Reader(ast.NodeVisitor):
                     else:
                         self._judge_path(node, f"{base}.{name.value}")
         self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        path = self._path(node.value)
+        if path is not None:  # an alias (``f = tilelab.sliding.inversions``) is judged wherever it is used
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.env[target.id] = path
 
     # ------------------------------------------------------------------ definitions bind names
     def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
