@@ -270,3 +270,17 @@ def test_a_submission_that_never_ends_is_stopped_and_reported(graded):
     assert not row.graded and "took longer than 90 s" in row.reason
     left = subprocess.run(["pgrep", "-f", str(course / "autograded" / "q_hangs")], capture_output=True, text=True)
     assert left.stdout == ""
+
+
+def test_exploring_the_package_at_the_top_level_or_in_the_lessons_cells_is_not_refused():
+    lesson = "from tilelab.exercises import check\nfrom tilelab.sliding import Puzzle, inversions, is_solvable"
+    test = Cell("_result = _check('sliding.is_solvable', my_is_solvable)", test=SOLV)
+    answer = Cell("def my_is_solvable(p):\n    return inversions(p) % 2 == 0")
+    board = "board = Puzzle.parse('1 2\\n. 3')\n"
+    for explore in [Cell(board + "print(is_solvable(board), my_is_solvable(board))"),  # an added cell
+                    Cell(board + "def show(b):\n    print(is_solvable(b))", lesson=True)]:  # a changed lesson cell
+        assert refusals([Cell(lesson, edited=False), answer, explore, test]) == {}
+    # the same in an added cell, or any reach-around in a changed lesson cell, is refused
+    assert SOLV in refusals([Cell(lesson, edited=False), Cell(board + "def show(b):\n    print(is_solvable(b))"),
+                             answer, test])
+    assert SOLV in refusals([Cell(lesson, edited=False), Cell("exec('pass')", lesson=True), answer, test])

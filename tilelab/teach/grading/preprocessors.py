@@ -146,20 +146,21 @@ def _error(name: str, text: str) -> NotebookNode:
 class JudgeSource(NbGraderPreprocessor):
     """Refuse a graded test's point when the student's code may not count for it (reason in the feedback)."""
 
-    def _lesson_cells(self, resources: ResourcesDict) -> set[str]:
-        """Sources of the lesson's ordinary code cells (the assignment's source notebook): cells left as they are."""
+    def _lesson_cells(self, resources: ResourcesDict) -> tuple[set[str], set[str]]:
+        """The sources and the cell ids of the lesson's ordinary code cells (the assignment's source notebook)."""
         info = resources.get("nbgrader", {})
         coursedir = CourseDirectory(parent=self)
         path = os.path.join(coursedir.format_path(coursedir.source_directory, ".", info.get("assignment", "")),
                             f"{info.get('notebook', '')}.ipynb")
         if not os.path.exists(path):
-            return set()
+            return set(), set()
         nb = nbformat.read(path, as_version=4)
-        return {c.source.strip() for c in nb.cells if c.cell_type == "code" and not (
-            utils.is_grade(c) or utils.is_solution(c) or utils.is_locked(c))}
+        ordinary = [c for c in nb.cells if c.cell_type == "code" and not (
+            utils.is_grade(c) or utils.is_solution(c) or utils.is_locked(c))]
+        return {c.source.strip() for c in ordinary}, {c.get("id") for c in ordinary if c.get("id")}
 
     def preprocess(self, nb: NotebookNode, resources: ResourcesDict) -> tuple[NotebookNode, ResourcesDict]:
-        lesson = self._lesson_cells(resources)
+        lesson, ids = self._lesson_cells(resources)
         cells = []
         code = [c for c in nb.cells if c.cell_type == "code"]
         for cell in code:
@@ -169,7 +170,8 @@ class JudgeSource(NbGraderPreprocessor):
                 cells.append(Cell(cell.source, edited=False))  # restored from the gradebook
             else:
                 edited = utils.is_solution(cell) or cell.source.strip() not in lesson
-                cells.append(Cell(cell.source, edited=edited))
+                ours = not utils.is_solution(cell) and cell.get("id") in ids
+                cells.append(Cell(cell.source, edited=edited, lesson=ours))
         refused = refusals(cells)
         for cell in code:
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")

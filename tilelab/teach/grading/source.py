@@ -15,9 +15,12 @@ answer cells, edited cells, added cells) and refuses an exercise's point when th
 * rebinds ``check``, or writes or deletes an attribute of anything tilelab (``tilelab.exercises.check = ...``,
   ``E._ALLOW_PACKAGE_CALLS = 1``).
 
-A refusal of the first kind costs the exercise the cell belongs to (the next graded test after it); one of the
-other kinds costs every exercise graded after the cell, since such code can change what every later check does.
-Cells the student left as the lesson wrote them are only read for the names they import.
+A refusal of the first kind costs the exercise the cell belongs to (the next graded test after it); it is made
+for code an answer can run (inside a function, a lambda or a class, or bound by an assignment) in answer cells
+and cells the student added, not for a name used at the top level (printing what the package says) nor in the
+lesson's own cells the student changed (the lessons invite that). One of the other kinds costs every exercise
+graded after the cell, wherever it is, since such code can change what every later check does. Cells the
+student left as the lesson wrote them are only read for the names they import.
 
 >>> cells = [Cell("from tilelab.sliding import Puzzle, inversions", edited=False),
 ...          Cell("def my_inversions(p):\\n    return inversions(p)", edited=True),
@@ -78,13 +81,16 @@ EXERCISE_NAMES = frozenset({"check", "report", "results", "allowed_calls", "pack
 class Cell:
     """One code cell of a submitted notebook, as the grader sees it.
 
-    ``edited``: the student wrote or changed it (answer cells, added cells, changed lesson cells); ``test``: the
-    ``grade_id`` of a read-only graded test cell (its source restored from the gradebook), else "".
+    ``edited``: the student wrote or changed it (answer cells, added cells, changed lesson cells); ``lesson``: it is
+    one of the lesson's own cells (changed or not: only what reaches around the check is refused there, since the
+    lessons invite students to change their demonstrations); ``test``: the ``grade_id`` of a read-only graded test
+    cell (its source restored from the gradebook), else "".
     """
 
     source: str
     edited: bool = True
     test: str = ""
+    lesson: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,8 +150,12 @@ def _resolve(path: str) -> tuple[bool, Any]:
 class _Reader(ast.NodeVisitor):
     """Reads one cell: the names it binds to modules and objects (``env``) and what it refuses."""
 
-    def __init__(self, env: dict[str, str], exercise: str | None, allowed: frozenset, check: bool):
+    def __init__(self, env: dict[str, str], exercise: str | None, allowed: frozenset, check: bool,
+                 names: bool = True):
         self.env, self.exercise, self.allowed, self.check = env, exercise, allowed, check
+        self.names = names  # judge tilelab names against the allow-list (not in the lesson's own cells)
+        self.depth = 0      # > 0 inside a function, lambda or class: code an answer can run
+        self.binding = False  # inside the value of a top-level assignment: what a name is bound to
         self.found: list[tuple[int, str, bool]] = []
 
     # ------------------------------------------------------------------ what a name or an attribute chain means
@@ -158,8 +168,11 @@ class _Reader(ast.NodeVisitor):
         return None
 
     def _refuse(self, node: ast.AST, reason: str, tamper: bool = True) -> None:
-        if self.check:
-            self.found.append((getattr(node, "lineno", 0), reason, tamper))
+        if not self.check:
+            return
+        if not tamper and not (self.names and (self.depth or self.binding)):
+            return  # naming a function at the top level (an import, a comparison printed) is not an answer
+        self.found.append((getattr(node, "lineno", 0), reason, tamper))
 
     def _judge_path(self, node: ast.AST, path: str) -> None:
         top = path.split(".")[0]
@@ -268,7 +281,11 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
-        self.generic_visit(node)
+        self.binding = True
+        try:
+            self.generic_visit(node)
+        finally:
+            self.binding = False
         path = self._path(node.value)
         if path is not None:  # an alias (``f = tilelab.sliding.inversions``) is judged wherever it is used
             for target in node.targets:
@@ -278,9 +295,20 @@ class _Reader(ast.NodeVisitor):
     # ------------------------------------------------------------------ definitions bind names
     def _define(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> None:
         self._bind(node, node.name, None)
-        self.generic_visit(node)
+        self.depth += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.depth -= 1
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _define
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.depth += 1
+        try:
+            self.generic_visit(node)
+        finally:
+            self.depth -= 1
 
     def visit_Global(self, node: ast.Global) -> None:
         if "check" in node.names:
@@ -309,7 +337,7 @@ def refusals(cells: Iterable[Cell]) -> dict[str, str]:
         exercise = owner[1] if owner[1] in known else None
         allowed = allowed_code(exercise) if exercise is not None else frozenset()
         source, magic = python_source(cell.source)
-        reader = _Reader(env, exercise, allowed, check=cell.edited)
+        reader = _Reader(env, exercise, allowed, check=cell.edited, names=not cell.lesson)
         try:
             tree = ast.parse(source)
         except SyntaxError:
