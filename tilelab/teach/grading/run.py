@@ -9,6 +9,7 @@ reported and the next student is graded. The run ends with a table: student, gra
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -51,11 +52,16 @@ def students_of(course: Path, lesson: str) -> list[str]:
 
 
 def _why_not(output: str) -> str:
-    errors = [line.split("ERROR]", 1)[1].strip() for line in output.splitlines() if "ERROR]" in line]
-    errors = [e for e in errors if e and not e.startswith("There was an error processing")]
+    """The error that stopped a student's grading: the last exception a traceback names, else nbgrader's error."""
+    lines = [line.strip() for line in output.splitlines()]
+    raised = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b.*:", line)]
+    if raised:
+        return raised[-1][:300]
+    errors = [line.split("ERROR]", 1)[1].strip() for line in lines if "ERROR]" in line]
+    errors = [e for e in errors if e and not e.startswith(("There was an error processing", "Please see"))]
     if errors:
         return errors[-1][:300]
-    tail = [line for line in output.strip().splitlines() if line.strip()]
+    tail = [line for line in lines if line]
     return tail[-1][:300] if tail else "nbgrader failed without a message"
 
 

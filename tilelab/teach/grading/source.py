@@ -180,7 +180,9 @@ class _Reader(ast.NodeVisitor):
             self._refuse(node, f"uses the module {top}, which reaches around the check")
             return
         if any(path == m or path.startswith(m + ".") for m in FORBIDDEN_MEMBERS):
-            self._refuse(node, f"uses {path}, which calls functions for your code where the check cannot see it")
+            self._refuse(node, f"uses {path}, which reaches outside the notebook (the process, its environment)"
+                         if top == "os" else f"uses {path}, which calls functions for your code where the check "
+                         "cannot see it")
             return
         if top != "tilelab":
             return
@@ -326,12 +328,18 @@ def refusals(cells: Iterable[Cell]) -> dict[str, str]:
     tests = [(i, c.test, exercise_of_test(c.source)) for i, c in enumerate(cells) if c.test]
     known = set(list_exercises())
     env: dict[str, str] = {}
-    out: dict[str, str] = {}
+    out: dict[str, Refusal] = {}
     tampered: Refusal | None = None
+
+    def first(test: str, refusal: Refusal) -> None:  # the earliest line that costs the test is its reason
+        key = (refusal.cell, refusal.line, not refusal.tamper)
+        if test not in out or key < (out[test].cell, out[test].line, not out[test].tamper):
+            out[test] = refusal
+
     for i, cell in enumerate(cells):
         if cell.test:
             if tampered is not None:
-                out.setdefault(cell.test, str(tampered))
+                first(cell.test, tampered)
             continue
         owner = next(((gid, name) for j, gid, name in tests if j > i), (None, None))
         exercise = owner[1] if owner[1] in known else None
@@ -346,10 +354,10 @@ def refusals(cells: Iterable[Cell]) -> dict[str, str]:
             reader.found.append((1, "uses an IPython magic or shell command (%, !), which runs code the grader "
                                     "cannot read", True))
         reader.visit(tree)
-        for line, reason, tamper in reader.found:
+        for line, reason, tamper in sorted(reader.found, key=lambda found: found[0]):
             refusal = Refusal(i + 1, line, reason, tamper)
             if tamper:
                 tampered = tampered or refusal
             elif owner[0] is not None:
-                out.setdefault(owner[0], str(refusal))
-    return out
+                first(owner[0], refusal)
+    return {test: str(refusal) for test, refusal in out.items()}
