@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.manager import AsyncKernelManager, KernelManager
+from jupyter_client.manager import AsyncKernelManager
 from traitlets import Bool, Integer, List, Unicode
 
 #: Folders of an nbgrader course that hold students' work and marks: hidden from every sandbox.
@@ -106,7 +106,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             self.transport = "ipc"
             self.ip = os.path.join(self._runtime, "kernel")
             self.connection_file = os.path.join(self._runtime, "kernel.json")
-        await KernelManager._async_start_kernel(self, **kw)
+        await super().start_kernel(**kw)
 
     def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
         command = super().format_kernel_cmd(extra_arguments)
@@ -127,6 +127,6 @@ class SandboxedKernelManager(AsyncKernelManager):
                              course=course, memory=self.memory, file_size=self.file_size, env=env)
 
     async def cleanup_resources(self, restart: bool = False) -> None:  # type: ignore[override]
-        await KernelManager._async_cleanup_resources(self, restart)
+        await super().cleanup_resources(restart)
         if self._runtime and not restart:
             shutil.rmtree(self._runtime, ignore_errors=True)
