@@ -8,7 +8,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.tilelab-installed
 PYTEST := $(PY) -m pytest
 
-.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader lite test-lite
+.PHONY: lab test test-unit test-shuffled test-notebooks test-pythons test-browser bench strong-net clean student site warm grade nbgrader autograde lite test-lite
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -95,6 +95,8 @@ strong-net: $(STAMP)
 #   make nbgrader [OUT=folder]           an nbgrader course folder (default: ../tilelab-course, outside the
 #                                        repository: it will hold students' work and marks): every lesson an
 #                                        assignment with autograded exercises; then nbgrader's own commands
+#   make autograde LESSON=name [COURSE=folder]  autograde every submission of a lesson, one
+#                                        student at a time, each kernel in bubblewrap; ends with a table
 student: $(STAMP)
 	$(PY) -m tilelab.teach student $(or $(OUT),student) --wheel $(if $(STUDENT_REPO),--student-repo "$(STUDENT_REPO)")
 
@@ -116,6 +118,10 @@ warm: $(STAMP)
 
 nbgrader: $(STAMP)
 	$(PY) -m tilelab.teach nbgrader $(OUT)
+
+autograde: $(STAMP)
+	@test -n "$(LESSON)" || { echo "make autograde LESSON=name (e.g. LESSON=03a_sliding_parity)"; exit 2; }
+	$(PY) -m tilelab.teach autograde "$(LESSON)" --course $(or $(COURSE),course)
 
 grade:
 	@echo "make grade is retired: grade with nbgrader (make nbgrader; docs/grading.md)"; exit 2

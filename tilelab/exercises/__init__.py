@@ -42,8 +42,9 @@ from tilelab.exercises.allow import describe, resolve
 from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
 
 __all__ = [
-    "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allow_package_calls", "allowed_calls", "as_real", "check", "checker",
-    "counting", "equals_anything", "first_counterexample", "list_exercises", "package_calls", "report", "report_json", "reset_results",
+    "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",
+    "case_seed", "check", "checker",
+    "counting", "equals_anything", "first_counterexample", "hidden_cases", "list_exercises", "package_calls", "report", "report_json", "reset_results",
     "results", "time_limit",
 ]
 
@@ -86,6 +87,9 @@ _LIMIT: list[float] = []
 
 # The watch of the check running now (innermost last): checkers count calls through it (see ``counting``).
 _ACTIVE: list[Watch] = []
+
+# Seeds of the hidden cases a grader draws (innermost last; see ``hidden_cases``).
+_HIDDEN: list[int] = []
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,12 @@ def _allowed(name: str) -> frozenset:
     if name not in _ALLOWED:
         _ALLOWED[name] = resolve(_EXERCISES[name].allow)
     return _ALLOWED[name]
+
+
+def allowed_code(name: str) -> frozenset:
+    """The code objects of tilelab's that an answer to exercise ``name`` may call (the grader reads them too)."""
+    _exercise(name)
+    return _allowed(name)
 
 
 def allowed_calls(name: str) -> str:
@@ -310,6 +320,32 @@ def time_limit(seconds: float) -> Iterator[None]:
         _LIMIT.pop()
 
 
+def case_seed(seed: int) -> int | list[int]:
+    """The seed a checker draws its random cases from: its own ``seed``, mixed with the grader's inside
+    :func:`hidden_cases` (for ``numpy.random.default_rng``).
+
+    >>> case_seed(7)
+    7
+    >>> with hidden_cases(12345):
+    ...     case_seed(7)
+    [7, 12345]
+    """
+    return [seed, _HIDDEN[-1]] if _HIDDEN else seed
+
+
+@contextlib.contextmanager
+def hidden_cases(seed: int) -> Iterator[None]:
+    """Checks inside the block draw their random cases from ``seed`` too (the grader's, drawn at grading time:
+    cases nobody saw before; the grader refuses any answer that uses this)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    _HIDDEN.append(seed)
+    try:
+        yield
+    finally:
+        _HIDDEN.pop()
+
+
 @contextlib.contextmanager
 def counting(*functions: Any, record: bool = False) -> Iterator[dict[str, Any]]:
     """Count the answer's calls of some allowed tilelab functions while a check runs (for checkers).
@@ -364,7 +400,10 @@ def equals_anything(value: Any) -> bool:
 
 @contextlib.contextmanager
 def allow_package_calls() -> Iterator[None]:
-    """Let answers call the package's own functions (for tilelab's tests of the checkers).
+    """Let answers call the package's own functions (for tilelab's tests of the checkers; not exported).
+
+    It changes only this kernel's self-check: a graded answer that names it (or any name of this module but
+    ``check`` and its report) scores 0 (:mod:`tilelab.teach.grading.source` reads the code outside the kernel).
 
     >>> from tilelab.game2048 import slide_row
     >>> with allow_package_calls():

@@ -57,7 +57,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 
-from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises import Result, case_seed, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, legal_moves, slide_row, spawn_outcomes
 
@@ -88,7 +88,7 @@ def every_row(length: int = ROW_LENGTH, tiles: Iterable[int] = ROW_TILES) -> Ite
 
 
 def _longer_rows() -> Iterator[list[int]]:
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(case_seed(SEED))
     for _ in range(LONGER_ROWS):
         length = int(rng.integers(2, 9))
         yield [int(v) for v in rng.choice(ROW_TILES + (64, 128), size=length)]
@@ -131,7 +131,7 @@ def _every_small_board(tiles: tuple[int, ...] = (0, 2, 4, 8)) -> Iterator[Board]
 
 def _game_boards(count: int = GAME_BOARDS) -> Iterator[Board]:
     """Boards met in seeded random games (early, middle, full and lost positions)."""
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(case_seed(SEED))
     directions = list(Direction)
     made = 0
     while made < count:
@@ -324,7 +324,7 @@ def _compacted(row: list[int]) -> list[int]:
 
 def _compact_cases() -> Iterator[list[int]]:
     yield from every_row()
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(case_seed(SEED))
     for length in range(2, 65):
         for _ in range(3):
             yield [int(v) for v in rng.choice((0, 0, 2, 4, 8), size=length)]

@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab.exercises import Result, as_real, checker, equals_anything, first_counterexample
+from tilelab.exercises import Result, as_real, case_seed, checker, equals_anything, first_counterexample
 from tilelab.exercises.allow import MATCH3_BOARD, NUMPY, Kit
 from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
@@ -75,7 +75,7 @@ def _show(board: Board) -> str:
 
 
 def _random_boards(count: int, holes: bool = False) -> Iterator[Board]:
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(case_seed(SEED))
     for i in range(count):
         rows, cols = SHAPES[i % len(SHAPES)]
         kinds = 3 + i % 4
@@ -310,7 +310,7 @@ def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Boar
     """The board furthest from its exclude-deal share when ``answer`` deals ``FAIR_DEALS`` tiny boards, if unfair."""
     from tilelab.exercises.sliding import chi_square_critical
 
-    rng = CountingGenerator(np.random.PCG64(SEED))
+    rng = CountingGenerator(np.random.PCG64(case_seed(SEED)))
     counts: dict[Board, int] = {}
     for _ in range(FAIR_DEALS):
         board = answer(rows, cols, 3, rng)
@@ -330,7 +330,7 @@ def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Boar
 
 def _deal_probability_cases() -> list[Board]:
     """Small boards first: one where both pairs ban the same kind at one cell, then stable and runny boards."""
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(case_seed(SEED))
     cases = [Board.parse("021\n201\n110"), Board.parse("012\n120\n201"), Board.parse("001\n112\n220"),
              Board.parse("0011\n1100")]
     for i in range(150):

@@ -1,4 +1,4 @@
-"""``python -m tilelab.teach student|site|lite|links|nbgrader ...``: the teacher's kit on the command line."""
+"""``python -m tilelab.teach student|site|lite|links|nbgrader|autograde ...``: the teacher's kit on the command line."""
 
 from __future__ import annotations
 
@@ -81,6 +81,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--force", action="store_true",
                    help="rewrite source notebooks you changed, from the lessons (the points you gave are kept)")
 
+    p = sub.add_parser("autograde", help="autograde every submission of a lesson with nbgrader, one student at a "
+                                          "time, each kernel in bubblewrap; ends with a table of the class")
+    p.add_argument("lesson", help="the lesson (assignment) to grade, e.g. 03a_sliding_parity")
+    p.add_argument("--course", default="course", help="the nbgrader course folder (default: course)")
+    p.add_argument("--student", action="append", default=None, help="grade only this student (repeatable)")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds one student's grading may take")
+    p.add_argument("--no-sandbox", action="store_true", help="run kernels without bubblewrap (only in a "
+                                                             "throw-away container)")
+    p.add_argument("--keep", action="store_true", help="leave students already autograded as they are")
+
     p = sub.add_parser("grade", help="retired: grading is nbgrader's (see the nbgrader command)")
     p.add_argument("rest", nargs=argparse.REMAINDER)
 
@@ -136,6 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"({time.perf_counter() - start:.1f} s). Next, with the course's environment active "
                   f"(source .venv/bin/activate): cd {out}; nbgrader generate_assignment LESSON "
                   "(docs/grading.md has the rest)")
+        elif args.command == "autograde":
+            from tilelab.teach.grading.run import autograde, table
+
+            rows = autograde(args.course, args.lesson, students=args.student, timeout=args.timeout,
+                             sandbox=not args.no_sandbox, force=not args.keep)
+            print(table(rows))
         else:
             print("error: `grade` is retired: grade with nbgrader. `python -m tilelab.teach nbgrader OUT` "
                   "(make nbgrader) writes the course folder; docs/grading.md has the steps", file=sys.stderr)

@@ -90,6 +90,10 @@ c.Autograde.sanitize_preprocessors = [
 # Seconds a cell may run before it is interrupted (the longest lesson cell takes well under a minute once the
 # caches are built: `make warm`). An answer that loops forever loses that exercise's points, not the others.
 c.Execute.timeout = 300
+
+# tilelab's grading: the grader reads each student's code before a test's point counts, and every kernel runs in
+# bubblewrap (docs/grading.md). Grade a lesson with: python -m tilelab.teach autograde LESSON --course .
+from tilelab.teach.grading.preprocessors import configure; configure(c)  # noqa: E402,E702
 '''
 
 

@@ -1,0 +1,132 @@
+"""Each student's kernel runs in bubblewrap: it reads the machine, writes only its own folders, has no network.
+
+:class:`SandboxedKernelManager` is a jupyter_client kernel manager whose kernel command is wrapped in ``bwrap``
+(Debian's ``bubblewrap``). Inside the sandbox
+
+- the whole file system is read-only (``--ro-bind / /``), except the kernel's working folder (nbgrader's
+  ``autograded/STUDENT/LESSON``, where the notebook runs) and a fresh runtime folder (the connection file, the
+  kernel's sockets, IPython's, matplotlib's and numba's files); ``/tmp`` is an empty private tmpfs;
+- the course's ``submitted/``, ``autograded/``, ``feedback/`` and ``source/`` folders are empty tmpfs (no other
+  student's work, no solutions)
+  and ``gradebook.db`` reads as an empty file;
+- every namespace is new (``--unshare-all``: no network but a private loopback, own PIDs, IPC and hostname) and
+  the kernel dies with the grader (``--die-with-parent``);
+- ``prlimit`` caps its address space (:attr:`memory`) and the size of any file it writes (:attr:`file_size`).
+
+The kernel talks to the grader over Unix sockets in the runtime folder (``transport="ipc"``), the only channel
+out of its network namespace.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.manager import AsyncKernelManager
+from traitlets import Bool, Integer, List, Unicode
+
+#: Folders of an nbgrader course that hold students' work and marks: hidden from every sandbox.
+HIDDEN_FOLDERS = ("submitted", "autograded", "feedback", "released", "exchange", "source")
+
+
+class SandboxError(RuntimeError):
+    """bubblewrap is missing or cannot make a sandbox here."""
+
+
+def bwrap_command(command: list[str], *, cwd: str, writable: list[str], course: str | None = None,
+                  memory: int = 0, file_size: int = 0, env: dict[str, str] | None = None) -> list[str]:
+    """``command`` wrapped in bubblewrap (see the module docstring); ``cwd`` and ``writable`` stay writable.
+
+    >>> command = bwrap_command(["python", "-c", "pass"], cwd="/c/autograded/ann/l", writable=[])
+    >>> command[1:4], command[-5:]
+    (['--ro-bind', '/', '/'], ['/c/autograded/ann/l', '--', 'python', '-c', 'pass'])
+    """
+    bwrap = shutil.which("bwrap") or "bwrap"
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+            "--unshare-all", "--die-with-parent"]
+    if course is not None:
+        for name in HIDDEN_FOLDERS:
+            if os.path.isdir(os.path.join(course, name)):
+                args += ["--tmpfs", os.path.join(course, name)]
+        if os.path.exists(os.path.join(course, "gradebook.db")):
+            empty = os.path.join(tempfile.gettempdir(), "tilelab-empty-file")
+            if not os.path.isfile(empty) or os.path.getsize(empty):
+                Path(empty).write_bytes(b"")
+            args += ["--ro-bind", empty, os.path.join(course, "gradebook.db")]
+    for folder in [cwd, *writable]:
+        args += ["--bind", folder, folder]
+    for key, value in (env or {}).items():
+        args += ["--setenv", key, value]
+    args += ["--chdir", cwd, "--"]
+    limits = []
+    if memory:
+        limits.append(f"--as={memory}")
+    if file_size:
+        limits.append(f"--fsize={file_size}")
+    if limits and shutil.which("prlimit"):
+        args += [shutil.which("prlimit") or "prlimit", *limits, "--"]
+    return args + list(command)
+
+
+def check_bwrap() -> None:
+    """Raise :class:`SandboxError` naming the fix when bubblewrap cannot make a sandbox on this machine."""
+    import subprocess
+
+    if shutil.which("bwrap") is None:
+        raise SandboxError("bubblewrap is not installed: `apt-get install bubblewrap` (Debian/Ubuntu), or grade "
+                           "without a sandbox with --no-sandbox (only in a throw-away container)")
+    probe = subprocess.run(bwrap_command(["true"], cwd="/", writable=[]), capture_output=True, text=True)
+    if probe.returncode != 0:
+        raise SandboxError(f"bubblewrap cannot make a sandbox here ({probe.stderr.strip()}): it needs user "
+                           "namespaces (sysctl kernel.unprivileged_userns_clone=1, or a container run with "
+                           "--security-opt seccomp=unconfined), or root")
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """An async kernel manager whose kernel runs in bubblewrap (nbgrader's Execute uses it through tilelab's config)."""
+
+    sandbox = Bool(True, help="Run the kernel in bubblewrap (False: an ordinary kernel).").tag(config=True)
+    course = Unicode("", help="The course folder whose students' work the sandbox hides (default: the current "
+                              "folder when it holds a gradebook.db).").tag(config=True)
+    memory = Integer(4 * 1024**3, help="Bytes of address space the kernel may use (0: no cap).").tag(config=True)
+    file_size = Integer(256 * 1024**2, help="Largest file the kernel may write, in bytes (0: no cap).").tag(
+        config=True)
+    extra_writable = List(Unicode(), help="More folders the kernel may write.").tag(config=True)
+
+    _sandbox_cwd: str = ""
+    _runtime: str = ""
+
+    async def start_kernel(self, **kw: Any) -> None:  # type: ignore[override]
+        self._sandbox_cwd = os.path.abspath(kw.get("cwd") or os.getcwd())
+        if self.sandbox:
+            self._runtime = tempfile.mkdtemp(prefix="tilelab-kernel-")
+            self.transport = "ipc"
+            self.ip = os.path.join(self._runtime, "kernel")
+            self.connection_file = os.path.join(self._runtime, "kernel.json")
+        await super().start_kernel(**kw)
+
+    def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+        command = super().format_kernel_cmd(extra_arguments)
+        if not self.sandbox:
+            return command
+        if shutil.which("bwrap") is None:
+            raise SandboxError("bubblewrap is not installed: `apt-get install bubblewrap` (Debian/Ubuntu); to grade "
+                               "without a sandbox (a throw-away container only): "
+                               "--SandboxedKernelManager.sandbox=False")
+        course = self.course or (os.getcwd() if os.path.exists("gradebook.db") else None)
+        runtime = self._runtime
+        for sub in ("ipython", "mpl", "numba"):
+            Path(runtime, sub).mkdir(exist_ok=True)
+        env = {"IPYTHONDIR": os.path.join(runtime, "ipython"), "MPLCONFIGDIR": os.path.join(runtime, "mpl"),
+               "NUMBA_CACHE_DIR": os.path.join(runtime, "numba"),  # the package's folder is read-only here
+               "JPY_PARENT_PID": "1"}  # the grader's pid means nothing in the sandbox: --die-with-parent watches it
+        return bwrap_command(command, cwd=self._sandbox_cwd, writable=[runtime, *self.extra_writable],
+                             course=course, memory=self.memory, file_size=self.file_size, env=env)
+
+    async def cleanup_resources(self, restart: bool = False) -> None:  # type: ignore[override]
+        await super().cleanup_resources(restart)
+        if self._runtime and not restart:
+            shutil.rmtree(self._runtime, ignore_errors=True)
