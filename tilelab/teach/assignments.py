@@ -76,23 +76,14 @@ c.ClearSolutions.code_stub = {"python": ""}
 # The lessons keep their stored figures and board pictures (answer and test cells are stored without outputs).
 c.ClearOutput.enabled = False
 
-# A submitted notebook with no grading metadata (not made from the release: the student worked in another copy)
-# is reported by name and left ungraded, never given a silent 0; the other students are graded.
-c.Autograde.sanitize_preprocessors = [
-    "tilelab.teach.assignments.RequireGradingMetadata",
-    "nbgrader.preprocessors.ClearOutput",
-    "nbgrader.preprocessors.DeduplicateIds",
-    "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
-]
-
 # Seconds a cell may run before it is interrupted (the longest lesson cell takes well under a minute once the
 # caches are built: `make warm`). An answer that loops forever loses that exercise's points, not the others.
 c.Execute.timeout = 300
 
 # tilelab's grading: the grader reads each student's code before a test's point counts, and every kernel runs in
-# bubblewrap (docs/grading.md). Grade a lesson with: python -m tilelab.teach autograde LESSON --course .
+# bubblewrap (docs/grading.md); a submitted notebook with no grading metadata (the student worked in a copy not
+# made from the release) is named and left ungraded, never given a silent 0.
+# Grade a lesson with: python -m tilelab.teach autograde LESSON --course .
 from tilelab.teach.grading.preprocessors import configure; configure(c)  # noqa: E402,E702
 '''
 

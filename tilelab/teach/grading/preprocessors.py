@@ -189,8 +189,10 @@ def configure(c: Any) -> None:
                                         IgnorePattern, LimitOutput, OverwriteCells, OverwriteKernelspec,
                                         SaveAutoGrades)
 
-    c.Autograde.sanitize_preprocessors = [ClearOutput, KeepGradeCells, DeduplicateIds, OverwriteKernelspec,
-                                          OverwriteCells, CheckCellMetadata]
+    from tilelab.teach.assignments import RequireGradingMetadata  # a notebook not from the release: named, ungraded
+
+    c.Autograde.sanitize_preprocessors = [RequireGradingMetadata, ClearOutput, KeepGradeCells, DeduplicateIds,
+                                          OverwriteKernelspec, OverwriteCells, CheckCellMetadata]
     c.Autograde.autograde_preprocessors = [HiddenCases, SandboxedExecute, JudgeSource, IgnorePattern, ClearMetadataPreprocessor,
                                            LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
     # A flood of output or a slow kernel ends the cell, not the student's whole grading.
