@@ -78,6 +78,14 @@ def _play_note(kind: str, has_picture: bool) -> dict[str, Any]:
     return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="tl-play">{text}</p>'})
 
 
+def _step_note() -> dict[str, Any]:
+    """The note under a stepper whose frames step in the page."""
+    text = ("&#9654; Above: frames of this stepper, stored when the lesson ran; step with its buttons (or the arrow "
+            "keys). To step through every step or another board, launch this lesson with the rocket button at the "
+            "top of the page and run the cell.")
+    return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="tl-play">{text}</p>'})
+
+
 def _widget_kind(output: dict[str, Any]) -> str:
     text = str(output.get("data", {}).get("text/plain", "")).lower()
     return "stepper" if "stepper" in text or "step" in text else "board"
@@ -136,6 +144,10 @@ def site_notebook(nb: Any, edition: str) -> Any:
                 continue
             kind = _widget_kind(output)
             rest = {k: v for k, v in data.items() if k != WIDGET_VIEW}
+            if kind == "stepper" and "text/html" in rest:  # its frames step in the page (tilelab.widgets.frames)
+                rest.pop("image/png", None)
+                outputs += [nbformat.from_dict({**output, "data": rest}), _step_note()]
+                continue
             if "image/png" in rest:
                 outputs.append(nbformat.from_dict({**output, "data": rest}))
             outputs.append(_play_note(kind, "image/png" in rest))
