@@ -10,9 +10,10 @@ executed):
 
 Each site has full-text search, the lessons in a sidebar, each page's contents, previous and next lesson, a
 download of each notebook, launch buttons (Binder, a JupyterHub through nbgitpuller, the lite site), "Going
-deeper" sections marked as optional, math typeset by the site's own MathJax, and each board's stored picture with
-a note saying where to play it. Nothing is fetched at build or view time: every script, style, font and MathJax
-file is in the site.
+deeper" sections marked as optional, math typeset by the site's own MathJax, each board's stored picture with
+a note saying where to play it, and each stepper stepping through its frames in the page (the stepper's stored
+``text/html``: :mod:`tilelab.widgets.frames`). Nothing is fetched at build or view time: every script, style,
+font and MathJax file is in the site.
 
 The Sphinx project is written to a scratch folder: ``conf.py`` (``templates/site/conf.py.in``, which reads the
 build's settings from ``site.json`` beside it), the lessons as prepared notebooks and an ``index.md``.
