@@ -1,5 +1,5 @@
-"""A stepper's stored page (tilelab.widgets.frames): its mimebundle carries the bounded set of frames, each with
-its caption as text and as the picture's alt text, beside the live widget."""
+"""A stepper's stored frames (tilelab.widgets.frames): its mimebundle carries the bounded set of frames beside the
+live widget, and the page made from them shows each frame's caption as text and as the picture's alt text."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tilelab.game2048 import Board, legal_moves  # noqa: E402
 from tilelab.game2048.tree import expectimax_tree  # noqa: E402
 from tilelab.sliding import manhattan, shuffle  # noqa: E402
 from tilelab.sliding.trace import astar_trace, bfs_trace  # noqa: E402
-from tilelab.widgets.frames import shown_steps  # noqa: E402
+from tilelab.widgets.frames import FRAMES_MIME, shown_steps, stepper_html  # noqa: E402
 from tilelab.widgets.search_stepper import SearchStepper, step_summary  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -74,6 +74,11 @@ def test_shown_steps_are_bounded_even_and_keep_first_and_last(total: int, limit:
     assert (len(steps) == total) == (total <= limit)
 
 
+def test_stored_frames_that_are_not_frames_are_refused() -> None:
+    with pytest.raises(ValueError, match="re-run the stepper's cell"):
+        stepper_html({"title": "x", "sequences": [{"name": "BFS"}]})
+
+
 def test_shown_steps_refuse_nonsense() -> None:
     with pytest.raises(ValueError, match="at least one step"):
         shown_steps(0)
@@ -91,8 +96,9 @@ def test_search_stepper_bundle_carries_the_bounded_frames_and_captions(monkeypat
     stepper = SearchStepper(traces)
     data = _bundle(stepper)
     assert WIDGET_VIEW in data and "image/png" in data  # JupyterLab's widget and the still picture stay
+    assert "text/html" not in data, "JupyterLab would show it before the still picture in an untrusted notebook"
     page = Page()
-    page.feed(data["text/html"])
+    page.feed(stepper_html(data[FRAMES_MIME]))
     for s, (name, trace) in enumerate(traces.items()):
         steps, every = shown_steps(len(trace.steps), 4)
         figures = [f for f in page.figures if f["seq"] == s]
@@ -107,7 +113,7 @@ def test_search_stepper_bundle_carries_the_bounded_frames_and_captions(monkeypat
     assert [f["hidden"] for f in page.figures].count(False) == 1 and not page.figures[0]["hidden"]
     assert len({f["png"] for f in page.figures}) == len(page.figures)  # each frame its own picture
     assert [" ".join(b.split()) for b in page.buttons] == ["⏮ first", "◀ back", "▶ play", "next ▶", "last ⏭"]
-    assert data["text/html"] == stepper.page_html(), "the same frames give the same page (no churn on re-run)"
+    assert data[FRAMES_MIME] == stepper.page_frames(), "the same frames give the same output (no churn on re-run)"
 
 
 def test_tree_stepper_bundle_carries_every_frame_when_few() -> None:
@@ -117,8 +123,8 @@ def test_tree_stepper_bundle_carries_every_frame_when_few() -> None:
     stepper = TreeStepper(tree, step=3)
     data = _bundle(stepper)
     page = Page()
-    page.feed(data["text/html"])
+    page.feed(stepper_html(data[FRAMES_MIME]))
     assert len(page.figures) == len(tree.steps) + 1  # events 0..n, all kept (fewer than MAX_FRAMES)
     assert [f["alt"] for f in page.figures] == [_plain(tree.describe(k)) for k in range(len(tree.steps) + 1)]
-    assert "step shown" not in data["text/html"]
+    assert "step shown" not in stepper_html(data[FRAMES_MIME])
     assert WIDGET_VIEW in data and base64.b64decode(data["image/png"]) == stepper.image.value

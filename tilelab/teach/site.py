@@ -127,6 +127,8 @@ def site_notebook(nb: Any, edition: str) -> Any:
     else:
         nb = nbformat.from_dict(copy.deepcopy(nb))
     nb.metadata.pop("widgets", None)  # no widget state: the page never loads the widget scripts
+    from tilelab.widgets.frames import FRAMES_MIME, stepper_html  # a stepper's frames, made when its cell ran
+
     for cell in nb.cells:
         t = tags(cell)
         if cell.cell_type == "markdown" and DEEPER_TAG in t:
@@ -145,9 +147,9 @@ def site_notebook(nb: Any, edition: str) -> Any:
                 continue
             kind = _widget_kind(output)
             rest = {k: v for k, v in data.items() if k != WIDGET_VIEW}
-            if kind == "stepper" and "text/html" in rest:  # its frames step in the page (tilelab.widgets.frames)
-                rest.pop("image/png", None)
-                outputs += [nbformat.from_dict({**output, "data": rest}), _step_note()]
+            if FRAMES_MIME in rest:  # a stepper with its stored frames: they step in the page
+                page = {"text/html": stepper_html(rest[FRAMES_MIME]), "text/plain": rest.get("text/plain", "")}
+                outputs += [nbformat.from_dict({**output, "data": page}), _step_note()]
                 continue
             if "image/png" in rest:
                 outputs.append(nbformat.from_dict({**output, "data": rest}))

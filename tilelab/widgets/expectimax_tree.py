@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 
 from tilelab.game2048.tree import ExpectimaxTree
 from tilelab.plots.game2048_ai import plot_expectimax_tree
-from tilelab.widgets.frames import MAX_FRAMES, frame_png, stepper_html, still_sequence
+from tilelab.widgets.frames import FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, still_sequence
 
 __all__ = ["TreeStepper"]
 
@@ -74,13 +74,13 @@ class TreeStepper(widgets.VBox):
         self.image.value = buffer.getvalue()
         self.caption.value = f"<b>{self.tree.describe(step)}</b>"
 
-    def page_html(self) -> str:
-        """The stepper as a self-contained page fragment (:mod:`tilelab.widgets.frames`): at most
+    def page_frames(self) -> dict[str, Any]:
+        """The frames the course website steps through (:mod:`tilelab.widgets.frames`): at most
         ``MAX_FRAMES`` of its events, evenly spaced, for the course website (no kernel there)."""
         sequence = still_sequence("expectimax", self.slider.max + 1, MAX_FRAMES,
                                   lambda step: (frame_png(plot_expectimax_tree(self.tree, step), PAGE_DPI),
                                                 f"<b>{html.escape(self.tree.describe(step))}</b>"))
-        return stepper_html("expectimax tree stepper", [sequence])
+        return frames_data("expectimax tree stepper", [sequence], "tree")
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current picture and a line for viewers without a kernel (GitHub, nbviewer)."""
@@ -90,5 +90,5 @@ class TreeStepper(widgets.VBox):
             data = dict(data)
             data["text/plain"] = f"TreeStepper (step {self.step} of {self.slider.max}): run this cell to step"
             data["image/png"] = base64.b64encode(self.image.value).decode("ascii")
-            data["text/html"] = self.page_html()  # the website steps through these; JupyterLab shows the widget
+            data[FRAMES_MIME] = self.page_frames()  # the website steps through these; JupyterLab ignores them
         return (data, metadata) if isinstance(bundle, tuple) else data

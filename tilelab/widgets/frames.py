@@ -1,10 +1,11 @@
-"""A stepper's frames as one self-contained HTML page fragment: the stepper steps where no kernel runs.
+"""A stepper's frames for the course website: the stepper steps in the page, where no kernel runs.
 
-A stepper's stored output carries, beside the live widget, a ``text/html`` view made when the cell ran: a
-bounded set of its frames as PNG data URIs, each with its caption (also the picture's alt text), and first /
-back / play / next / last buttons driven by a few lines of plain JavaScript. JupyterLab shows the widget; the
-course website (MyST-NB renders ``text/html`` before ``image/png``) shows this, and it steps with no server and
-no request leaving the page. Without JavaScript (GitHub's preview) the first frame shows, buttons inert.
+A stepper's stored output carries, beside the live widget and its still picture, a bounded set of its frames made
+when the cell ran (:data:`FRAMES_MIME`: each frame a palette PNG and its caption). JupyterLab has no renderer for
+that type, so it shows the widget (or, in an untrusted notebook, the still picture) as before; the course website
+(:mod:`tilelab.teach.site`) turns it into :func:`stepper_html`, a self-contained page fragment: the frames as data
+URIs, each caption shown and as the picture's alt text, first / back / play / next / last buttons (and the arrow
+keys) driven by a few lines of plain JavaScript, no request leaving the page.
 
 A stepper with more frames than :data:`MAX_FRAMES` keeps evenly spaced ones, the first and last always:
 
@@ -12,7 +13,8 @@ A stepper with more frames than :data:`MAX_FRAMES` keeps evenly spaced ones, the
 ([0, 3, 6, 9], 3)
 >>> shown_steps(5, 40)
 ([0, 1, 2, 3, 4], 1)
->>> html = stepper_html("demo", [Sequence("BFS", 3, [Frame(0, PNG, "<b>BFS</b> step 1"), Frame(2, PNG, "end")])])
+>>> data = frames_data("demo", [Sequence("BFS", 3, [Frame(0, PNG, "<b>BFS</b> step 1"), Frame(2, PNG, "end")])])
+>>> html = stepper_html(data)
 >>> html.count("<img "), 'alt="BFS step 1"' in html, "frame 1 of 2 (every 2nd step shown)" in html
 (2, True, True)
 """
@@ -24,10 +26,12 @@ import hashlib
 import html
 import io
 import re
-from typing import Callable, NamedTuple, Sequence as Seq
+from typing import Any, Callable, NamedTuple, Sequence as Seq
 
-__all__ = ["MAX_FRAMES", "Frame", "Sequence", "frame_png", "shown_steps", "stepper_html", "still_sequence"]
+__all__ = ["FRAMES_MIME", "MAX_FRAMES", "Frame", "Sequence", "frame_png", "frames_data", "shown_steps", "stepper_html",
+           "still_sequence"]
 
+FRAMES_MIME = "application/vnd.tilelab.frames+json"  # a stepper's stored frames (JupyterLab ignores it)
 MAX_FRAMES = 40  # frames kept in a stepper's stored page, over all its sequences (a bound on the lesson's size)
 PLAY_MS = 900  # the page's play button: one frame per this many milliseconds
 COLOURS = 128  # a frame's palette: the plots have few colours, so a palette PNG is a third of the size
@@ -158,11 +162,28 @@ _STYLE = """<style>
 </style>"""
 
 
-def stepper_html(title: str, sequences: Seq[Sequence], menu_label: str = "search") -> str:
-    """The stepper page fragment: a menu when there are several sequences, the buttons, the frames, the script.
+def frames_data(title: str, sequences: Seq[Sequence], menu_label: str = "search") -> dict[str, Any]:
+    """The stepper's frames as the JSON stored under :data:`FRAMES_MIME` (pictures in base64)."""
+    if not sequences or not all(s.frames for s in sequences):
+        raise ValueError("a stepper page needs at least one sequence, each with at least one frame")
+    return {"title": title, "menu": menu_label,
+            "sequences": [{"name": s.name, "total": s.total,
+                           "frames": [{"step": f.step, "caption": f.caption,
+                                       "png": base64.b64encode(f.png).decode("ascii")} for f in s.frames]}
+                          for s in sequences]}
 
-    Deterministic (the same frames give the same text, so a re-run lesson's output does not churn).
+
+def stepper_html(data: dict[str, Any]) -> str:
+    """The stepper page fragment from :func:`frames_data`'s JSON: a menu when there are several sequences, the
+    buttons, the frames, the script. Deterministic (the same frames give the same text).
     """
+    try:
+        title, menu_label = str(data["title"]), str(data["menu"])
+        sequences = [Sequence(s["name"], int(s["total"]),
+                              [Frame(int(f["step"]), base64.b64decode(f["png"]), f["caption"]) for f in s["frames"]])
+                     for s in data["sequences"]]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a stepper's stored frames ({FRAMES_MIME}): {exc!r}; re-run the stepper's cell") from exc
     if not sequences or not all(s.frames for s in sequences):
         raise ValueError("a stepper page needs at least one sequence, each with at least one frame")
     figures = []

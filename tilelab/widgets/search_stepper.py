@@ -27,7 +27,7 @@ import ipywidgets as widgets
 
 from tilelab.sliding.trace import SearchTrace
 from tilelab.widgets.access import plain_text
-from tilelab.widgets.frames import MAX_FRAMES, frame_png, stepper_html, still_sequence
+from tilelab.widgets.frames import FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, still_sequence
 
 __all__ = ["SearchStepper", "step_summary"]
 
@@ -152,8 +152,8 @@ class SearchStepper:
         plt.close(fig)  # never also shown by the inline backend
         return buffer.getvalue()
 
-    def page_html(self) -> str:
-        """The stepper as a self-contained page fragment (:mod:`tilelab.widgets.frames`): at most
+    def page_frames(self) -> dict[str, Any]:
+        """The frames the course website steps through (:mod:`tilelab.widgets.frames`): at most
         ``MAX_FRAMES`` frames over all searches, evenly spaced, for the course website (no kernel there)."""
         from tilelab.plots.solvers import plot_search_step
 
@@ -162,7 +162,7 @@ class SearchStepper:
                                     lambda step, n=name, t=trace: (frame_png(plot_search_step(t, step), DPI),
                                                                    step_summary(n, t, step)))
                      for name, trace in self.traces.items()]
-        return stepper_html(f"search stepper: {', '.join(self.traces)}", sequences)
+        return frames_data(f"search stepper: {', '.join(self.traces)}", sequences)
 
     # ---- display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -172,5 +172,5 @@ class SearchStepper:
             data = dict(data)
             data["text/plain"] = f"SearchStepper ({', '.join(self.traces)}): run this cell to step"
             data["image/png"] = base64.b64encode(self.image.value).decode("ascii")
-            data["text/html"] = self.page_html()  # the website steps through these; JupyterLab shows the widget
+            data[FRAMES_MIME] = self.page_frames()  # the website steps through these; JupyterLab ignores them
         return (data, metadata) if isinstance(bundle, tuple) else data
