@@ -112,7 +112,7 @@ def test_search_stepper_bundle_carries_the_bounded_frames_and_captions(monkeypat
                 assert "step shown" in figure["caption"]
     assert [f["hidden"] for f in page.figures].count(False) == 1 and not page.figures[0]["hidden"]
     assert len({f["png"] for f in page.figures}) == len(page.figures)  # each frame its own picture
-    assert [" ".join(b.split()) for b in page.buttons] == ["⏮ first", "◀ back", "▶ play", "next ▶", "last ⏭"]
+    assert [" ".join(b.split()) for b in page.buttons] == ["« first", "◀ back", "▶ play", "next ▶", "last »"]
     assert data[FRAMES_MIME] == stepper.page_frames(), "the same frames give the same output (no churn on re-run)"
 
 

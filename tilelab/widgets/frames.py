@@ -128,7 +128,7 @@ _SCRIPT = """(function () {
   function play() {
     if (timer !== null) { stop(); return; }
     if (at === frames().length - 1) { show(0); }
-    playButton.lastChild.textContent = " pause"; playButton.firstChild.textContent = "\\u23F8";
+    playButton.lastChild.textContent = " pause"; playButton.firstChild.textContent = "\\u25A0";
     playButton.setAttribute("aria-pressed", "true");
     timer = setInterval(function () { show(at + 1); }, %(ms)d);
   }
@@ -208,11 +208,11 @@ def stepper_html(data: dict[str, Any]) -> str:
         return ' aria-pressed="false"' if act == "play" else ""
 
     buttons = "".join(f'<button type="button" data-act="{act}"{pressed(act)} disabled>{text}</button>'
-                      for act, text in (("first", '<span aria-hidden="true">&#x23EE;</span> first'),
+                      for act, text in (("first", '<span aria-hidden="true">&laquo;</span> first'),
                                         ("back", '<span aria-hidden="true">&#x25C0;</span> back'),
                                         ("play", '<span aria-hidden="true">&#x25B6;</span> play'),
                                         ("next", 'next <span aria-hidden="true">&#x25B6;</span>'),
-                                        ("last", 'last <span aria-hidden="true">&#x23ED;</span>')))
+                                        ("last", 'last <span aria-hidden="true">&raquo;</span>')))
     return (f'{_STYLE}<div class="tl-stepper" id="{uid}" role="group" aria-label="{html.escape(title)}">'
             f'<div class="tl-controls">{menu}{buttons}</div>{body}'
             f'<p class="tl-live" aria-live="polite"></p></div>'
