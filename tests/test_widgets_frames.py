@@ -127,4 +127,5 @@ def test_tree_stepper_bundle_carries_every_frame_when_few() -> None:
     assert len(page.figures) == len(tree.steps) + 1  # events 0..n, all kept (fewer than MAX_FRAMES)
     assert [f["alt"] for f in page.figures] == [_plain(tree.describe(k)) for k in range(len(tree.steps) + 1)]
     assert "step shown" not in stepper_html(data[FRAMES_MIME])
+    assert [k for k, f in enumerate(page.figures) if not f["hidden"]] == [3], "the page opens where the widget was"
     assert WIDGET_VIEW in data and base64.b64decode(data["image/png"]) == stepper.image.value

@@ -80,7 +80,7 @@ class TreeStepper(widgets.VBox):
         sequence = still_sequence("expectimax", self.slider.max + 1, MAX_FRAMES,
                                   lambda step: (frame_png(plot_expectimax_tree(self.tree, step), PAGE_DPI),
                                                 f"<b>{html.escape(self.tree.describe(step))}</b>"))
-        return frames_data("expectimax tree stepper", [sequence], "tree")
+        return frames_data("expectimax tree stepper", [sequence], "tree", step=self.step)
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The widget, plus the current picture and a line for viewers without a kernel (GitHub, nbviewer)."""

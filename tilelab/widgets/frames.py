@@ -109,7 +109,7 @@ _SCRIPT = """(function () {
   if (!root) { return; }
   var figures = root.querySelectorAll("figure"), live = root.querySelector(".tl-live");
   var menu = root.querySelector("select"), playButton = root.querySelector("[data-act=play]");
-  var seq = 0, at = 0, timer = null;
+  var seq = %(seq)d, at = 0, timer = null;
   function frames() { return root.querySelectorAll('figure[data-seq="' + seq + '"]'); }
   function show(k) {
     var list = frames();
@@ -148,7 +148,7 @@ _SCRIPT = """(function () {
     var key = {ArrowLeft: "back", ArrowRight: "next", Home: "first", End: "last"}[e.key];
     if (key) { acts[key](); e.preventDefault(); }
   });
-  show(0);
+  show(%(at)d);
 })();"""
 
 _STYLE = """<style>
@@ -162,11 +162,17 @@ _STYLE = """<style>
 </style>"""
 
 
-def frames_data(title: str, sequences: Seq[Sequence], menu_label: str = "search") -> dict[str, Any]:
-    """The stepper's frames as the JSON stored under :data:`FRAMES_MIME` (pictures in base64)."""
+def frames_data(title: str, sequences: Seq[Sequence], menu_label: str = "search", *, sequence: int = 0,
+                step: int = 0) -> dict[str, Any]:
+    """The stepper's frames as the JSON stored under :data:`FRAMES_MIME` (pictures in base64); the page opens on
+    sequence ``sequence`` at the kept frame nearest to ``step`` (where the widget was when the cell ran)."""
     if not sequences or not all(s.frames for s in sequences):
         raise ValueError("a stepper page needs at least one sequence, each with at least one frame")
-    return {"title": title, "menu": menu_label,
+    if not 0 <= sequence < len(sequences):
+        raise ValueError(f"sequence is an index into the {len(sequences)} sequences, got {sequence}")
+    frames = sequences[sequence].frames
+    start = min(range(len(frames)), key=lambda k: (abs(frames[k].step - step), k))
+    return {"title": title, "menu": menu_label, "start": [sequence, start],
             "sequences": [{"name": s.name, "total": s.total,
                            "frames": [{"step": f.step, "caption": f.caption,
                                        "png": base64.b64encode(f.png).decode("ascii")} for f in s.frames]}
@@ -179,6 +185,7 @@ def stepper_html(data: dict[str, Any]) -> str:
     """
     try:
         title, menu_label = str(data["title"]), str(data["menu"])
+        first = tuple(int(i) for i in data.get("start", (0, 0)))
         sequences = [Sequence(s["name"], int(s["total"]),
                               [Frame(int(f["step"]), base64.b64decode(f["png"]), f["caption"]) for f in s["frames"]])
                      for s in data["sequences"]]
@@ -192,7 +199,7 @@ def stepper_html(data: dict[str, Any]) -> str:
             count = _count(k, sequence)
             alt = _plain(frame.caption)
             data = base64.b64encode(frame.png).decode("ascii")
-            hidden = "" if (s, k) == (0, 0) else " hidden"
+            hidden = "" if (s, k) == first else " hidden"
             figures.append(
                 f'<figure data-seq="{s}" data-say="{html.escape(count + ": " + alt)}"{hidden}>'
                 f'<figcaption><span class="tl-count">{html.escape(count)}</span> &middot; {frame.caption}'
@@ -201,7 +208,8 @@ def stepper_html(data: dict[str, Any]) -> str:
     uid = "tl-stepper-" + hashlib.sha1(body.encode("utf-8")).hexdigest()[:12]
     menu = ""
     if len(sequences) > 1:
-        options = "".join(f'<option value="{i}">{html.escape(s.name)}</option>' for i, s in enumerate(sequences))
+        options = "".join(f'<option value="{i}"{" selected" if i == first[0] else ""}>{html.escape(s.name)}</option>'
+                          for i, s in enumerate(sequences))
         menu = f'<label>{html.escape(menu_label)} <select disabled>{options}</select></label>'
 
     def pressed(act: str) -> str:
@@ -216,4 +224,4 @@ def stepper_html(data: dict[str, Any]) -> str:
     return (f'{_STYLE}<div class="tl-stepper" id="{uid}" role="group" aria-label="{html.escape(title)}">'
             f'<div class="tl-controls">{menu}{buttons}</div>{body}'
             f'<p class="tl-live" aria-live="polite"></p></div>'
-            f'<script>{_SCRIPT % {"id": uid, "ms": PLAY_MS}}</script>')
+            f'<script>{_SCRIPT % {"id": uid, "ms": PLAY_MS, "seq": first[0], "at": first[1]}}</script>')

@@ -162,7 +162,8 @@ class SearchStepper:
                                     lambda step, n=name, t=trace: (frame_png(plot_search_step(t, step), DPI),
                                                                    step_summary(n, t, step)))
                      for name, trace in self.traces.items()]
-        return frames_data(f"search stepper: {', '.join(self.traces)}", sequences)
+        return frames_data(f"search stepper: {', '.join(self.traces)}", sequences,
+                           sequence=list(self.traces).index(self.name), step=self.step)
 
     # ---- display
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
