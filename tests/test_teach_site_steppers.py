@@ -24,6 +24,7 @@ import pytest  # noqa: E402
 from tilelab.sliding import manhattan, shuffle  # noqa: E402
 from tilelab.sliding.trace import astar_trace, bfs_trace  # noqa: E402
 from tilelab.teach.site import build_site  # noqa: E402
+from tilelab.widgets.access import plain_text  # noqa: E402
 from tilelab.widgets.frames import shown_steps  # noqa: E402
 from tilelab.widgets.search_stepper import SearchStepper, step_summary  # noqa: E402
 
@@ -76,13 +77,6 @@ def test_the_page_keeps_the_stepper_and_says_so(site: dict) -> None:
     assert 'class="tl-play"' in page and "widget-view+json" not in page
 
 
-def _plain(caption: str) -> str:
-    import html
-    import re
-
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", caption)).split())
-
-
 @pytest.mark.browser
 def test_a_stepper_reaches_its_last_frame_by_clicks_in_chromium(site: dict, served: str) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "browser"))
@@ -126,29 +120,29 @@ def test_a_stepper_reaches_its_last_frame_by_clicks_in_chromium(site: dict, serv
                 assert shown.count() == 1, "exactly one frame shows"
                 return shown.get_attribute("alt")
 
-            assert alt() == _plain(step_summary("BFS", bfs, 0))
+            assert alt() == plain_text(step_summary("BFS", bfs, 0))
             nxt = stepper.get_by_role("button", name="next")
             for _ in range(len(bfs_steps) - 1):
                 nxt.click()
-            assert alt() == _plain(step_summary("BFS", bfs, bfs_steps[-1]))
+            assert alt() == plain_text(step_summary("BFS", bfs, bfs_steps[-1]))
             assert "goal" in alt() or "moves" in alt()  # the last frame: the search has found the goal
             nxt.click()  # past the last frame: it stays there
-            assert alt() == _plain(step_summary("BFS", bfs, bfs_steps[-1]))
+            assert alt() == plain_text(step_summary("BFS", bfs, bfs_steps[-1]))
             assert stepper.locator(".tl-live").inner_text().endswith(alt())  # announced to a screen reader
             # keyboard alone: the buttons take focus, arrows step
             stepper.get_by_role("button", name="back").focus()
             page.keyboard.press("Enter")
-            assert alt() == _plain(step_summary("BFS", bfs, bfs_steps[-2]))
+            assert alt() == plain_text(step_summary("BFS", bfs, bfs_steps[-2]))
             page.keyboard.press("Home")
-            assert alt() == _plain(step_summary("BFS", bfs, 0))
+            assert alt() == plain_text(step_summary("BFS", bfs, 0))
             page.keyboard.press("ArrowRight")
-            assert alt() == _plain(step_summary("BFS", bfs, bfs_steps[1]))
+            assert alt() == plain_text(step_summary("BFS", bfs, bfs_steps[1]))
             # the other search, played to its end
             stepper.get_by_label("search").select_option(label="A*")
-            assert alt() == _plain(step_summary("A*", astar, 0))
+            assert alt() == plain_text(step_summary("A*", astar, 0))
             play = stepper.get_by_role("button", name="play")
             play.click()
-            last = _plain(step_summary("A*", astar, astar_steps[-1]))
+            last = plain_text(step_summary("A*", astar, astar_steps[-1]))
             page.wait_for_function("want => { const i = document.querySelector('.tl-stepper figure:not([hidden]) "
                                    "img'); return i && i.alt === want; }", arg=last, timeout=60_000)
             assert play.get_attribute("aria-pressed") == "false", "play stops at the last frame"

@@ -4,8 +4,6 @@ live widget, and the page made from them shows each frame's caption as text and 
 from __future__ import annotations
 
 import base64
-import html
-import re
 from html.parser import HTMLParser
 
 import matplotlib
@@ -18,6 +16,7 @@ from tilelab.game2048 import Board, legal_moves  # noqa: E402
 from tilelab.game2048.tree import expectimax_tree  # noqa: E402
 from tilelab.sliding import manhattan, shuffle  # noqa: E402
 from tilelab.sliding.trace import astar_trace, bfs_trace  # noqa: E402
+from tilelab.widgets.access import plain_text  # noqa: E402
 from tilelab.widgets.frames import FRAMES_MIME, shown_steps, stepper_html  # noqa: E402
 from tilelab.widgets.search_stepper import SearchStepper, step_summary  # noqa: E402
 
@@ -54,10 +53,6 @@ class Page(HTMLParser):
             self.figures[-1]["caption"] += data
         elif self._in == "button":
             self.buttons[-1] += data
-
-
-def _plain(caption: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", caption)).split())
 
 
 def _bundle(stepper) -> dict:
@@ -104,7 +99,7 @@ def test_search_stepper_bundle_carries_the_bounded_frames_and_captions(monkeypat
         figures = [f for f in page.figures if f["seq"] == s]
         assert len(figures) == len(steps)
         for k, (figure, step) in enumerate(zip(figures, steps)):
-            caption = _plain(step_summary(name, trace, step))
+            caption = plain_text(step_summary(name, trace, step))
             assert figure["alt"] == caption and caption in " ".join(figure["caption"].split())
             assert figure["png"].startswith(b"\x89PNG")
             assert f"frame {k + 1} of {len(steps)}" in figure["caption"]
@@ -125,7 +120,7 @@ def test_tree_stepper_bundle_carries_every_frame_when_few() -> None:
     page = Page()
     page.feed(stepper_html(data[FRAMES_MIME]))
     assert len(page.figures) == len(tree.steps) + 1  # events 0..n, all kept (fewer than MAX_FRAMES)
-    assert [f["alt"] for f in page.figures] == [_plain(tree.describe(k)) for k in range(len(tree.steps) + 1)]
+    assert [f["alt"] for f in page.figures] == [plain_text(tree.describe(k)) for k in range(len(tree.steps) + 1)]
     assert "step shown" not in stepper_html(data[FRAMES_MIME])
     assert [k for k, f in enumerate(page.figures) if not f["hidden"]] == [3], "the page opens where the widget was"
     assert WIDGET_VIEW in data and base64.b64decode(data["image/png"]) == stepper.image.value

@@ -25,8 +25,9 @@ import base64
 import hashlib
 import html
 import io
-import re
 from typing import Any, Callable, NamedTuple, Sequence as Seq
+
+from tilelab.widgets.access import plain_text
 
 __all__ = ["FRAMES_MIME", "MAX_FRAMES", "Frame", "Sequence", "frame_png", "frames_data", "shown_steps", "stepper_html",
            "still_sequence"]
@@ -83,11 +84,6 @@ def still_sequence(name: str, total: int, limit: int, draw: Callable[[int], tupl
     """A :class:`Sequence` of at most ``limit`` frames of ``total`` steps; ``draw(step)`` gives (PNG, caption)."""
     steps, _every = shown_steps(total, limit)
     return Sequence(name, total, [Frame(step, *draw(step)) for step in steps])
-
-
-def _plain(caption: str) -> str:
-    """A caption's text without its markup (for alt text and the announcement)."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", caption)).split())
 
 
 def _ordinal(n: int) -> str:
@@ -197,7 +193,7 @@ def stepper_html(data: dict[str, Any]) -> str:
     for s, sequence in enumerate(sequences):
         for k, frame in enumerate(sequence.frames):
             count = _count(k, sequence)
-            alt = _plain(frame.caption)
+            alt = plain_text(frame.caption)
             data = base64.b64encode(frame.png).decode("ascii")
             hidden = "" if (s, k) == first else " hidden"
             figures.append(
