@@ -95,12 +95,9 @@ def test_a_2048_turn_reads_like_the_old_bool_and_tells_the_chance_step():
     turn = game.play("up")
     (spawn, p), = turn.chance
     assert turn and turn.score == 4 and turn.events.board != before
-    with pytest.warns(DeprecationWarning, match=r"use bool\(turn\)"):
-        assert turn == True  # noqa: E712 (a Turn was an int once: the older comparison still works)
-    with pytest.warns(DeprecationWarning, match=r"int\(bool\(turn\)\)"):
-        assert int(turn) == 1
-    with pytest.warns(DeprecationWarning, match=r"sum\(bool\(turn\) for turn in turns\)"):
-        assert sum([turn, turn]) == 2
+    assert turn != True and sum(bool(t) for t in (turn, turn)) == 2  # noqa: E712 (a Turn is not an int)
+    with pytest.raises(TypeError):
+        int(turn)
     assert spawn == game.last_spawn
     assert p == pytest.approx(dict(game2048.spawn_outcomes(turn.events.board))[spawn])
     assert game.last_move is turn.events
@@ -363,8 +360,8 @@ def test_swap_fast_returns_the_same_result_type_as_swap():
     for move in [((2, 2), (3, 2)), ((0, 0), (0, 1))]:
         fast, slow = swap_fast(board, *move, rng=1), swap(board, *move, rng=1)
         assert isinstance(fast, SwapResult) and fast.steps == ()
-        assert (fast.valid, fast.board, fast.score, fast.cascades, fast.swapped) == (
-            slow.valid, slow.board, slow.score, slow.cascades, slow.swapped)
+        assert (fast.legal, fast.board, fast.score, fast.cascades, fast.swapped) == (
+            slow.legal, slow.board, slow.score, slow.cascades, slow.swapped)
 
 
 def test_turn_is_a_read_only_record():

@@ -94,7 +94,7 @@ def test_the_largest_match3_board_with_default_budgets():
     assert seconds < LIMIT_CALL
     from tilelab.match3 import is_dead, legal_moves
 
-    for call in (legal_moves, is_dead, m3.valid_moves_fast, m3.is_dead_fast, m3.hint):
+    for call in (legal_moves, is_dead, m3.legal_moves_fast, m3.is_dead_fast, m3.hint):
         _, seconds = _timed(call, board)
         assert seconds < LIMIT_CALL, (call.__name__, seconds)
     move = legal_moves(board)[0]
@@ -105,7 +105,7 @@ def test_the_largest_match3_board_with_default_budgets():
         _, seconds = _timed(m3gen.reshuffle, board, rng=1)
         assert seconds < 2 * LIMIT_CALL, seconds
         special = m3sp.SpecialBoard.from_board(board)
-        for call in (m3sp.valid_moves_specials, m3sp.is_dead_specials):
+        for call in (m3sp.legal_moves_specials, m3sp.is_dead_specials):
             _, seconds = _timed(call, special)
             assert seconds < LIMIT_CALL, (call.__name__, seconds)
         _, seconds = _timed(m3sp.reshuffle_specials, special, rng=2)

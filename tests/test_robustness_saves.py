@@ -334,7 +334,7 @@ CONTRADICTIONS = {  # the hunt's D11 and their kin: each refused naming what con
     "a 1x1 board": (lambda d: d.update(board={"grid": [[0]], "kinds": 3}, history=[]), "dead"),
     "a ready run": (lambda d: d.update(board={"grid": [[0, 0, 0, 1, 2], [1, 2, 1, 2, 0], [2, 0, 2, 0, 1],
                                                        [0, 1, 0, 1, 2]], "kinds": 3}), "ready run"),
-    "score before the first move": (lambda d: d.update(moves=0, score=60, history=[]), "first move"),
+    "score before the first move": (lambda d: d.update(moves_played=0, score=60, history=[]), "first move"),
     "a dead board in the history": (lambda d: d["history"][0].update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2],
                                                                                      [2, 0, 1, 2, 0], [0, 1, 2, 0, 1]],
                                                                             "kinds": 3}), "dead"),

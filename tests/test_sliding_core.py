@@ -49,9 +49,7 @@ def test_goal_and_fields():
     assert g.blank == (2, 3) and g.blank_index == 11
     assert g.is_goal() and not g.slide(11).is_goal()
     assert g.at(1, 2) == 7 and g.position(7) == (1, 2)
-    assert g.grid[2] == (9, 10, 11, 0)
-    with pytest.warns(DeprecationWarning, match=r"Puzzle.grid \(a property"):
-        assert g.grid() == g.grid
+    assert g.grid[2] == (9, 10, 11, 0) and type(g.grid) is tuple
 
 
 def test_text_picture_round_trip_and_repr():
@@ -432,18 +430,14 @@ def test_play_refuses_what_is_not_a_legal_move():
 
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 4))
 @settings(max_examples=60, deadline=None)
-def test_the_older_names_warn_and_do_what_play_does(seed, rows, cols):
+def test_slide_and_play_agree(seed, rows, cols):
     rng = np.random.default_rng(seed)
     board = Puzzle(rng.permutation(rows * cols).tolist(), rows, cols)
     for tile in board.legal_moves():
-        with pytest.warns(DeprecationWarning, match=r"tilelab.sliding.play\(puzzle, tile\)"):
-            assert board.slide_segment(tile) == play(board, tile)
         assert board.slide(tile) == play(board, tile).after
     for direction in board.legal_directions():
-        with pytest.warns(DeprecationWarning, match=r"play\(puzzle, direction\).after"):
-            assert board.move(direction) == play(board, direction).after == board.slide(board.tile_for(direction))
-    with pytest.warns(DeprecationWarning, match=r"Puzzle.legal_moves\(\)"):
-        assert legal_moves(board) == board.legal_moves() == board.legal_tiles()
+        assert play(board, direction).after == board.slide(board.tile_for(direction))
+    assert legal_moves(board) == board.legal_moves()
 
 
 def test_play_is_one_object_from_the_package_and_its_module():
@@ -452,8 +446,7 @@ def test_play_is_one_object_from_the_package_and_its_module():
 
     for name in moves.__all__:
         assert getattr(sliding, name) is getattr(moves, name), name
-    with pytest.raises(ValueError, match="direction must be one of"), pytest.warns(DeprecationWarning):
-        Puzzle.goal(3, 3).move(8)  # type: ignore[arg-type]
+    assert not hasattr(Puzzle, "move") and not hasattr(Puzzle, "slide_segment")  # retired in 0.3.0: play(board, move)
 
 
 def test_the_game_passes_the_public_conformance_check():
@@ -461,4 +454,4 @@ def test_the_game_passes_the_public_conformance_check():
     import tilelab
     from tilelab.sliding import Game
 
-    assert tilelab.check_game(lambda seed: Game(3 + seed % 2, rng=seed), games=200, moves=12) == 200
+    assert tilelab.check_game(lambda seed: Game(3 + seed % 2, rng=seed), games=200, max_moves=12) == 200

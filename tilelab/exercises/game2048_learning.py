@@ -30,7 +30,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.exercises import Result, checker
 from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci
@@ -60,10 +60,9 @@ ALLOW_TD = (Kit("the net (its tuples, weights and value)",
             NUMPY)
 
 
-def sample_afterstates(n: int = 12, *, rng: RngLike = None, seed: RngLike = None) -> list[list[list[int]]]:
+def sample_afterstates(n: int = 12, *, rng: RngLike = None) -> list[list[list[int]]]:
     """``n`` boards (4x4 grids of exponents) from random games; ``rng``: a seed (``SEED`` if none) or a Generator."""
-    given = rng_or_seed(rng, seed, "sample_afterstates")
-    result = play_random_batch(n, rng=SEED if given is None else given, max_moves=60)
+    result = play_random_batch(n, rng=SEED if rng is None else rng, max_moves=60)
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 

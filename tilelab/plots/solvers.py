@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
 from tilelab.sliding import Puzzle
 from tilelab.sliding.heuristics import HEURISTICS
@@ -74,15 +74,13 @@ def plot_heuristic_values(
     *,
     sample: int = 3000,
     rng: RngLike = None,
-    seed: RngLike = None,
 ) -> Figure:
     """Mean heuristic value against the true distance (from the BFS table), with ``h = d``.
 
     An admissible heuristic stays on or under the diagonal; the closer to it, the fewer
-    boards the search has to expand. ``rng`` (a seed, ``SEED`` when none is given, or a Generator;
-    ``seed=`` is its older name) picks the sampled boards.
+    boards the search has to expand. ``rng`` (a seed, ``SEED`` when none is given, or a
+    Generator) picks the sampled boards.
     """
-    rng = rng_or_seed(rng, seed, "plot_heuristic_values")
     rng = SEED if rng is None else rng
     heuristics = dict(HEURISTICS) if heuristics is None else dict(heuristics)
     table = distance_table(rows, cols)

@@ -4,10 +4,8 @@ Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`)
 
 - ``play(puzzle, move) -> Slide``: one move, a tile number or a direction (``"up"``: the tile
   below the blank moves up); the :class:`Slide` holds the moved tiles, their cells, and the
-  boards before and after. ``Puzzle.slide_segment(tile)`` and ``Puzzle.move(direction)`` are its
-  older names (``Puzzle.move`` returns only the board after).
-- ``legal_moves(puzzle)`` / ``Puzzle.legal_moves()``: the tiles that may slide (``legal_tiles``
-  is the older name).
+  boards before and after.
+- ``legal_moves(puzzle)`` / ``Puzzle.legal_moves()``: the tiles that may slide.
 - randomness is the keyword ``rng`` (a seed or a numpy Generator), required:
   ``shuffle(rows, cols, *, rng)``, ``random_board(rows, cols, *, rng)``,
   ``random_walk(puzzle, steps, *, rng)``, ``puzzle8_walk(puzzle, steps, *, rng)``.

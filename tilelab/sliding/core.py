@@ -39,10 +39,9 @@ from __future__ import annotations
 import itertools
 import numbers
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from tilelab._checks import as_int, is_int, short_repr
-from tilelab._deprecation import moved, warn
 
 __all__ = ["DIRECTIONS", "Puzzle"]
 
@@ -121,14 +120,6 @@ def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
         )
     return values
 
-
-
-class Grid(tuple[tuple[int, ...], ...]):
-    """A board's rows (a plain tuple of tuples); calling it, as the older ``Puzzle.grid()`` was, still works and warns."""
-
-    def __call__(self) -> "Grid":
-        warn("Puzzle.grid()", "Puzzle.grid (a property, as in every game)")
-        return self
 
 class Puzzle:
     """An immutable, hashable sliding-puzzle board: ``tiles`` row by row, ``0`` is the blank.
@@ -268,12 +259,6 @@ class Puzzle:
         return self._rows * self._cols
 
     @property
-    def size(self) -> int:
-        """Deprecated: the number of cells is :attr:`cell_count` (``size`` is a square board's side)."""
-        warn("Puzzle.size", "Puzzle.cell_count (size is the side of a square board in every game)")
-        return self._rows * self._cols
-
-    @property
     def blank(self) -> Cell:
         """The blank's cell ``(row, col)``."""
         return divmod(self._blank_index, self._cols)
@@ -303,14 +288,14 @@ class Puzzle:
             raise ValueError(f"there is no tile {tile!r} on a {self._rows}x{self._cols} board") from None
 
     @property
-    def grid(self) -> "Grid":
+    def grid(self) -> tuple[tuple[int, ...], ...]:
         """The tiles as a tuple of rows (0 = blank), as ``grid`` is in every game.
 
         >>> Puzzle.goal(2, 3).grid
         ((1, 2, 3), (4, 5, 0))
         """
         c = self._cols
-        return Grid(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
+        return tuple(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
 
     def is_goal(self) -> bool:
         """True when the board is solved."""
@@ -335,11 +320,6 @@ class Puzzle:
             for i, t in enumerate(self._tiles)
             if t != BLANK and (i // c == br or i % c == bc)
         )
-
-    def legal_tiles(self) -> tuple[int, ...]:
-        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.legal_tiles()", "Puzzle.legal_moves()")
-        return self.legal_moves()
 
     def neighbour_tiles(self) -> tuple[int, ...]:
         """Tiles next to the blank (the single-tile moves), in reading order.
@@ -423,13 +403,8 @@ class Puzzle:
         moved[previous] = BLANK
         return Puzzle.trusted(tuple(moved), self._rows, self._cols, previous)
 
-    def slide_segment(self, tile: int) -> Any:
-        """Deprecated: ``tilelab.sliding.play(puzzle, tile)`` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.slide_segment(tile)", "tilelab.sliding.play(puzzle, tile)")
-        return _play()(self, tile)
-
     def tile_for(self, direction: str) -> int | None:
-        """The tile that ``move(direction)`` would slide, or ``None`` at the edge.
+        """The tile that ``play(board, direction)`` would slide, or ``None`` at the edge.
 
         >>> Puzzle.goal(3, 3).tile_for("right"), Puzzle.goal(3, 3).tile_for("left")
         (8, None)
@@ -446,15 +421,6 @@ class Puzzle:
     def legal_directions(self) -> tuple[str, ...]:
         """Directions in which some tile can move (arrow-key moves)."""
         return tuple(d for d in DIRECTIONS if self.tile_for(d) is not None)
-
-    def move(self, direction: str) -> Puzzle:
-        """Deprecated: ``tilelab.sliding.play(puzzle, direction).after`` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.move(direction)", "tilelab.sliding.play(puzzle, direction).after")
-        if not isinstance(direction, str):
-            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(direction)}; "
-                             "play(puzzle, tile) slides a tile by its number")
-        after: Puzzle = _play()(self, direction).after
-        return after
 
     def swap_tiles(self, a: int, b: int) -> Puzzle:
         """Swap two tiles by hand (not a legal move: it flips the parity, as apps with a bug do).
@@ -485,11 +451,6 @@ class Puzzle:
         for tile in tiles:
             board = board.slide(tile)
         return board
-
-    def play(self, tiles: Iterable[int]) -> Puzzle:
-        """Deprecated: :meth:`play_all` (``play`` is one move; goes in tilelab 0.3.0)."""
-        warn("Puzzle.play(tiles)", "Puzzle.play_all(tiles)")
-        return self.play_all(tiles)
 
     # ----------------------------------------------------------------- dunder
     def __eq__(self, other: object) -> bool:
@@ -523,9 +484,9 @@ class Puzzle:
         >>> Puzzle.goal(2, 2).to_svg().count("<text")
         3
         """
-        from tilelab.sliding.svg import puzzle_svg  # rendering is loaded only when a board is drawn
+        from tilelab.sliding.svg import board_svg  # rendering is loaded only when a board is drawn
 
-        return puzzle_svg(self, cell)
+        return board_svg(self._tiles, self._rows, self._cols, cell)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
@@ -534,25 +495,8 @@ class Puzzle:
         return (Puzzle, (self._tiles, self._rows, self._cols))
 
 
-def _play() -> Any:
-    """``tilelab.sliding.moves.play``, looked up by name: the older methods above forward to it (moves.py needs Puzzle)."""
-    from importlib import import_module
-
-    return import_module("tilelab.sliding.moves").play
-
-
 def require_puzzle(puzzle: object) -> Puzzle:
     """``puzzle`` itself if it is a Puzzle, else a TypeError saying how to build one."""
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
     return puzzle
-
-
-# Moves as data and parity once lived here too; their older import paths warn and name their home.
-__getattr__, __dir__ = moved(__name__, {
-    **{name: f"tilelab.sliding.moves:{name}" for name in ("Move", "MoveCount", "Slide", "count_moves", "legal_moves",
-                                                          "play")},
-    **{name: f"tilelab.sliding.parity:{name}" for name in (
-        "PAIRWISE_MAX_TILES", "blank_distance", "corner_formula", "inversion_pairs", "inversions", "is_solvable",
-        "permutation_parity", "solvable_by_invariant", "solvable_by_width_rule")},
-})

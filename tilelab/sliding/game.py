@@ -30,7 +30,6 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from tilelab._checks import short_repr
-from tilelab._deprecation import renamed_keyword, warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -41,7 +40,7 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
+from tilelab._random import RngLike, as_generator, seeded_generator
 from tilelab.sliding.core import Puzzle
 from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
@@ -155,22 +154,19 @@ def _replay(game: "Game", played: list[Any]) -> None:
 class Game(SessionBase):
     """A sliding puzzle in play: the deal, the tiles slid, both move counts, undo, hints, save/load.
 
-    ``rng`` (or ``seed``) is a seed or a numpy Generator: the deals draw from it, nothing else
+    ``rng`` is a seed or a numpy Generator: the deals draw from it, nothing else
     does (a slide has no chance step). ``method`` is how a deal is shuffled (see
     :data:`tilelab.sliding.METHODS`); ``board=`` starts from a given board instead.
     """
 
     def __init__(self, rows: int = 4, cols: int | None = None, *, rng: RngLike = None,
-                 seed: RngLike = None, method: str = "uniform",
-                 board: Puzzle | None = None, puzzle: Puzzle | None = None) -> None:
-        source = rng_or_seed(rng, seed, "tilelab.sliding.Game")  # seed= is the older name of rng=
+                 method: str = "uniform", board: Puzzle | None = None) -> None:
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
         self.method = method
         #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
-        self._rng, self.seed = seeded_generator(source)
+        self._rng, self.seed = seeded_generator(rng)
         self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
-        board = renamed_keyword("sliding.Game", "board", board, "puzzle", puzzle)
         if board is not None:
             if not isinstance(board, Puzzle):
                 raise TypeError(f"board must be a Puzzle, got {type(board).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
@@ -210,12 +206,6 @@ class Game(SessionBase):
         return self._rng
 
     @property
-    def puzzle(self) -> Puzzle:
-        """Deprecated: :attr:`board` (goes in tilelab 0.3.0)."""
-        warn("sliding.Game.puzzle", "sliding.Game.board")
-        return self.board
-
-    @property
     def shape(self) -> tuple[int, int]:
         return self.board.shape
 
@@ -238,12 +228,6 @@ class Game(SessionBase):
     def moves_played(self) -> int:
         """Moves played, tile by tile (the puzzle's usual count; ``move_count.multi`` is the other metric)."""
         return self.move_count.single
-
-    @property
-    def moves(self) -> MoveCount:
-        """Deprecated: :attr:`move_count` (``moves`` is a sequence of moves everywhere else)."""
-        warn("tilelab.sliding.Game.moves", "Game.move_count (both metrics; Game.moves_played tile by tile)")
-        return self.move_count
 
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""

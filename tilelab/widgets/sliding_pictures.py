@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.sliding import Puzzle
 from tilelab.widgets.base import fit_font_size
 from tilelab.widgets.pictures import bold_font, png_bytes, rgb
@@ -126,7 +126,7 @@ def contrast_ratio(a: tuple[int, int, int] | str, b: tuple[int, int, int] | str)
 # ----------------------------------------------------------------------------- pictures
 
 
-def generated_picture(size: int = 480, rng: RngLike = None, *, seed: RngLike = None) -> np.ndarray:
+def generated_picture(size: int = 480, rng: RngLike = None) -> np.ndarray:
     """A picture drawn by the project (nothing downloaded): a house with a tree under the sun.
 
     Sky, sun, clouds, hills, a red-roofed house with windows and a door, a tree and flowers: every
@@ -141,8 +141,7 @@ def generated_picture(size: int = 480, rng: RngLike = None, *, seed: RngLike = N
         raise ValueError(f"picture size must be at least 8 px, got {size}")
     from PIL import Image, ImageDraw
 
-    given = rng_or_seed(rng, seed, "generated_picture")
-    rng = as_generator(0 if given is None else given)
+    rng = as_generator(0 if rng is None else rng)
     big = 2 * size  # drawn at twice the size and scaled down: smooth edges
     u = big / 100  # one unit = 1 % of the side
 

@@ -122,6 +122,6 @@ class SlidingSolving:
             return
         tile = self._solving.pop(0)
         ms = min(MS_PER_FRAME * 2, 0.6 * self.solve_ticker.interval / FRAMES_PER_SLIDE)
-        self.slide(tile, by_player=False, ms_per_frame=ms)
+        self.play(tile, by_player=False, ms_per_frame=ms)
         if not self._solving:
             self.stop_solve()
