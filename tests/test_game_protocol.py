@@ -25,7 +25,7 @@ from tilelab._protocol import GameProtocol, Turn
 from tilelab.match3 import Board as M3Board
 from tilelab.match3 import SpecialBoard, SwapResult, swap, swap_fast
 from tilelab.match3.special_rules import is_dead_specials
-from tilelab.sliding import MoveCount, Puzzle, count_moves
+from tilelab.sliding import MoveCount, Board, count_moves
 
 N_GAMES = 200
 
@@ -203,7 +203,7 @@ def test_the_sliding_counter_is_count_moves_after_random_play():
 
 
 def test_two_slides_the_same_way_are_one_multi_tile_move():
-    start = Puzzle.parse("1 2 3\n4 5 6\n. 7 8")
+    start = Board.parse("1 2 3\n4 5 6\n. 7 8")
     game = sliding.Game(board=start)
     game.play(7)
     last = game.play(8)  # both slide left along the bottom row
@@ -216,7 +216,7 @@ def test_two_slides_the_same_way_are_one_multi_tile_move():
 
 
 def test_sliding_play_refuses_a_tile_off_the_blanks_line():
-    game = sliding.Game(board=Puzzle.parse("1 2 3\n4 5 6\n. 7 8"))
+    game = sliding.Game(board=Board.parse("1 2 3\n4 5 6\n. 7 8"))
     with pytest.raises(ValueError, match="not in the blank's row or column"):
         game.play(5)
     with pytest.raises(TypeError, match="tile number"):
@@ -229,13 +229,13 @@ def test_sliding_play_refuses_a_tile_off_the_blanks_line():
 def test_sliding_seeded_playthrough_transcript():
     """Same seed and keys must keep giving this game: the deal and the counting are contracts."""
     game = sliding.Game(3, rng=2026)
-    assert game.board == Puzzle.parse(". 6 1\n8 3 5\n2 7 4")
+    assert game.board == Board.parse(". 6 1\n8 3 5\n2 7 4")
     for key in ["up", "left", "down", "right", "up", "up", "left", "down"]:
         assert game.play(key)
-    assert game.board == Puzzle.parse("3 8 1\n2 . 5\n7 6 4")
+    assert game.board == Board.parse("3 8 1\n2 . 5\n7 6 4")
     assert game.move_count == MoveCount(8, 7) and game.played == (8, 3, 6, 8, 3, 2, 7, 6)
     walk = sliding.Game(4, rng=2026, method="walk")
-    assert walk.board == Puzzle.parse("9 5 2 1\n14 12 7 8\n10 15 . 11\n4 6 13 3")
+    assert walk.board == Board.parse("9 5 2 1\n14 12 7 8\n10 15 . 11\n4 6 13 3")
 
 
 def test_match3_seeded_playthrough_transcript():

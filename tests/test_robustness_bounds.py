@@ -16,7 +16,7 @@ import tilelab.match3 as m3
 from tilelab.match3 import board as m3board
 from tilelab.match3 import generate as m3gen
 import tilelab.match3 as m3sp
-from tilelab.sliding import Puzzle, is_solvable, shuffle, solve
+from tilelab.sliding import Board, is_solvable, shuffle, solve
 from tilelab.sliding import core as sc
 from tilelab.sliding import shuffle as sh
 from tilelab.sliding import solvers as so
@@ -45,7 +45,7 @@ def test_sixteen_cell_boards_without_a_database_end_with_the_human_strategy(rows
 def test_sliding_limits_are_stated_and_refused():
     for rows, cols in ((10**6, 10**6), (sc.MAX_SIDE + 1, 2), (2, sc.MAX_SIDE + 1)):
         with pytest.raises(ValueError, match="MAX_SIDE"):
-            Puzzle.goal(rows, cols)
+            Board.goal(rows, cols)
         with pytest.raises(ValueError, match="MAX_SIDE"):
             shuffle(rows, cols, rng=0)
     with pytest.raises(ValueError, match="MAX_WALK_STEPS"):

@@ -50,12 +50,12 @@ def test_every_fast_twin_has_its_plain_name_and_the_convention_is_stated():
 def test_legal_moves_is_the_one_name_in_every_engine_and_game():
     board = g2048.Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
     assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
-    puzzle = sliding.Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    puzzle = sliding.Board.parse("1 2 3\n4 . 5\n6 7 8")
     assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == (2, 4, 5, 7)
     assert list(sliding.Game(board=puzzle).legal_moves()) == [2, 4, 5, 7]
     candies = m3.stable_board(6, 6, 5, rng=1)
     assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
-    with pytest.raises(TypeError, match="Puzzle"):
+    with pytest.raises(TypeError, match="Board"):
         sliding.legal_moves([[1, 2], [3, 0]])
 
 
@@ -66,7 +66,7 @@ ENTRY_POINTS = {
     "bitboard.spawn_bits": lambda rng: bitboard.spawn_bits(0, rng=rng),
     "sliding.Game": lambda rng: sliding.Game(3, 3, rng=rng).board,
     "sliding.shuffle": lambda rng: sliding.shuffle(3, 3, rng=rng),
-    "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Puzzle.goal(3, 3), 20, rng=rng),
+    "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Board.goal(3, 3), 20, rng=rng),
     "sliding.random_board": lambda rng: sliding.random_board(3, 3, rng=rng),
     "match3.Game": lambda rng: m3.Game(6, 6, 4, rng=rng).board,
     "match3.new_board": lambda rng: m3.new_board(5, 5, 4, rng=rng),
@@ -136,7 +136,7 @@ def test_plain_and_special_match3_boards_read_the_same_pictures():
 def _positions():
     """One board of each kind, with its expected grid (rows of cells)."""
     return [("2048 Board", g2048.Board.parse("2 . 4\n. 8 .\n. . 2")),
-            ("sliding Puzzle", sliding.Puzzle.goal(3, 4)),
+            ("sliding Board", sliding.Board.goal(3, 4)),
             ("match-3 Board", m3.stable_board(4, 6, 5, rng=3)),
             ("match-3 SpecialBoard", m3.new_special_board(5, 4, 4, rng=3))]
 
@@ -220,7 +220,7 @@ def test_the_widgets_count_moves_played():
 
 # ------------------------------------------------------------------ one name per thing: the names retired in 0.3.0 are gone
 def _older_uses():
-    goal = sliding.Puzzle.goal(2, 2)
+    goal = sliding.Board.goal(2, 2)
     board = g2048.Board.parse("2 .\n. 4")
     candy = m3.Game(5, 5, 4, rng=1)
     return {
@@ -234,12 +234,12 @@ def _older_uses():
         "Board(rows=)": lambda: g2048.Board(rows=[[2, 0], [0, 4]]),
         "2048 Board.rows": lambda: board.rows,
         "2048 Board.tiles()": lambda: board.tiles(),
-        "Puzzle.size": lambda: goal.size,
-        "Puzzle.move": lambda: goal.move("left"),
-        "Puzzle.play(tiles)": lambda: goal.play([3]),
-        "Puzzle.legal_tiles": lambda: goal.legal_tiles(),
-        "Puzzle.slide_segment": lambda: goal.slide_segment(3),
-        "Puzzle.grid()": lambda: goal.grid(),
+        "Board.size": lambda: goal.size,
+        "Board.move": lambda: goal.move("left"),
+        "Board.play(tiles)": lambda: goal.play([3]),
+        "Board.legal_tiles": lambda: goal.legal_tiles(),
+        "Board.slide_segment": lambda: goal.slide_segment(3),
+        "Board.grid()": lambda: goal.grid(),
         "match3 Game.moves": lambda: candy.moves,
         "sliding Game.moves": lambda: sliding.Game(3, rng=1).moves,
         "int(turn)": lambda: int(candy.play(candy.legal_moves()[0])),
@@ -270,7 +270,7 @@ def test_a_single_letter_is_a_key_and_never_a_direction(letter):
     with pytest.raises(ValueError):
         g2048.Direction.parse(letter)
     with pytest.raises(ValueError):
-        sliding.parse_move(sliding.Puzzle.goal(3, 3), letter)
+        sliding.parse_move(sliding.Board.goal(3, 3), letter)
 
 
 # ------------------------------------------------------------------ every widget plays a move with play(move) -> Turn

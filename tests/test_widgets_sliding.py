@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tilelab.sliding
-from tilelab.sliding import MoveCount, Puzzle, bfs_distances, count_moves, is_solvable, play
+from tilelab.sliding import MoveCount, Board, bfs_distances, count_moves, is_solvable, play
 from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
 from tilelab.widgets import sliding_pictures as wp
@@ -189,7 +189,7 @@ def test_arrow_keys_move_the_blank_neighbour_that_way():
 def test_click_slides_the_whole_segment_and_counts_both_metrics():
     board, _ = make(3, seed=1)  # blank top middle
     click(board, *centre(board, 2, 1))  # bottom middle: 2 and 6 slide up together
-    assert board.board == Puzzle.parse("7 2 1\n4 6 5\n8 . 3")
+    assert board.board == Board.parse("7 2 1\n4 6 5\n8 . 3")
     assert board.move_count == MoveCount(2, 1)
     click(board, *centre(board, 0, 0))  # not in the blank's line: nothing happens, a message
     assert board.move_count == MoveCount(2, 1) and "not in the blank's row or column" in board.status.value
@@ -216,7 +216,7 @@ def test_input_during_animation_is_applied_in_order_without_lag():
     assert board.move_count.single == 4
     # only the first was animated; the rest are drawn straight away, none lost
     assert len(board.canvas.sleeps()) == ws.FRAMES_PER_SLIDE - 1
-    expected = Puzzle.parse("7 . 1\n4 2 5\n8 6 3")
+    expected = Board.parse("7 . 1\n4 2 5\n8 6 3")
     for direction in ("up", "left", "down", "right"):
         expected = play(expected, direction).after
     assert board.board == expected
@@ -261,7 +261,7 @@ def test_timer_solved_banner_and_session_best():
 
 
 def _optimal_path(puzzle):
-    dist = bfs_distances(Puzzle.goal(puzzle.rows, puzzle.cols))
+    dist = bfs_distances(Board.goal(puzzle.rows, puzzle.cols))
     path, board = [], puzzle
     while not board.is_goal():
         tile, board = min(board.neighbours(), key=lambda tb: dist[tb[1]])

@@ -21,7 +21,7 @@ One vocabulary across the three games (the reference: ``docs/vocabulary.md``, ch
   ``sliding``) name a readable twin kept beside a fast default; where one function offers both
   paths an ``engine=`` keyword picks one;
 - ``play(board, move)`` is every engine's move, returning what happened as data:
-  ``game2048.play(board, "left") -> MoveResult``, ``sliding.play(puzzle, tile_or_direction) -> Slide``,
+  ``game2048.play(board, "left") -> MoveResult``, ``sliding.play(board, tile_or_direction) -> Slide``,
   ``match3.play(board, (a, b), rng=...) -> SwapResult``; ``Game.play(move) -> Turn`` plays one move of a
   session and ``Game.play_all(moves)`` a sequence;
 - ``legal_moves`` lists the legal moves in every engine and on every ``Game``; ``game.board`` is the

@@ -1,6 +1,6 @@
-"""A sliding board as an SVG picture (what a bare :class:`~tilelab.sliding.Puzzle` in a notebook cell shows).
+"""A sliding board as an SVG picture (what a bare :class:`~tilelab.sliding.Board` in a notebook cell shows).
 
-Imported only when a board is drawn (:meth:`Puzzle.to_svg`, ``_repr_svg_``), as python-chess
+Imported only when a board is drawn (:meth:`Board.to_svg`, ``_repr_svg_``), as python-chess
 imports ``chess.svg``: the engine itself never loads rendering code.
 
 >>> board_svg((1, 2, 3, 0), 2, 2, 30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60"')

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import ipywidgets as widgets
 
 from tilelab._random import RngLike, as_generator
-from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, Turn, play
+from tilelab.sliding import METHODS, MoveCount, Board, Slide, Turn, play
 from tilelab.sliding import game as session
 from tilelab.sliding.game import (
     Game,
@@ -243,13 +243,13 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
 
     # ------------------------------------------------------------------ state changes
     @property
-    def board(self) -> Puzzle:
+    def board(self) -> Board:
         """The board now (``widget.game.board``); set it to play another position."""
         return self.game.board
 
     @board.setter
-    def board(self, puzzle: Puzzle) -> None:
-        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
+    def board(self, board: Board) -> None:
+        self.set_game(Game(board=board, rng=self.game.rng, method=self.game.method))
 
     @property
     def move_count(self) -> MoveCount:
