@@ -288,3 +288,27 @@ def test_every_board_widget_plays_a_move_with_play_and_returns_the_games_turn():
         assert isinstance(turn, Turn) and turn and turn.move is not None, type(widget).__name__
         assert widget.game.moves_played >= 1, type(widget).__name__
     assert not hasattr(SlidingWidget, "slide")
+
+
+# ------------------------------------------------------------------ one word per thing in every public signature
+def _public_callables():
+    for package in (g2048, m3, sliding):
+        for name in package.__all__:
+            value = getattr(package, name)
+            for member in [value, *vars(value).values()] if inspect.isclass(value) else [value]:
+                if callable(member) and not inspect.isclass(member) or inspect.isclass(member):
+                    try:
+                        yield f"{package.__name__}.{name}", inspect.signature(member)
+                    except (TypeError, ValueError):
+                        continue
+
+
+def test_no_public_signature_says_puzzle_seed_or_valid():
+    """The position is ``board`` in every game, randomness ``rng``, a legal move ``legal`` (a record's ``seed`` is the
+    seed its game was made from, as ``Game.seed`` is)."""
+    found = sorted({f"{where}({p})" for where, sig in _public_callables() for p in sig.parameters
+                    if p == "puzzle" or "valid" in p or (p == "seed" and not where.endswith(".GameRecord"))})
+    assert found == []
+    names = [n for package in (g2048, m3, sliding) for n in package.__all__]
+    assert "Board" in sliding.__all__ and not [n for n in names if n == "Puzzle" or "valid" in n]
+    assert m3.swap(m3.Board.parse("012\n120\n201"), (0, 0), (0, 1), rng=0).legal in (True, False)

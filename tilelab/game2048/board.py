@@ -214,7 +214,7 @@ class Board:
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
-        lines = list(islice(rows, MAX_SIZE + 1))  # type: ignore[arg-type]  # an endless iterable: read no further
+        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable: read no further
         size = len(lines)
         if not MIN_SIZE <= size <= MAX_SIZE:
             got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size

@@ -248,20 +248,20 @@ def _finish_2x2(board: _Board, top: int, left: int) -> None:
 
 
 def _solve(board: Board) -> _Board:
-    board = _Board(board)
+    work = _Board(board)
     top, left = 0, 0
-    while board.rows - top > 2 or board.cols - left > 2:
-        height, width = board.rows - top, board.cols - left
+    while work.rows - top > 2 or work.cols - left > 2:
+        height, width = work.rows - top, work.cols - left
         if height >= width:
-            line = [(top, c) for c in range(left, board.cols)]
-            _place_line(board, line, (1, 0), f"row {top + 1}")
+            line = [(top, c) for c in range(left, work.cols)]
+            _place_line(work, line, (1, 0), f"row {top + 1}")
             top += 1
         else:
-            line = [(r, left) for r in range(top, board.rows)]
-            _place_line(board, line, (0, 1), f"column {left + 1}")
+            line = [(r, left) for r in range(top, work.rows)]
+            _place_line(work, line, (0, 1), f"column {left + 1}")
             left += 1
-    _finish_2x2(board, top, left)
-    return board
+    _finish_2x2(work, top, left)
+    return work
 
 
 def human_moves(board: Board) -> tuple[int, ...]:
