@@ -76,7 +76,7 @@ _G = "tilelab.game2048:"
 #: exercise), the checker's evaluation functions, numpy. Not the search (``ai.chance_value``,
 #: ``ai.expectimax_values``, ``Expectimax``, the bitboard search) nor the heuristic's terms (``row_terms``).
 _BOARDS = (BOARD_2048, Kit("a Board's queries (empty_cells, tile_map, max_tile, tile_sum)",
-                           (_G + "Board[empty_cells tile_map tiles max_tile tile_sum]",)),
+                           (_G + "Board[empty_cells tile_map max_tile tile_sum]",)),
            Kit("play, legal_moves", (_G + "play", _G + "legal_moves", _G + "MoveResult[*]")),
            Kit("spawn_outcomes", (_G + "spawn_outcomes", _G + "Spawn[*]")), NUMPY)
 _LINES = (NUMPY,)  # a line of exponents is a list: plain Python and numpy do it

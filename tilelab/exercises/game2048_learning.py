@@ -56,7 +56,7 @@ ALLOW_TD = (Kit("the net (its tuples, weights and value)",
                 (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]",)),
             _NTUPLE + "feature_indices_ref", _NTUPLE + "value_ref",
             Kit("reading the board",
-                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]")),
+                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[grid size cells]")),
             NUMPY)
 
 
