@@ -101,10 +101,8 @@ def move_rows(make_player: Callable[[], Any], moves: int) -> np.ndarray:
 
 
 def _play(player: Any, seed: int, max_moves: int) -> None:
-    """One seeded game (play_game's ``seed=`` is becoming ``rng=``: use whichever this tree has)."""
-    import inspect
-    key = "rng" if "rng" in inspect.signature(play_game).parameters else "seed"
-    play_game(player, max_moves=max_moves, **{key: seed})
+    """One seeded game."""
+    play_game(player, max_moves=max_moves, rng=seed)
 
 
 def summary(rows: np.ndarray, ms: float) -> dict:

@@ -25,12 +25,12 @@ from typing import Callable
 import numpy as np
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.match3 import legal_moves, new_board, swap, swap_fast, valid_moves_fast
+from tilelab.match3 import legal_moves, new_board, swap, swap_fast, legal_moves_fast
 from tilelab.match3.fast import list_moves, swap_array
 from tilelab.match3.special_reshuffle import reshuffle_specials
-from tilelab.match3.special_rules import swap_specials, valid_moves_specials
+from tilelab.match3.special_rules import swap_specials, legal_moves_specials
 from tilelab.match3.specials_fast import (combo_code, list_special_moves, swap_specials_array, swap_specials_fast,
-                                          valid_moves_specials_fast)
+                                          legal_moves_specials_fast)
 
 HERE = Path(__file__).resolve().parent
 PEER_VENV = HERE / ".peers" / "venv"
@@ -73,8 +73,8 @@ def bench(side: int, kinds: int, n_boards: int, seed: int) -> dict[str, float]:
     for i, (b, m) in enumerate(zip(boards, moves)):
         fast = swap_fast(b, *m, rng=i)
         slow = swap(b, *m, rng=i)
-        assert (fast.valid, fast.board, fast.score, fast.cascades) == (slow.valid, slow.board, slow.score, slow.cascades)
-        assert legal_moves(b) == valid_moves_fast(b)
+        assert (fast.legal, fast.board, fast.score, fast.cascades) == (slow.legal, slow.board, slow.score, slow.cascades)
+        assert legal_moves(b) == legal_moves_fast(b)
     return {
         "swap_ref": median_us([ref_swap(b, m, i) for i, (b, m) in enumerate(zip(boards, moves))], 3),
         "swap_api": median_us([api_swap(b, m, i) for i, (b, m) in enumerate(zip(boards, moves))], 5),
@@ -94,7 +94,7 @@ def specials_positions(n: int, seed: int) -> list:
     board = new_special_board(8, 8, 6, rng=seed)
     out = []
     while len(out) < n:
-        moves = valid_moves_specials_fast(board)
+        moves = legal_moves_specials_fast(board)
         if not moves:
             board = reshuffle_specials(board, rng=rng)
             continue
@@ -108,7 +108,7 @@ def bench_specials(n: int, seed: int) -> dict[str, float]:
     positions = specials_positions(n, seed)
     for b, m, i in positions:  # same seed: both paths resolve the very same cascade
         slow = swap_specials(b, *m, rng=i)
-        assert swap_specials_fast(b, *m, rng=i) == (slow.valid, slow.board, slow.score, slow.cascades)
+        assert swap_specials_fast(b, *m, rng=i) == (slow.legal, slow.board, slow.score, slow.cascades)
     arrays = [(b.to_arrays(), m, i) for b, m, i in positions]
     out = np.empty((128, 4), np.int64)
 
@@ -122,8 +122,8 @@ def bench_specials(n: int, seed: int) -> dict[str, float]:
         "moves_kernel": median_us([(lambda g=g, s=s: list_special_moves(g, s, out)) for (g, s), _, _ in arrays], 5),
         "swap_ref": median_us([(lambda b=b, m=m, i=i: swap_specials(b, *m, rng=i)) for b, m, i in positions], 3),
         "swap_fast": median_us([(lambda b=b, m=m, i=i: swap_specials_fast(b, *m, rng=i)) for b, m, i in positions], 5),
-        "moves_ref": median_us([(lambda b=b: valid_moves_specials(b)) for b, _, _ in positions], 3),
-        "moves_fast": median_us([(lambda b=b: valid_moves_specials_fast(b)) for b, _, _ in positions], 5),
+        "moves_ref": median_us([(lambda b=b: legal_moves_specials(b)) for b, _, _ in positions], 3),
+        "moves_fast": median_us([(lambda b=b: legal_moves_specials_fast(b)) for b, _, _ in positions], 5),
         "specials_on_board": float(np.mean([sum(s != 0 for row in b.specials for s in row) for b, _, _ in positions])),
     }
 

@@ -12,7 +12,7 @@ from typing import Callable
 import numpy as np
 
 from tilelab.sliding import (
-    Puzzle,
+    Board,
     bfs_distances,
     corner_formula,
     distance_table,
@@ -42,7 +42,7 @@ def bench_bfs() -> None:
     table = distance_table(3, 3)
     fast = time.perf_counter() - start
     start = time.perf_counter()
-    reference = bfs_distances(Puzzle.goal(3, 3))
+    reference = bfs_distances(Board.goal(3, 3))
     slow = time.perf_counter() - start
     assert len(reference) == int((table >= 0).sum()) == 181_440
     print(f"numpy layer-at-a-time table : {fast:6.2f} s  (181,440 states, max depth {table.max()})")
@@ -62,7 +62,7 @@ def bench_solvable() -> None:
     rng = np.random.default_rng(0)
     for rows, cols in [(3, 3), (4, 4), (6, 6)]:
         boards = [random_board(rows, cols, rng=rng) for _ in range(256)]
-        goal = Puzzle.goal(rows, cols)
+        goal = Board.goal(rows, cols)
         it = iter(range(10**12))
         width = per_second(lambda: is_solvable(boards[next(it) % 256]))
         invariant = per_second(lambda: solvable_by_invariant(boards[next(it) % 256], goal))
@@ -85,8 +85,8 @@ def bench_slide() -> None:
         print(f"{rows}x{cols}: slide(one tile) {single:>9,.0f}/s | slide(segment of "
               f"{play(board, far).single_moves}) {segment:>9,.0f}/s | play -> Slide event "
               f"{event:>9,.0f}/s | neighbours() {expand:>9,.0f}/s")
-    tiles = Puzzle.goal(4, 4).tiles
-    print(f"Puzzle(tiles, 4, 4) validated construction: {per_second(lambda: Puzzle(tiles, 4, 4)):,.0f}/s")
+    tiles = Board.goal(4, 4).tiles
+    print(f"Board(tiles, 4, 4) validated construction: {per_second(lambda: Board(tiles, 4, 4)):,.0f}/s")
 
 
 def bench_shuffle() -> None:

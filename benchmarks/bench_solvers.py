@@ -52,7 +52,7 @@ def conditions() -> str:
 def nodes_per_second() -> None:
     print(f"\n== 1. IDA* nodes/s, Manhattan, Korf instances 1-{len(RATE_INSTANCES)}, "
           f"first {RATE_NODES:,} nodes of each (same nodes for all three) ==")
-    boards = [korf100()[i].puzzle for i in RATE_INSTANCES]
+    boards = [korf100()[i].board for i in RATE_INSTANCES]
     FastIDAStar(boards[0], "manhattan").run(max_nodes=10)  # compile / load the kernel first
     rows = []
     for label, runner in (
@@ -127,12 +127,12 @@ def build_database(fresh: bool) -> pdbmod.PatternDatabase:
 def korf(db: pdbmod.PatternDatabase, count: int) -> None:
     print(f"\n== 4. Korf's 100 instances (first {count}), IDA* + 6-6-3 PDB ==")
     instances = korf100()[:count]
-    FastIDAStar(instances[0].puzzle, "pdb", db).run(max_nodes=10)  # compile / load
+    FastIDAStar(instances[0].board, "pdb", db).run(max_nodes=10)  # compile / load
     times, nodes, wrong = [], [], []
     print(f"  {'#':>3s} {'opt':>4s} {'found':>5s} {'nodes':>12s} {'seconds':>8s}  (Korf 1985 Manhattan nodes)")
     for inst in instances:
-        run = FastIDAStar(inst.puzzle, "pdb", db).run()
-        if len(run.moves) != inst.optimal or not inst.puzzle.play_all(run.moves).is_goal():
+        run = FastIDAStar(inst.board, "pdb", db).run()
+        if len(run.moves) != inst.optimal or not inst.board.play_all(run.moves).is_goal():
             wrong.append(inst.number)
         times.append(run.seconds)
         nodes.append(run.nodes)
@@ -169,14 +169,14 @@ def against_baseline(db: pdbmod.PatternDatabase, rev: str, count: int) -> None:
         return
     instances = korf100()[:count]
     for module in (old, None):
-        (module.FastIDAStar if module else FastIDAStar)(instances[0].puzzle, "pdb", db).run(max_nodes=10)
+        (module.FastIDAStar if module else FastIDAStar)(instances[0].board, "pdb", db).run(max_nodes=10)
     totals = {"today": [0, 0.0], rev: [0, 0.0]}
     same = True
     for inst in instances:
         runs = {}
         for label, solver in (("today", FastIDAStar), (rev, old.FastIDAStar)):
             tick = time.process_time()
-            runs[label] = solver(inst.puzzle, "pdb", db).run()
+            runs[label] = solver(inst.board, "pdb", db).run()
             totals[label][1] += time.process_time() - tick
             totals[label][0] += runs[label].nodes
         same &= runs["today"].nodes == runs[rev].nodes and list(runs["today"].moves) == list(runs[rev].moves)

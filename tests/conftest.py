@@ -1,8 +1,6 @@
 """Shared test set-up: matplotlib draws off-screen, every test's figures are closed after it, and hypothesis
 sets no per-example deadline (a wall-clock bound: the first example of a property may compile numba code, and
-CI machines are shared, so a 200 ms deadline fails a correct test; properties that time something say so).
-(Tests use tilelab's current names: pyproject's filterwarnings turns an older name's DeprecationWarning into an
-error unless a test expects it with ``pytest.warns``.)"""
+CI machines are shared, so a 200 ms deadline fails a correct test; properties that time something say so)."""
 
 from __future__ import annotations
 

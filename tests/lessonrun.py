@@ -50,13 +50,6 @@ def _tilelab_peak_mib():
 """
 
 
-# Lessons use tilelab's current names only: an older name (it warns, tilelab._deprecation) fails the run, naming the
-# cell. Matched on the warning's wording, since the warning is attributed to the lesson's cell, not to tilelab.
-_OLD_NAMES_FAIL = ("import warnings as _warnings\n"
-                   "_warnings.filterwarnings('error', message=r'.* is deprecated and goes in tilelab ', "
-                   "category=DeprecationWarning)")
-
-
 _warmed = False
 
 
@@ -148,7 +141,6 @@ def run_lesson(
     if warm:
         warm_caches()
     nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(_OLD_NAMES_FAIL))
     if overrides:
         at = [i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in tags(c)]
         if not at:
@@ -169,7 +161,6 @@ def run_lesson(
     except CellExecutionError as exc:
         raise LessonError(f"{path.name}{' with ' + key[1] if key[1] else ''}: {exc}") from None
     seconds = time.perf_counter() - start
-    nb.cells.pop(0)  # the older-names guard: the lesson's cells keep their numbers
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
     match = re.search(re.escape(_MARK) + r"(.*)", text)
     if not match:

@@ -84,7 +84,7 @@ def test_apply_chance_places_a_chosen_2048_spawn_and_refuses_where_there_is_no_c
 
 
 def test_a_sliding_move_is_read_in_one_place():
-    goal = sliding.Puzzle.goal(3, 3)
+    goal = sliding.Board.goal(3, 3)
     assert parse_move(goal, "down") == 6 and parse_move(goal, "up") is None and parse_move(goal, np.int64(8)) == 8
     game = sliding.Game(board=goal.play_all([6]), rng=0)
     assert not game.play("left") and game.play("up") and game.board == goal

@@ -11,7 +11,7 @@ import pytest
 
 from tilelab.exercises import allow_package_calls, check, list_exercises
 from tilelab.sliding import (
-    Puzzle,
+    Board,
     count_moves,
     distance_table,
     inversion_pairs,
@@ -41,7 +41,7 @@ def my_is_solvable(puzzle):
 
 
 def my_shuffle(rows, cols, rng):
-    board = Puzzle(rng.permutation(rows * cols), rows, cols)
+    board = Board(rng.permutation(rows * cols), rows, cols)
     if is_solvable(board):
         return board
     a, b = [t for t in board.tiles if t != 0][:2]
@@ -110,7 +110,7 @@ def test_inversions_checker_shows_the_smallest_board_as_a_picture():
     counting_blank = lambda p: sum(1 for i, a in enumerate(p.tiles) for b in p.tiles[i + 1:] if a > b)
     result = check("sliding.inversions", counting_blank)
     assert not result.passed and "expected" in result.message
-    assert isinstance(result.counterexample, Puzzle) and result.counterexample.shape == (2, 2)
+    assert isinstance(result.counterexample, Board) and result.counterexample.shape == (2, 2)
     assert result.message.startswith("on the 2x2 board below")
     assert result.picture == str(result.counterexample)  # an aligned picture, nothing stray above it
     assert "\n" not in result.message
@@ -137,11 +137,11 @@ def test_crashing_answer_is_reported_not_raised():
 
 def test_shuffle_checker_passes_a_fair_shuffle_and_names_plain_faults():
     assert check("sliding.shuffle", my_shuffle).passed
-    naive = check("sliding.shuffle", lambda r, c, rng: Puzzle(rng.permutation(r * c), r, c))
+    naive = check("sliding.shuffle", lambda r, c, rng: Board(rng.permutation(r * c), r, c))
     assert not naive.passed and "cannot be solved" in naive.message
     assert naive.picture == str(naive.counterexample)
     wrong_type = check("sliding.shuffle", lambda r, c, rng: my_shuffle(r, c, rng).tiles)
-    assert not wrong_type.passed and "return a Puzzle" in wrong_type.message
+    assert not wrong_type.passed and "return a Board" in wrong_type.message
     wrong_shape = check("sliding.shuffle", lambda r, c, rng: my_shuffle(c, r, rng))
     assert not wrong_shape.passed and "asked for 2x3" in wrong_shape.message
 
@@ -200,10 +200,10 @@ def test_biased_but_complete_shuffle_fails_the_uniformity_test():
     def biased(rows, cols, rng):
         board = my_shuffle(rows, cols, rng)
         # deal the goal's neighbours far too often
-        return Puzzle.goal(rows, cols).slide(rows * cols - 1) if rng.random() < 0.2 else board
+        return Board.goal(rows, cols).slide(rows * cols - 1) if rng.random() < 0.2 else board
 
     result = check("sliding.shuffle", biased)
-    assert not result.passed and result.counterexample == Puzzle.goal(2, 3).slide(5)  # the board dealt too often
+    assert not result.passed and result.counterexample == Board.goal(2, 3).slide(5)  # the board dealt too often
     assert result.picture == str(result.counterexample) and "chi" not in result.message.lower()
 
 
@@ -226,7 +226,7 @@ def test_critical_value_is_computed_and_matches_simulation():
 
 
 def test_unsolvable_shuffle_shows_the_board():
-    result = check("sliding.shuffle", lambda rows, cols, rng: Puzzle.goal(rows, cols).swap_tiles(1, 2))
+    result = check("sliding.shuffle", lambda rows, cols, rng: Board.goal(rows, cols).swap_tiles(1, 2))
     assert not result.passed and result.message == "this 2x2 board cannot be solved:"
     assert result.picture == "2 1\n3 ."
 
@@ -235,7 +235,7 @@ def test_multi_moves_checker_wants_merged_runs():
     per_touch = check("sliding.multi_moves", lambda p, tiles: len(tiles))  # one per slide: no merging
     assert not per_touch.passed and "[15, 15]" not in per_touch.message
     assert "the slides [13, 9, 10, 11] from the board below" in per_touch.message
-    assert per_touch.picture == str(Puzzle.goal(4, 4))
+    assert per_touch.picture == str(Board.goal(4, 4))
     assert not check("sliding.multi_moves", lambda p, tiles: 0).passed
     single = lambda p, tiles: sum(len(play(p.play_all(tiles[:k]), t).tiles) for k, t in enumerate(tiles))
     assert not check("sliding.multi_moves", single).passed
@@ -259,6 +259,6 @@ def test_every_message_is_short():
 
     for name, answer in [("sliding.inversions", lambda p: 0), ("sliding.is_solvable", lambda p: True),
                          ("sliding.multi_moves", lambda p, t: 0), ("sliding.even_share", lambda r, c: 0.5),
-                         ("sliding.shuffle", lambda r, c, rng: Puzzle.goal(r, c))]:
+                         ("sliding.shuffle", lambda r, c, rng: Board.goal(r, c))]:
         result = check(name, answer)
         assert not result.passed and len(result.message) <= MESSAGE_LIMIT - 1

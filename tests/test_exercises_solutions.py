@@ -21,7 +21,7 @@ import tilelab.exercises
 from tilelab.exercises import MESSAGE_LIMIT, Result, check, reset_results, results
 from tilelab.game2048 import Board as Board2048
 from tilelab.match3 import Board as BoardMatch3
-from tilelab.sliding import Puzzle
+from tilelab.sliding import Board
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -107,7 +107,7 @@ def _kind(result: Result) -> None:
     """A refusal of the starting code is short (never cut), plain, and draws a board it was wrong on."""
     assert len(result.message) < MESSAGE_LIMIT and not result.message.endswith("…"), result
     assert not any(word in result.message.lower() for word in UNTAUGHT), result
-    if isinstance(result.counterexample, (Board2048, BoardMatch3, Puzzle)):
+    if isinstance(result.counterexample, (Board2048, BoardMatch3, Board)):
         assert result.picture, result
     if isinstance(result.counterexample, tuple) and len(result.counterexample) > 1 and all(
             isinstance(row, tuple) for row in result.counterexample):  # a board given as its rows

@@ -13,13 +13,13 @@ import pytest
 
 from tilelab.exercises import allow_package_calls, check
 from tilelab.exercises.solvers import all_eight_puzzles
-from tilelab.sliding import Puzzle, distance, linear_conflict, manhattan, misplaced, solve
+from tilelab.sliding import Board, distance, linear_conflict, manhattan, misplaced, solve
 from tilelab.sliding.pdb import PatternDatabase, build_table
 from tilelab.sliding.search import astar_reference, bfs_reference, children
 
 
 # ---------------------------------------------------------------- answers written here, as a student would
-def my_manhattan(p: Puzzle) -> int:
+def my_manhattan(p: Board) -> int:
     total = 0
     for i, t in enumerate(p.tiles):
         if t:
@@ -29,7 +29,7 @@ def my_manhattan(p: Puzzle) -> int:
     return total
 
 
-def _line_places(p: Puzzle):
+def _line_places(p: Board):
     """For each row and column, the goal places (within the line) of the tiles that belong to it."""
     for r in range(p.rows):
         yield [(t - 1) % p.cols for t in p.tiles[r * p.cols:(r + 1) * p.cols] if t and (t - 1) // p.cols == r]
@@ -44,19 +44,19 @@ def _longest_increasing(xs: list[int]) -> int:
     return max(best, default=0)
 
 
-def my_linear_conflict(p: Puzzle) -> int:
+def my_linear_conflict(p: Board) -> int:
     """The true linear conflict: per line, its tiles minus their longest increasing subsequence, 2 each."""
     return my_manhattan(p) + 2 * sum(len(xs) - _longest_increasing(xs) for xs in _line_places(p))
 
 
-def my_pair_conflict(p: Puzzle) -> int:
+def my_pair_conflict(p: Board) -> int:
     """The classic mistake: Manhattan + 2 per *pair* of tiles in the wrong order in their line."""
     return my_manhattan(p) + 2 * sum(1 for xs in _line_places(p) for a, b in itertools.combinations(xs, 2) if a > b)
 
 
 def astar_with(h):
     """A* as a student writes it, with the heuristic ``h``."""
-    def solve_(p: Puzzle) -> list[int]:
+    def solve_(p: Board) -> list[int]:
         tie = itertools.count()
         queue = [(h(p), 0, next(tie), p, [])]
         best = {p: 0}
@@ -150,7 +150,7 @@ def test_delegation_is_refused(name, answer, called):
 _DB = PatternDatabase.build(3, 3, [(1, 2, 3, 4), (5, 6, 7, 8)], reflect=True)
 
 
-def _walk_down(p: Puzzle) -> list[int]:
+def _walk_down(p: Board) -> list[int]:
     """An 'optimal solver' that only follows the package's exact distances (not A*)."""
     moves = []
     while not p.is_goal():
@@ -160,11 +160,11 @@ def _walk_down(p: Puzzle) -> list[int]:
 
 
 def test_counting_the_blank_is_caught():
-    def counts_blank(p: Puzzle) -> int:
+    def counts_blank(p: Board) -> int:
         return sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.cell_count)
 
     result = check("solvers.misplaced", counts_blank)
-    assert not result.passed and result.counterexample == Puzzle.goal(3, 3).slide(8)
+    assert not result.passed and result.counterexample == Board.goal(3, 3).slide(8)
     assert result.picture and "7 . 8" in result.picture
 
 
@@ -244,7 +244,7 @@ def _path_to(board, parent):
     return moves[::-1]
 
 
-def lessons_bfs(start: Puzzle) -> list[int]:
+def lessons_bfs(start: Board) -> list[int]:
     """Lesson 4a's readable breadth-first search, typed out by a student: optimal, but not A*."""
     if start.is_goal():
         return []
@@ -260,7 +260,7 @@ def lessons_bfs(start: Puzzle) -> list[int]:
     return []
 
 
-def lessons_ida_star(start: Puzzle) -> list[int]:
+def lessons_ida_star(start: Board) -> list[int]:
     """Lesson 4b's readable IDA* with Manhattan, typed out by a student: optimal, but not A*."""
     path: list[int] = []
 
@@ -299,15 +299,15 @@ def test_write_astar_refuses_other_optimal_searches(answer, why):
     """The review's loophole: plain BFS (38 s) and the lesson's own IDA* passed "write A*" by being optimal."""
     result = check("solvers.search", answer)
     assert not result and result.reason == "" and "not A*" in result.message and why in result.message, result
-    assert isinstance(result.counterexample, Puzzle) and result.picture
+    assert isinstance(result.counterexample, Board) and result.picture
 
 
 def test_a_search_the_check_cannot_watch_is_told_how_to_expand():
-    def own_moves(p: Puzzle) -> list[int]:  # a BFS over the Puzzle's tiles without children(): nothing to watch
+    def own_moves(p: Board) -> list[int]:  # a BFS over the Board's tiles without children(): nothing to watch
         parent, queue = {p.tiles: None}, deque([p.tiles])
         while queue:
             tiles = queue.popleft()
-            if tiles == Puzzle.goal(p.rows, p.cols).tiles:
+            if tiles == Board.goal(p.rows, p.cols).tiles:
                 moves = []
                 while parent[tiles] is not None:
                     tiles, tile = parent[tiles]
@@ -331,7 +331,7 @@ def test_a_search_the_check_cannot_watch_is_told_how_to_expand():
 
 def test_the_lessons_own_astar_passes():
     """Lesson 4a's readable A* (ties to the deeper board, stale entries skipped): a student who types it out passes."""
-    def astar(start: Puzzle) -> list[int]:
+    def astar(start: Board) -> list[int]:
         tie = itertools.count()
         best_g, parent = {start: 0}, {start: None}
         queue = [(my_manhattan(start), 0, next(tie), start)]

@@ -250,11 +250,11 @@ def test_direction_parses_words(text, direction):
     assert Direction(text) is direction
 
 
-@pytest.mark.parametrize("letter, direction", [("L", Direction.LEFT), ("d", Direction.DOWN), ("u", Direction.UP)])
-def test_a_single_letter_is_a_key_so_parsing_it_warns(letter, direction):
-    """``d`` is right on WASD: Direction.parse("d") still reads down, with a DeprecationWarning naming the word."""
-    with pytest.warns(DeprecationWarning, match=rf"Direction.parse\('{direction.value}'\)"):
-        assert Direction.parse(letter) is direction
+@pytest.mark.parametrize("letter", ["L", "d", "u", "r"])
+def test_a_single_letter_is_a_key_so_parsing_it_is_refused(letter):
+    """``d`` is right on WASD: Direction.parse("d") is refused, naming the words it takes."""
+    with pytest.raises(ValueError, match="up/down/left/right"):
+        Direction.parse(letter)
 
 
 def test_direction_errors_name_the_fix():
@@ -649,7 +649,7 @@ def test_single_compass_letters_are_refused_because_wasd_reads_them_differently(
 
 
 # ------------------------------------------------------------------ issue 20: play, and rng keyword-only
-def test_play_is_the_engine_move_and_move_is_the_same_function():
+def test_play_is_the_engine_move():
     import tilelab.game2048 as g
     import tilelab.game2048.rules as rules
 
@@ -658,8 +658,6 @@ def test_play_is_the_engine_move_and_move_is_the_same_function():
     for d in g.Direction:
         result = g.play(board, d)
         assert isinstance(result, g.MoveResult)
-        with pytest.warns(DeprecationWarning, match="tilelab.game2048.play"):
-            assert result == g.move(board, d)  # the older name warns
     assert g.play(board, "left").board == g.Board.parse("4 4 . .\n8 . . .\n16 . . .\n4 . . .")
 
 
@@ -670,46 +668,37 @@ def _randomness_calls():
 
     board = g.Board.parse("2 . . .\n. . . .\n. . . .\n. . . 4")
     net = NTupleNetwork([(0, 1, 2, 3)])
-    return {  # name -> (call with rng=..., call with seed=..., call with the randomness positional)
-        "Game": (lambda r: g.Game(rng=r).board, lambda s: g.Game(rng=s).board, lambda r: g.Game(4, 2048, 0.1, r)),
+    return {  # name -> (call with rng=..., call with seed=... (refused), call with the randomness positional)
+        "Game": (lambda r: g.Game(rng=r).board, lambda s: g.Game(seed=s).board, lambda r: g.Game(4, 2048, 0.1, r)),
         "spawn": (lambda r: g.spawn(board, rng=r), None, lambda r: g.spawn(board, r)),
         "spawn_bits": (lambda r: bb.spawn_bits(7, rng=r), None, lambda r: bb.spawn_bits(7, r)),
         "random_game_bits": (lambda r: bb.random_game_bits(rng=r, max_moves=30),
-                             lambda s: bb.random_game_bits(rng=s, max_moves=30), lambda r: bb.random_game_bits(r)),
+                             lambda s: bb.random_game_bits(seed=s, max_moves=30), lambda r: bb.random_game_bits(r)),
         "play_random_batch": (lambda r: bb.play_random_batch(5, rng=r, max_moves=20).scores.tolist(),
-                              lambda s: bb.play_random_batch(5, rng=s, max_moves=20).scores.tolist(),
+                              lambda s: bb.play_random_batch(5, seed=s, max_moves=20).scores.tolist(),
                               lambda r: bb.play_random_batch(5, r)),
         "play_game": (lambda r: g.play_game(g.CornerPlayer(), rng=r, max_moves=15).directions,
-                      lambda s: g.play_game(g.CornerPlayer(), rng=s, max_moves=15).directions,
+                      lambda s: g.play_game(g.CornerPlayer(), seed=s, max_moves=15).directions,
                       lambda r: g.play_game(g.CornerPlayer(), r)),
         "RandomPlayer": (lambda r: [g.RandomPlayer(rng=r)(board) for _ in range(1)],
-                         lambda s: [g.RandomPlayer(rng=s)(board) for _ in range(1)], lambda r: g.RandomPlayer(r)),
+                         lambda s: [g.RandomPlayer(seed=s)(board) for _ in range(1)], lambda r: g.RandomPlayer(r)),
         "MonteCarloPlayer": (lambda r: g.MonteCarloPlayer(rollouts=2, rng=r).rng.random(),
-                             lambda s: g.MonteCarloPlayer(rollouts=2, rng=s).rng.random(),
+                             lambda s: g.MonteCarloPlayer(rollouts=2, seed=s).rng.random(),
                              lambda r: g.MonteCarloPlayer(2, 100, 0.1, r)),
-        "NTupleNetwork.evaluate": (lambda r: net.evaluate(2, rng=r).mean_score, lambda s: net.evaluate(2, rng=s).mean_score,
+        "NTupleNetwork.evaluate": (lambda r: net.evaluate(2, rng=r).mean_score, lambda s: net.evaluate(2, seed=s).mean_score,
                                    lambda r: net.evaluate(2, r)),
     }
 
 
 @pytest.mark.parametrize("name", sorted(_randomness_calls()))
-def test_randomness_is_keyword_only_rng_with_seed_as_its_older_name(name):
+def test_randomness_is_keyword_only_rng_and_seed_is_refused(name):
     by_rng, by_seed, positional = _randomness_calls()[name]
     assert repr(by_rng(7)) == repr(by_rng(np.random.default_rng(7)))  # a seed or a Generator
     if by_seed is not None:
-        assert repr(by_seed(7)) == repr(by_rng(7))  # seed= is the older name of rng=
+        with pytest.raises(TypeError, match="seed"):
+            by_seed(7)  # seed= was the older name of rng=: retired in 0.3.0
     with pytest.raises(TypeError):
         positional(7)
-
-
-def test_giving_both_rng_and_seed_is_refused():
-    import tilelab.game2048 as g
-    import tilelab.game2048.bitboard as bb
-
-    for call in (lambda: g.Game(rng=1, seed=1), lambda: g.play_game(g.CornerPlayer(), rng=1, seed=2),
-                 lambda: bb.play_random_batch(2, rng=1, seed=1), lambda: g.RandomPlayer(rng=1, seed=1)):
-        with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning, match="rng="):
-            call()
 
 
 def test_evaluate_still_requires_its_rng():
@@ -723,4 +712,4 @@ def test_the_game_passes_the_public_conformance_check():
     """tilelab.check_game on 200 seeded random games: undo to any depth, exact JSON, the same draws after loading."""
     import tilelab
 
-    assert tilelab.check_game(lambda seed: Game(rng=seed), games=200, moves=12) == 200
+    assert tilelab.check_game(lambda seed: Game(rng=seed), games=200, max_moves=12) == 200

@@ -142,17 +142,14 @@ def test_the_search_modules_import_no_other_modules_private_names():
 
 
 # ---------------------------------------------------------------------------------- ntuple behind one name
-def test_ntuple_is_the_lessons_face_and_its_older_names_warn():
+def test_ntuple_is_the_lessons_face():
     from tilelab.game2048 import ntuple_kernels, ntuple_net, ntuple_players, ntuple_ref
 
     for module in (ntuple_net, ntuple_ref, ntuple_kernels, ntuple_players):
         for name in module.__all__:
             assert getattr(ntuple, name, getattr(module, name)) is getattr(module, name), name
     assert set(ntuple.__all__) <= set(vars(ntuple))
-    with pytest.warns(DeprecationWarning, match="ntuple_kernels.update_weights"):
-        assert ntuple._update is ntuple_kernels.update_weights
-    with pytest.warns(DeprecationWarning, match="bitboard.seed_state"):
-        assert ntuple._seed_state is bitboard.seed_state
+    assert not hasattr(ntuple, "_update") and not hasattr(ntuple, "_seed_state")  # retired in 0.3.0
 
 
 def test_exercise_allow_lists_resolve_to_the_functions_that_run():

@@ -43,7 +43,7 @@ from tilelab.match3.dispel import (
     is_dead_by_templates,
     redraw_deal,
 )
-from tilelab.match3.fast import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, valid_moves_fast
+from tilelab.match3.fast import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, legal_moves_fast
 from tilelab.match3.generate import deal_no_runs
 from tilelab.match3.stats import cascade_lengths, dead_fraction, dead_table
 
@@ -215,20 +215,20 @@ BOARD = Board.parse("0120\n1201\n0012\n2102")
 
 def test_a_swap_without_a_match_is_swapped_back():
     result = swap(BOARD, (0, 0), (0, 1), rng=0)
-    assert not result.valid and result.board == BOARD and result.steps == ()
+    assert not result.legal and result.board == BOARD and result.steps == ()
     assert (result.score, result.cascades) == (0, 0)
     assert result.swapped == BOARD.swapped((0, 0), (0, 1))
 
 
 def test_swapping_two_equal_candies_is_not_a_move():
     b = Board.parse("0011\n1200\n2121")
-    assert not swap(b, (0, 0), (0, 1), rng=0).valid
+    assert not swap(b, (0, 0), (0, 1), rng=0).legal
 
 
 def test_a_valid_swap_clears_the_run_and_scores_it():
     result = swap(BOARD, (2, 2), (3, 2), rng=1)
     step = result.steps[0]
-    assert result.valid and step.index == 1
+    assert result.legal and step.index == 1
     assert [(g.shape, g.kind, sorted(g.cells)) for g in step.groups] == [
         ("line3", 0, [(2, 0), (2, 1), (2, 2)])
     ]
@@ -269,7 +269,7 @@ def test_cascades_run_until_stable_and_every_step_is_consistent(seed, side, kind
             board = reshuffle(board, rng=rng)
             continue
         result = swap(board, *moves[int(rng.integers(len(moves)))], rng=rng)
-        assert result.valid and result.cascades == len(result.steps) >= 1
+        assert result.legal and result.cascades == len(result.steps) >= 1
         assert [s.index for s in result.steps] == list(range(1, result.cascades + 1))
         assert result.steps[0].before == result.swapped
         for prev, step in zip(result.steps, result.steps[1:]):
@@ -307,8 +307,8 @@ def test_fast_swap_agrees_with_the_reference(seed, side, kinds):
         slow = swap(board, *move, rng=seed)
         fast = swap_fast(board, *move, rng=seed)
         assert type(fast) is type(slow) and fast.steps == ()
-        assert (fast.valid, fast.board, fast.score, fast.cascades, fast.a, fast.b, fast.swapped) == (
-            slow.valid, slow.board, slow.score, slow.cascades, slow.a, slow.b, slow.swapped)
+        assert (fast.legal, fast.board, fast.score, fast.cascades, fast.a, fast.b, fast.swapped) == (
+            slow.legal, slow.board, slow.score, slow.cascades, slow.a, slow.b, slow.swapped)
 
 
 @given(boards())
@@ -378,7 +378,7 @@ def test_swap_rejects_junk_rng():
 @settings(max_examples=200, deadline=None)
 @given(boards())
 def test_legal_moves_fast_and_definition_agree(board):
-    assert legal_moves(board) == valid_moves_fast(board) == brute_moves(board)
+    assert legal_moves(board) == legal_moves_fast(board) == brute_moves(board)
     if find_runs(board):  # dead is defined for stable boards only
         for dead in (is_dead, is_dead_fast):
             with pytest.raises(ValueError, match="stable"):
@@ -615,4 +615,4 @@ def test_the_game_passes_the_public_conformance_check():
     from tilelab.match3 import PLAIN, WITH_SPECIALS, Game
 
     factory = lambda seed: Game(5, 6, 4, rules=WITH_SPECIALS if seed % 2 else PLAIN, rng=seed)  # noqa: E731
-    assert tilelab.check_game(factory, games=200, moves=4) == 200
+    assert tilelab.check_game(factory, games=200, max_moves=4) == 200

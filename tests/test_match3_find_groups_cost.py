@@ -16,7 +16,7 @@ from tilelab.match3.board import NO_COLOUR, check_cell
 from tilelab.match3.game import Game
 from tilelab.match3.matches import find_matches
 from tilelab.match3.special_board import BOMB, COL, NONE, PRIMED, ROW, WRAPPED
-from tilelab.match3.special_rules import find_groups, is_dead_specials, swap_specials, valid_moves_specials
+from tilelab.match3.special_rules import find_groups, is_dead_specials, swap_specials, legal_moves_specials
 
 
 @st.composite
@@ -59,7 +59,7 @@ def test_every_board_a_swap_passes_through_is_valid(seed, rows, cols, kinds):
     rng = np.random.default_rng(seed)
     board = new_special_board(rows, cols, kinds, rng=rng)
     for _ in range(6):
-        moves = valid_moves_specials(board)
+        moves = legal_moves_specials(board)
         if not moves:
             return
         result = swap_specials(board, *moves[int(rng.integers(len(moves)))], rng=rng)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tilelab.match3 import Board, SpecialBoard, swap_specials, valid_moves_specials
+from tilelab.match3 import Board, SpecialBoard, swap_specials, legal_moves_specials
 from tilelab.match3.special_board import ACTIVATION_BONUS, BLAST_POINTS, SCORE_TABLE, specials_count
 from tilelab.match3.board import NO_COLOUR
 from tilelab.match3.special_rules import Created, combo_of, find_groups, is_dead_specials
 from tilelab.match3.special_reshuffle import reshuffle_specials
-from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
+from tilelab.match3.specials_fast import swap_specials_fast, legal_moves_specials_fast
 
 # Every kind once per row and once per column (no run, and no single swap can make one):
 # kind(r, c) = (2r + c) % 6
@@ -33,9 +33,9 @@ def mask(picture: str) -> set:
 
 def first_step(board: SpecialBoard, a, b):
     result = swap_specials(board, a, b, rng=0)
-    assert result.valid
+    assert result.legal
     fast = swap_specials_fast(board, a, b, rng=0)
-    assert fast == (result.valid, result.board, result.score, result.cascades)
+    assert fast == (result.legal, result.board, result.score, result.cascades)
     return result, result.steps[0]
 
 
@@ -256,7 +256,7 @@ def test_l_shape_gives_a_wrapped_candy_and_a_line_of_five_a_colour_bomb():
         1 0 0 2
         2 1 2 1""")
     result = swap_specials(board, (2, 0), (3, 0), rng=0)  # wrong: no 0 comes in -> check validity
-    assert not result.valid
+    assert not result.legal
     board = SpecialBoard.parse("""
         0 1 2 1
         0 2 1 2
@@ -325,9 +325,9 @@ def test_every_run_clears_in_the_same_step_whatever_its_height():
 
 def test_valid_moves_include_special_pairs_and_bomb_swaps():
     board = board_with({A: "0-", B: "1+", (5, 5): "*"})
-    moves = valid_moves_specials(board)
+    moves = legal_moves_specials(board)
     assert (A, B) in moves and ((4, 5), (5, 5)) in moves and ((5, 4), (5, 5)) in moves
-    assert moves == valid_moves_specials_fast(board)
+    assert moves == legal_moves_specials_fast(board)
     assert not is_dead_specials(board) and is_dead_specials(board_with({}))
 
 

@@ -7,12 +7,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.match3 import EMPTY, Board, SpecialBoard, new_special_board, swap_specials, valid_moves_specials
+from tilelab.match3 import EMPTY, Board, SpecialBoard, new_special_board, swap_specials, legal_moves_specials
 from tilelab.match3.special_board import BOMB, COL, NONE, PRIMED, ROW, WRAPPED
 from tilelab.match3.board import NO_COLOUR
 from tilelab.match3.special_rules import combo_of, find_groups, is_dead_specials
 from tilelab.match3.special_reshuffle import reshuffle_specials
-from tilelab.match3.specials_fast import swap_specials_fast, valid_moves_specials_fast
+from tilelab.match3.specials_fast import swap_specials_fast, legal_moves_specials_fast
 
 TOKENS = ["-", "|", "+"]
 
@@ -33,7 +33,7 @@ def special_boards(draw):
 
 def pick_move(board: SpecialBoard, rng: np.random.Generator, moves=None):
     """A legal move, preferring special swaps (so combinations get tested often)."""
-    moves = valid_moves_specials(board) if moves is None else moves
+    moves = legal_moves_specials(board) if moves is None else moves
     if not moves:
         return None
     special = [m for m in moves if combo_of(board, *m) != "none"]
@@ -49,7 +49,7 @@ def test_swap_resolves_to_a_settled_board_and_the_steps_tell_the_truth(board, se
         assert is_dead_specials(board)
         return
     result = swap_specials(board, *move, rng=seed)
-    assert result.valid
+    assert result.legal
     assert find_groups(result.board) == []  # no run left
     assert all(s != PRIMED for row in result.board.specials for s in row)  # nothing left to go off
     assert result.score == sum(step.score for step in result.steps)
@@ -78,15 +78,15 @@ def play_both(seed: int, moves: int, rows: int = 6, cols: int = 6, kinds: int = 
     board = new_special_board(rows, cols, kinds, rng=seed)
     compared = 0
     for i in range(moves):
-        moves = valid_moves_specials(board)
-        assert moves == valid_moves_specials_fast(board)
+        moves = legal_moves_specials(board)
+        assert moves == legal_moves_specials_fast(board)
         move = pick_move(board, rng, moves)
         if move is None:
             board = reshuffle_specials(board, rng=rng)
             continue
         slow = swap_specials(board, *move, rng=seed * 1000 + i)
         fast = swap_specials_fast(board, *move, rng=seed * 1000 + i)
-        assert fast == (slow.valid, slow.board, slow.score, slow.cascades), (board, move)
+        assert fast == (slow.legal, slow.board, slow.score, slow.cascades), (board, move)
         compared += 1
         board = slow.board
     return compared
@@ -105,7 +105,7 @@ def test_invalid_swaps_agree_and_change_nothing():
     board = SpecialBoard.parse("0 1 2\n1| 2 0\n2 0 1")
     fast = swap_specials_fast(board, (0, 0), (0, 1), rng=0)
     slow = swap_specials(board, (0, 0), (0, 1), rng=0)
-    assert fast == (False, board, 0, 0) and (slow.valid, slow.board) == (False, board)
+    assert fast == (False, board, 0, 0) and (slow.legal, slow.board) == (False, board)
     assert all(k != EMPTY for row in slow.board.grid for k in row)
 
 
@@ -132,7 +132,7 @@ def test_systematic_reshuffle_keeps_every_piece(board, seed):
 def test_a_swap_s_special_appears_where_the_candy_that_completed_its_group_landed(board, seed):
     """On the swap's own match each new special sits on the swapped cell its group holds (never both:
     the two swapped candies differ in kind), in either order of the two cells; the fast path agrees."""
-    moves = [m for m in valid_moves_specials(board) if combo_of(board, *m) == "none"]
+    moves = [m for m in legal_moves_specials(board) if combo_of(board, *m) == "none"]
     if not moves:
         return
     a, b = moves[seed % len(moves)]
@@ -177,7 +177,7 @@ def test_bomb_plus_striped_turns_each_plain_candy_of_that_colour_striped_alterna
     striped = a if board.special_code(a) in (ROW, COL) else b
     colour = board[striped]
     result = swap_specials(board, a, b, rng=seed)
-    assert result.valid and result.combo == "bomb+striped"
+    assert result.legal and result.combo == "bomb+striped"
     step = result.steps[0]
     swapped = board.swapped(a, b)
     plain = [c for c in swapped.cells() if swapped[c] == colour and swapped.special_code(c) == NONE]

@@ -55,7 +55,7 @@ def test_clicking_a_colour_bomb_and_a_neighbour_clears_that_colour():
     click(board, 2 * 50 + 25, 5 * 50 + 25)  # the bomb at (5, 2)
     click(board, 3 * 50 + 25, 5 * 50 + 25)  # then the 1 at (5, 3)
     result = board.last_result
-    assert result.valid and result.combo == "bomb+plain" and board.score == result.score > 1200
+    assert result.legal and result.combo == "bomb+plain" and board.score == result.score > 1200
     assert board.moves_played == 1
     board.close()
 
@@ -63,7 +63,7 @@ def test_clicking_a_colour_bomb_and_a_neighbour_clears_that_colour():
 def test_blasts_are_animated_wave_by_wave():
     board = make(specials=True)
     board.board = SpecialBoard.parse(PICTURE, kinds=6)
-    result = board.play((2, 2), (3, 2))  # striped + striped: a cross, catching the wrapped below
+    result = board.play(((2, 2), (3, 2))).events  # striped + striped: a cross, catching the wrapped below
     assert result.combo == "striped+striped"
     step = result.steps[0]
     waves = {a.wave for a in step.activations}

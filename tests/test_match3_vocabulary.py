@@ -31,8 +31,7 @@ from tilelab.match3.board import BoardBase
 def test_play_is_exported_and_legal_moves_is_the_one_name():
     assert m3.play is play and "play" in m3.__all__
     assert legal_moves is moves.legal_moves
-    with pytest.warns(DeprecationWarning, match="tilelab.match3.legal_moves"):
-        assert m3.valid_moves(Board.parse("0120\n1201\n0012\n2102")) == legal_moves(Board.parse("0120\n1201\n0012\n2102"))
+    assert not hasattr(m3, "valid_moves")
     assert legal_moves.__name__ == "legal_moves"
     assert "play(board, (a, b), *, rng)" in m3.__doc__
 
@@ -49,7 +48,7 @@ def test_play_gives_what_swap_gives_on_a_plain_board(seed):
 def test_play_gives_what_swap_specials_gives_on_a_special_board(seed):
     board = SpecialBoard.parse("0 1 0 0 2\n1 0 2 1 1\n2 2 1 2 0") if seed == 0 else \
         SpecialBoard.from_board(new_board(6, 6, 4, rng=seed))
-    for move in special_rules.valid_moves_specials(board)[:4]:
+    for move in special_rules.legal_moves_specials(board)[:4]:
         result = play(board, move, rng=seed)
         assert type(result) is SpecialSwapResult
         assert result == swap_specials(board, *move, rng=seed)
@@ -57,7 +56,7 @@ def test_play_gives_what_swap_specials_gives_on_a_special_board(seed):
 
 def test_play_takes_a_move_as_one_pair_and_refuses_anything_else():
     board = Board.parse("0120\n1201\n0012\n2102")
-    assert play(board, [(2, 2), (3, 2)], rng=1).valid  # any pair of cells
+    assert play(board, [(2, 2), (3, 2)], rng=1).legal  # any pair of cells
     for bad in ((2, 2), ((2, 2),), ((2, 2), (3, 2), (1, 1)), 7, None):
         with pytest.raises(ValueError, match="pair"):
             play(board, bad, rng=1)  # type: ignore[arg-type]
@@ -151,3 +150,22 @@ def test_special_board_is_built_on_the_shared_base():
         SpecialBoard(((0, 1), (1,)), ((0, 0), (0,)), 3)
     with pytest.raises(ValueError, match="MAX_SIDE"):
         SpecialBoard(((0, 1, 2),) * (board_module.MAX_SIDE + 1), ((0, 0, 0),) * (board_module.MAX_SIDE + 1), 3)
+
+
+# ----------------------------------------------------------------------------- moves: a sequence, never a count
+def test_a_save_counts_its_moves_as_moves_played_and_a_version_1_save_is_read_once_converted():
+    import json
+
+    game = m3.Game(4, 5, 3, rng=7)
+    for _ in range(2):
+        assert game.play(game.hint())
+    data = game.to_dict()
+    assert data["moves_played"] == 2 and "moves" not in data and all("moves" not in s for s in data["history"])
+    older = json.loads(json.dumps(data).replace('"moves_played"', '"moves"'))  # what version 1 wrote
+    older["version"] = 1
+    loaded = m3.Game.from_dict(older)
+    assert loaded.moves_played == 2 and loaded.to_dict() == data  # saved again in the new words
+    assert loaded.undo() and loaded.moves_played == 1
+    older["moves_played"] = 2  # both words at once is no save tilelab wrote
+    with pytest.raises(ValueError, match="moves"):
+        m3.Game.from_dict(older)

@@ -103,7 +103,7 @@ def test_the_import_rule_catches_tooling_imports(tmp_path: Path):
         "import numpy\nfrom tilelab import warm\nimport tilelab.teach.site\n"
         "def later():\n    from tilelab.plots.solvers import plot_search_step\n"
         "TASKS = ('tilelab.exercises.sliding', 'tilelab.results:record')\n"
-        "from tilelab.sliding.core import Puzzle\nfrom tilelab import _checks\n"
+        "from tilelab.sliding.core import Board\nfrom tilelab import _checks\n"
         "HELP = 'see tilelab.widgets for the boards'\n"  # prose, not a module name
     )
     found = _tooling(_imported_modules(bad))

@@ -21,7 +21,7 @@ from tilelab.plots.sliding import (
     plot_puzzles,
     plot_shuffle_comparison,
 )
-from tilelab.sliding import Puzzle, distance_histogram, inversions
+from tilelab.sliding import Board, distance_histogram, inversions
 
 
 
@@ -30,7 +30,7 @@ def _texts(ax):
 
 
 def test_puzzle_picture_numbers_every_tile_but_the_blank():
-    p = Puzzle.parse("3 1 2\n4 . 5\n6 7 8")
+    p = Board.parse("3 1 2\n4 . 5\n6 7 8")
     fig = plot_puzzle(p, title="a board")
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
@@ -43,7 +43,7 @@ def test_puzzle_picture_numbers_every_tile_but_the_blank():
 
 def test_picture_mode_draws_image_pieces():
     image = np.random.default_rng(0).random((60, 90, 3))
-    fig = plot_puzzle(Puzzle.goal(2, 3), image=image, numbers=False)
+    fig = plot_puzzle(Board.goal(2, 3), image=image, numbers=False)
     ax = fig.axes[0]
     assert len(ax.images) == 5 and not ax.texts
     # tile 1 shows the top-left piece of the picture
@@ -51,7 +51,7 @@ def test_picture_mode_draws_image_pieces():
 
 
 def test_plot_puzzles_side_by_side_and_errors():
-    g = Puzzle.goal(3, 3)
+    g = Board.goal(3, 3)
     fig = plot_puzzles([g, g.slide(8), g.slide(6)], ["goal", "left", "up"])
     assert [ax.get_title() for ax in fig.axes] == ["goal", "left", "up"]
     with pytest.raises(ValueError, match="titles"):
@@ -61,7 +61,7 @@ def test_plot_puzzles_side_by_side_and_errors():
 
 
 def test_inversion_diagram_draws_one_arc_per_inversion():
-    p = Puzzle.parse("2 4 3\n1 . 5")
+    p = Board.parse("2 4 3\n1 . 5")
     fig = plot_inversions(p)
     arcs = [a for a in fig.axes[1].patches if type(a).__name__ == "Arc"]
     assert len(arcs) == inversions(p) == 4
@@ -69,12 +69,12 @@ def test_inversion_diagram_draws_one_arc_per_inversion():
 
 
 def test_move_effect_titles_tell_the_rule_for_odd_and_even_widths():
-    odd = plot_move_effect(Puzzle.parse("1 5 2\n4 . 3\n7 8 6"))
+    odd = plot_move_effect(Board.parse("1 5 2\n4 . 3\n7 8 6"))
     titles = [ax.get_title() for ax in odd.axes]
     assert titles[1] == "either: 3 moves left" and titles[2].startswith("or: 8 moves up, jumps 2")
     assert odd._suptitle.get_text()  # a heading says the two moves are alternatives
     assert titles[4].endswith("(same)")
-    even = plot_move_effect(Puzzle.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15"))
+    even = plot_move_effect(Board.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15"))
     change = int(even.axes[5].get_title().split("(")[1].rstrip(")"))
     assert change % 2 == 1  # width 4: a vertical move jumps 3 tiles, odd change
 
@@ -100,14 +100,14 @@ def test_shuffle_comparison_one_panel_per_method():
 
 def test_draw_puzzle_on_a_given_axes():
     fig, ax = plt.subplots()
-    assert draw_puzzle(ax, Puzzle.goal(2, 2), highlight=(3,)) is ax
+    assert draw_puzzle(ax, Board.goal(2, 2), highlight=(3,)) is ax
     assert len(ax.texts) == 3
 
 
 def test_neighbourhood_draws_each_board_once_with_every_move_as_an_edge():
     from matplotlib.collections import LineCollection
 
-    start = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    start = Board.parse("1 2 3\n4 . 5\n6 7 8")
     fig = plot_neighbourhood(start, depth=2)
     data = fig.neighbourhood
     boards = [b for layer in data["layers"] for b in layer]
@@ -118,7 +118,7 @@ def test_neighbourhood_draws_each_board_once_with_every_move_as_an_edge():
     for a, b in data["edges"]:  # every edge is a legal move
         assert b in [child for _, child in a.successors("single")]
     # the multi-tile metric has moves inside a layer (touch 7, or touch 8 then 7)
-    multi = plot_neighbourhood(Puzzle.goal(3, 3), depth=2, metric="multi").neighbourhood
+    multi = plot_neighbourhood(Board.goal(3, 3), depth=2, metric="multi").neighbourhood
     layer = {b: k for k, level in enumerate(multi["layers"]) for b in level}
     assert [len(level) for level in multi["layers"]] == [1, 4, 8]
     assert any(layer[a] == layer[b] for a, b in multi["edges"])
@@ -127,7 +127,7 @@ def test_neighbourhood_draws_each_board_once_with_every_move_as_an_edge():
 
 
 def test_inversion_strips_stay_readable_on_4x4():
-    p = Puzzle.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15")
+    p = Board.parse("1 5 2 9\n4 . 3 10\n7 8 6 11\n12 13 14 15")
     for fig, strip in ((plot_inversions(p), 1), (plot_move_effect(p), 3)):
         ax = fig.axes[strip]
         width_inches = ax.get_position().width * fig.get_figwidth()

@@ -63,9 +63,9 @@ def test_search_tree_levels():
 
 def test_search_tree_draws_each_board_once_with_its_edges():
     from tilelab.plots.solvers import search_levels
-    from tilelab.sliding import Puzzle
+    from tilelab.sliding import Board
 
-    start = Puzzle.parse("1 2 3\n4 . 6\n7 5 8")
+    start = Board.parse("1 2 3\n4 . 6\n7 5 8")
     levels = search_levels(start, 3)
     boards = [b for level in levels for b, _, _ in level]
     assert len(boards) == len(set(boards)) and start not in boards[1:]

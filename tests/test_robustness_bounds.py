@@ -16,7 +16,7 @@ import tilelab.match3 as m3
 from tilelab.match3 import board as m3board
 from tilelab.match3 import generate as m3gen
 import tilelab.match3 as m3sp
-from tilelab.sliding import Puzzle, is_solvable, shuffle, solve
+from tilelab.sliding import Board, is_solvable, shuffle, solve
 from tilelab.sliding import core as sc
 from tilelab.sliding import shuffle as sh
 from tilelab.sliding import solvers as so
@@ -45,7 +45,7 @@ def test_sixteen_cell_boards_without_a_database_end_with_the_human_strategy(rows
 def test_sliding_limits_are_stated_and_refused():
     for rows, cols in ((10**6, 10**6), (sc.MAX_SIDE + 1, 2), (2, sc.MAX_SIDE + 1)):
         with pytest.raises(ValueError, match="MAX_SIDE"):
-            Puzzle.goal(rows, cols)
+            Board.goal(rows, cols)
         with pytest.raises(ValueError, match="MAX_SIDE"):
             shuffle(rows, cols, rng=0)
     with pytest.raises(ValueError, match="MAX_WALK_STEPS"):
@@ -94,7 +94,7 @@ def test_the_largest_match3_board_with_default_budgets():
     assert seconds < LIMIT_CALL
     from tilelab.match3 import is_dead, legal_moves
 
-    for call in (legal_moves, is_dead, m3.valid_moves_fast, m3.is_dead_fast, m3.hint):
+    for call in (legal_moves, is_dead, m3.legal_moves_fast, m3.is_dead_fast, m3.hint):
         _, seconds = _timed(call, board)
         assert seconds < LIMIT_CALL, (call.__name__, seconds)
     move = legal_moves(board)[0]
@@ -105,7 +105,7 @@ def test_the_largest_match3_board_with_default_budgets():
         _, seconds = _timed(m3gen.reshuffle, board, rng=1)
         assert seconds < 2 * LIMIT_CALL, seconds
         special = m3sp.SpecialBoard.from_board(board)
-        for call in (m3sp.valid_moves_specials, m3sp.is_dead_specials):
+        for call in (m3sp.legal_moves_specials, m3sp.is_dead_specials):
             _, seconds = _timed(call, special)
             assert seconds < LIMIT_CALL, (call.__name__, seconds)
         _, seconds = _timed(m3sp.reshuffle_specials, special, rng=2)

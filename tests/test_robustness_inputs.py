@@ -13,7 +13,7 @@ from tilelab.game2048 import Board as Board2048, Game
 from tilelab.game2048.records import GameRecord
 from tilelab.game2048.ai import MonteCarloPlayer
 from tilelab.match3 import Board as Board3, SpecialBoard, new_board, reshuffle_specials
-from tilelab.sliding import Budget, Puzzle, count_moves, random_walk, shuffle, solve
+from tilelab.sliding import Budget, Board, count_moves, random_walk, shuffle, solve
 
 JUNK = st.one_of(
     st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True),
@@ -25,15 +25,15 @@ P = shuffle(2, 3, rng=0)
 SB = SpecialBoard.parse("0 1 2 0\n1 2 0 1\n2 0 1 2")
 # (name, call taking one junk value, words of which the message must contain one)
 TARGETS = [
-    ("Puzzle tiles", lambda v: Puzzle(v, 2, 2), ("tile",)),
-    ("Puzzle rows", lambda v: Puzzle([1, 2, 3, 0], v, 2), ("rows", "cells", "max_side")),
-    ("Puzzle.goal cols", lambda v: Puzzle.goal(2, v), ("cols", "cells", "max_side")),
-    ("Puzzle.parse", lambda v: Puzzle.parse(v), ("parse", "picture", "read", "tile", "cells", "row")),
+    ("Board tiles", lambda v: Board(v, 2, 2), ("tile",)),
+    ("Board rows", lambda v: Board([1, 2, 3, 0], v, 2), ("rows", "cells", "max_side")),
+    ("Board.goal cols", lambda v: Board.goal(2, v), ("cols", "cells", "max_side")),
+    ("Board.parse", lambda v: Board.parse(v), ("parse", "picture", "read", "tile", "cells", "row")),
     ("shuffle rng", lambda v: shuffle(3, 3, rng=v), ("seed", "generator")),
     ("shuffle method", lambda v: shuffle(3, 3, rng=0, method=v), ("method",)),
     ("shuffle steps", lambda v: shuffle(3, 3, rng=0, method="walk", steps=v), ("steps",)),
-    ("random_walk puzzle", lambda v: random_walk(v, 3, rng=0), ("puzzle",)),
-    ("count_moves puzzle", lambda v: count_moves(v, [1]), ("puzzle",)),
+    ("random_walk board", lambda v: random_walk(v, 3, rng=0), ("board",)),
+    ("count_moves board", lambda v: count_moves(v, [1]), ("board",)),
     ("Budget nodes", lambda v: Budget(nodes=v), ("nodes",)),
     ("Budget seconds", lambda v: Budget(seconds=v), ("seconds",)),
     ("solve method", lambda v: solve(P, v), ("method",)),
@@ -84,9 +84,9 @@ def test_junk_is_refused_clearly_or_handled(name, call, words, value):
 
 
 @pytest.mark.parametrize("call, error, words", [
-    (lambda: Puzzle([True, False, 2, 3], 2, 2), TypeError, "tiles must be integers"),
-    (lambda: Puzzle.parse(None), TypeError, "str picture"),
-    (lambda: Puzzle.parse("1 2\n3 ²"), ValueError, "0-9"),
+    (lambda: Board([True, False, 2, 3], 2, 2), TypeError, "tiles must be integers"),
+    (lambda: Board.parse(None), TypeError, "str picture"),
+    (lambda: Board.parse("1 2\n3 ²"), ValueError, "0-9"),
     (lambda: Board2048.parse("2 ²"), ValueError, "0-9"),
     (lambda: Board2048.parse("٢ .\n. ."), ValueError, "0-9"),
     (lambda: Board2048([[2**63, 0], [0, 0]]), ValueError, "MAX_TILE"),

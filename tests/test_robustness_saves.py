@@ -119,7 +119,7 @@ def test_a_game_drawing_from_another_bit_generator_says_so_when_saved(name: str)
 
 def _oscillating_save(side: int, slides: int) -> str:
     """A legal save of a ``side`` x ``side`` game whose slides move a whole row back and forth."""
-    goal = sliding.Puzzle.goal(side, side)
+    goal = sliding.Board.goal(side, side)
     start = goal.slide(goal.tiles[goal.blank_index - side])
     start = start.slide(start.tiles[start.blank_index - side + 1])  # blank at the left end of a row
     far = start.tiles[start.blank_index + side - 1]
@@ -133,7 +133,7 @@ def test_the_hunts_memory_bomb_loads_in_little_memory() -> None:
     """D3: 20,000 slides of a 250x250 game (0.5 MB of JSON) ran out of 1.5 GB after 21.6 s (undo kept a board a slide)."""
     import tracemalloc
 
-    goal = sliding.Puzzle.goal(250, 250)  # the hunt's reproduction: one tile slid back and forth
+    goal = sliding.Board.goal(250, 250)  # the hunt's reproduction: one tile slid back and forth
     start = goal.slide(goal.legal_moves()[0])
     data = sliding.Game(board=start, rng=0).to_dict()
     data["played"] = [next(t for t in start.legal_moves() if start.slide(t) != goal)] * 20_000
@@ -185,7 +185,7 @@ def test_undo_and_reload_give_back_every_position(shape: tuple[int, int]) -> Non
 
 
 def test_a_slide_after_the_puzzle_is_solved_or_an_illegal_one_is_refused() -> None:
-    goal = sliding.Puzzle.goal(3, 3)
+    goal = sliding.Board.goal(3, 3)
     data = sliding.Game(board=goal.slide(8), rng=0).to_dict()
     data["played"] = [8, 8]
     with pytest.raises(ValueError, match=r"played\[1\].*solved"):
@@ -334,7 +334,7 @@ CONTRADICTIONS = {  # the hunt's D11 and their kin: each refused naming what con
     "a 1x1 board": (lambda d: d.update(board={"grid": [[0]], "kinds": 3}, history=[]), "dead"),
     "a ready run": (lambda d: d.update(board={"grid": [[0, 0, 0, 1, 2], [1, 2, 1, 2, 0], [2, 0, 2, 0, 1],
                                                        [0, 1, 0, 1, 2]], "kinds": 3}), "ready run"),
-    "score before the first move": (lambda d: d.update(moves=0, score=60, history=[]), "first move"),
+    "score before the first move": (lambda d: d.update(moves_played=0, score=60, history=[]), "first move"),
     "a dead board in the history": (lambda d: d["history"][0].update(board={"grid": [[0, 1, 2, 0, 1], [1, 2, 0, 1, 2],
                                                                                      [2, 0, 1, 2, 0], [0, 1, 2, 0, 1]],
                                                                             "kinds": 3}), "dead"),

@@ -65,10 +65,10 @@ def test_one_trace_display_and_bad_input(traces):
     assert find_button(stepper, "last ⏭") is stepper.buttons[3]
     with pytest.raises(TypeError):
         SearchStepper({"x": 3})
-    from tilelab.sliding import Puzzle
+    from tilelab.sliding import Board
 
     with pytest.raises(ValueError, match="no steps"):
-        SearchStepper(bfs_trace(Puzzle.goal(3, 3)))
+        SearchStepper(bfs_trace(Board.goal(3, 3)))
 
 
 def test_no_figure_is_left_open(traces):

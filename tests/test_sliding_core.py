@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tilelab.sliding import (
     DIRECTIONS,
     MoveCount,
-    Puzzle,
+    Board,
     bfs_distances,
     blank_distance,
     corner_formula,
@@ -36,47 +36,45 @@ def puzzles(draw, max_side: int = 5):
     rows = draw(st.integers(2, max_side))
     cols = draw(st.integers(2, max_side))
     tiles = draw(st.permutations(range(rows * cols)))
-    return Puzzle(tiles, rows, cols)
+    return Board(tiles, rows, cols)
 
 
 # ----------------------------------------------------------------- the value
 
 
 def test_goal_and_fields():
-    g = Puzzle.goal(3, 4)
+    g = Board.goal(3, 4)
     assert g.tiles == tuple(range(1, 12)) + (0,)
     assert (g.rows, g.cols, g.shape, g.cell_count) == (3, 4, (3, 4), 12)
     assert g.blank == (2, 3) and g.blank_index == 11
     assert g.is_goal() and not g.slide(11).is_goal()
     assert g.at(1, 2) == 7 and g.position(7) == (1, 2)
-    assert g.grid[2] == (9, 10, 11, 0)
-    with pytest.warns(DeprecationWarning, match=r"Puzzle.grid \(a property"):
-        assert g.grid() == g.grid
+    assert g.grid[2] == (9, 10, 11, 0) and type(g.grid) is tuple
 
 
 def test_text_picture_round_trip_and_repr():
-    p = Puzzle((12, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 2, 13, 14, 15), 4, 4)
+    p = Board((12, 1, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 2, 13, 14, 15), 4, 4)
     text = str(p)
     assert text.splitlines()[0] == "12  1  .  3"
-    assert Puzzle.parse(text) == p
+    assert Board.parse(text) == p
     assert eval(repr(p)) == p
-    assert Puzzle.parse("_ 1\n2 3") == Puzzle.parse("0 1\n2 3") == Puzzle((0, 1, 2, 3), 2, 2)
+    assert Board.parse("_ 1\n2 3") == Board.parse("0 1\n2 3") == Board((0, 1, 2, 3), 2, 2)
 
 
 @given(puzzles())
 @settings(deadline=None)
 def test_parse_inverts_str(p):
-    assert Puzzle.parse(str(p)) == p
+    assert Board.parse(str(p)) == p
 
 
 def test_immutable_hashable_picklable():
-    p = Puzzle.goal(3, 3)
+    p = Board.goal(3, 3)
     with pytest.raises(AttributeError):
         p.rows = 4  # type: ignore[misc]
-    assert {p: 1}[Puzzle.goal(3, 3)] == 1
+    assert {p: 1}[Board.goal(3, 3)] == 1
     assert pickle.loads(pickle.dumps(p)) == p
-    assert Puzzle((1, 2, 3, 0), 2, 2) != Puzzle((1, 2, 3, 0), 1 + 1, 2).slide(3)
-    assert Puzzle.goal(2, 3) != Puzzle.goal(3, 2)  # same tiles, different shape
+    assert Board((1, 2, 3, 0), 2, 2) != Board((1, 2, 3, 0), 1 + 1, 2).slide(3)
+    assert Board.goal(2, 3) != Board.goal(3, 2)  # same tiles, different shape
 
 
 @pytest.mark.parametrize(
@@ -92,31 +90,31 @@ def test_immutable_hashable_picklable():
 )
 def test_bad_boards_are_refused_by_name(args, words):
     with pytest.raises(ValueError, match=__import__("re").escape(words)):
-        Puzzle(*args)
+        Board(*args)
 
 
 def test_bad_types_and_pictures():
     with pytest.raises(TypeError):
-        Puzzle((1, 2, 3, 0), 2.0, 2)  # type: ignore[arg-type]
+        Board((1, 2, 3, 0), 2.0, 2)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        Puzzle(("a", 2, 3, 0), 2, 2)
+        Board(("a", 2, 3, 0), 2, 2)
     with pytest.raises(TypeError, match="integers"):
-        Puzzle((1.5, 2, 3, 0), 2, 2)  # never silently rounded
+        Board((1.5, 2, 3, 0), 2, 2)  # never silently rounded
     with pytest.raises(TypeError):
-        Puzzle(None, 2, 2)  # type: ignore[arg-type]
+        Board(None, 2, 2)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="same number of cells"):
-        Puzzle.parse("1 2 3\n4 .")
+        Board.parse("1 2 3\n4 .")
     with pytest.raises(ValueError, match="cannot read 'x'"):
-        Puzzle.parse("1 x\n3 .")
+        Board.parse("1 x\n3 .")
     with pytest.raises(ValueError, match="empty picture"):
-        Puzzle.parse("  \n ")
+        Board.parse("  \n ")
 
 
 # ----------------------------------------------------------------- moves
 
 
 def test_slide_a_segment_like_the_puzzle_project():
-    p = Puzzle.parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 .")
+    p = Board.parse("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 .")
     after = p.slide(13)
     assert str(after).splitlines()[-1] == " . 13 14 15"
     event = play(p, 4)
@@ -127,7 +125,7 @@ def test_slide_a_segment_like_the_puzzle_project():
 
 
 def test_slide_refuses_tiles_off_the_blank_line():
-    p = Puzzle.goal(3, 3)
+    p = Board.goal(3, 3)
     with pytest.raises(ValueError, match="not in the blank's row or column"):
         p.slide(1)
     with pytest.raises(ValueError, match="blank cannot slide"):
@@ -137,12 +135,12 @@ def test_slide_refuses_tiles_off_the_blank_line():
 
 
 def test_move_directions_follow_the_tile():
-    p = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    p = Board.parse("1 2 3\n4 . 5\n6 7 8")
     assert play(p, "up").after == p.slide(7)
     assert play(p, "down").after == p.slide(2)
     assert play(p, "left").after == p.slide(5)
     assert play(p, "right").after == p.slide(4)
-    g = Puzzle.goal(3, 3)
+    g = Board.goal(3, 3)
     assert g.legal_directions() == ("down", "right")
     with pytest.raises(ValueError, match="no tile can move up"):
         play(g, "up")
@@ -151,11 +149,11 @@ def test_move_directions_follow_the_tile():
 
 
 def test_legal_moves_and_neighbours():
-    p = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    p = Board.parse("1 2 3\n4 . 5\n6 7 8")
     assert p.legal_moves() == (2, 4, 5, 7)
-    assert Puzzle.goal(4, 4).legal_moves() == (4, 8, 12, 13, 14, 15)
-    assert Puzzle.goal(4, 4).neighbour_tiles() == (12, 15)
-    assert [t for t, _ in Puzzle.goal(4, 4).successors("multi")] == [4, 8, 12, 13, 14, 15]
+    assert Board.goal(4, 4).legal_moves() == (4, 8, 12, 13, 14, 15)
+    assert Board.goal(4, 4).neighbour_tiles() == (12, 15)
+    assert [t for t, _ in Board.goal(4, 4).successors("multi")] == [4, 8, 12, 13, 14, 15]
     with pytest.raises(ValueError, match="metric"):
         list(p.successors("diagonal"))
 
@@ -174,13 +172,13 @@ def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
     assert after.slide(event.tiles[0]) == p
     # the single-tile steps give the same board
     assert p.play_all(event.tiles) == after
-    assert Puzzle(after.tiles, after.rows, after.cols) == after  # validated copy agrees
+    assert Board(after.tiles, after.rows, after.cols) == after  # validated copy agrees
 
 
 @given(puzzles(), st.data())
 @settings(deadline=None)
 def test_every_single_move_flips_both_parities(p, data):
-    goal = Puzzle.goal(p.rows, p.cols)
+    goal = Board.goal(p.rows, p.cols)
     for tile, after in p.neighbours():
         assert permutation_parity(after) != permutation_parity(p)
         assert abs(blank_distance(after) - blank_distance(p)) == 1
@@ -192,7 +190,7 @@ def test_every_single_move_flips_both_parities(p, data):
 
 
 def test_count_moves_in_both_metrics():
-    g = Puzzle.goal(4, 4)
+    g = Board.goal(4, 4)
     assert count_moves(g, [12, 8, 4]) == MoveCount(3, 1)  # three steps up the same column
     assert count_moves(g, [4]) == MoveCount(3, 1)
     assert count_moves(g, [12, 11, 15]) == MoveCount(3, 3)
@@ -201,7 +199,7 @@ def test_count_moves_in_both_metrics():
 
 
 def test_horizontal_moves_keep_inversions_vertical_change_them_by_up_to_width_minus_one():
-    p = Puzzle.parse("5 1 7\n3 . 2\n8 6 4")
+    p = Board.parse("5 1 7\n3 . 2\n8 6 4")
     assert inversions(play(p, "left").after) == inversions(p) == inversions(play(p, "right").after)
     for direction in ("up", "down"):
         change = inversions(play(p, direction).after) - inversions(p)
@@ -227,13 +225,13 @@ def test_vertical_move_changes_inversions_by_width_minus_one_mod_two(p):
 
 def test_inversions_match_the_2431_example():
     # the permutation 2 4 3 1 has the inversions 21 43 41 31; here as tiles with the blank last
-    p = Puzzle((2, 4, 3, 1, 5, 0), 2, 3)
+    p = Board((2, 4, 3, 1, 5, 0), 2, 3)
     assert inversions(p) == 4
     assert set(inversion_pairs(p)) == {(2, 1), (4, 3), (4, 1), (3, 1)}
 
 
 def test_swap_flips_solvability_and_loyd_is_unsolvable():
-    g = Puzzle.goal(4, 4)
+    g = Board.goal(4, 4)
     loyd = g.swap_tiles(14, 15)
     assert not is_solvable(loyd)
     assert is_solvable(loyd.swap_tiles(1, 2))
@@ -243,12 +241,12 @@ def test_swap_flips_solvability_and_loyd_is_unsolvable():
 
 def _all_boards(rows, cols):
     for tiles in itertools.permutations(range(rows * cols)):
-        yield Puzzle(tiles, rows, cols)
+        yield Board(tiles, rows, cols)
 
 
 @pytest.mark.parametrize("rows, cols", SMALL_SHAPES)
 def test_rules_agree_with_bfs_on_every_board(rows, cols):
-    reachable = bfs_distances(Puzzle.goal(rows, cols))
+    reachable = bfs_distances(Board.goal(rows, cols))
     n = rows * cols
     assert len(reachable) == __import__("math").factorial(n) // 2
     for p in _all_boards(rows, cols):
@@ -288,7 +286,7 @@ def test_solvable_to_any_goal_that_is_reachable(p, data):
 
 def test_goal_must_match():
     with pytest.raises(ValueError, match="goal is 3x3 but the puzzle is 2x2"):
-        is_solvable(Puzzle.goal(2, 2), goal=Puzzle.goal(3, 3))
+        is_solvable(Board.goal(2, 2), goal=Board.goal(3, 3))
     with pytest.raises(TypeError):
         is_solvable((1, 2, 3, 0))  # type: ignore[arg-type]
 
@@ -296,14 +294,14 @@ def test_goal_must_match():
 def test_numpy_values_are_welcome():
     import numpy as np
 
-    p = Puzzle(np.array([1, 2, 3, 0], dtype=np.int8), np.int64(2), np.int32(2))
-    assert p == Puzzle.goal(2, 2) and type(p.rows) is int and type(p.tiles[0]) is int
+    p = Board(np.array([1, 2, 3, 0], dtype=np.int8), np.int64(2), np.int32(2))
+    assert p == Board.goal(2, 2) and type(p.rows) is int and type(p.tiles[0]) is int
 
 
 def test_svg_picture_draws_every_tile_in_its_cell():
     import xml.etree.ElementTree as ET
 
-    p = Puzzle.parse("3 1\n. 2")
+    p = Board.parse("3 1\n. 2")
     root = ET.fromstring(p._repr_svg_())
     ns = "{http://www.w3.org/2000/svg}"
     texts = {t.text: (float(t.get("x")), float(t.get("y"))) for t in root.iter(f"{ns}text")}
@@ -318,7 +316,7 @@ def test_svg_picture_draws_every_tile_in_its_cell():
 def test_slide_refuses_a_tile_that_is_not_an_int(tile):
     # 7.0 used to slide tile 7 and True to be read as tile 1: a wrong answer instead of an error
     with pytest.raises(TypeError, match="tile is an int"):
-        Puzzle.goal(3, 3).slide(tile)
+        Board.goal(3, 3).slide(tile)
 
 
 @pytest.mark.parametrize(
@@ -326,7 +324,7 @@ def test_slide_refuses_a_tile_that_is_not_an_int(tile):
              solvable_by_width_rule, corner_formula]
 )
 def test_parity_functions_refuse_a_non_puzzle_with_type_error(func):
-    with pytest.raises(TypeError, match="expected a Puzzle"):
+    with pytest.raises(TypeError, match="expected a Board"):
         func([2, 1, 3, 0])
 
 
@@ -335,13 +333,13 @@ def test_parity_functions_refuse_a_non_puzzle_with_type_error(func):
 def test_inversions_count_every_pair_on_small_and_large_boards(rows, cols, random):
     tiles = list(range(rows * cols))
     random.shuffle(tiles)
-    p = Puzzle(tiles, rows, cols)
+    p = Board(tiles, rows, cols)
     assert inversions(p) == len(inversion_pairs(p))
 
 
 def test_inversions_of_a_huge_board_do_not_stall():
     n = 250 * 250
-    reversed_tiles = Puzzle(list(range(n - 1, 0, -1)) + [0], 250, 250)
+    reversed_tiles = Board(list(range(n - 1, 0, -1)) + [0], 250, 250)
     assert inversions(reversed_tiles) == (n - 1) * (n - 2) // 2  # every pair is inverted
 
 
@@ -363,7 +361,7 @@ def _runs_of_single_moves(puzzle, tiles):
 
 
 def test_count_moves_merges_only_same_direction_slides_of_one_line():
-    g = Puzzle.goal(4, 4)
+    g = Board.goal(4, 4)
     assert count_moves(g, [13, 9, 10, 11]) == MoveCount(6, 3)  # 10 then 11: one slide left in row 2
     assert count_moves(g, [13, 9, 10, 11]) == count_moves(g, [13, 9, 11])
     assert count_moves(g, [12, 11]) == MoveCount(2, 2)  # down, then right: two lines, two moves
@@ -375,15 +373,15 @@ def test_count_moves_merges_only_same_direction_slides_of_one_line():
 def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
     rows, cols = shape
     rng = np.random.default_rng(seed)
-    board = Puzzle.goal(rows, cols)
+    board = Board.goal(rows, cols)
     tiles = []
     for _ in range(steps):  # random multi-tile slides, any legal tile
         legal = board.legal_moves()
         tile = legal[int(rng.integers(len(legal)))]
         tiles.append(tile)
         board = board.slide(tile)
-    single, runs = _runs_of_single_moves(Puzzle.goal(rows, cols), tiles)
-    assert count_moves(Puzzle.goal(rows, cols), tiles) == MoveCount(single, runs)
+    single, runs = _runs_of_single_moves(Board.goal(rows, cols), tiles)
+    assert count_moves(Board.goal(rows, cols), tiles) == MoveCount(single, runs)
     if rows * cols <= 9:  # never fewer moves than the BFS optimum in either metric
         assert runs >= distance(board, "multi") and single >= distance(board, "single")
 
@@ -392,30 +390,30 @@ def test_count_moves_is_the_number_of_direction_runs(shape, steps, seed):
 @settings(deadline=None, max_examples=40)
 def test_an_optimal_multi_tile_path_counts_its_bfs_distance(shape, seed):
     rows, cols = shape
-    board = Puzzle.goal(rows, cols).play_all(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
+    board = Board.goal(rows, cols).play_all(random_walk(Board.goal(rows, cols), 60, rng=seed))
     path = []
     while not board.is_goal():  # walk down the multi-tile table greedily: an optimal path
         d = distance(board, "multi")
         tile, board = next((t, b) for t, b in board.successors("multi") if distance(b, "multi") == d - 1)
         path.append(tile)
-    start = Puzzle.goal(rows, cols).play_all(random_walk(Puzzle.goal(rows, cols), 60, rng=seed))
+    start = Board.goal(rows, cols).play_all(random_walk(Board.goal(rows, cols), 60, rng=seed))
     assert count_moves(start, path).multi == len(path) == distance(start, "multi")
 
 
 # ----------------------------------------------------------------- play: the one name for a move
 def test_play_takes_a_tile_or_a_direction_and_returns_the_slide():
-    before = Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    before = Board.parse("1 2 3\n4 . 5\n6 7 8")
     by_tile, by_direction = play(before, 7), play(before, "up")
     assert by_tile == by_direction and by_tile.tile == 7 and by_tile.direction == "up"
     assert by_tile.before == before and by_tile.after == before.slide(7) == play(before, "up").after
     assert play(before, np.int64(4)).after == before.slide(4)
-    far = play(Puzzle.goal(4, 4), 13)  # 13, 14 and 15 slide right together
+    far = play(Board.goal(4, 4), 13)  # 13, 14 and 15 slide right together
     assert far.tiles == (15, 14, 13) and far.direction == "right" and far.single_moves == 3
     assert far.cells_from == ((3, 2), (3, 1), (3, 0)) and far.cells_to == ((3, 3), (3, 2), (3, 1))
 
 
 def test_play_refuses_what_is_not_a_legal_move():
-    goal = Puzzle.goal(3, 3)
+    goal = Board.goal(3, 3)
     with pytest.raises(ValueError, match="no tile can move up.*legal directions"):
         play(goal, "up")
     with pytest.raises(ValueError, match="direction must be one of"):
@@ -426,24 +424,20 @@ def test_play_refuses_what_is_not_a_legal_move():
         play(goal, 2.0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="tile number .* or a direction"):
         play(goal, True)
-    with pytest.raises(TypeError, match="Puzzle"):
+    with pytest.raises(TypeError, match="Board"):
         play([[1, 2], [3, 0]], 3)  # type: ignore[arg-type]
 
 
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(2, 4))
 @settings(max_examples=60, deadline=None)
-def test_the_older_names_warn_and_do_what_play_does(seed, rows, cols):
+def test_slide_and_play_agree(seed, rows, cols):
     rng = np.random.default_rng(seed)
-    board = Puzzle(rng.permutation(rows * cols).tolist(), rows, cols)
+    board = Board(rng.permutation(rows * cols).tolist(), rows, cols)
     for tile in board.legal_moves():
-        with pytest.warns(DeprecationWarning, match=r"tilelab.sliding.play\(puzzle, tile\)"):
-            assert board.slide_segment(tile) == play(board, tile)
         assert board.slide(tile) == play(board, tile).after
     for direction in board.legal_directions():
-        with pytest.warns(DeprecationWarning, match=r"play\(puzzle, direction\).after"):
-            assert board.move(direction) == play(board, direction).after == board.slide(board.tile_for(direction))
-    with pytest.warns(DeprecationWarning, match=r"Puzzle.legal_moves\(\)"):
-        assert legal_moves(board) == board.legal_moves() == board.legal_tiles()
+        assert play(board, direction).after == board.slide(board.tile_for(direction))
+    assert legal_moves(board) == board.legal_moves()
 
 
 def test_play_is_one_object_from_the_package_and_its_module():
@@ -452,8 +446,7 @@ def test_play_is_one_object_from_the_package_and_its_module():
 
     for name in moves.__all__:
         assert getattr(sliding, name) is getattr(moves, name), name
-    with pytest.raises(ValueError, match="direction must be one of"), pytest.warns(DeprecationWarning):
-        Puzzle.goal(3, 3).move(8)  # type: ignore[arg-type]
+    assert not hasattr(Board, "move") and not hasattr(Board, "slide_segment")  # retired in 0.3.0: play(board, move)
 
 
 def test_the_game_passes_the_public_conformance_check():
@@ -461,4 +454,4 @@ def test_the_game_passes_the_public_conformance_check():
     import tilelab
     from tilelab.sliding import Game
 
-    assert tilelab.check_game(lambda seed: Game(3 + seed % 2, rng=seed), games=200, moves=12) == 200
+    assert tilelab.check_game(lambda seed: Game(3 + seed % 2, rng=seed), games=200, max_moves=12) == 200

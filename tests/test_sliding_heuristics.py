@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.sliding import Puzzle, shuffle
+from tilelab.sliding import Board, shuffle
 from tilelab.sliding.fast import board_heuristic, heuristic_values
 from tilelab.sliding.heuristics import (
     HEURISTICS,
@@ -35,13 +35,13 @@ def _sample_boards(rows, cols, count, seed=0):
     ranks = np.flatnonzero(table >= 0)
     chosen = np.random.default_rng(seed).choice(ranks, size=min(count, len(ranks)), replace=False)
     n = rows * cols
-    return [(Puzzle(unrank(int(r), n), rows, cols), int(table[r])) for r in chosen]
+    return [(Board(unrank(int(r), n), rows, cols), int(table[r])) for r in chosen]
 
 
 def test_misplaced_never_counts_the_blank():
-    one_move = Puzzle.goal(3, 3).slide(8)  # blank and tile 8 swapped: one move from the goal
+    one_move = Board.goal(3, 3).slide(8)  # blank and tile 8 swapped: one move from the goal
     assert misplaced(one_move) == 1
-    assert misplaced(Puzzle.goal(4, 4)) == 0
+    assert misplaced(Board.goal(4, 4)) == 0
 
 
 @pytest.mark.parametrize("name", list(HEURISTICS))
@@ -73,7 +73,7 @@ def test_every_board_of_the_8_puzzle_all_heuristics_admissible():
 def test_every_8_puzzle_board_linear_conflict_admissible_and_zero_only_at_goal():
     table = distance_table(3, 3)
     for r in np.flatnonzero(table >= 0)[::7]:  # every 7th of all 181,440 boards
-        board = Puzzle(unrank(int(r), 9), 3, 3)
+        board = Board(unrank(int(r), 9), 3, 3)
         value = linear_conflict(board)
         assert value <= table[r]
         assert (value == 0) == (table[r] == 0)

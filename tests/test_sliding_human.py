@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.sliding import Puzzle, shuffle, solve
+from tilelab.sliding import Board, shuffle, solve
 from tilelab.sliding.human import human_moves, human_stages, parberry_bound
 from tilelab.sliding.space import distance_table, unrank
 
@@ -29,7 +29,7 @@ def test_every_board_of_small_shapes(shape):
     rows, cols = shape
     table = distance_table(rows, cols)
     for r in np.flatnonzero(table >= 0)[:: 1 if table.size < 1000 else 7]:
-        board = Puzzle(unrank(int(r), rows * cols), rows, cols)
+        board = Board(unrank(int(r), rows * cols), rows, cols)
         moves = human_moves(board)
         assert board.play_all(moves).is_goal()
         assert len(moves) >= table[r]
@@ -39,16 +39,16 @@ def test_many_8_puzzles_including_the_awkward_pairs():
     table = distance_table(3, 3)
     ranks = np.flatnonzero(table >= 0)[::97]
     for r in ranks:
-        board = Puzzle(unrank(int(r), 9), 3, 3)
+        board = Board(unrank(int(r), 9), 3, 3)
         assert board.play_all(human_moves(board)).is_goal()
 
 
 def test_the_last_tile_of_a_row_trapped_in_the_corner():
     # tile 3 sits where 2 must go, with 2 elsewhere: the article's first special case
-    board = Puzzle.parse("1 3 .\n4 5 6\n7 8 2")
+    board = Board.parse("1 3 .\n4 5 6\n7 8 2")
     assert board.play_all(human_moves(board)).is_goal()
     # and the column version: tile 7 where 4 must go
-    board = Puzzle.parse("1 2 3\n7 5 6\n. 8 4")
+    board = Board.parse("1 2 3\n7 5 6\n. 8 4")
     assert board.play_all(human_moves(board)).is_goal()
 
 

@@ -5,19 +5,15 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 import tilelab.sliding as sliding
 import tilelab.sliding.core as core
 import tilelab.sliding.parity as parity
 
 
-def test_parity_names_are_public_from_the_package_and_warn_on_their_older_path():
+def test_parity_names_are_public_from_the_package_and_only_there():
     for name in parity.__all__:
         assert getattr(sliding, name) is getattr(parity, name), name
-        assert name not in core.__all__, name
-        with pytest.warns(DeprecationWarning, match=f"tilelab.sliding.parity.{name}"):
-            assert getattr(core, name) is getattr(parity, name), name
+        assert not hasattr(core, name), name
 
 
 def test_exercises_allow_lists_resolve_to_the_parity_functions():
@@ -39,6 +35,15 @@ def test_svg_is_imported_only_when_a_board_is_drawn():
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
+def test_the_picture_reads_plain_data_and_imports_no_engine():
+    """No circle core -> svg -> core: the SVG module imports nothing of tilelab, not even for the type checker."""
+    import ast
+    from pathlib import Path
+
+    source = Path(sliding.__file__).with_name("svg.py").read_text(encoding="utf-8")
+    assert not [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom) and "tilelab" in (n.module or "")]
+
+
 def test_parity_imports_on_its_own():
     subprocess.run([sys.executable, "-c", "from tilelab.sliding.parity import is_solvable"], check=True, timeout=120)
 
@@ -48,9 +53,5 @@ def test_moves_imports_on_its_own_and_is_public_from_the_package():
 
     for name in moves.__all__:
         assert getattr(moves, name) is getattr(sliding, name), name
-        if name == "parse_move":  # born in moves: core never had it, so it has no older path to warn about
-            assert not hasattr(core, name)
-            continue
-        with pytest.warns(DeprecationWarning, match=f"use tilelab.sliding.moves.{name}"):
-            getattr(core, name)
+        assert not hasattr(core, name), name
     subprocess.run([sys.executable, "-c", "from tilelab.sliding.moves import play, Slide"], check=True, timeout=120)

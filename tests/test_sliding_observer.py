@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilelab.sliding import Puzzle, linear_conflict, manhattan, misplaced, shuffle
+from tilelab.sliding import Board, linear_conflict, manhattan, misplaced, shuffle
 from tilelab.sliding.search import SearchStep, astar_reference, bfs_reference, idastar_reference
 from tilelab.sliding.trace import astar_trace, bfs_trace, idastar_trace
 
@@ -75,7 +75,7 @@ def test_an_observer_returning_true_stops_the_search(board, method, stop_at):
 def test_closed_sets_are_the_boards_expanded_before():
     board = shuffle(3, 3, rng=4, method="walk", steps=16)
     for method in ("bfs", "astar"):
-        snapshots: list[tuple[Puzzle, frozenset]] = []
+        snapshots: list[tuple[Board, frozenset]] = []
         _run(method, board, manhattan, 1.0, None, lambda s: snapshots.append((s.board, frozenset(s.closed))))
         for i, (_, closed) in enumerate(snapshots):
             assert closed == {b for b, _ in snapshots[:i]}
@@ -109,7 +109,7 @@ def test_a_trace_full_when_astar_takes_the_goal_is_truncated():
 
 
 def test_bad_observer_and_unsolvable_idastar_are_answered():
-    board = Puzzle.goal(3, 3)
+    board = Board.goal(3, 3)
     with pytest.raises(TypeError, match="observer"):
         bfs_reference(board, observer="print")
     unsolvable = board.swap_tiles(1, 2)

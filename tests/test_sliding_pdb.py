@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tilelab.sliding import Puzzle, shuffle
+from tilelab.sliding import Board, shuffle
 from tilelab.sliding import pdb as pdbmod
 from tilelab.sliding.pdb import (
     FORMAT_VERSION,
@@ -39,7 +39,7 @@ def test_whole_board_as_one_pattern_is_the_exact_distance():
     db = PatternDatabase.build(2, 3, [(1, 2, 3, 4, 5)])
     table = distance_table(2, 3)
     for r in np.flatnonzero(table >= 0):
-        board = Puzzle(unrank(int(r), 6), 2, 3)
+        board = Board(unrank(int(r), 6), 2, 3)
         assert db.value(board) == table[r]
 
 
@@ -47,7 +47,7 @@ def test_additive_pdb_is_admissible_and_beats_each_pattern():
     db = PatternDatabase.build(2, 3, SMALL)
     table = distance_table(2, 3)
     for r in np.flatnonzero(table >= 0):
-        board = Puzzle(unrank(int(r), 6), 2, 3)
+        board = Board(unrank(int(r), 6), 2, 3)
         values = db.values(board)
         assert sum(values) == db.value(board) <= table[r]
 
@@ -57,7 +57,7 @@ def test_reflected_lookup_is_admissible_and_at_least_plain():
     mirrored = PatternDatabase(3, 3, plain.patterns, plain.tables, reflect=True)
     table = distance_table(3, 3)
     for r in np.flatnonzero(table >= 0)[::11]:
-        board = Puzzle(unrank(int(r), 9), 3, 3)
+        board = Board(unrank(int(r), 9), 3, 3)
         assert plain.value(board) <= mirrored.value(board) <= table[r]
 
 
@@ -67,7 +67,7 @@ def test_bad_patterns_are_refused():
     with pytest.raises(ValueError, match="16 cells"):
         PatternDatabase.build(5, 5, [tuple(range(1, 25))])
     with pytest.raises(ValueError, match="this pattern database is for 2x3"):
-        PatternDatabase.build(2, 3, SMALL).value(Puzzle.goal(3, 3))
+        PatternDatabase.build(2, 3, SMALL).value(Board.goal(3, 3))
 
 
 def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):

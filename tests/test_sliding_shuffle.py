@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tilelab.sliding import (
     METHODS,
-    Puzzle,
+    Board,
     default_walk_steps,
     distance,
     is_solvable,
@@ -78,9 +78,9 @@ def test_random_board_is_unsolvable_about_half_the_time():
 
 
 def test_walk_never_steps_straight_back():
-    tiles = random_walk(Puzzle.goal(4, 4), 500, rng=3)
+    tiles = random_walk(Board.goal(4, 4), 500, rng=3)
     assert all(a != b for a, b in zip(tiles, tiles[1:]))
-    board = Puzzle.goal(4, 4)
+    board = Board.goal(4, 4)
     for t in tiles:
         assert t in board.neighbour_tiles()
         board = board.slide(t)
@@ -91,7 +91,7 @@ def test_balanced_walk_spreads_the_moves_more_evenly():
     spread = {}
     for balanced in (False, True):
         counts = np.zeros(cells)
-        board = Puzzle.goal(4, 4)
+        board = Board.goal(4, 4)
         for t in random_walk(board, 400, rng=5, balanced=balanced):
             board = board.slide(t)
             counts[board.blank_index] += 1
@@ -102,7 +102,7 @@ def test_balanced_walk_spreads_the_moves_more_evenly():
 def test_walk_length_matters_and_defaults_to_cells_squared():
     assert default_walk_steps(3, 3) == 81
     assert shuffle(3, 3, rng=9, method="walk") == shuffle(3, 3, rng=9, method="walk", steps=81)
-    assert shuffle(3, 3, rng=9, method="walk", steps=0) == Puzzle.goal(3, 3)
+    assert shuffle(3, 3, rng=9, method="walk", steps=0) == Board.goal(3, 3)
     short = np.mean([distance(shuffle(3, 3, rng=s, method="walk", steps=10)) for s in range(200)])
     uniform = np.mean([distance(shuffle(3, 3, rng=s)) for s in range(200)])
     assert short < 10 < 20 < uniform
@@ -110,8 +110,8 @@ def test_walk_length_matters_and_defaults_to_cells_squared():
 
 def test_walk_on_2x2_goes_round_the_cycle():
     # with no straight-back step the blank can only circle, so 12 steps return to the goal
-    assert shuffle(2, 2, rng=0, method="walk", steps=12) == Puzzle.goal(2, 2)
-    seen = {Puzzle.goal(2, 2).play_all(random_walk(Puzzle.goal(2, 2), k, rng=0)) for k in range(12)}
+    assert shuffle(2, 2, rng=0, method="walk", steps=12) == Board.goal(2, 2)
+    seen = {Board.goal(2, 2).play_all(random_walk(Board.goal(2, 2), k, rng=0)) for k in range(12)}
     assert len(seen) == 12
 
 
@@ -141,7 +141,7 @@ from tilelab.sliding import PUZZLE8_ORDER, puzzle8_walk  # noqa: E402
 
 
 def test_puzzle8_walk_is_seeded_legal_and_may_step_back():
-    goal = Puzzle.goal(3, 3)
+    goal = Board.goal(3, 3)
     tiles = puzzle8_walk(goal, 400, rng=5)
     assert tiles == puzzle8_walk(goal, 400, rng=5) and len(tiles) == 400
     board = goal.play_all(tiles)  # play() raises if a slide were illegal
@@ -153,7 +153,7 @@ def test_puzzle8_walk_is_seeded_legal_and_may_step_back():
 
 def test_puzzle8_walk_turns_a_blocked_direction_into_the_next_one():
     # blank in the top-right corner of 3x3: up is blocked -> down; right is blocked -> up -> down.
-    corner = Puzzle.parse("1 2 .\n3 4 5\n6 7 8")
+    corner = Board.parse("1 2 .\n3 4 5\n6 7 8")
     rng = np.random.default_rng(11)
     downs = sum(corner.play_all(puzzle8_walk(corner, 1, rng=rng)).blank == (1, 2) for _ in range(4000))
     assert 0.72 < downs / 4000 < 0.78  # 3 of the 4 draws end as "down"
@@ -163,8 +163,8 @@ def test_puzzle8_walk_turns_a_blocked_direction_into_the_next_one():
 @pytest.mark.parametrize("call", [
     lambda: shuffle(3, 3, 0),
     lambda: random_board(3, 3, 0),
-    lambda: random_walk(Puzzle.goal(3, 3), 5, 0),
-    lambda: puzzle8_walk(Puzzle.goal(3, 3), 5, 0),
+    lambda: random_walk(Board.goal(3, 3), 5, 0),
+    lambda: puzzle8_walk(Board.goal(3, 3), 5, 0),
 ])
 def test_rng_is_keyword_only(call):
     with pytest.raises(TypeError, match="positional"):

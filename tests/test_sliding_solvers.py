@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.sliding import Budget, Puzzle, SolveResult, hint, korf100, shuffle, solve
+from tilelab.sliding import Budget, Board, SolveResult, hint, korf100, shuffle, solve
 from tilelab.sliding import pdb as pdbmod
 from tilelab.sliding.fast import FastIDAStar
 from tilelab.sliding.heuristics import HEURISTICS
@@ -31,7 +31,7 @@ def quick_db():
     return PatternDatabase.build(4, 4, QUICK_4X4_SPLIT, reflect=True)
 
 
-def _check_solution(puzzle: Puzzle, result: SolveResult) -> None:
+def _check_solution(puzzle: Board, result: SolveResult) -> None:
     assert result.complete and not result.stopped_early
     assert puzzle.play_all(result.moves).is_goal()  # every move legal (play raises otherwise)
     assert result.length == len(result.moves)
@@ -93,14 +93,14 @@ def test_15_puzzle_with_a_pattern_database(quick_db):
     for inst in korf100()[:100:25]:  # instances 1, 26, 51, 76
         if inst.optimal > 56:
             continue
-        r = solve(inst.puzzle, pdb=quick_db)
-        _check_solution(inst.puzzle, r)
+        r = solve(inst.board, pdb=quick_db)
+        _check_solution(inst.board, r)
         assert r.length == inst.optimal and r.optimal
 
 
 def test_the_easy_korf_instances_with_linear_conflict_too():
     inst = korf100()[78]  # instance 79: 42 moves
-    r = solve(inst.puzzle, heuristic="linear-conflict")
+    r = solve(inst.board, heuristic="linear-conflict")
     assert r.length == inst.optimal == 42
 
 
@@ -110,23 +110,23 @@ def test_korf_data_is_sound():
     assert sum(i.optimal for i in instances) / 100 == pytest.approx(53.05)
     from tilelab.sliding import is_solvable
 
-    assert all(sorted(i.korf_tiles) == list(range(16)) and is_solvable(i.puzzle) for i in instances)
+    assert all(sorted(i.korf_tiles) == list(range(16)) and is_solvable(i.board) for i in instances)
     assert instances[0].korf_tiles == (14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3)
 
 
 def test_goal_needs_no_moves():
     for method in ("bfs", "astar", "idastar", "human"):
-        r = solve(Puzzle.goal(3, 3), method, "manhattan")
+        r = solve(Board.goal(3, 3), method, "manhattan")
         assert r.moves == () and r.complete and r.optimal
 
 
 def test_budget_stops_early_and_says_so():
-    board = korf100()[2].puzzle  # 59 moves
+    board = korf100()[2].board  # 59 moves
     r = solve(board, heuristic="manhattan", budget=5_000)
     assert r.stopped_early and not r.complete and r.moves == () and not r.optimal
     assert 5_000 <= r.nodes <= 5_001 and r.lower_bound >= 41
     assert "stopped early" in str(r)
-    r = solve(Puzzle.goal(6, 6).slide(35).slide(34), budget=Budget(seconds=5))
+    r = solve(Board.goal(6, 6).slide(35).slide(34), budget=Budget(seconds=5))
     assert r.complete and r.length == 2  # a budget does not stop an easy search
     big = shuffle(6, 6, rng=1)
     r = solve(big, heuristic="manhattan", budget=Budget(seconds=0.2))
@@ -151,11 +151,11 @@ def test_pdb_on_other_shapes_names_the_alternatives():
 
 def test_unsolvable_puzzle_explains_the_parity():
     with pytest.raises(ValueError, match="width 4 is even.*blank's row"):
-        solve(Puzzle.goal(4, 4).swap_tiles(14, 15))
+        solve(Board.goal(4, 4).swap_tiles(14, 15))
     with pytest.raises(ValueError, match="width 3 is odd.*inversion"):
-        solve(Puzzle.goal(3, 3).swap_tiles(1, 2), "human")
+        solve(Board.goal(3, 3).swap_tiles(1, 2), "human")
     with pytest.raises(ValueError, match="cannot be solved"):
-        hint(Puzzle.goal(2, 2).swap_tiles(1, 2))
+        hint(Board.goal(2, 2).swap_tiles(1, 2))
 
 
 def test_bad_arguments_are_named():
@@ -171,7 +171,7 @@ def test_bad_arguments_are_named():
     assert same.optimal and len(same.moves) == len(plain.moves)
     with pytest.raises(TypeError, match="Budget"):
         solve(board, budget=1.5)
-    with pytest.raises(TypeError, match="Puzzle"):
+    with pytest.raises(TypeError, match="Board"):
         solve([1, 2, 3, 0])
     with pytest.raises(ValueError, match="engine"):
         solve(board, engine="gpu")
@@ -184,13 +184,13 @@ def test_hint_is_the_first_optimal_move_or_the_human_move():
         assert distance(board.slide(tile)) == distance(board) - 1
     big = shuffle(7, 7, rng=0)
     assert hint(big) in big.neighbour_tiles()
-    assert hint(Puzzle.goal(4, 4)) is None
+    assert hint(Board.goal(4, 4)) is None
 
 
 def test_hint_on_4x4_without_a_database_does_not_build(tmp_path, monkeypatch):
     monkeypatch.setenv("TILELAB_CACHE_DIR", str(tmp_path / "empty"))
     pdbmod.forget_memory()
-    board = korf100()[54].puzzle  # 41 moves
+    board = korf100()[54].board  # 41 moves
     assert hint(board, seconds=0.05) in board.neighbour_tiles()
     assert not (tmp_path / "empty").exists()
 
@@ -245,7 +245,7 @@ def test_h_zero_gives_the_optimal_length(board):
         assert len(out.moves) == truth, search.__name__
 
 
-def _admissible_inconsistent(p: Puzzle) -> int:
+def _admissible_inconsistent(p: Board) -> int:
     """Linear conflict on some boards, 0 on the others: never above the true distance, but it can drop by
     more than one in a move (inconsistent)."""
     return HEURISTICS["linear-conflict"](p) if sum(i * t for i, t in enumerate(p.tiles)) % 3 else 0
@@ -257,7 +257,7 @@ INCONSISTENT_TRAPS = ["3 2 8\n4 . 1\n7 6 5", "6 . 5\n1 2 8\n7 3 4"]
 
 @pytest.mark.parametrize("text", INCONSISTENT_TRAPS)
 def test_an_admissible_inconsistent_heuristic_keeps_astar_optimal(text):
-    board = Puzzle.parse(text)
+    board = Board.parse(text)
     assert _inconsistent_somewhere(board)
     out = astar_reference(board, _admissible_inconsistent)
     assert board.play_all(out.moves).is_goal() and len(out.moves) == distance(board)
@@ -270,7 +270,7 @@ def test_astar_is_optimal_with_the_inconsistent_heuristic_on_random_boards(seed)
     assert len(astar_reference(board, _admissible_inconsistent).moves) == distance(board)
 
 
-def _inconsistent_somewhere(board: Puzzle) -> bool:
+def _inconsistent_somewhere(board: Board) -> bool:
     """Some move from a board on the way drops the heuristic by more than one (the test's premise)."""
     from tilelab.sliding.search import children
 

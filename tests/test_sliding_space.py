@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab.sliding import (
-    Puzzle,
+    Board,
     bfs_distances,
     distance,
     distance_histogram,
@@ -46,14 +46,14 @@ def test_rank_is_lexicographic_order():
 @pytest.mark.parametrize("metric", ["single", "multi"])
 @pytest.mark.parametrize("rows, cols", [(2, 2), (2, 3), (3, 2), (2, 4)])
 def test_fast_table_agrees_with_readable_bfs(rows, cols, metric):
-    reference = bfs_distances(Puzzle.goal(rows, cols), metric)
+    reference = bfs_distances(Board.goal(rows, cols), metric)
     table = distance_table(rows, cols, metric)
     assert int((table >= 0).sum()) == len(reference) == factorial(rows * cols) // 2
     for board, d in reference.items():
         assert table[rank(board.tiles)] == d
     if rows * cols <= 6:
         for tiles in itertools.permutations(range(rows * cols)):
-            p = Puzzle(tiles, rows, cols)
+            p = Board(tiles, rows, cols)
             assert (table[rank(tiles)] >= 0) == is_solvable(p)
 
 
@@ -144,7 +144,7 @@ def _enumerate_walk(rows, cols, steps, rule):
             t[blank], t[cell] = t[cell], 0
             go(tuple(t), cell, d, left - 1, prob * p)
 
-    goal = Puzzle.goal(rows, cols)
+    goal = Board.goal(rows, cols)
     go(goal.tiles, goal.blank_index, None, steps, 1.0)
     return out
 
@@ -179,7 +179,7 @@ def test_walk_distribution_agrees_with_the_sampled_puzzle8_walk():
     from tilelab.sliding import puzzle8_walk
 
     rng = np.random.default_rng(3)
-    goal = Puzzle.goal(2, 3)
+    goal = Board.goal(2, 3)
     exact = walk_distribution(2, 3, 7, "puzzle8")
     solvable = np.flatnonzero(distance_table(2, 3) >= 0)
     counts = np.zeros(len(solvable))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tilelab.sliding import Puzzle, distance, linear_conflict, manhattan, misplaced, shuffle, solve
+from tilelab.sliding import Board, distance, linear_conflict, manhattan, misplaced, shuffle, solve
 from tilelab.sliding.search import astar_reference, bfs_reference, idastar_reference
 from tilelab.sliding.trace import astar_trace, bfs_trace, idastar_trace, trace
 
@@ -66,14 +66,14 @@ def test_max_steps_truncates_and_bad_input_is_named():
     assert idastar_trace(board, manhattan, max_steps=10).truncated
     with pytest.raises(ValueError, match="max_steps"):
         bfs_trace(board, max_steps=0)
-    with pytest.raises(TypeError, match="Puzzle"):
+    with pytest.raises(TypeError, match="Board"):
         astar_trace("1 2 3", manhattan)
     with pytest.raises(ValueError, match="unknown method"):
         trace(board, "dfs")
 
 
 def test_goal_start_is_an_empty_solution():
-    goal = Puzzle.goal(3, 3)
+    goal = Board.goal(3, 3)
     assert bfs_trace(goal).moves == () and bfs_trace(goal).found
     assert astar_trace(goal, manhattan).nodes == 0
     assert idastar_trace(goal, manhattan).nodes == 1 == idastar_reference(goal, manhattan).nodes

@@ -247,7 +247,7 @@ class TestSandbox:
 
 def test_forging_routes_are_refused_and_official_answers_are_not():
     """The source check alone, on the same answers (no kernel): quick to read when a route changes."""
-    lesson = "from tilelab.exercises import check\nfrom tilelab.sliding import Puzzle, inversions, is_solvable"
+    lesson = "from tilelab.exercises import check\nfrom tilelab.sliding import Board, inversions, is_solvable"
     test = "_result = _check('sliding.is_solvable', my_is_solvable)"
     honest = "def my_is_solvable(p):\n    return (inversions(p) + (p.cols % 2 == 0) * (p.rows - p.blank[0])) % 2 == 0"
     assert refusals([Cell(lesson, edited=False), Cell(honest), Cell(test, test=SOLV)]) == {}
@@ -273,10 +273,10 @@ def test_a_submission_that_never_ends_is_stopped_and_reported(graded):
 
 
 def test_exploring_the_package_at_the_top_level_or_in_the_lessons_cells_is_not_refused():
-    lesson = "from tilelab.exercises import check\nfrom tilelab.sliding import Puzzle, inversions, is_solvable"
+    lesson = "from tilelab.exercises import check\nfrom tilelab.sliding import Board, inversions, is_solvable"
     test = Cell("_result = _check('sliding.is_solvable', my_is_solvable)", test=SOLV)
     answer = Cell("def my_is_solvable(p):\n    return inversions(p) % 2 == 0")
-    board = "board = Puzzle.parse('1 2\\n. 3')\n"
+    board = "board = Board.parse('1 2\\n. 3')\n"
     for explore in [Cell(board + "print(is_solvable(board), my_is_solvable(board))"),  # an added cell
                     Cell(board + "def show(b):\n    print(is_solvable(b))", lesson=True)]:  # a changed lesson cell
         assert refusals([Cell(lesson, edited=False), answer, explore, test]) == {}

@@ -214,13 +214,13 @@ def test_tilelab_wheel_is_built_by_pip_reproducibly_with_no_build_warning(tmp_pa
     the project's metadata makes setuptools warn about nothing (the license as an SPDX string)."""
     a = lite.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT)
     b = lite.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT)
-    assert a.name == "tilelab-0.1.0-py3-none-any.whl" and a.read_bytes() == b.read_bytes()
+    assert a.name == "tilelab-0.3.0-py3-none-any.whl" and a.read_bytes() == b.read_bytes()
     with zipfile.ZipFile(a) as zf:
         names = zf.namelist()
         assert "tilelab/__init__.py" in names and "tilelab/sliding/__init__.py" in names
         assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".nbi", ".nbc"))]
         assert "tilelab/data/ntuple-strong.npz" in names, "the package data ships"
-        metadata = zf.read("tilelab-0.1.0.dist-info/METADATA").decode()
+        metadata = zf.read("tilelab-0.3.0.dist-info/METADATA").decode()
         assert "License-Expression: MIT" in metadata
     stage = lite.stage_tilelab(tmp_path / "stage", ROOT)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(tmp_path / "c"),

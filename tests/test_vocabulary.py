@@ -31,13 +31,9 @@ def test_a_package_name_is_the_object_of_the_module_that_defines_it(package):
 
 def test_match3_compiled_twins_carry_the_fast_suffix():
     assert m3.legal_moves is m3_moves.legal_moves and m3.is_dead is m3_moves.is_dead
-    assert m3.valid_moves_fast is m3_fast.valid_moves_fast and m3.is_dead_fast is m3_fast.is_dead_fast
-    for old, new in ((m3.valid_moves, m3.legal_moves), (m3.valid_moves_reference, m3.legal_moves),
-                     (m3.is_dead_reference, m3.is_dead)):
-        with pytest.warns(DeprecationWarning, match=new.__name__):
-            assert old(m3.stable_board(5, 5, 4, rng=1)) == new(m3.stable_board(5, 5, 4, rng=1))  # older names warn
+    assert m3.legal_moves_fast is m3_fast.legal_moves_fast and m3.is_dead_fast is m3_fast.is_dead_fast
     board = m3.stable_board(7, 7, 5, rng=3)
-    assert m3.legal_moves(board) == m3.valid_moves_fast(board)
+    assert m3.legal_moves(board) == m3.legal_moves_fast(board)
     assert m3.is_dead(board) == m3.is_dead_fast(board)
 
 
@@ -54,12 +50,12 @@ def test_every_fast_twin_has_its_plain_name_and_the_convention_is_stated():
 def test_legal_moves_is_the_one_name_in_every_engine_and_game():
     board = g2048.Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
     assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
-    puzzle = sliding.Puzzle.parse("1 2 3\n4 . 5\n6 7 8")
+    puzzle = sliding.Board.parse("1 2 3\n4 . 5\n6 7 8")
     assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == (2, 4, 5, 7)
     assert list(sliding.Game(board=puzzle).legal_moves()) == [2, 4, 5, 7]
     candies = m3.stable_board(6, 6, 5, rng=1)
     assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
-    with pytest.raises(TypeError, match="Puzzle"):
+    with pytest.raises(TypeError, match="Board"):
         sliding.legal_moves([[1, 2], [3, 0]])
 
 
@@ -70,7 +66,7 @@ ENTRY_POINTS = {
     "bitboard.spawn_bits": lambda rng: bitboard.spawn_bits(0, rng=rng),
     "sliding.Game": lambda rng: sliding.Game(3, 3, rng=rng).board,
     "sliding.shuffle": lambda rng: sliding.shuffle(3, 3, rng=rng),
-    "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Puzzle.goal(3, 3), 20, rng=rng),
+    "sliding.random_walk": lambda rng: sliding.random_walk(sliding.Board.goal(3, 3), 20, rng=rng),
     "sliding.random_board": lambda rng: sliding.random_board(3, 3, rng=rng),
     "match3.Game": lambda rng: m3.Game(6, 6, 4, rng=rng).board,
     "match3.new_board": lambda rng: m3.new_board(5, 5, 4, rng=rng),
@@ -95,15 +91,6 @@ def test_rng_parameters_are_typed(function):
     annotation = inspect.signature(function).parameters["rng"].annotation
     assert annotation is not inspect.Parameter.empty and "object" not in str(annotation), (function, annotation)
     assert any(word in str(annotation) for word in ("RngLike", "Generator", "RefillSource")), (function, annotation)
-
-
-@pytest.mark.parametrize("make", [lambda **kw: g2048.Game(**kw).board, lambda **kw: sliding.Game(3, **kw).board,
-                                  lambda **kw: m3.Game(5, 5, 4, **kw).board])
-def test_seed_is_the_older_name_of_rng_everywhere(make):
-    with pytest.warns(DeprecationWarning, match=r"\(seed=\.\.\.\) is deprecated .* use .*\(rng=\.\.\.\)"):
-        assert make(seed=19) == make(rng=19)
-    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
-        make(seed=1, rng=2)
 
 
 @pytest.mark.parametrize("game_type", [g2048.Game, sliding.Game, m3.Game])
@@ -149,22 +136,17 @@ def test_plain_and_special_match3_boards_read_the_same_pictures():
 def _positions():
     """One board of each kind, with its expected grid (rows of cells)."""
     return [("2048 Board", g2048.Board.parse("2 . 4\n. 8 .\n. . 2")),
-            ("sliding Puzzle", sliding.Puzzle.goal(3, 4)),
+            ("sliding Board", sliding.Board.goal(3, 4)),
             ("match-3 Board", m3.stable_board(4, 6, 5, rng=3)),
             ("match-3 SpecialBoard", m3.new_special_board(5, 4, 4, rng=3))]
 
 
 def _plain(board, word):
-    """``board.word`` as a caller who heeds warnings sees it: None when the word is an older name (it warns)."""
+    """``board.word`` (called when it is a method), or None when the board has no such word."""
     if not hasattr(type(board), word):
         return None
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        value = getattr(board, word)
-        value = value() if callable(value) else value  # a method such as 2048's older tiles()
-    return None if any(issubclass(w.category, DeprecationWarning) for w in caught) else value
+    value = getattr(board, word)
+    return value() if callable(value) else value
 
 
 @pytest.mark.parametrize("name, board", _positions(), ids=[n for n, _ in _positions()])
@@ -182,45 +164,11 @@ def test_rows_cols_size_grid_and_cell_count_mean_one_thing_in_every_game(name, b
         f"{name}: tiles is the cells row by row"
 
 
-def test_the_older_meanings_warn_and_still_answer():
-    board = g2048.Board.parse("2 .\n. 4")
-    with pytest.warns(DeprecationWarning, match=r"Board\.rows is deprecated .* use Board\.grid"):
-        assert board.rows == board.grid == ((2, 0), (0, 4))
-    puzzle = sliding.Puzzle.goal(3, 4)
-    with pytest.warns(DeprecationWarning, match=r"Puzzle\.size is deprecated .* use Puzzle\.cell_count"):
-        assert puzzle.size == puzzle.cell_count == 12
-    with pytest.warns(DeprecationWarning, match=r"Board\.tiles\(\) is deprecated .* use Board\.tile_map\(\)"):
-        assert board.tiles() == board.tile_map() == {(0, 0): 2, (1, 1): 4}
-
-
-def test_seed_is_the_older_name_of_rng_in_the_exercise_helpers():
-    from tilelab.exercises.game2048_ai import contest, game_boards
-    from tilelab.exercises.game2048_learning import sample_afterstates
-
-    with pytest.warns(DeprecationWarning, match=r"game_boards\(seed=\.\.\.\)"):
-        assert game_boards(3, 2, seed=4) == game_boards(3, 2, rng=4)
-    assert game_boards(3, 2, rng=np.random.default_rng(4)) == game_boards(3, 2, rng=np.random.default_rng(4))
-    with pytest.warns(DeprecationWarning, match=r"sample_afterstates\(seed=\.\.\.\)"):
-        assert sample_afterstates(2, seed=5) == sample_afterstates(2, rng=5)
-    with pytest.warns(DeprecationWarning, match=r"contest\(seed=\.\.\.\) is deprecated .* contest\(first_seed=\.\.\.\)"):
-        old = contest(_weights(), 1, seed=9, depth=1)
-    new = contest(_weights(), 1, first_seed=9, depth=1)
-    assert old["score"].tolist() == new["score"].tolist()
-
-
-def _weights():
-    from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
-
-    return DEFAULT_WEIGHTS
-
-
 def test_generated_picture_takes_rng():
     pytest.importorskip("PIL")
     from tilelab.widgets.sliding_pictures import generated_picture
 
-    with pytest.warns(DeprecationWarning, match=r"generated_picture\(seed=\.\.\.\)"):
-        old = generated_picture(24, seed=2)
-    assert np.array_equal(old, generated_picture(24, rng=2))
+    assert np.array_equal(generated_picture(24, rng=2), generated_picture(24, rng=2))
     assert np.array_equal(generated_picture(24, 2), generated_picture(24, rng=np.random.default_rng(2)))
 
 
@@ -239,17 +187,7 @@ def test_every_board_widget_shows_its_game_board_as_board():
     two.board = start  # play on from a chosen board: a new game there, same target and odds
     assert two.board == start and two.game.moves_played == 0 and two.game.size == 3
     ai = Game2048AIWidget(rng=1)
-    with pytest.warns(DeprecationWarning, match=r"Game2048AIWidget\.board \(the board widget\) is deprecated"):
-        assert ai.board is ai.board_widget
     assert ai.board_widget.board is ai.game.board
-
-
-def test_a_2048_board_is_made_from_its_grid_and_rows_is_the_older_keyword():
-    assert g2048.Board(grid=[[2, 0], [0, 4]]) == g2048.Board([[2, 0], [0, 4]])
-    with pytest.warns(DeprecationWarning, match=r"Board\(rows=\.\.\.\) is deprecated .* use tilelab\.game2048\.Board\(grid=\.\.\.\)"):
-        assert g2048.Board(rows=[[2, 0], [0, 4]]).grid == ((2, 0), (0, 4))
-    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
-        g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])
 
 
 # ------------------------------------------------------------------ moves_played: a count; moves: a sequence
@@ -269,26 +207,7 @@ def test_every_game_counts_its_moves_as_moves_played():
             assert game.moves_played == played, type(game).__module__
 
 
-def test_a_count_called_moves_is_an_older_name():
-    from tilelab.game2048 import GreedyPlayer, play_game
-
-    record = play_game(GreedyPlayer(), rng=1, max_moves=5)
-    with pytest.warns(DeprecationWarning, match=r"GameRecord\.moves is deprecated .* use GameRecord\.moves_played"):
-        assert record.moves == record.moves_played == 5
-    batch = bitboard.play_random_batch(3, rng=1, max_moves=4)
-    with pytest.warns(DeprecationWarning, match=r"BatchResult\.moves is deprecated .* use BatchResult\.moves_played"):
-        assert (batch.moves == batch.moves_played).all()
-    candy = m3.Game(6, 6, 4, rng=1)
-    candy.play(candy.legal_moves()[0])
-    with pytest.warns(DeprecationWarning, match=r"match3\.Game\.moves is deprecated .* use Game\.moves_played"):
-        assert candy.moves == candy.moves_played == 1
-    puzzle = sliding.Game(3, rng=1)
-    puzzle.play(puzzle.legal_moves()[0])
-    with pytest.warns(DeprecationWarning, match=r"sliding\.Game\.moves is deprecated .* use Game\.move_count"):
-        assert puzzle.moves == puzzle.move_count == sliding.count_moves(puzzle.start, puzzle.played)
-
-
-def test_the_widgets_count_moves_played_and_warn_for_moves():
+def test_the_widgets_count_moves_played():
     pytest.importorskip("ipycanvas")
     from tilelab.widgets.match3 import Match3Widget
     from tilelab.widgets.sliding import SlidingWidget
@@ -297,18 +216,99 @@ def test_the_widgets_count_moves_played_and_warn_for_moves():
     candy.play(*candy.legal_moves()[0])
     tiles.game.play(tiles.board.legal_moves()[0])
     assert (candy.moves_played, tiles.moves_played) == (candy.game.moves_played, tiles.game.moves_played) != (0, 0)
-    with pytest.warns(DeprecationWarning, match=r"Match3Widget\.moves is deprecated"):
-        assert candy.moves == candy.moves_played
-    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.moves is deprecated .* SlidingWidget\.move_count"):
-        assert tiles.moves == tiles.move_count
 
 
+# ------------------------------------------------------------------ one name per thing: the names retired in 0.3.0 are gone
+def _older_uses():
+    goal = sliding.Board.goal(2, 2)
+    board = g2048.Board.parse("2 .\n. 4")
+    candy = m3.Game(5, 5, 4, rng=1)
+    return {
+        "game2048.move": lambda: g2048.move,
+        "match3.valid_moves": lambda: m3.valid_moves,
+        "match3.is_dead_reference": lambda: m3.is_dead_reference,
+        "Game(seed=)": lambda: g2048.Game(seed=1),
+        "sliding.Game(seed=)": lambda: sliding.Game(3, seed=1),
+        "match3.Game(seed=)": lambda: m3.Game(5, 5, 4, seed=1),
+        "sliding.Game(puzzle=)": lambda: sliding.Game(puzzle=goal),
+        "Board(rows=)": lambda: g2048.Board(rows=[[2, 0], [0, 4]]),
+        "2048 Board.rows": lambda: board.rows,
+        "2048 Board.tiles()": lambda: board.tiles(),
+        "Board.size": lambda: goal.size,
+        "Board.move": lambda: goal.move("left"),
+        "Board.play(tiles)": lambda: goal.play([3]),
+        "Board.legal_tiles": lambda: goal.legal_tiles(),
+        "Board.slide_segment": lambda: goal.slide_segment(3),
+        "Board.grid()": lambda: goal.grid(),
+        "match3 Game.moves": lambda: candy.moves,
+        "sliding Game.moves": lambda: sliding.Game(3, rng=1).moves,
+        "int(turn)": lambda: int(candy.play(candy.legal_moves()[0])),
+        "sum(turns)": lambda: sum([g2048.Game(rng=1).play("left")]),
+        "bitboard.ROW_MASK": lambda: bitboard.ROW_MASK,
+        "contest(seed=)": lambda: __import__("tilelab.exercises.game2048_ai", fromlist=["contest"]).contest(
+            None, 1, seed=1),
+    }
 
-def test_a_renamed_keyword_warns_alone_and_is_refused_beside_its_new_name():
-    goal = sliding.Puzzle.goal(2, 2)
-    with pytest.warns(DeprecationWarning, match=r"sliding\.Game\(puzzle=\.\.\.\) is deprecated .* use sliding\.Game\(board=\.\.\.\)"):
-        assert sliding.Game(puzzle=goal).board == goal
-    calls = [lambda: sliding.Game(board=goal, puzzle=goal), lambda: g2048.Board([[2, 0], [0, 4]], rows=[[2, 0], [0, 4]])]
-    for call in calls:
-        with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
-            call()
+
+@pytest.mark.parametrize("module", ["game2048/core.py", "match3/core.py", "match3/specials.py", "_deprecation.py"])
+def test_an_older_module_is_gone(module):
+    """(Looked up as files: an editable install elsewhere may still serve the old module to ``import``.)"""
+    from pathlib import Path
+
+    assert not (Path(tilelab.__file__).parent / module).exists()
+
+
+@pytest.mark.parametrize("older", sorted(_older_uses()))
+def test_an_older_name_is_gone(older):
+    with pytest.raises((AttributeError, ImportError, TypeError)):
+        _older_uses()[older]()
+
+
+@pytest.mark.parametrize("letter", list("udlrUDLR"))
+def test_a_single_letter_is_a_key_and_never_a_direction(letter):
+    """``d`` is right on WASD and ``l`` right on hjkl: the engines refuse single letters, only the widgets read keys."""
+    with pytest.raises(ValueError):
+        g2048.Direction.parse(letter)
+    with pytest.raises(ValueError):
+        sliding.parse_move(sliding.Board.goal(3, 3), letter)
+
+
+# ------------------------------------------------------------------ every widget plays a move with play(move) -> Turn
+def test_every_board_widget_plays_a_move_with_play_and_returns_the_games_turn():
+    pytest.importorskip("ipycanvas")
+    from tilelab._protocol import Turn
+    from tilelab.widgets.game2048 import Game2048Widget
+    from tilelab.widgets.match3 import Match3Widget
+    from tilelab.widgets.sliding import SlidingWidget
+
+    for widget in (Game2048Widget(rng=1, new_game=True), SlidingWidget(3, rng=1, new_game=True),
+                   Match3Widget(6, 6, 4, rng=1, new_game=True)):
+        move = widget.game.legal_moves()[0]
+        turn = widget.play(move)
+        assert isinstance(turn, Turn) and turn and turn.move is not None, type(widget).__name__
+        assert widget.game.moves_played >= 1, type(widget).__name__
+    assert not hasattr(SlidingWidget, "slide")
+
+
+# ------------------------------------------------------------------ one word per thing in every public signature
+def _public_callables():
+    for package in (g2048, m3, sliding):
+        for name in package.__all__:
+            value = getattr(package, name)
+            for member in [value, *vars(value).values()] if inspect.isclass(value) else [value]:
+                if callable(member) and not inspect.isclass(member) or inspect.isclass(member):
+                    try:
+                        yield f"{package.__name__}.{name}", inspect.signature(member)
+                    except (TypeError, ValueError):
+                        continue
+
+
+def test_no_public_signature_says_puzzle_seed_or_valid():
+    """The position is ``board`` in every game, randomness ``rng``, a legal move ``legal`` (a record's ``seed`` is the
+    seed its game was made from, as ``Game.seed`` is)."""
+    found = sorted({f"{where}({p})" for where, sig in _public_callables() for p in sig.parameters
+                    if p == "puzzle" or "valid" in p or (p == "seed" and not where.endswith(".GameRecord"))})
+    assert found == []
+    names = [n for package in (g2048, m3, sliding) for n in package.__all__]
+    assert "Board" in sliding.__all__ and not [n for n in names if n == "Puzzle" or "valid" in n]
+    assert m3.swap(m3.Board.parse("012\n120\n201"), (0, 0), (0, 1), rng=0).legal in (True, False)

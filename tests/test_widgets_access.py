@@ -67,7 +67,7 @@ def test_2048_keys_announce_the_same_as_play() -> None:
 def test_sliding_move_and_refused_click_are_announced() -> None:
     w = SlidingWidget(3, rng=5, canvas=FakeMultiCanvas(3, 360, 360), raise_errors=True)
     tile = w.board.legal_moves()[0]
-    w.slide(tile)
+    w.play(tile)
     said = w.announcement
     assert f"slid tile {tile}" in said or f"tiles {tile}" in said
     assert "row 1: " in said and "blank" in said
@@ -158,7 +158,7 @@ def test_sound_kind_follows_the_turn() -> None:
     assert [access.sound_kind(t) for t in (merge, move, refused)] == ["merge", "move", "refused"]
     w = SlidingWidget(3, rng=5, canvas=FakeMultiCanvas(3, 360, 360), raise_errors=True)
     w.set_sound(True)
-    w.slide(w.board.legal_moves()[0])
+    w.play(w.board.legal_moves()[0])
     assert w.last_sound == "move"
     m = _match3()
     m.set_sound(True)
@@ -246,11 +246,11 @@ def test_stored_picture_text_claims_no_score_a_restart_would_lose() -> None:
 
 # ------------------------------------------------------------------ steppers' frames have text alternatives
 def test_search_stepper_frames_carry_their_caption_as_text_alternative() -> None:
-    from tilelab.sliding import Puzzle, manhattan
+    from tilelab.sliding import Board, manhattan
     from tilelab.sliding.trace import astar_trace
     from tilelab.widgets import SearchStepper
 
-    stepper = SearchStepper({"A*": astar_trace(Puzzle.parse("1 2 3\n4 5 6\n0 7 8"), manhattan)})
+    stepper = SearchStepper({"A*": astar_trace(Board.parse("1 2 3\n4 5 6\n0 7 8"), manhattan)})
     titles = set()
     for step in (0, stepper.last):
         stepper.show(step)
@@ -298,7 +298,7 @@ def test_undo_is_announced_with_the_board_it_brings_back() -> None:
     assert w.announcement.startswith("took back") and "row 1: 2, 2, blank, blank" in w.announcement
     s = SlidingWidget(3, rng=5, canvas=FakeMultiCanvas(3, 360, 360), raise_errors=True)
     start = s.board
-    s.slide(s.board.legal_moves()[0])
+    s.play(s.board.legal_moves()[0])
     s.undo()
     assert s.board == start and s.announcement.startswith("took back")
     first = ", ".join(str(v) if v else "blank" for v in start.grid[0])

@@ -84,7 +84,7 @@ def test_click_a_candy_then_a_neighbour_swaps_and_scores():
     assert w.selected == a
     pick(w, b)
     assert w.moves_played == 1 and w.score == w.last_result.score > 0 and w.selected is None
-    assert w.last_result.valid and w.last_result.swapped == before.swapped(a, b)
+    assert w.last_result.legal and w.last_result.swapped == before.swapped(a, b)
     assert not find_matches(w.board) and not is_dead(w.board)
     assert "Score</b> %d" % w.score in w.status.value and "Moves</b> 1" in w.status.value
 
@@ -106,7 +106,7 @@ def test_drag_onto_a_neighbour_swaps():
     a, b = legal_moves(w.board)[-1]
     (x0, y0), (x1, y1) = centre(a), centre(b)
     drag(w, x0, y0, x1, y1)
-    assert w.moves_played == 1 and w.last_result.valid and {w.last_result.a, w.last_result.b} == {a, b}
+    assert w.moves_played == 1 and w.last_result.legal and {w.last_result.a, w.last_result.b} == {a, b}
 
 
 def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
@@ -123,7 +123,7 @@ def test_an_invalid_swap_animates_there_and_back_and_changes_nothing():
 def test_a_cascade_animates_flash_fall_and_refill_in_one_batch():
     w = make(frame_ms=25)
     w.canvas.reset()
-    result = w.play(*legal_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0]).events  # play gives the game's Turn
     per_step = wd.FLASH_FRAMES + 1 + wd.FALL_FRAMES
     frames = wd.SWAP_FRAMES + per_step * result.cascades + 1
     assert len(w.canvas.sleeps()) == frames - 1
@@ -172,7 +172,7 @@ def test_hint_button_and_idle_hint():
 def test_step_mode_walks_the_cascade_one_stage_at_a_time():
     w = make()
     w.step_mode = True
-    result = w.play(*legal_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0]).events  # play gives the game's Turn
     stages = 4 * result.cascades  # swapped was shown already
     assert len(w.stages) == stages and not find_button(w, "Next step").disabled
     assert "swapped" in w.status.value
@@ -193,7 +193,7 @@ def test_step_mode_walks_the_cascade_one_stage_at_a_time():
 def test_step_mode_adds_points_as_each_match_is_shown_in_its_own_colour():
     w = make()
     w.step_mode = True
-    result = w.play(*legal_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0]).events  # play gives the game's Turn
     assert w.score == 0, "no points before the match is shown"
     w.layer(2).reset()
     click_button(w, "Next step")  # step 1: matched
@@ -208,7 +208,7 @@ def test_step_mode_adds_points_as_each_match_is_shown_in_its_own_colour():
 def test_leaving_step_mode_adds_the_points_still_waiting():
     w = make()
     w.step_mode = True
-    result = w.play(*legal_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0]).events  # play gives the game's Turn
     w.step_mode = False
     assert w.score == result.score
 
@@ -240,7 +240,7 @@ def test_dead_board_is_reshuffled_with_a_message(monkeypatch):
         return calls["n"] == 1
 
     monkeypatch.setattr(w.game.rules, "is_dead", dead_once)  # the game's rules decide, not the widget
-    result = w.play(*legal_moves(w.board)[0])
+    result = w.play(*legal_moves(w.board)[0]).events  # play gives the game's Turn
     assert "no moves left, shuffling" in w.status.value
     assert w.board.counts() == result.board.counts() and not find_matches(w.board)
     assert legal_moves(w.board)

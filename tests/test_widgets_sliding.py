@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tilelab.sliding
-from tilelab.sliding import MoveCount, Puzzle, bfs_distances, count_moves, is_solvable, play
+from tilelab.sliding import MoveCount, Board, bfs_distances, count_moves, is_solvable, play
 from tilelab.sliding import game as session
 from tilelab.widgets import sliding as ws
 from tilelab.widgets import sliding_pictures as wp
@@ -189,7 +189,7 @@ def test_arrow_keys_move_the_blank_neighbour_that_way():
 def test_click_slides_the_whole_segment_and_counts_both_metrics():
     board, _ = make(3, seed=1)  # blank top middle
     click(board, *centre(board, 2, 1))  # bottom middle: 2 and 6 slide up together
-    assert board.board == Puzzle.parse("7 2 1\n4 6 5\n8 . 3")
+    assert board.board == Board.parse("7 2 1\n4 6 5\n8 . 3")
     assert board.move_count == MoveCount(2, 1)
     click(board, *centre(board, 0, 0))  # not in the blank's line: nothing happens, a message
     assert board.move_count == MoveCount(2, 1) and "not in the blank's row or column" in board.status.value
@@ -216,7 +216,7 @@ def test_input_during_animation_is_applied_in_order_without_lag():
     assert board.move_count.single == 4
     # only the first was animated; the rest are drawn straight away, none lost
     assert len(board.canvas.sleeps()) == ws.FRAMES_PER_SLIDE - 1
-    expected = Puzzle.parse("7 . 1\n4 2 5\n8 6 3")
+    expected = Board.parse("7 . 1\n4 2 5\n8 6 3")
     for direction in ("up", "left", "down", "right"):
         expected = play(expected, direction).after
     assert board.board == expected
@@ -239,13 +239,13 @@ def test_timer_solved_banner_and_session_best():
     board, clock = make(2, 3, seed=5)
     assert board.elapsed() == 0
     path = _optimal_path(board.board)
-    board.slide(path[0])
+    board.play(path[0])
     assert board.timer.playing
     clock.now += 42
     tick(board.timer)
     assert "0:42" in board.status.value
     for tile in path[1:]:
-        board.slide(tile)
+        board.play(tile)
     assert board.board.is_goal() and board.solved_by_player and not board.timer.playing
     assert "Solved!" in board.canvas[2].texts()
     record = SESSION_BEST[(2, 3)]
@@ -261,7 +261,7 @@ def test_timer_solved_banner_and_session_best():
 
 
 def _optimal_path(puzzle):
-    dist = bfs_distances(Puzzle.goal(puzzle.rows, puzzle.cols))
+    dist = bfs_distances(Board.goal(puzzle.rows, puzzle.cols))
     path, board = [], puzzle
     while not board.is_goal():
         tile, board = min(board.neighbours(), key=lambda tb: dist[tb[1]])
@@ -274,15 +274,15 @@ def test_a_worse_game_does_not_replace_the_record():
     start = board.board
     for tile in _optimal_path(start):
         clock.now += 1
-        board.slide(tile)
+        board.play(tile)
     best = SESSION_BEST[(2, 3)]
     # the same deal again, played with a detour: two moves more
     board.set_game(tilelab.sliding.Game(board=start))
     detour = start.neighbour_tiles()[0]
-    board.slide(detour)
-    board.slide(detour)
+    board.play(detour)
+    board.play(detour)
     for tile in _optimal_path(board.board):
-        board.slide(tile)
+        board.play(tile)
     assert board.move_count.single == best.single + 2
     assert SESSION_BEST[(2, 3)] == best and "Solved!" in board.canvas[2].texts()
 
@@ -315,7 +315,7 @@ def test_picture_mode_draws_tile_images_and_optional_numbers():
     assert board.canvas[1].texts() == []
     path = _optimal_path(board.board)
     for tile in path:
-        board.slide(tile, animate=False)
+        board.play(tile, animate=False)
     assert _since_clear(board.canvas[1], "draw_image") == 9  # solved: the whole picture, blank piece too
     board.mode_picker.value = "numbers"
     assert not board.picture_mode and _since_clear(board.canvas[1], "draw_image") == 0
@@ -357,7 +357,7 @@ def test_hint_outlines_the_next_tile(monkeypatch):
     assert tile == _optimal_path(board.board)[0]
     assert board.canvas[2].count("stroke_rect") == 1 and f"slide {tile}" in board.status.value
     assert "optimal: " in board.status.value
-    board.slide(tile)
+    board.play(tile)
     assert board.hint_tile is None
 
 
@@ -367,7 +367,7 @@ def test_messages_stay_until_the_next_move(monkeypatch):
     tile = board.show_hint()
     tick(board.timer, 3)  # the clock ticks: the message stays
     assert f"Hint: slide {tile}" in board.status.value
-    board.slide(tile)
+    board.play(tile)
     assert "Hint" not in board.status.value
     from tilelab.widgets.base import STATUS_HEIGHT
 
@@ -380,7 +380,7 @@ def test_hint_and_solve_follow_one_plan(monkeypatch):
     board, _ = make(2, 3, seed=5)
     path = _optimal_path(board.board)
     assert board.show_hint() == path[0]
-    board.slide(path[0])
+    board.play(path[0])
     assert board.show_hint() == path[1] and calls == ["idastar"], "following the plan reuses it"
     assert board.auto_solve() == path[1:]
     assert calls == ["idastar"]
@@ -426,7 +426,7 @@ def test_a_game_solved_with_hints_is_not_a_record(monkeypatch):
     board, _ = make(2, 3, seed=5)
     board.show_hint()
     for tile in _optimal_path(board.board):
-        board.slide(tile)
+        board.play(tile)
     assert board.board.is_goal() and board.solved_by_player
     assert (2, 3) not in SESSION_BEST and "hints" in board.status.value
 
@@ -499,7 +499,7 @@ def test_generated_picture_is_a_scene_not_a_gradient():
 def test_rerun_cell_resumes_and_new_game_starts_over():
     board, _ = make(3, seed=4, key="cell-1")
     tile = next(iter(board.board.legal_moves()))
-    board.slide(tile)
+    board.play(tile)
     again, _ = make(3, seed=4, key="cell-1")
     assert again.resumed and again.board == board.board and again.move_count == board.move_count
     fresh, _ = make(3, seed=4, key="cell-1", new_game=True)
@@ -592,7 +592,7 @@ def test_undo_by_key_and_button_reaches_the_sliding_board():
 def test_undo_after_solving_makes_the_board_playable_again():
     board, clock = make(2, 3, seed=5)
     for tile in _optimal_path(board.board):
-        board.slide(tile)
+        board.play(tile)
     assert board.finished is not None
     clock.now += 5
     assert board.undo() and board.finished is None and board.timer.playing
@@ -658,23 +658,18 @@ def test_the_darker_tiles_have_a_legend_in_number_mode():
     assert board.legend.layout.display == "none"
 
 
-def test_px_is_the_pixel_size_keyword_and_size_stays_an_alias():
+def test_px_is_the_pixel_size_keyword():
     a = SlidingWidget(3, rng=1, px=300, canvas=FakeMultiCanvas(3, 300, 300))
-    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\(px=\.\.\.\)"):
-        b = SlidingWidget(3, rng=1, size=300, canvas=FakeMultiCanvas(3, 300, 300))
-    assert a.width == b.width == 300 and a.board == b.board
-    with pytest.raises(ValueError, match="px only"), pytest.warns(DeprecationWarning):
-        SlidingWidget(3, px=300, size=200, canvas=FakeMultiCanvas(3, 300, 300))
+    assert a.width == 300
+    with pytest.raises(TypeError):
+        SlidingWidget(3, rng=1, size=300, canvas=FakeMultiCanvas(3, 300, 300))  # size= was its older name
 
 
-def test_puzzle_is_the_older_name_of_board():
+def test_board_is_the_position_and_can_be_set():
     a = SlidingWidget(3, rng=1, px=300, canvas=FakeMultiCanvas(3, 300, 300))
-    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.board"):
-        assert a.puzzle is a.board
     solved = a.board.play_all(a.board.legal_moves()[:1])
-    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\.board"):
-        a.puzzle = solved
-    assert a.board == solved
+    a.board = solved
+    assert a.board == solved and not hasattr(a, "puzzle")
 
 
 def test_the_board_holds_no_rules_of_its_own():
@@ -687,12 +682,11 @@ def test_the_board_holds_no_rules_of_its_own():
         assert not re.search(rf"(?<![\w.]){rule}\(", source), rule
 
 
-def test_rng_is_the_randomness_keyword_and_seed_its_older_name():
+def test_rng_is_the_randomness_keyword():
     make = lambda **kw: SlidingWidget(3, canvas=FakeMultiCanvas(3, 300, 300), new_game=True, **kw)
-    with pytest.warns(DeprecationWarning, match=r"SlidingWidget\(rng=\.\.\.\)"):
-        assert make(rng=5).board == make(seed=5).board == make(rng=np.random.default_rng(5)).board
-    with pytest.raises(TypeError, match="once"), pytest.warns(DeprecationWarning):
-        make(rng=1, seed=1)
+    assert make(rng=5).board == make(rng=np.random.default_rng(5)).board
+    with pytest.raises(TypeError, match="seed"):
+        make(seed=5)
 
 
 def test_a_drag_along_the_blanks_line_plays_the_engine_slide():

@@ -12,8 +12,8 @@ Around them: :mod:`tilelab.widgets` (playable ipycanvas boards), :mod:`tilelab.p
 One vocabulary across the three games (the reference: ``docs/vocabulary.md``, checked against the code):
 
 - one import path per name: a name lives in one module and is imported from there, or from its
-  package (``tilelab.match3.legal_moves`` is ``tilelab.match3.moves.legal_moves``); an older path or
-  name still works until tilelab 0.3.0 and warns (``DeprecationWarning``) with its new name;
+  package (``tilelab.match3.legal_moves`` is ``tilelab.match3.moves.legal_moves``); one name per thing,
+  with no older aliases (the names retired in 0.3.0 are listed in ``CHANGELOG.md``);
 - the plain name is the readable reference a lesson builds; its twins carry a suffix and are
   tested to agree with it: ``_fast`` for a compiled (numba) twin on the same board type,
   ``_bits`` for the same rule on the 64-bit 2048 bitboard (another representation, not only
@@ -21,7 +21,7 @@ One vocabulary across the three games (the reference: ``docs/vocabulary.md``, ch
   ``sliding``) name a readable twin kept beside a fast default; where one function offers both
   paths an ``engine=`` keyword picks one;
 - ``play(board, move)`` is every engine's move, returning what happened as data:
-  ``game2048.play(board, "left") -> MoveResult``, ``sliding.play(puzzle, tile_or_direction) -> Slide``,
+  ``game2048.play(board, "left") -> MoveResult``, ``sliding.play(board, tile_or_direction) -> Slide``,
   ``match3.play(board, (a, b), rng=...) -> SwapResult``; ``Game.play(move) -> Turn`` plays one move of a
   session and ``Game.play_all(moves)`` a sequence;
 - ``legal_moves`` lists the legal moves in every engine and on every ``Game``; ``game.board`` is the
@@ -35,7 +35,7 @@ One vocabulary across the three games (the reference: ``docs/vocabulary.md``, ch
 import sys as _sys
 from typing import Any as _Any
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 __all__ = ["IN_BROWSER", "check_game"]
 
 #: True in the browser kernel (JupyterLite/Pyodide), where lessons pick smaller sizes for heavy cells.

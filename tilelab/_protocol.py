@@ -26,7 +26,6 @@ from typing import Any, Generic, Iterable, Protocol, Sequence, TypeVar, runtime_
 import numpy as np
 
 from tilelab._checks import short_repr
-from tilelab._deprecation import warn
 
 __all__ = [
     "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",
@@ -74,9 +73,6 @@ class Turn(Generic[MoveT, EventsT]):
         return self.changed
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, bool):  # a Turn was an int once: turn == True read "the move changed the game"
-            warn("comparing a Turn with True or False", "bool(turn)")
-            return self.changed == other
         if not isinstance(other, Turn):
             return NotImplemented
         return (self.move, self.changed, self.events, self.score, self.chance, self.over, self.won,
@@ -85,20 +81,6 @@ class Turn(Generic[MoveT, EventsT]):
 
     def __hash__(self) -> int:
         return hash((type(self), self.changed, self.score, self.chance, self.over, self.won))
-
-    def __int__(self) -> int:
-        """Deprecated: ``int(bool(turn))`` (a Turn was an int once)."""
-        warn("int(turn)", "int(bool(turn)) or turn.changed")
-        return int(self.changed)
-
-    def __add__(self, other: object) -> int:
-        """Deprecated: ``sum(bool(turn) for turn in turns)`` counts the moves that changed the game."""
-        if not isinstance(other, (int, Turn)):
-            return NotImplemented
-        warn("adding Turns (sum(turns))", "sum(bool(turn) for turn in turns)")
-        return int(self.changed) + (int(other.changed) if isinstance(other, Turn) else other)
-
-    __radd__ = __add__
 
     def __repr__(self) -> str:
         chance = ", ".join(f"{o!r} p={p:.3g}" for o, p in self.chance[:3])

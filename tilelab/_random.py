@@ -1,8 +1,7 @@
 """One way to turn a seed into a random generator, shared by every engine and widget.
 
-``rng=`` is the one keyword for randomness (a seed or a ``numpy.random.Generator``); :func:`rng_or_seed`
-reads the older ``seed=`` with a DeprecationWarning, and :func:`seeded_generator` also returns the seed
-it used, drawing a fresh one from OS entropy when none is given (Gymnasium's ``np_random``), so a game
+``rng=`` is the one keyword for randomness (a seed or a ``numpy.random.Generator``); :func:`seeded_generator`
+also returns the seed it used, drawing a fresh one from OS entropy when none is given (Gymnasium's ``np_random``), so a game
 started without a seed can still be replayed.
 """
 
@@ -13,12 +12,8 @@ from typing import Any, Sequence, TypeAlias, Union
 
 import numpy as np
 
-from tilelab._deprecation import moved, renamed_keyword
-
 #: What every ``rng`` argument takes: a seed (a Python or numpy integer), a Generator, or None (fresh entropy).
 RngLike: TypeAlias = Union[int, np.integer[Any], np.random.Generator, None]
-
-__getattr__, __dir__ = moved(__name__, {"SeedLike": "tilelab._random:RngLike"})
 
 
 def as_generator(rng: RngLike) -> np.random.Generator:
@@ -39,11 +34,11 @@ def as_generator(rng: RngLike) -> np.random.Generator:
         return np.random.default_rng()
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         if int(rng) < 0:
-            raise ValueError(f"a seed must be a non-negative integer, got {int(rng)}; use e.g. seed=0")
+            raise ValueError(f"a seed must be a non-negative integer, got {int(rng)}; use e.g. rng=0")
         return np.random.default_rng(int(rng))
     raise TypeError(
         f"expected a seed (int), a numpy.random.Generator or None, got {type(rng).__name__}; "
-        "pass e.g. rng=numpy.random.default_rng(0) or seed=0"
+        "pass e.g. rng=numpy.random.default_rng(0) or rng=0"
     )
 
 
@@ -61,17 +56,6 @@ def outcome_at(outcomes: Sequence[tuple[Any, float]], u: float) -> Any:
         if u < total:
             return outcome
     return outcomes[-1][0]  # u landed in the rounding gap just below 1.0
-
-
-def rng_or_seed(rng: RngLike, seed: RngLike, where: str = "this call") -> RngLike:
-    """The one randomness a call was given: ``rng=``, or ``seed=`` (its older name: it warns).
-
-    Giving both is a TypeError, in every engine and widget alike.
-
-    >>> rng_or_seed(7, None), rng_or_seed(None, None)
-    (7, None)
-    """
-    return renamed_keyword(where, "rng", rng, "seed", seed)
 
 
 def seeded_generator(rng: RngLike) -> tuple[np.random.Generator, int | None]:

@@ -71,11 +71,11 @@ def _check_chance(game: Any, where: str) -> None:
         _require(all(0.0 < p <= 1.0 for _, p in outcomes), where, "chance_outcomes() lists a probability outside (0, 1]")
 
 
-def _playthrough(factory: Callable[[int], Any], seed: int, moves: int, state: Callable[[Any], str]) -> Any:
+def _playthrough(factory: Callable[[int], Any], seed: int, max_moves: int, state: Callable[[Any], str]) -> Any:
     game = factory(seed)
     chooser = np.random.default_rng(seed)
     states = [state(game)]
-    for step in range(moves):
+    for step in range(max_moves):
         legal = list(game.legal_moves())
         if game.over or not legal:
             break
@@ -91,19 +91,20 @@ def _playthrough(factory: Callable[[int], Any], seed: int, moves: int, state: Ca
     return game, states
 
 
-def check_game(factory: Callable[[int], Any], *, games: int = 200, moves: int = 12,
+def check_game(factory: Callable[[int], Any], *, games: int = 200, max_moves: int = 12,
                state: Callable[[Any], str] = _default_state) -> int:
-    """Play ``games`` seeded random games from ``factory(seed)`` and check the shared protocol; returns ``games``.
+    """Play ``games`` seeded random games of up to ``max_moves`` moves from ``factory(seed)`` and check the shared
+    protocol; returns ``games``.
 
     ``factory`` makes a fresh game from a seed (``lambda seed: Game(rng=seed)``); ``state`` turns a game into
     comparable text (default: its JSON without the undo history). Raises :class:`GameCheckError`.
     """
     _check_shape(factory(0))
     for seed in range(games):
-        game, states = _playthrough(factory, seed, moves, state)
+        game, states = _playthrough(factory, seed, max_moves, state)
         where = f"game {seed}"
         _require(state(game) == states[-1], where, "the game changed without a move")
-        again, _ = _playthrough(factory, seed, moves, state)
+        again, _ = _playthrough(factory, seed, max_moves, state)
         _require(state(again) == states[-1], where, "the same seed and moves gave another game (hidden randomness?)")
         saved = game.to_json()
         loaded = type(game).from_json(saved)

@@ -215,11 +215,11 @@ def _warm_match3() -> str:
     def run() -> list:
         import numpy as np
 
-        from tilelab.match3.fast import is_dead_fast, swap_fast, valid_moves_fast
+        from tilelab.match3.fast import is_dead_fast, swap_fast, legal_moves_fast
         from tilelab.match3.generate import new_board
 
         board = new_board(8, 8, 6, rng=0)
-        moves = valid_moves_fast(board)
+        moves = legal_moves_fast(board)
         a, b = moves[0]
         return [moves, is_dead_fast(board), swap_fast(board, a, b, rng=np.random.default_rng(0))]
 

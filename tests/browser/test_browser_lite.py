@@ -356,7 +356,7 @@ def test_first_start_and_hello(lite: Lite, on_failure: LitePage) -> None:
                                  "'font' in err.getvalue())",
                                  timeout=BOOT_TIMEOUT_S)
     TIMINGS["first_import_s"] = round(time.perf_counter() - t1, 1)
-    assert out.split() == ["emscripten", "0.1.0", "2.0.2", "False", "False"], out
+    assert out.split() == ["emscripten", "0.3.0", "2.0.2", "False", "False"], out
     assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
 
 

@@ -30,7 +30,7 @@ def board_state():
             "score": board.score, "moves": board.moves_played, "busy": board.busy(),
             "selected": _cells([board.selected] if board.selected else None),
             "hint": _cells(board.hint_move),
-            "last": None if last is None else {{"valid": bool(last.valid), "score": int(last.score),
+            "last": None if last is None else {{"legal": bool(last.legal), "score": int(last.score),
                      "cascades": int(last.cascades), "steps": len(last.steps)}},
             "colours": {{str(k): candy_style(k).colour for k in range(board.kinds)}},
             "select_colour": _M.SELECT_COLOUR, "hint_colour": _M.HINT_COLOUR}}
@@ -114,7 +114,7 @@ def test_valid_pair_swaps_cascades_and_scores(match3: BoardView) -> None:
     frames = record_frames(match3, lambda: match3.click(*centre(st, b)), min_distinct=6)
     after = idle_state(match3)
     print("frames", frames)
-    assert after["moves"] == 1 and after["last"]["valid"]
+    assert after["moves"] == 1 and after["last"]["legal"]
     assert after["last"]["steps"] >= 1 and after["last"]["cascades"] >= 1
     assert after["score"] == after["last"]["score"] == expected[0] > 0
     assert after["grid"] == expected[2], "the board is not the engine's result of that swap"
@@ -133,7 +133,7 @@ def test_invalid_pair_swaps_back(match3: BoardView) -> None:
     frames = record_frames(match3, lambda: match3.click(*centre(st, b)), min_distinct=4)
     after = idle_state(match3)
     print("frames", frames)
-    assert after["last"] is not None and not after["last"]["valid"]
+    assert after["last"] is not None and not after["last"]["legal"]
     assert after["grid"] == st["grid"] and after["moves"] == 0 and after["score"] == 0
     assert frames["distinct"] >= 4, f"the swap-back was not animated: {frames}"
     assert_pixels_match(match3, after)

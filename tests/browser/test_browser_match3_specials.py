@@ -41,7 +41,7 @@ def board_state():
             "rows": board.rows, "cols": board.cols, "cell": board.cell_px,
             "score": board.score, "moves": board.moves_played, "busy": board.busy(),
             "selected": None if board.selected is None else [list(board.selected)],
-            "last": None if last is None else {{"valid": bool(last.valid), "score": int(last.score),
+            "last": None if last is None else {{"legal": bool(last.legal), "score": int(last.score),
                      "cascades": int(last.cascades), "steps": len(last.steps),
                      "combo": getattr(last, "combo", None)}},
             "colours": {{str(k): candy_style(k).colour for k in range(board.kinds)}},
@@ -67,8 +67,8 @@ def expected_swap(a, b):
     grid, special = _grids(r.board)
     first = r.steps[0] if r.steps else None
     acts = first.activations if first else ()
-    return {{"valid": bool(r.valid), "score": int(r.score), "cascades": int(r.cascades), "combo": r.combo,
-            "grid": grid, "special": special, "dead": bool(r.valid and _sp.is_dead_specials(r.board)),
+    return {{"legal": bool(r.legal), "score": int(r.score), "cascades": int(r.cascades), "combo": r.combo,
+            "grid": grid, "special": special, "dead": bool(r.legal and _sp.is_dead_specials(r.board)),
             "activations": [act.special for act in acts],
             "blasted": sorted({{tuple(c) for act in acts for c in act.cells}}),
             "matched": sorted({{tuple(c) for g in (first.groups if first else ()) for c in g.cells}})}}
@@ -240,7 +240,7 @@ def test_specials_toggle_switches_the_rules_in_the_kernel(match3: BoardView) -> 
     assert on["board_type"] == "SpecialBoard" and on["toggle"]
     assert on["grid"] != off["grid"] and on["score"] == on["moves"] == 0, "turning specials on is a new game"
     assert lab.kernel_json("isinstance(board.board, _sp.SpecialBoard) and "
-                           "board.legal_moves() == _sp.valid_moves_specials(board.board)")
+                           "board.legal_moves() == _sp.legal_moves_specials(board.board)")
     lab.wait_for(lambda: re.search(r"specials on\b", match3.status_text()), 15, "the status saying specials are on")
     assert "mod-active" in (toggle.get_attribute("class") or "")
     assert_pixels_match(match3, on)
@@ -260,7 +260,7 @@ def test_special_swap_matches_the_engine_and_is_animated(match3: BoardView, case
     match3.settle()
 
     expected = lab.kernel_json(f"expected_swap({tuple(a)}, {tuple(b)})")
-    assert expected["valid"] and expected["combo"] == combo and expected["activations"] == fired, \
+    assert expected["legal"] and expected["combo"] == combo and expected["activations"] == fired, \
         f"test setup: the swap does not set off what it should: {expected['combo']} {expected['activations']}"
     assert not expected["dead"], "test setup: the swap leaves a dead board (the widget would reshuffle)"
 
@@ -283,7 +283,7 @@ def test_special_swap_matches_the_engine_and_is_animated(match3: BoardView, case
     after = idle_state(match3)
     print("frames", frames, "blast probes", dict(zip(map(str, probes), blast_seen)))
 
-    assert after["moves"] == 1 and after["last"]["valid"] and after["last"]["combo"] == combo
+    assert after["moves"] == 1 and after["last"]["legal"] and after["last"]["combo"] == combo
     assert after["score"] == after["last"]["score"] == expected["score"] > 0
     assert after["last"]["cascades"] == expected["cascades"] >= 1
     assert after["grid"] == expected["grid"], "the board is not the engine's result of that swap"

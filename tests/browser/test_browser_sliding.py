@@ -142,9 +142,9 @@ def test_arrow_keys_and_wasd_each_applied_exactly_once(sliding: BoardView) -> No
     replay = lab.kernel_json(
         f"""_replay(board_start, {json.dumps(keys)})""",
         setup=f"""
-from tilelab.sliding import Puzzle, count_moves
+from tilelab.sliding import Board, count_moves
 from tilelab.widgets.base import ARROW_KEYS
-board_start = Puzzle({st['tiles']!r}, {st['rows']}, {st['cols']})
+board_start = Board({st['tiles']!r}, {st['rows']}, {st['cols']})
 def _replay(p, keys):
     start, played = p, []
     for k in keys:

@@ -199,7 +199,7 @@ def allowed_calls(name: str) -> str:
     """What an answer to exercise ``name`` may call from tilelab, in a few words.
 
     >>> allowed_calls("sliding.is_solvable")
-    'Puzzle (build it, read it), inversions, numpy'
+    'Board (build it, read it), inversions, numpy'
     """
     return describe(_exercise(name).allow)
 

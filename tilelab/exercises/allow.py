@@ -179,13 +179,13 @@ NUMPY = Kit("numpy", ())
 #: A 2048 board: build it (``Board(grid)``, ``Board.parse``), read its cells, print it. Not its queries
 #: (``empty_cells``, ``max_tile``, ``tile_map``, ``tile_sum``): 00's exercises ask for those.
 BOARD_2048 = Kit("Board (build it, read its cells)", (
-    "tilelab.game2048:Board[grid rows size cells to_array parse from_array empty with_tile transpose mirror]",
+    "tilelab.game2048:Board[grid size cells to_array parse from_array empty with_tile transpose mirror]",
     "tilelab.game2048:Direction[parse delta opposite]",
 ))
 
 #: A sliding puzzle: build it, read it, print it, and look at the tiles next to the blank.
-PUZZLE = Kit("Puzzle (build it, read it)", (
-    "tilelab.sliding:Puzzle[goal parse from_grid tiles rows cols shape cell_count size blank blank_index at position grid "
+PUZZLE = Kit("Board (build it, read it)", (
+    "tilelab.sliding:Board[goal parse from_grid tiles rows cols shape cell_count blank blank_index at position grid "
     "is_goal to_svg]",
 ))
 

@@ -75,9 +75,9 @@ ALLOW = {
     # the fixed GetNextAvailableMoves: try each swipe on the board (play) and see whether it changed anything
     "moves": (BOARD_2048, Kit("play, slide_row", (_BOARD + "play", _BOARD + "slide_row", _BOARD + "MoveResult[*]",
                                                    _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]")), NUMPY),
-    "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tile_map tiles]", NUMPY),
+    "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tile_map]", NUMPY),
     "compact": (Kit("the line's len, line[i] and line[i] = v", ("tilelab.exercises.game2048:CountingLine[*]",)),),
-    "board": (BOARD_2048, _BOARD + "Board[empty_cells tile_map tiles]"),
+    "board": (BOARD_2048, _BOARD + "Board[empty_cells tile_map]"),
 }
 
 

@@ -55,8 +55,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._deprecation import renamed_keyword
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.exercises import Result, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes
@@ -77,7 +76,7 @@ _G = "tilelab.game2048:"
 #: exercise), the checker's evaluation functions, numpy. Not the search (``ai.chance_value``,
 #: ``ai.expectimax_values``, ``Expectimax``, the bitboard search) nor the heuristic's terms (``row_terms``).
 _BOARDS = (BOARD_2048, Kit("a Board's queries (empty_cells, tile_map, max_tile, tile_sum)",
-                           (_G + "Board[empty_cells tile_map tiles max_tile tile_sum]",)),
+                           (_G + "Board[empty_cells tile_map max_tile tile_sum]",)),
            Kit("play, legal_moves", (_G + "play", _G + "legal_moves", _G + "MoveResult[*]")),
            Kit("spawn_outcomes", (_G + "spawn_outcomes", _G + "Spawn[*]")), NUMPY)
 _LINES = (NUMPY,)  # a line of exponents is a list: plain Python and numpy do it
@@ -89,15 +88,14 @@ def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
         yield list(line)
 
 
-def game_boards(size: int, count: int, *, rng: RngLike = None, seed: RngLike = None) -> list[Board]:
+def game_boards(size: int, count: int, *, rng: RngLike = None) -> list[Board]:
     """``count`` boards met in random games on a ``size`` x ``size`` board (never full); ``rng``: a seed (``SEED``
     when none is given) or a Generator.
 
     >>> [b.size for b in game_boards(3, 2, rng=1)], game_boards(2, 3, rng=5) == game_boards(2, 3, rng=5)
     ([3, 3], True)
     """
-    given = rng_or_seed(rng, seed, "game_boards")
-    given = SEED if given is None else given
+    given = SEED if rng is None else rng
     if isinstance(given, numbers.Integral) and not isinstance(given, bool) and given >= 0:
         given = int(given) + size  # a seed: each size plays its own games
     rng = as_generator(given)
@@ -275,14 +273,13 @@ def _as_weights(answer: Any) -> HeuristicWeights:
 
 
 def contest(weights: HeuristicWeights, games: int = 30, *, first_seed: int | None = None,
-            depth: int | None = None, seed: int | None = None) -> dict[str, np.ndarray]:
+            depth: int | None = None) -> dict[str, np.ndarray]:
     """Final scores and max tiles of depth-``depth`` expectimax with ``weights``, game ``i`` on seed ``first_seed + i``.
 
-    ``first_seed`` defaults to ``CONTEST_SEED`` (the practice seeds); ``seed=`` is its older name.
+    ``first_seed`` defaults to ``CONTEST_SEED`` (the practice seeds).
     """
     from tilelab.game2048 import Expectimax, play_game
 
-    first_seed = renamed_keyword("contest", "first_seed", first_seed, "seed", seed)
     first_seed = CONTEST_SEED if first_seed is None else first_seed
 
     player = Expectimax(depth=CONTEST_DEPTH if depth is None else depth, weights=weights)

@@ -30,7 +30,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.exercises import Result, case_seed, checker
 from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci
@@ -56,14 +56,13 @@ ALLOW_TD = (Kit("the net (its tuples, weights and value)",
                 (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]",)),
             _NTUPLE + "feature_indices_ref", _NTUPLE + "value_ref",
             Kit("reading the board",
-                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]")),
+                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[grid size cells]")),
             NUMPY)
 
 
-def sample_afterstates(n: int = 12, *, rng: RngLike = None, seed: RngLike = None) -> list[list[list[int]]]:
+def sample_afterstates(n: int = 12, *, rng: RngLike = None) -> list[list[list[int]]]:
     """``n`` boards (4x4 grids of exponents) from random games; ``rng``: a seed (``SEED`` if none) or a Generator."""
-    given = rng_or_seed(rng, seed, "sample_afterstates")
-    result = play_random_batch(n, rng=SEED if given is None else given, max_moves=60)
+    result = play_random_batch(n, rng=SEED if rng is None else rng, max_moves=60)
     return [[list(row) for row in exponents(int(b))] for b in result.boards]
 
 

@@ -1,14 +1,14 @@
 """Checkers for lessons 3a and 3b (the sliding puzzle's parity, and fair shuffles).
 
-- ``"sliding.inversions"``: ``answer(puzzle) -> int``, the number of inversions (blank ignored),
+- ``"sliding.inversions"``: ``answer(board) -> int``, the number of inversions (blank ignored),
   on every 2x2 and 2x3 board and 200 random boards up to 6x6.
-- ``"sliding.is_solvable"``: ``answer(puzzle) -> bool``; checked against breadth-first search
+- ``"sliding.is_solvable"``: ``answer(board) -> bool``; checked against breadth-first search
   (the ground truth) on every 2x2, 2x3 and 3x2 board and samples of 3x3, 2x4 and 4x2 ones, then
   against the package on random boards from 3x3 to 6x6, square or not.
-- ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Puzzle``: always solvable, driven by ``rng``
+- ``"sliding.shuffle"``: ``answer(rows, cols, rng) -> Board``: always solvable, driven by ``rng``
   alone, every solvable 2x3 board dealt about equally often, and on 3x3 and 4x4 every tile equally
   often in every cell (3x3: each distance from the goal as often as the exact table says).
-- ``"sliding.multi_moves"``: ``answer(puzzle, tiles) -> int``, the multi-tile move count of the
+- ``"sliding.multi_moves"``: ``answer(board, tiles) -> int``, the multi-tile move count of the
   slides ``tiles`` (consecutive slides in the same direction merge), like ``count_moves(...).multi``.
 - ``"sliding.even_share"``: ``answer(rows, cols) -> float``, the share of the solvable boards
   that are an even number of moves from the goal (5/9 on 3x3), checked against the BFS table.
@@ -40,7 +40,7 @@ from tilelab import IN_BROWSER
 from tilelab.exercises import Result, case_seed, checker, first_counterexample
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import (
-    Puzzle, count_moves, distance_histogram, distance_table, inversions, is_solvable, rank, random_board,
+    Board, count_moves, distance_histogram, distance_table, inversions, is_solvable, rank, random_board,
 )
 
 SEED = 2024
@@ -49,7 +49,7 @@ EXHAUSTIVE_SHAPES = [(2, 2), (2, 3), (3, 2)]
 SAMPLED_TABLE_SHAPES = [(3, 3), (2, 4), (4, 2)]
 #: Each uniformity test of ``sliding.shuffle`` fails a fair shuffle by chance once in 10,000 runs.
 SHUFFLE_LEVEL = 0.9999
-# Deals per uniformity test: a check stays within seconds (Puzzle's own checks and the call watch
+# Deals per uniformity test: a check stays within seconds (Board's own checks and the call watch
 # cost about half a millisecond a deal here; the browser runs Python 5-30x slower, so it deals fewer).
 SHUFFLE_DEALS = ({"2x3": 3_600, "3x3": 1_500, "4x4": 600} if IN_BROWSER
                  else {"2x3": 5_400, "3x3": 3_000, "4x4": 1_500})
@@ -66,12 +66,12 @@ ALLOW = {
     "inversions": (PUZZLE, NUMPY),
     "is_solvable": (PUZZLE, _S + "inversions", NUMPY),
     # moving tiles is fine (a walk is a shuffle, a biased one): the package's deals and walks are not
-    "shuffle": (PUZZLE, Kit("moves (swap_tiles, play, a Puzzle's slide)", (
-        _S + "Puzzle[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play", _S + "Slide[*]")),
+    "shuffle": (PUZZLE, Kit("moves (swap_tiles, play, a Board's slide)", (
+        _S + "Board[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play", _S + "Slide[*]")),
         _S + "is_solvable", _S + "inversions", NUMPY),
-    "multi_moves": (PUZZLE, Kit("moves (play, a Puzzle's slide and legal_moves)", (
+    "multi_moves": (PUZZLE, Kit("moves (play, a Board's slide and legal_moves)", (
         _S + "play", _S + "Slide[*]", _S + "legal_moves",
-        _S + "Puzzle[slide legal_moves neighbour_tiles tile_for legal_directions]")), NUMPY),
+        _S + "Board[slide legal_moves neighbour_tiles tile_for legal_directions]")), NUMPY),
     "even_share": (PUZZLE, NUMPY),
 }
 
@@ -94,12 +94,12 @@ def chi_square_critical(df: int, level: float = 0.999) -> float:
 CHI2_2X3_999 = chi_square_critical(359, 0.999)
 
 
-def _show(p: Puzzle) -> str:
+def _show(p: Board) -> str:
     """A board as its monospace picture (the result draws it under the message)."""
     return f"{p}\n"
 
 
-def _sized(result: Result, board: Puzzle | None) -> Result:
+def _sized(result: Result, board: Board | None) -> Result:
     """Name the counterexample's shape in the message ("on the 2x3 board below")."""
     if result.passed or board is None:
         return result
@@ -107,12 +107,12 @@ def _sized(result: Result, board: Puzzle | None) -> Result:
     return Result(result.name, False, message, result.counterexample, result.picture)
 
 
-def _every_board(rows: int, cols: int) -> Iterator[Puzzle]:
+def _every_board(rows: int, cols: int) -> Iterator[Board]:
     for tiles in itertools.permutations(range(rows * cols)):
-        yield Puzzle.trusted(tiles, rows, cols, tiles.index(0))
+        yield Board.trusted(tiles, rows, cols, tiles.index(0))
 
 
-def _random_boards(count: int) -> Iterator[Puzzle]:
+def _random_boards(count: int) -> Iterator[Board]:
     rng = np.random.default_rng(case_seed(SEED))
     for k in range(count):
         rows, cols = RANDOM_SHAPES[k % len(RANDOM_SHAPES)]
@@ -125,20 +125,20 @@ def _truth_value(value: Any) -> Any:
 
 
 @checker("sliding.inversions", allow=ALLOW["inversions"], job=("tilelab.sliding:inversions",))
-def check_inversions(answer: Callable[[Puzzle], Any]) -> Result:
-    """Compare ``answer(puzzle)`` with :func:`tilelab.sliding.inversions` (every 2x2 and 2x3 board first)."""
+def check_inversions(answer: Callable[[Board], Any]) -> Result:
+    """Compare ``answer(board)`` with :func:`tilelab.sliding.inversions` (every 2x2 and 2x3 board first)."""
     cases = itertools.chain(_every_board(2, 2), _every_board(2, 3), _random_boards(200))
     result = first_counterexample("sliding.inversions", answer, inversions, cases, show=_show)
     return _sized(result, result.counterexample)
 
 
-def _bfs_truth(p: Puzzle) -> bool:
+def _bfs_truth(p: Board) -> bool:
     return bool(distance_table(p.rows, p.cols)[rank(p.tiles)] >= 0)
 
 
 @checker("sliding.is_solvable", allow=ALLOW["is_solvable"], job=("tilelab.sliding:is_solvable",))
-def check_is_solvable(answer: Callable[[Puzzle], Any]) -> Result:
-    """``answer(puzzle)`` must say whether the goal can be reached, for every shape."""
+def check_is_solvable(answer: Callable[[Board], Any]) -> Result:
+    """``answer(board)`` must say whether the goal can be reached, for every shape."""
     name = "sliding.is_solvable"
     exhaustive = itertools.chain.from_iterable(_every_board(r, c) for r, c in EXHAUSTIVE_SHAPES)
     rng = np.random.default_rng(case_seed(SEED))
@@ -169,10 +169,10 @@ class _NotYet(Exception):
         self.board = board
 
 
-def _deal(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> Puzzle:
+def _deal(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> Board:
     board = answer(rows, cols, rng)
-    if not isinstance(board, Puzzle):
-        raise _NotYet(f"return a Puzzle, got {type(board).__name__}")
+    if not isinstance(board, Board):
+        raise _NotYet(f"return a Board, got {type(board).__name__}")
     if board.shape != (rows, cols):
         raise _NotYet(f"asked for {rows}x{cols}, got {board.rows}x{board.cols}", board)
     if not is_solvable(board):
@@ -187,7 +187,7 @@ def _chi2(observed: np.ndarray, expected: np.ndarray) -> float:
 def _every_board_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Generator) -> str:
     """Deal many ``rows x cols`` boards: every solvable board must come up, about equally often."""
     deals = SHUFFLE_DEALS[f"{rows}x{cols}"]
-    counts: dict[Puzzle, int] = {}
+    counts: dict[Board, int] = {}
     for _ in range(deals):
         board = _deal(answer, rows, cols, rng)
         counts[board] = counts.get(board, 0) + 1
@@ -253,7 +253,7 @@ def _tile_cell_test(answer: Callable[..., Any], rows: int, cols: int, rng: np.ra
 
 @checker("sliding.shuffle", allow=ALLOW["shuffle"], job=("tilelab.sliding:shuffle",))
 def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Result:
-    """``answer(rows, cols, rng)`` must return a solvable Puzzle, drawn uniformly, from ``rng`` alone."""
+    """``answer(rows, cols, rng)`` must return a solvable Board, drawn uniformly, from ``rng`` alone."""
     name = "sliding.shuffle"
     rng = np.random.default_rng(case_seed(SEED))
     try:
@@ -268,7 +268,7 @@ def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Res
         tested = [_every_board_test(answer, 2, 3, rng), _tile_cell_test(answer, 3, 3, rng),
                   _tile_cell_test(answer, 4, 4, rng)]
     except _NotYet as failed:
-        board = failed.board if isinstance(failed.board, Puzzle) else None
+        board = failed.board if isinstance(failed.board, Board) else None
         return Result(name, False, str(failed), failed.board, str(board) if board is not None else None)
     return Result(
         name, True,
@@ -278,9 +278,9 @@ def check_shuffle(answer: Callable[[int, int, np.random.Generator], Any]) -> Res
     )
 
 
-def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
+def _slide_sequences() -> Iterator[tuple[Board, list[int]]]:
     """Hand-picked slide sequences (merges and near-merges), smallest first, then seeded random ones."""
-    g4 = Puzzle.goal(4, 4)
+    g4 = Board.goal(4, 4)
     yield g4, []
     yield g4, [15, 15]  # right and straight back: two moves
     yield g4, [12, 11]  # down, then right
@@ -288,7 +288,7 @@ def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
     rng = np.random.default_rng(case_seed(SEED))
     for k in range(300):
         rows, cols = [(3, 3), (4, 4), (2, 5), (5, 3)][k % 4]
-        board = start = random_board(rows, cols, rng=rng) if k % 2 else Puzzle.goal(rows, cols)
+        board = start = random_board(rows, cols, rng=rng) if k % 2 else Board.goal(rows, cols)
         tiles = []
         for _ in range(int(rng.integers(1, 25))):
             # mostly single-tile slides, so that same-direction runs are common
@@ -299,14 +299,14 @@ def _slide_sequences() -> Iterator[tuple[Puzzle, list[int]]]:
         yield start, tiles
 
 
-def _show_slides(case: tuple[Puzzle, list[int]]) -> str:
+def _show_slides(case: tuple[Board, list[int]]) -> str:
     board, tiles = case
     return f"slides {tiles} from\n{board}\n"
 
 
 @checker("sliding.multi_moves", allow=ALLOW["multi_moves"], job=("tilelab.sliding:count_moves",))
-def check_multi_moves(answer: Callable[[Puzzle, list[int]], Any]) -> Result:
-    """``answer(puzzle, tiles)`` must count multi-tile moves as :func:`tilelab.sliding.count_moves` does."""
+def check_multi_moves(answer: Callable[[Board, list[int]], Any]) -> Result:
+    """``answer(board, tiles)`` must count multi-tile moves as :func:`tilelab.sliding.count_moves` does."""
     result = first_counterexample(
         "sliding.multi_moves",
         lambda case: answer(case[0], list(case[1])),

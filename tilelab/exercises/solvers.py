@@ -1,18 +1,18 @@
 """Checkers for lesson 4 (solving the sliding puzzle).
 
-- ``"solvers.misplaced"``: ``answer(puzzle) -> int``, tiles off their goal cell, blank not counted.
-- ``"solvers.manhattan"``: ``answer(puzzle) -> int``, the Manhattan distance; every 2x2 and 2x3
+- ``"solvers.misplaced"``: ``answer(board) -> int``, tiles off their goal cell, blank not counted.
+- ``"solvers.manhattan"``: ``answer(board) -> int``, the Manhattan distance; every 2x2 and 2x3
   board, then random boards from 3x3 to 5x5, square or not.
-- ``"solvers.admissible"``: ``answer(puzzle) -> int``, *your own* heuristic that must do two things:
+- ``"solvers.admissible"``: ``answer(board) -> int``, *your own* heuristic that must do two things:
   never overestimate the true distance, on every one of the 181,440 solvable 8-puzzle boards (exact
   distances by one breadth-first search from the goal, done once per process), AND beat Manhattan
   distance on average over them (a larger mean value; ``lambda p: 0`` and ``manhattan`` itself fail).
-- ``"solvers.pattern_lookup"``: ``answer(puzzle) -> int``, the additive 8-puzzle pattern-database
+- ``"solvers.pattern_lookup"``: ``answer(board) -> int``, the additive 8-puzzle pattern-database
   value for the split 1-2-3-4 / 5-6-7-8 (the sum of the two patterns' exact distances, no mirror).
 - ``"solvers.pattern_table"``: ``answer(rows, cols, pattern) -> dict``, one pattern's table built by
   breadth-first search: ``{cells of the pattern's tiles (in pattern order): fewest pattern moves}``,
   compared with :func:`tilelab.sliding.pdb.build_table` on small boards.
-- ``"solvers.search"``: ``answer(puzzle) -> list of tiles``, an optimal solver (your A*): every move
+- ``"solvers.search"``: ``answer(board) -> list of tiles``, an optimal solver (your A*): every move
   legal, the goal reached, and the length equal to the true distance, on 2x3 and 3x3 boards from
   0 to 31 moves.
 
@@ -43,7 +43,7 @@ import numpy as np
 
 from tilelab.exercises import Result, as_real, case_seed, checker, counting, first_counterexample
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
-from tilelab.sliding import Puzzle, is_solvable, random_board
+from tilelab.sliding import Board, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
 from tilelab.sliding.space import distance_table, rank, unrank
 
@@ -56,10 +56,10 @@ PDB8_PATTERNS = ((1, 2, 3, 4), (5, 6, 7, 8))
 TABLE_CASES = ((2, 2, (1,)), (2, 3, (1, 2)), (2, 3, (3, 4, 5)), (3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)))
 
 _S = "tilelab.sliding:"
-#: Moving boards: what a search may use to expand one (the lesson's ``children``, a Puzzle's moves).
-_MOVES = Kit("moves (children, play, a Puzzle's slide and legal_moves)", (
+#: Moving boards: what a search may use to expand one (the lesson's ``children``, a Board's moves).
+_MOVES = Kit("moves (children, play, a Board's slide and legal_moves)", (
     "tilelab.sliding.search:children", _S + "legal_moves", _S + "play", _S + "Slide[*]",
-    _S + "Puzzle[slide legal_moves neighbour_tiles neighbours successors tile_for legal_directions swap_tiles]"))
+    _S + "Board[slide legal_moves neighbour_tiles neighbours successors tile_for legal_directions swap_tiles]"))
 #: The heuristics a search (or a heuristic of one's own) may build on.
 _HEURISTICS = (_S + "manhattan", _S + "misplaced")
 #: What each exercise's answer may call; any other tilelab function (the heuristic asked for, the
@@ -78,14 +78,14 @@ ALLOW = {
 EIGHT_PUZZLE_LIMIT = 180.0
 
 
-def _show(p: Puzzle) -> str:
+def _show(p: Board) -> str:
     return f"the {p.rows}x{p.cols} board\n{p}\n"
 
 
-def _boards() -> Iterator[Puzzle]:
+def _boards() -> Iterator[Board]:
     for rows, cols in EXHAUSTIVE_SHAPES:
         for tiles in itertools.permutations(range(rows * cols)):
-            yield Puzzle(tiles, rows, cols)
+            yield Board(tiles, rows, cols)
     rng = np.random.default_rng(case_seed(SEED))
     for k in range(300):
         yield random_board(*RANDOM_SHAPES[k % len(RANDOM_SHAPES)], rng=rng)
@@ -107,7 +107,7 @@ def _unrank_many(ranks: np.ndarray, n: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
-def all_eight_puzzles() -> tuple[tuple[Puzzle, ...], np.ndarray, np.ndarray]:
+def all_eight_puzzles() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
     """Every solvable 8-puzzle board, nearest the goal first, with its true distance and Manhattan value.
 
     The distances come from one breadth-first search backwards from the goal
@@ -118,7 +118,7 @@ def all_eight_puzzles() -> tuple[tuple[Puzzle, ...], np.ndarray, np.ndarray]:
     ranks = ranks[np.argsort(table[ranks], kind="stable")]
     tiles = _unrank_many(ranks, 9)
     rows = list(map(tuple, tiles.tolist()))
-    boards = tuple(Puzzle.trusted(t, 3, 3, t.index(0)) for t in rows)  # every row is a permutation: no check needed
+    boards = tuple(Board.trusted(t, 3, 3, t.index(0)) for t in rows)  # every row is a permutation: no check needed
     goal_row, goal_col = np.divmod(np.arange(-1, 8) % 9, 3)  # goal cell of tile t (t = 0 unused)
     cell_row, cell_col = np.divmod(np.arange(9), 3)
     away = np.abs(cell_row - goal_row[tiles]) + np.abs(cell_col - goal_col[tiles])
@@ -127,20 +127,20 @@ def all_eight_puzzles() -> tuple[tuple[Puzzle, ...], np.ndarray, np.ndarray]:
 
 
 @checker("solvers.misplaced", allow=ALLOW["heuristic"], job=("tilelab.sliding:misplaced",))
-def check_misplaced(answer: Callable[[Puzzle], Any]) -> Result:
+def check_misplaced(answer: Callable[[Board], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.misplaced` (the blank is not a tile)."""
-    near_goal = [Puzzle.goal(3, 3).slide(8), Puzzle.goal(3, 3)]  # the classic off-by-one first
+    near_goal = [Board.goal(3, 3).slide(8), Board.goal(3, 3)]  # the classic off-by-one first
     return first_counterexample("solvers.misplaced", answer, misplaced,
                                 itertools.chain(near_goal, _boards()), show=_show)
 
 
 @checker("solvers.manhattan", allow=ALLOW["heuristic"], job=("tilelab.sliding:manhattan",))
-def check_manhattan(answer: Callable[[Puzzle], Any]) -> Result:
+def check_manhattan(answer: Callable[[Board], Any]) -> Result:
     """Compare with :func:`tilelab.sliding.heuristics.manhattan`."""
     return first_counterexample("solvers.manhattan", answer, manhattan, _boards(), show=_show)
 
 
-def _evaluate(answer: Callable[[Puzzle], Any], boards: tuple[Puzzle, ...], start: int, end: int) -> list[Any]:
+def _evaluate(answer: Callable[[Board], Any], boards: tuple[Board, ...], start: int, end: int) -> list[Any]:
     """``answer`` on ``boards[start:end]``; an exception is returned in place of the value."""
     return [_call(answer, boards[i]) for i in range(start, end)]
 
@@ -152,14 +152,14 @@ class _Raised:
         self.text = traceback.format_exception_only(type(exc), exc)[-1].strip()
 
 
-def _call(answer: Callable[[Puzzle], Any], board: Puzzle) -> Any:
+def _call(answer: Callable[[Board], Any], board: Board) -> Any:
     try:
         return answer(board)
     except Exception as exc:  # reported with its board, never raised
         return _Raised(exc)
 
 
-def _numbers(name: str, values: list, boards: tuple[Puzzle, ...], start: int) -> tuple[np.ndarray | None, Result | None]:
+def _numbers(name: str, values: list, boards: tuple[Board, ...], start: int) -> tuple[np.ndarray | None, Result | None]:
     """The answer's values as floats, or a Result naming the first board where it raised or is not a number."""
     out = np.empty(len(values))
     for i, h in enumerate(values):
@@ -186,7 +186,7 @@ def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
 
 @checker("solvers.admissible", allow=ALLOW["admissible"], prepare=all_eight_puzzles, seconds=EIGHT_PUZZLE_LIMIT,
          job=("tilelab.sliding:linear_conflict",))
-def check_admissible(answer: Callable[[Puzzle], Any]) -> Result:
+def check_admissible(answer: Callable[[Board], Any]) -> Result:
     """Is ``answer`` a lower bound on the true distance of every solvable 8-puzzle, and above Manhattan's mean?"""
     name = "solvers.admissible"
     boards, truth, mans = all_eight_puzzles()
@@ -220,29 +220,29 @@ def values_repr(h: float) -> str:
     return str(int(h)) if float(h).is_integer() else f"{h:g}"
 
 
-def _search_boards() -> list[Puzzle]:
+def _search_boards() -> list[Board]:
     """The goal, a one-move board, three 2x3 boards and random 8-puzzles, nearest the goal first."""
     rng = np.random.default_rng(SEED)
-    boards = [Puzzle.goal(3, 3), Puzzle.goal(3, 3).slide(8)]
+    boards = [Board.goal(3, 3), Board.goal(3, 3).slide(8)]
     boards += [b for b in (random_board(2, 3, rng=rng) for _ in range(12)) if is_solvable(b)][:3]
     boards += [b for b in (random_board(3, 3, rng=rng) for _ in range(4 * SEARCH_BOARDS)) if is_solvable(b)][:SEARCH_BOARDS]
     table = distance_table(3, 3)
     far = unrank(int(np.flatnonzero(table == table.max())[0]), 9)  # one of the two 31-move boards
-    boards.append(Puzzle(far, 3, 3))
+    boards.append(Board(far, 3, 3))
     return sorted(boards, key=_true_distance)
 
 
-def _true_distance(board: Puzzle) -> int:
+def _true_distance(board: Board) -> int:
     return int(distance_table(board.rows, board.cols)[rank(board.tiles)])
 
 
 #: Expanding a board: what a search calls to list the boards one move away (their first argument is the board).
 EXPANSIONS = ("tilelab.sliding.search:children", _S + "legal_moves", *(
-    f"{_S}Puzzle.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
+    f"{_S}Board.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
 
 
 @functools.lru_cache(maxsize=1)
-def search_cases() -> tuple[tuple[Puzzle, int, dict[Puzzle, int]], ...]:
+def search_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
     """The search boards with their true distance C and, for every board A* may expand, its f = g + h.
 
     A* with Manhattan (a consistent heuristic) expands only boards with f = g + h <= C, each once, in
@@ -268,12 +268,12 @@ def search_cases() -> tuple[tuple[Puzzle, int, dict[Puzzle, int]], ...]:
     return tuple(out)
 
 
-def _not_astar(board: Puzzle, limit: int, f_of: dict[Puzzle, int], expanded: list[Any]) -> tuple[str, Any] | None:
+def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[Any]) -> tuple[str, Any] | None:
     """Why the boards an answer expanded (in order) are not what A* with Manhattan expands, with the board to show."""
-    done: set[Puzzle] = set()
+    done: set[Board] = set()
     highest, previous = -1, None
     for node in expanded:
-        if node is previous or not isinstance(node, Puzzle):
+        if node is previous or not isinstance(node, Board):
             continue  # the same expansion seen twice (children and neighbours of one board), or not a board
         previous = node
         if node in done:
@@ -292,15 +292,15 @@ def _not_astar(board: Puzzle, limit: int, f_of: dict[Puzzle, int], expanded: lis
 
 
 @checker("solvers.search", allow=ALLOW["search"], prepare=search_cases, job=("tilelab.sliding:solve",))
-def check_search(answer: Callable[[Puzzle], Any]) -> Result:
-    """``answer(puzzle)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
+def check_search(answer: Callable[[Board], Any]) -> Result:
+    """``answer(board)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
     name = "solvers.search"
     cases = search_cases()
     expansions = 0
     for board, limit, g in cases:
         with counting(*EXPANSIONS, record=True) as tally:
             moves = answer(board)
-            moves = list(moves) if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Puzzle)) else moves
+            moves = list(moves) if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Board)) else moves
         if not isinstance(moves, list):
             return Result(name, False, f"return the list of tiles to slide, not {moves!r}", board, _show(board))
         try:
@@ -327,7 +327,7 @@ def check_search(answer: Callable[[Puzzle], Any]) -> Result:
                   f"each board expanded once, in order of f = g + h ({expansions:,} expansions)")
 
 
-def _inline(board: Puzzle) -> str:
+def _inline(board: Board) -> str:
     """A board on one line for a message (``1 2 3 / 4 . 6 / 7 5 8``)."""
     return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid)
 
@@ -349,7 +349,7 @@ def _pattern_sums() -> np.ndarray:
 
 @checker("solvers.pattern_lookup", allow=ALLOW["pattern"], prepare=lambda: _pattern_sums(), seconds=EIGHT_PUZZLE_LIMIT,
          job=("tilelab.sliding:pattern_database",))
-def check_pattern_lookup(answer: Callable[[Puzzle], Any]) -> Result:
+def check_pattern_lookup(answer: Callable[[Board], Any]) -> Result:
     """Compare with the package's 1-2-3-4 / 5-6-7-8 database (plain sum, no mirror) on every 8-puzzle."""
     name = "solvers.pattern_lookup"
     boards, truth, _ = all_eight_puzzles()

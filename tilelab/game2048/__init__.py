@@ -6,8 +6,7 @@ bitboard engine (:mod:`tilelab.game2048.ai`, :mod:`tilelab.game2048.bitboard`) l
 their names are imported on first use: ``from tilelab.game2048 import Expectimax`` just works.
 
 The engine-level move is :func:`play` (``play(board, direction) -> MoveResult``, the name every
-game package shares; ``move`` is its older name: it warns). Randomness is a keyword
-``rng`` (a seed or a numpy Generator) everywhere; ``seed=`` is its older name (it warns).
+game package shares). Randomness is a keyword ``rng`` (a seed or a numpy Generator) everywhere.
 
 >>> from tilelab.game2048 import Board, play
 >>> before = Board.parse('''
@@ -28,7 +27,7 @@ from tilelab._protocol import Turn
 from tilelab.game2048.board import BLANK, MAX_SIZE, MIN_SIZE, Board, Cell, Direction
 from tilelab.game2048.chance import Spawn, spawn, spawn_outcomes
 from tilelab.game2048.game import Game
-from tilelab.game2048.rules import MoveResult, SlideResult, TileMove, is_over, legal_moves, line_cells, move, play, slide_row
+from tilelab.game2048.rules import MoveResult, SlideResult, TileMove, is_over, legal_moves, line_cells, play, slide_row
 
 #: names loaded on first use (numba), and the module each lives in
 _LAZY = {

@@ -33,9 +33,8 @@ from typing import Callable, Protocol, Sequence
 import numpy as np
 
 from tilelab._checks import as_float
-from tilelab._deprecation import moved
 from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
 from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.bitrows import MAX_TILE as BITBOARD_MAX_TILE
@@ -55,9 +54,6 @@ __all__ = [
     "evaluate", "chance_value", "best_value", "expectimax_values", "readable_search", "SearchObserver",
 ]
 
-# Whole games and their records moved to records.py; their older paths here warn and name their home.
-__getattr__, __dir__ = moved(__name__, {name: f"tilelab.game2048.records:{name}"
-                                        for name in ("GameRecord", "Player", "play_game", "replay")})
 
 _CODE_TO_DIRECTION = tuple(Direction[name] for name in DIRECTION_NAMES)  # bitboard code -> Direction
 
@@ -71,7 +67,7 @@ def _legal_or_raise(board: Board) -> list[Direction]:
 
 # ---------------------------------------------------------------------------------- simple players
 class RandomPlayer:
-    """A uniformly random legal move; seeded (``rng``, or its older name ``seed``), so the same seed plays the same game.
+    """A uniformly random legal move; seeded (``rng``), so the same seed plays the same game.
 
     >>> b = Board.parse("2 4\\n. 8")
     >>> RandomPlayer(rng=0)(b) in legal_moves(b)
@@ -80,8 +76,8 @@ class RandomPlayer:
 
     name = "random"
 
-    def __init__(self, *, rng: RngLike = None, seed: RngLike = None) -> None:
-        self.rng = as_generator(rng_or_seed(rng, seed, "RandomPlayer"))
+    def __init__(self, *, rng: RngLike = None) -> None:
+        self.rng = as_generator(rng)
 
     def __call__(self, board: Board) -> Direction:
         legal = _legal_or_raise(board)
@@ -167,20 +163,20 @@ class MonteCarloPlayer:
     """Try each move, play ``rollouts`` random games after it, pick the best average final score.
 
     Pure Monte-Carlo: no evaluation function at all, only random play (in the fast engine), so its
-    strength comes from the number of rollouts. Seeded (``rng``, or its older name ``seed``): same seed,
+    strength comes from the number of rollouts. Seeded (``rng``): same seed,
     same choices. 4x4 boards only.
     """
 
     name = "monte-carlo"
 
     def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = DEFAULT_P_FOUR, *,
-                 rng: RngLike = None, seed: RngLike = None) -> None:
+                 rng: RngLike = None) -> None:
         from tilelab._checks import as_float, as_int
 
         self.rollouts = as_int(rollouts, "rollouts", minimum=1, maximum=MAX_ROLLOUTS)
         self.max_rollout_moves = as_int(max_rollout_moves, "max_rollout_moves", minimum=1, maximum=100_000)
         self.p_four = as_float(p_four, "p_four", minimum=0.0, maximum=1.0)
-        self.rng = as_generator(rng_or_seed(rng, seed, "MonteCarloPlayer"))
+        self.rng = as_generator(rng)
         self.last_values: dict[Direction, float] = {}
 
     def __call__(self, board: Board) -> Direction:

@@ -35,9 +35,8 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._deprecation import moved, warn
 from tilelab._jit import njit, py_func
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
 from tilelab.game2048.chance import sample_outcome
 from tilelab.game2048.bitrows import (
@@ -52,10 +51,6 @@ __all__ = [
     "spawn_bits", "spawn_xorshift", "seed_state", "random_playout", "BatchResult", "play_random_batch",
     "random_game_bits", "ENGINES",
 ]
-
-# The row-level names this module re-exported before they were imported from their own module.
-__getattr__, __dir__ = moved(__name__, {
-    name: f"tilelab.game2048.bitrows:{name}" for name in ("DIRECTION_NAMES", "transpose", "ROW_VALUES", "ROW_MASK")})
 
 
 def direction_code(direction: Any) -> int:
@@ -305,16 +300,16 @@ def seed_state(gen: np.random.Generator) -> np.uint64:
     return state
 
 
-def random_game_bits(*, rng: RngLike = None, seed: RngLike = None, p_four: float = DEFAULT_P_FOUR,
+def random_game_bits(*, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR,
                      max_moves: int = 1 << 30) -> tuple[int, int, int]:
     """One whole random game run inside the fast engine: ``(final bits, score, moves)``.
 
-    ``rng`` is a seed or a numpy Generator (``seed=`` is its older name).
+    ``rng`` is a seed or a numpy Generator.
 
     >>> random_game_bits(rng=1) == random_game_bits(rng=1)
     True
     """
-    gen = as_generator(rng_or_seed(rng, seed, "random_game_bits"))
+    gen = as_generator(rng)
     p_four = check_p_four(p_four)
     state: Bits = seed_state(gen)
     bits: Bits = U64(0)
@@ -377,12 +372,6 @@ class BatchResult:
     __hash__ = None  # type: ignore[assignment]
 
     @property
-    def moves(self) -> npt.NDArray[Any]:
-        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
-        warn("BatchResult.moves", "BatchResult.moves_played (the number of moves of each game)")
-        return self.moves_played
-
-    @property
     def total_moves(self) -> int:
         return int(self.moves_played.sum())
 
@@ -411,7 +400,7 @@ def _max_tiles(boards: U64Array) -> I64Array:
 ENGINES = ("numpy", "numba")
 
 
-def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None, p_four: float = DEFAULT_P_FOUR,
+def play_random_batch(n_games: int, *, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR,
                       max_moves: int | None = None, engine: str = "numpy") -> BatchResult:
     """Play ``n_games`` uniformly random games at once.
 
@@ -419,7 +408,7 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     lookups on whole arrays, one legal move picked per game at random, one spawn per game.
     ``engine="numba"``: each game runs to its end in a compiled loop with its own xorshift stream
     (faster; different random streams, so different games from the numpy engine). Both seeded by
-    ``rng`` (a seed or a numpy Generator; ``seed=`` is its older name).
+    ``rng`` (a seed or a numpy Generator).
 
     >>> r = play_random_batch(200, rng=1)
     >>> r.scores.shape, bool((r.max_tiles >= 16).all()), r == play_random_batch(200, rng=1)
@@ -432,7 +421,7 @@ def play_random_batch(n_games: int, *, rng: RngLike = None, seed: RngLike = None
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; choose one of {ENGINES}")
     p_four = check_p_four(p_four)
-    gen = as_generator(rng_or_seed(rng, seed, "play_random_batch"))
+    gen = as_generator(rng)
     limit = np.iinfo(np.int64).max if max_moves is None else int(max_moves)
     if engine == "numba":
         t = row_tables()

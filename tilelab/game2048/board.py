@@ -16,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._checks import is_int, short_repr
-from tilelab._deprecation import renamed_keyword, warn
 
 __all__ = [
     "BLANK",
@@ -64,18 +63,15 @@ Cell = tuple[int, int]  #: (row, col), row 0 at the top, col 0 at the left
 # Directions
 # --------------------------------------------------------------------------------------------
 _DIRECTION_WORDS = {
-    "up": "UP", "u": "UP", "↑": "UP", "north": "UP",
-    "down": "DOWN", "d": "DOWN", "↓": "DOWN", "south": "DOWN",
-    "left": "LEFT", "l": "LEFT", "←": "LEFT", "west": "LEFT",
-    "right": "RIGHT", "r": "RIGHT", "→": "RIGHT", "east": "RIGHT",
+    "up": "UP", "↑": "UP", "north": "UP",
+    "down": "DOWN", "↓": "DOWN", "south": "DOWN",
+    "left": "LEFT", "←": "LEFT", "west": "LEFT",
+    "right": "RIGHT", "→": "RIGHT", "east": "RIGHT",
 }
 
 
-_LETTERS = frozenset("udlr")  #: single letters parse with a DeprecationWarning (goes in 0.3.0): keys read them otherwise
-
-
 class Direction(enum.Enum):
-    """The four swipes. ``Direction("L")``, ``Direction("left")`` and ``Direction.LEFT`` agree.
+    """The four swipes. ``Direction("left")``, ``Direction("Left")`` and ``Direction.LEFT`` agree.
 
     >>> Direction("left"), Direction("Up"), Direction.parse("→")
     (Direction.LEFT, Direction.UP, Direction.RIGHT)
@@ -97,8 +93,6 @@ class Direction(enum.Enum):
             word = value.strip().lower()
             name = _DIRECTION_WORDS.get(word)
             if name is not None:
-                if word in _LETTERS:  # a key, not a word: the widgets read the d key as right (WASD) and l as right (hjkl)
-                    warn(f"Direction.parse({value!r})", f"Direction.parse({name.lower()!r}) (a single letter is a key)")
                 return cls[name]
         return None
 
@@ -204,9 +198,7 @@ class Board:
 
     __slots__ = ("_rows", "_hash")
 
-    def __init__(self, grid: "Board | Iterable[Iterable[int]] | None" = None, *,
-                 rows: "Board | Iterable[Iterable[int]] | None" = None) -> None:
-        grid = renamed_keyword("tilelab.game2048.Board", "grid", grid, "rows", rows)  # rows is a count in every game
+    def __init__(self, grid: "Board | Iterable[Iterable[int]] | None" = None) -> None:
         if grid is None:
             raise TypeError("Board expects a sequence of rows (lists of ints) as its grid, got None; "
                             "Board.empty(4) makes a blank board")
@@ -222,7 +214,7 @@ class Board:
                 f"Board expects a sequence of rows (lists of ints), got {type(rows).__name__}; "
                 "to read a text picture use Board.parse(text)"
             )
-        lines = list(islice(rows, MAX_SIZE + 1))  # type: ignore[arg-type]  # an endless iterable: read no further
+        lines = list(islice(rows, MAX_SIZE + 1))  # an endless iterable: read no further
         size = len(lines)
         if not MIN_SIZE <= size <= MAX_SIZE:
             got = f"more than {MAX_SIZE}" if size > MAX_SIZE else size
@@ -320,13 +312,6 @@ class Board:
             raise TypeError(f"expected an integer array, got dtype {a.dtype}")
         return cls(a.tolist())
 
-    # -- views -----------------------------------------------------------------------------
-    @property
-    def rows(self) -> tuple[tuple[int, ...], ...]:
-        """Deprecated: the tuple of rows is :attr:`grid` (``rows`` is a number of rows in every game)."""
-        warn("tilelab.game2048.Board.rows", "Board.grid (the tuple of rows; the number of rows is Board.size)")
-        return self._rows
-
     @property
     def grid(self) -> tuple[tuple[int, ...], ...]:
         """The board's contents as a tuple of rows (0 = blank): the word all three games use.
@@ -373,11 +358,6 @@ class Board:
         {(0, 0): 2, (1, 1): 4}
         """
         return {(r, c): v for r, row in enumerate(self._rows) for c, v in enumerate(row) if v != BLANK}
-
-    def tiles(self) -> dict[Cell, int]:
-        """Deprecated: ``{cell: value}`` is :meth:`tile_map` (``tiles`` is a sliding puzzle's flat tuple)."""
-        warn("tilelab.game2048.Board.tiles()", "Board.tile_map() (the {cell: value} of the tiles)")
-        return self.tile_map()
 
     @property
     def max_tile(self) -> int:

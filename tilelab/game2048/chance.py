@@ -10,7 +10,6 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from tilelab._deprecation import moved
 from tilelab._random import RngLike, as_generator, outcome_at
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, as_board, check_p_four,
@@ -88,7 +87,3 @@ def spawn(board: BoardLike, *, rng: RngLike = None, p_four: float = DEFAULT_P_FO
         raise ValueError("the board is full: a spawn needs an empty cell (spawn only after a move that changed it)")
     chosen: Spawn = sample_outcome(outcomes, as_generator(rng))
     return board.with_tile(chosen.cell, chosen.value), chosen
-
-
-# The one rng helper lives with the randomness every engine shares.
-__getattr__, __dir__ = moved(__name__, {"rng_or_seed": "tilelab._random:rng_or_seed"})

@@ -62,7 +62,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._checks import as_float, as_int
-from tilelab._deprecation import moved
 from tilelab._jit import njit
 from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
@@ -87,13 +86,6 @@ from tilelab.game2048.bitrows import ROW_MASK_U64, U64, transpose_bits
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
            "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings", "check_node_limit",
            "check_deadline", "TranspositionTable"]
-
-# The kernels' names this module once gave them (they live in kernels.py).
-__getattr__, __dir__ = moved(__name__, {
-    "_slot": "tilelab.game2048.kernels:table_slot", "_count_node": "tilelab.game2048.kernels:count_node",
-    "_FREE_TAG": "tilelab.game2048.kernels:FREE_TAG", "_check_limit": "tilelab.game2048.expectimax:check_node_limit",
-    "_check_deadline": "tilelab.game2048.expectimax:check_deadline",
-})
 
 
 @dataclass(frozen=True)
@@ -421,8 +413,6 @@ def check_deadline(deadline: float | None) -> float:
     if type(deadline) is float and 1e-9 <= deadline < float("inf"):
         return deadline
     return max(as_float(deadline, "deadline (a time.perf_counter() time)"), 1e-9)
-
-
 
 
 # ---------------------------------------------------------------------------------- budgets

@@ -13,7 +13,7 @@ from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
+from tilelab._random import RngLike, as_generator, seeded_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
@@ -108,8 +108,8 @@ def _saved_board(data: dict[str, Any], key: str, size: int, where: str = "") -> 
 class Game(SessionBase):
     """A game of 2048: board, score, win, game over, undo and JSON save/load.
 
-    Randomness comes only from the game's own numpy Generator (``rng=``, a seed or a Generator;
-    ``seed=`` is the older name for it): same seed, same game.
+    Randomness comes only from the game's own numpy Generator (``rng=``, a seed or a Generator):
+    same seed, same game.
     :meth:`undo` restores the random state too, so replaying the same swipe brings the same
     spawn -- undo cannot be used to fish for a better tile.
 
@@ -145,11 +145,9 @@ class Game(SessionBase):
         p_four: float = DEFAULT_P_FOUR,
         *,
         rng: RngLike = None,
-        seed: RngLike = None,
         board: BoardLike | None = None,
         keep_playing: bool = True,
     ) -> None:
-        rng = rng_or_seed(rng, seed, "tilelab.game2048.Game")  # seed= is the older name of rng=
         self.target = _check_target(target)
         self.p_four = check_p_four(p_four)
         #: False: once the target is made, moves wait (the original game's "You win!" screen) until this is set

@@ -36,7 +36,6 @@ This module gathers the n-tuple package-internal modules under one name (import 
 
 from __future__ import annotations
 
-from tilelab._deprecation import moved
 from tilelab.game2048.ntuple_compact import (
     COMPACT_FORMAT, COMPACT_VERSION, compact_weights, CompactNetwork, ENCODINGS, load_compact, load_network, save_compact, STRONG_NET,
 )
@@ -55,20 +54,3 @@ __all__ = [
     "strong_player", "strong_network", "STRONG_NET", "CompactNetwork", "save_compact", "load_compact", "load_network",
     "compact_weights", "COMPACT_FORMAT", "COMPACT_VERSION", "ENCODINGS",
 ]
-
-# The names these objects had when they lived in this module (and the kernels' names it once gave them).
-__getattr__, __dir__ = moved(__name__, {
-    "_index": "tilelab.game2048.ntuple_kernels:tuple_index", "_value": "tilelab.game2048.ntuple_kernels:net_value",
-    "_update": "tilelab.game2048.ntuple_kernels:update_weights",
-    "_update_tc": "tilelab.game2048.ntuple_kernels:update_weights_tc",
-    "_learn": "tilelab.game2048.ntuple_kernels:learn_step", "_train_games": "tilelab.game2048.ntuple_kernels:train_games",
-    "_greedy_values": "tilelab.game2048.ntuple_kernels:greedy_values",
-    "_batch_values": "tilelab.game2048.ntuple_kernels:batch_values",
-    "_grid": "tilelab.game2048.ntuple_ref:grid_exponents", "_check_tuples": "tilelab.game2048.ntuple_net:check_tuples",
-    "_U": "tilelab.game2048.bitrows:U64", "_move": "tilelab.game2048.bitrows:apply_move",
-    "_spawn_random": "tilelab.game2048.bitboard:spawn_xorshift", "_seed_state": "tilelab.game2048.bitboard:seed_state",
-    "_max_exponent": "tilelab.game2048.bitrows:max_exponent", "_count_empty": "tilelab.game2048.bitrows:count_empty",
-    "_slot": "tilelab.game2048.kernels:table_slot", "_count_node": "tilelab.game2048.kernels:count_node",
-    "_check_limit": "tilelab.game2048.expectimax:check_node_limit",
-    "_check_deadline": "tilelab.game2048.expectimax:check_deadline",
-})

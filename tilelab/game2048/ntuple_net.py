@@ -21,8 +21,7 @@ import numpy.typing as npt
 
 from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._deprecation import warn
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
 from tilelab.game2048.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
@@ -206,14 +205,13 @@ class NTupleNetwork:
         return out
 
     # -------------------------------------------------------------- training
-    def train(self, games: int, *, rng: RngLike = None, seed: RngLike = None, alpha: float = 0.1,
+    def train(self, games: int, *, rng: RngLike = None, alpha: float = 0.1,
               method: str = "td0", p_four: float = DEFAULT_P_FOUR, block: int = 1000, progress: bool = False,
               on_block: Callable[[CurvePoint], None] | None = None,
               restart_coherence: bool = False) -> list[CurvePoint]:
         """Learn from ``games`` self-play games (TD(0) or ``method="tc"``); returns the new curve points.
 
-        A fresh net takes its random state from ``rng`` (a seed or a Generator; ``seed=`` is its older
-        name); a trained net goes on from its saved state (give no ``rng`` then), so training 2 x 500
+        A fresh net takes its random state from ``rng`` (a seed or a Generator); a trained net goes on from its saved state (give no ``rng`` then), so training 2 x 500
         games equals training 1000 at once. Temporal
         coherence also keeps two accumulators per weight (its learning rates); a net loaded without them
         resumes TC only with ``restart_coherence=True`` (every rate back at 1).
@@ -231,7 +229,6 @@ class NTupleNetwork:
             raise ValueError(f"alpha must be a learning rate in (0, 1], got {alpha!r}")
         if method not in ("td0", "tc"):
             raise ValueError(f"method must be 'td0' (plain TD(0)) or 'tc' (temporal coherence), got {method!r}")
-        rng = rng_or_seed(rng, seed, "NTupleNetwork.train")
         tr = self.training
         if tr["state"] is None:
             tr["state"] = int(seed_state(as_generator(rng)))
@@ -285,11 +282,11 @@ class NTupleNetwork:
             self.e_sum, self.a_sum = np.zeros_like(self.weights), np.zeros_like(self.weights)
         return self.e_sum, self.a_sum
 
-    def evaluate(self, games: int, *, rng: RngLike = _REQUIRED, seed: RngLike = _REQUIRED,
+    def evaluate(self, games: int, *, rng: RngLike = _REQUIRED,
                  p_four: float = DEFAULT_P_FOUR) -> "Evaluation":
         """Play ``games`` seeded 1-ply greedy games with the weights frozen (nothing is learned).
 
-        ``rng`` (a seed or a Generator; ``seed=`` is its older name) is required: ``rng=None`` asks
+        ``rng`` (a seed or a Generator) is required: ``rng=None`` asks
         for fresh entropy on purpose. The same compiled loop as :meth:`train` with a learning rate of
         zero, so it is fast enough for hundreds of games in a lesson; the net and its training record
         are left as they were.
@@ -300,13 +297,8 @@ class NTupleNetwork:
         >>> result.games, 0 <= result.reach[2048] <= 1, bool((net.weights == before).all()), net.training["games"]
         (20, True, True, 0)
         """
-        if rng is _REQUIRED and seed is _REQUIRED:
+        if rng is _REQUIRED:
             raise TypeError("evaluate() needs rng=... (a seed or a numpy Generator; rng=None for fresh entropy)")
-        if rng is _REQUIRED:  # seed= alone (its older name): it warns, and seed=None still asks for fresh entropy
-            warn("NTupleNetwork.evaluate(seed=...)", "NTupleNetwork.evaluate(rng=...)")
-            rng = seed
-        elif seed is not _REQUIRED:
-            rng = rng_or_seed(rng, seed, "NTupleNetwork.evaluate")
         if isinstance(games, bool) or not isinstance(games, int) or games < 1:
             raise ValueError(f"games must be an int >= 1, got {games!r}")
         if not (isinstance(p_four, (int, float)) and 0 <= p_four <= 1):
@@ -449,16 +441,14 @@ def cache_dir() -> Path:
 
 
 def cached_network(tuples: Sequence[Sequence[int]] = CLASSROOM_TUPLES, games: int = 10_000, *, rng: int | None = None,
-                   seed: int | None = None, alpha: float = 0.1, method: str = "td0",
+                   alpha: float = 0.1, method: str = "td0",
                    progress: bool = False) -> NTupleNetwork:
     """A net trained for ``games`` games, from the user's cache if there, else trained and cached.
 
-    ``rng`` is the training seed (default 0; ``seed=`` is its older name): an int, since it names the
+    ``rng`` is the training seed (default 0): an int, since it names the
     cache file. A damaged cache file is detected (checksum) and trained again.
     """
-    chosen = rng_or_seed(rng, seed, "cached_network")
-    if chosen is None:
-        chosen = 0
+    chosen = 0 if rng is None else rng
     if not isinstance(chosen, (int, np.integer)) or isinstance(chosen, bool):
         raise TypeError(f"cached_network caches nets by their seed: rng must be an int such as 0, "
                         f"not {type(chosen).__name__}")

@@ -21,8 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tilelab._deprecation import warn
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.game import Game
 from tilelab.game2048.chance import Spawn
@@ -52,12 +51,6 @@ class GameRecord:
     def moves_played(self) -> int:
         """Number of moves played (the word every Game uses)."""
         return len(self.directions)
-
-    @property
-    def moves(self) -> int:
-        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
-        warn("GameRecord.moves", "GameRecord.moves_played (the number of moves)")
-        return self.moves_played
 
     @property
     def max_tile(self) -> int:
@@ -194,13 +187,13 @@ def _player_name(player: Any) -> str:
     return str(getattr(player, "name", None) or getattr(player, "__name__", None) or type(player).__name__)
 
 
-def play_game(player: Player, *, rng: RngLike = None, seed: RngLike = None, size: int = 4,
+def play_game(player: Player, *, rng: RngLike = None, size: int = 4,
               p_four: float = DEFAULT_P_FOUR, max_moves: int | None = None,
               until_tile: int | None = None) -> GameRecord:
     """Play one game with ``player`` (any ``board -> Direction`` callable); same seed, same spawns.
 
-    Spawns come from ``Game(size, p_four=p_four, rng=rng)`` (``rng``: a seed or a numpy Generator;
-    ``seed=`` is its older name), so the same player on the same seed plays the same game. Stops
+    Spawns come from ``Game(size, p_four=p_four, rng=rng)`` (``rng``: a seed or a numpy
+    Generator), so the same player on the same seed plays the same game. Stops
     when the game is over, after ``max_moves``, or once ``until_tile`` is made. Each move's thinking
     time is recorded (it is the only thing that varies run to run).
 
@@ -213,7 +206,7 @@ def play_game(player: Player, *, rng: RngLike = None, seed: RngLike = None, size
     """
     if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int) or max_moves < 0):
         raise ValueError(f"max_moves must be None or an int >= 0, got {max_moves!r}")
-    game = Game(size=size, p_four=p_four, rng=rng_or_seed(rng, seed, "play_game"))
+    game = Game(size=size, p_four=p_four, rng=rng)
     record = GameRecord(_player_name(player), game.seed, size, float(p_four), game.board)
     while not game.over and (max_moves is None or record.moves_played < max_moves):
         if until_tile is not None and game.board.max_tile >= until_tile:

@@ -9,7 +9,6 @@ from functools import lru_cache
 from itertools import islice
 from typing import Any, Iterable, NamedTuple, Sequence
 
-from tilelab._deprecation import renamed
 from tilelab.game2048.board import (
     BLANK, MAX_SIZE, MAX_TILE, Board, BoardLike, Cell, Direction, DirectionLike, as_board, check_size, check_tile,
 )
@@ -21,7 +20,6 @@ __all__ = [
     "line_cells",
     "MoveResult",
     "play",
-    "move",
     "legal_moves",
     "is_over",
 ]
@@ -203,9 +201,6 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     score = sum(r.score for r in results)
     changed = any(r.changed for r in results)
     return MoveResult(Board.trusted(new_rows), score, moves, changed, direction)
-
-
-move = renamed(play, "tilelab.game2048.move", "tilelab.game2048.play")  #: the older name of :func:`play`
 
 
 _LEFT, _RIGHT, _UP, _DOWN = range(4)

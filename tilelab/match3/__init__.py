@@ -5,7 +5,7 @@
 >>> find_matches(board), is_dead(board)
 ([], False)
 >>> result = play(board, legal_moves(board)[0], rng=0)
->>> result.valid, find_matches(result.board)
+>>> result.legal, find_matches(result.board)
 (True, [])
 
 Glossary (the names the lessons use):
@@ -28,9 +28,8 @@ The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.slid
   ``swap(board, a, b, *, rng)`` is the same plain rule with the two cells as arguments (kept:
   lessons build it), ``swap_specials`` its special twin.
 - ``legal_moves(board)``: every swap that makes a match, the readable function the lesson builds
-  (:mod:`tilelab.match3.moves`); its compiled twins are ``valid_moves_fast`` and ``is_dead_fast``
-  (tested to agree). ``valid_moves``, ``valid_moves_reference`` and ``is_dead_reference`` are older
-  names: they warn and go in tilelab 0.3.0.
+  (:mod:`tilelab.match3.moves`); its compiled twins are ``legal_moves_fast`` and ``is_dead_fast``
+  (tested to agree).
 - ``rng`` is keyword-only everywhere (a seed or a ``numpy.random.Generator``) and required
   wherever chance enters: deals, refills, cascades, swaps, reshuffles, statistics.
 - one text picture for both boards: ``print(board)`` writes it, ``Board.parse`` and
@@ -53,8 +52,7 @@ from tilelab.match3.cascade import (
 from tilelab.match3.matches import Group, Run, find_matches, find_runs, four_direction_counts
 from tilelab.match3.moves import hint, immediate_score
 from tilelab.match3.moves import is_dead, legal_moves
-from tilelab.match3.moves import is_dead_reference, valid_moves, valid_moves_reference  # older names: they warn
-from tilelab.match3.fast import is_dead_fast, swap_fast, valid_moves_fast
+from tilelab.match3.fast import is_dead_fast, swap_fast, legal_moves_fast
 from tilelab.match3.generate import (
     Reshuffle,
     ReshuffleWarning,
@@ -74,7 +72,7 @@ from tilelab.match3.special_rules import (
     find_groups,
     is_dead_specials,
     swap_specials,
-    valid_moves_specials,
+    legal_moves_specials,
 )
 from tilelab.match3.special_reshuffle import reshuffle_specials
 
@@ -89,11 +87,11 @@ __all__ = [
     "SwapResult", "Reshuffle", "ReshuffleWarning", "cascade_step", "clear", "fall", "find_matches",
     "find_runs", "four_direction_counts", "hint", "immediate_score", "neighbours", "refill", "ChosenRefills",
     "refill_outcomes", "resolve", "swap", "swap_fast",
-    "valid_moves_fast", "legal_moves", "is_dead", "is_dead_fast", "new_board",
+    "legal_moves_fast", "legal_moves", "is_dead", "is_dead_fast", "new_board",
     "planted_board", "reshuffle", "reshuffle_report",
     "stable_board", "can_have_move",
     # special candies (specials on; the rules above stay the default)
     "SpecialBoard", "SpecialStep", "SpecialSwapResult", "new_special_board", "swap_specials",
-    "valid_moves_specials", "is_dead_specials", "reshuffle_specials", "SCORE_TABLE", "combo_cells", "find_groups",
+    "legal_moves_specials", "is_dead_specials", "reshuffle_specials", "SCORE_TABLE", "combo_cells", "find_groups",
     "specials_count",
 ]

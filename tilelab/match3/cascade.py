@@ -233,7 +233,7 @@ S = TypeVar("S")
 class SwapOutcome(Generic[B, S]):
     """The fields every swap result has, plain (:class:`SwapResult`) or with specials (``SpecialSwapResult``)."""
 
-    valid: bool  #: False: no match, swapped back, ``board`` unchanged
+    legal: bool  #: False: no match, swapped back, ``board`` unchanged
     board: B  #: the board after the cascade
     steps: tuple[S, ...]  #: the cascade steps in order
     score: int
@@ -245,9 +245,9 @@ class SwapOutcome(Generic[B, S]):
 
 @dataclass(frozen=True)
 class SwapResult(SwapOutcome[Board, CascadeStep]):
-    """What a swap did. ``valid`` False means it was swapped back and ``board`` is unchanged.
+    """What a swap did. ``legal`` False means it was swapped back and ``board`` is unchanged.
 
-    Fields: ``valid, board, steps, score, cascades, a, b, swapped`` (:class:`SwapOutcome`).
+    Fields: ``legal, board, steps, score, cascades, a, b, swapped`` (:class:`SwapOutcome`).
     """
 
 
@@ -337,10 +337,10 @@ def swap(board: Board, a: Cell, b: Cell, *, rng: RefillSource) -> SwapResult:
     ... 0012
     ... 2102''')
     >>> bad = swap(board, (0, 0), (0, 1), rng=1)
-    >>> bad.valid, bad.board == board
+    >>> bad.legal, bad.board == board
     (False, True)
     >>> result = swap(board, (2, 2), (3, 2), rng=1)   # the 0 drops into row 2: 000
-    >>> result.valid, result.cascades, result.score
+    >>> result.legal, result.cascades, result.score
     (True, 1, 60)
     >>> print(result.steps[0].cleared)
     0120

@@ -268,7 +268,7 @@ def count_dead(rows: int, cols: int, kinds: int, u: npt.NDArray[Any]) -> int:
 
 
 def swap_array(grid: npt.NDArray[Any], a: Cell, b: Cell, kinds: int, *, rng: np.random.Generator) -> tuple[bool, int, int]:
-    """Fast swap on an int8 array (modified in place). Returns (valid, score, cascades)."""
+    """Fast swap on an int8 array (modified in place). Returns (legal, score, cascades)."""
     (r1, c1), (r2, c2) = a, b
     if not swap_creates_run(grid, r1, c1, r2, c2):
         return False, 0, 0
@@ -294,21 +294,21 @@ def swap_fast(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
     >>> from tilelab.match3 import Board, swap
     >>> board = Board.parse("0120\\n1201\\n0012\\n2102")
     >>> fast = swap_fast(board, (2, 2), (3, 2), rng=1)
-    >>> fast.board == swap(board, (2, 2), (3, 2), rng=1).board, fast.valid, fast.score, fast.cascades
+    >>> fast.board == swap(board, (2, 2), (3, 2), rng=1).board, fast.legal, fast.score, fast.cascades
     (True, True, 60, 1)
     """
     a, b = check_swap(board, a, b)
     grid = board.to_array()
     swapped = board.swapped(a, b)
-    valid, score, cascades = swap_array(grid, a, b, board.kinds, rng=as_generator(rng))
-    after = Board.trusted(tuple(map(tuple, grid.tolist())), board.kinds) if valid else board
-    return SwapResult(bool(valid), after, (), int(score), int(cascades), a, b, swapped)
+    legal, score, cascades = swap_array(grid, a, b, board.kinds, rng=as_generator(rng))
+    after = Board.trusted(tuple(map(tuple, grid.tolist())), board.kinds) if legal else board
+    return SwapResult(bool(legal), after, (), int(score), int(cascades), a, b, swapped)
 
 
-def valid_moves_fast(board: Board) -> list[Move]:
+def legal_moves_fast(board: Board) -> list[Move]:
     """Every legal swap, as :func:`tilelab.match3.moves.legal_moves` lists them, but compiled.
 
-    >>> valid_moves_fast(Board.parse("001\\n120\\n212"))
+    >>> legal_moves_fast(Board.parse("001\\n120\\n212"))
     [((0, 2), (1, 2)), ((1, 1), (2, 1))]
     """
     check_full(board)

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 import numpy as np
 
 from tilelab._checks import short_repr
-from tilelab._deprecation import warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -50,7 +49,7 @@ from tilelab._protocol import (
     saved_fields,
     saved_rng_state,
 )
-from tilelab._random import rng_or_seed, seeded_generator
+from tilelab._random import seeded_generator
 from tilelab.match3.cascade import ChosenRefills, RefillSource, SwapResult, refill_outcomes, refill_source, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
@@ -63,7 +62,7 @@ if TYPE_CHECKING:
 __all__ = ["Game", "PLAIN", "PlainRules", "Rules", "SpecialRules", "WITH_SPECIALS", "as_rules", "play"]
 
 JSON_FORMAT = "tilelab.match3"
-JSON_VERSION = 1
+JSON_VERSION = 2  #: 2: the number of moves is saved as ``moves_played`` (version 1 said ``moves``: still read)
 
 
 # ----------------------------------------------------------------------------- rules
@@ -85,11 +84,6 @@ class Rules:
 
     def legal_moves(self, board: Any) -> list[Move]:
         raise NotImplementedError
-
-    def valid_moves(self, board: Any) -> list[Move]:
-        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
-        warn("Rules.valid_moves(board)", "Rules.legal_moves(board)")
-        return self.legal_moves(board)
 
     def is_dead(self, board: Any) -> bool:
         raise NotImplementedError
@@ -140,9 +134,9 @@ class PlainRules(Rules):
         return swap(board, a, b, rng=rng)
 
     def legal_moves(self, board: Board) -> list[Move]:
-        from tilelab.match3.fast import valid_moves_fast  # the compiled twin of moves.legal_moves (tested equal)
+        from tilelab.match3.fast import legal_moves_fast  # the compiled twin of moves.legal_moves (tested equal)
 
-        return valid_moves_fast(board)
+        return legal_moves_fast(board)
 
     def is_dead(self, board: Board) -> bool:
         from tilelab.match3.fast import is_dead_fast
@@ -179,9 +173,9 @@ class SpecialRules(Rules):
         return swap_specials(board, a, b, rng=rng)
 
     def legal_moves(self, board: Any) -> list[Move]:
-        from tilelab.match3.special_rules import valid_moves_specials
+        from tilelab.match3.special_rules import legal_moves_specials
 
-        return valid_moves_specials(board)
+        return legal_moves_specials(board)
 
     def is_dead(self, board: Any) -> bool:
         from tilelab.match3.special_rules import is_dead_specials
@@ -287,7 +281,7 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RefillSource) -> "Swap
     :func:`~tilelab.match3.cascade.swap` gives), a :class:`~tilelab.match3.special_board.SpecialBoard`
     the special candies' (a ``SpecialSwapResult``, as ``swap_specials`` gives). Refills draw from
     ``rng`` (a seed or a Generator), or take chosen kinds (:class:`~tilelab.match3.cascade.ChosenRefills`).
-    A swap that makes no match is swapped back (``valid`` False).
+    A swap that makes no match is swapped back (``legal`` False).
 
     >>> board = Board.parse('''
     ... 0120
@@ -305,7 +299,7 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RefillSource) -> "Swap
     0121
     1202
     2112
-    >>> result.valid, result.score, result.cascades
+    >>> result.legal, result.score, result.cascades
     (True, 60, 1)
     >>> special = play(SpecialBoard.from_board(board), ((2, 2), (3, 2)), rng=1)
     >>> type(special).__name__, special.board.colours() == result.board
@@ -320,13 +314,36 @@ def play(board: Board | SpecialBoard, move: Move, *, rng: RefillSource) -> "Swap
 # ----------------------------------------------------------------------------- the game
 
 
-_STEP_FIELDS = ("board", "score", "moves", "last_cascades", "best_cascades", "rng")  #: a saved position's fields
+def _from_version_1(data: Any) -> Any:
+    """A version 1 save as version 2 says it: its ``moves`` count (and each undo step's) is ``moves_played``.
+
+    Anything else is returned as it is, for :meth:`Game.from_dict` to check.
+
+    >>> _from_version_1({"format": JSON_FORMAT, "version": 1, "moves": 3, "history": [{"moves": 2}]})
+    {'format': 'tilelab.match3', 'version': 2, 'moves_played': 3, 'history': [{'moves_played': 2}]}
+    """
+    if not (isinstance(data, dict) and data.get("format") == JSON_FORMAT and type(data.get("version")) is int
+            and data["version"] == 1):
+        return data
+
+    def renamed(step: Any) -> Any:
+        if not isinstance(step, dict) or "moves_played" in step:
+            return step
+        return {("moves_played" if key == "moves" else key): value for key, value in step.items()}
+
+    upgraded = renamed({**data, "version": JSON_VERSION})
+    if isinstance(upgraded.get("history"), list):
+        upgraded["history"] = [renamed(step) for step in upgraded["history"]]
+    return upgraded
+
+
+_STEP_FIELDS = ("board", "score", "moves_played", "last_cascades", "best_cascades", "rng")  #: a saved position's fields
 
 
 class _Snapshot(NamedTuple):
     board: Any
     score: int
-    moves: int
+    moves_played: int
     last_cascades: int
     best_cascades: int
     rng_state: dict[str, Any]
@@ -344,12 +361,11 @@ class Game(SessionBase):
     """
 
     def __init__(self, rows: int = 8, cols: int = 8, kinds: int = 6, *, rules: "Rules | str | bool" = PLAIN,
-                 rng: int | np.random.Generator | None = None, seed: int | np.random.Generator | None = None,
+                 rng: int | np.random.Generator | None = None,
                  board: Any = None) -> None:
-        source = rng_or_seed(rng, seed, "tilelab.match3.Game")  # seed= is the older name of rng=
         self.rules = as_rules(rules)
         #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
-        self._rng, self.seed = seeded_generator(source)
+        self._rng, self.seed = seeded_generator(rng)
         self._history: list[_Snapshot] = []
         if board is None:
             board = self.rules.deal(rows, cols, kinds, rng=self._rng)
@@ -409,12 +425,6 @@ class Game(SessionBase):
         """Always False: match-3 here has no target (play for score)."""
         return False
 
-    @property
-    def moves(self) -> int:
-        """Deprecated: :attr:`moves_played` (``moves`` is a sequence of moves everywhere else)."""
-        warn("tilelab.match3.Game.moves", "Game.moves_played (the number of moves)")
-        return self.moves_played
-
     def legal_moves(self) -> list[Move]:
         """The swaps that make a match (specials on: also special pairs and colour-bomb swaps)."""
         return self.rules.legal_moves(self.board)
@@ -473,7 +483,7 @@ class Game(SessionBase):
         if chosen is not None and chosen.used != len(chosen.kinds):
             raise ValueError(f"this swap refills {chosen.used} holes but {len(chosen.kinds)} kinds were given: "
                              "give one kind per refilled hole")
-        if not result.valid:
+        if not result.legal:
             return Turn(pair, False, result)
         self._history.append(snapshot)
         self.board = result.board
@@ -494,14 +504,14 @@ class Game(SessionBase):
         if not self._history:
             return False
         snap = self._history.pop()
-        self.board, self.score, self.moves_played = snap.board, snap.score, snap.moves
+        self.board, self.score, self.moves_played = snap.board, snap.score, snap.moves_played
         self.last_cascades, self.best_cascades = snap.last_cascades, snap.best_cascades
         self._rng.bit_generator.state = snap.rng_state
         return True
 
     # ------------------------------------------------------------------ save / load
     def _state(self, snap: _Snapshot) -> dict[str, Any]:
-        return {"board": self.rules.board_to_dict(snap.board), "score": snap.score, "moves": snap.moves,
+        return {"board": self.rules.board_to_dict(snap.board), "score": snap.score, "moves_played": snap.moves_played,
                 "last_cascades": snap.last_cascades, "best_cascades": snap.best_cascades,
                 "rng": jsonable(snap.rng_state)}
 
@@ -531,21 +541,21 @@ class Game(SessionBase):
             raise ValueError(f"saved game field {where}'board' is {board.rows}x{board.cols} with {board.kinds} kinds, "
                              f"but the game's board is {like.rows}x{like.cols} with {like.kinds}: every undo step "
                              "has the game's size and kinds")
-        counts = [saved_field(data, key, int, where) for key in ("score", "moves", "last_cascades", "best_cascades")]
-        score, moves, last_cascades, best_cascades = counts
+        counts = [saved_field(data, key, int, where) for key in ("score", "moves_played", "last_cascades", "best_cascades")]
+        score, moves_played, last_cascades, best_cascades = counts
         if last_cascades > best_cascades or best_cascades > MAX_CASCADES:
             raise ValueError(f"saved game fields {where}'last_cascades' = {last_cascades} and 'best_cascades' = "
                              f"{best_cascades} contradict: the best is the largest of every move's (at most {MAX_CASCADES})")
-        if moves == 0 and (score or best_cascades):
-            raise ValueError(f"saved game field {where}'moves' is 0 but the score or cascades are not: nothing "
+        if moves_played == 0 and (score or best_cascades):
+            raise ValueError(f"saved game field {where}'moves_played' is 0 but the score or cascades are not: nothing "
                              "scores before the first move")
         state = saved_rng_state(saved_field(data, "rng", dict, where), f"{where}rng")
-        return _Snapshot(board, score, moves, last_cascades, best_cascades, dict(state))
+        return _Snapshot(board, score, moves_played, last_cascades, best_cascades, dict(state))
 
     @classmethod
     def from_dict(cls, data: Any) -> "Game":
-        """Rebuild a game saved by :meth:`to_dict`; every field is checked."""
-        data = saved_fields(check_saved_header(data, JSON_FORMAT, JSON_VERSION),
+        """Rebuild a game saved by :meth:`to_dict`; every field is checked (a version 1 save is read too)."""
+        data = saved_fields(check_saved_header(_from_version_1(data), JSON_FORMAT, JSON_VERSION),
                             ("format", "version", "rules", "seed") + _STEP_FIELDS + ("history",))
         rules = as_rules(saved_field(data, "rules", str))
         now = cls._snapshot_from(rules, data, "")
@@ -566,7 +576,7 @@ class Game(SessionBase):
         steps = game._history
         for i, snap in enumerate([*history, None]):  # each step checked against the one before, as it is read
             step = now if snap is None else cls._snapshot_from(rules, snap, f"history[{i}].", now.board)
-            if i and (steps[i - 1].moves + 1 != step.moves or steps[i - 1].score > step.score
+            if i and (steps[i - 1].moves_played + 1 != step.moves_played or steps[i - 1].score > step.score
                       or step.best_cascades != max(steps[i - 1].best_cascades, step.last_cascades)):
                 raise ValueError(f"saved game history[{i - 1}] does not lead to the next position (one move more, "
                                  "never less score, the best cascade the larger of the best before and the last)")

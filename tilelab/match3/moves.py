@@ -6,13 +6,11 @@ glossary).
 
 from __future__ import annotations
 
-from tilelab._deprecation import renamed
 from tilelab.match3.board import Board, check_full, Move
 from tilelab.match3.cascade import creates_run
 from tilelab.match3.matches import find_matches, find_runs
 
 __all__ = [
-    "valid_moves",
     "legal_moves",
     "check_stable",
     "is_dead",
@@ -28,9 +26,6 @@ __all__ = [
 def legal_moves(board: Board) -> list[Move]:
     """Every legal swap ``(a, b)``, ``a`` before ``b`` in reading order (reference version).
 
-    ``valid_moves`` is the older name of this very function (the name the three engines share
-    is ``legal_moves``).
-
     >>> legal_moves(Board.parse('''
     ... 001
     ... 120
@@ -44,11 +39,6 @@ def legal_moves(board: Board) -> list[Move]:
             if board.on_board(b) and creates_run(board, a, b):
                 moves.append((a, b))
     return sorted(moves)
-
-
-#: Older names of :func:`legal_moves` and :func:`is_dead`: they warn and name the new one.
-valid_moves = renamed(legal_moves, "tilelab.match3.valid_moves", "tilelab.match3.legal_moves")
-valid_moves_reference = renamed(legal_moves, "tilelab.match3.valid_moves_reference", "tilelab.match3.legal_moves")
 
 
 def check_stable(board: Board) -> None:
@@ -113,12 +103,12 @@ HINT_RULES = ("score", "first", "lowest")
 
 
 def hint(board: Board, rule: str = "score") -> Move | None:
-    """One valid move chosen by a stated rule, or None on a dead board.
+    """One legal move chosen by a stated rule, or None on a dead board.
 
     - ``"score"``: the largest immediate score (the swap's own matches); ties -> the lowest move
       on the board (falls there disturb fewer candies), then reading order.
     - ``"lowest"``: the move nearest the bottom (it stirs most candies above it).
-    - ``"first"``: the first valid move in reading order.
+    - ``"first"``: the first legal move in reading order.
 
     >>> hint(Board.parse('''
     ... 0120
@@ -141,6 +131,3 @@ def hint(board: Board, rule: str = "score") -> Move | None:
         return min(moves, key=lowest)
     score = _immediate_score_stable if not find_runs(board) else immediate_score
     return min(moves, key=lambda m: (-score(board, m), lowest(m)))
-
-
-is_dead_reference = renamed(is_dead, "tilelab.match3.is_dead_reference", "tilelab.match3.is_dead")  #: older name

@@ -51,10 +51,10 @@ candy it clears that no group cleared. Blast points are not multiplied by the ca
 ... 1 2- 0 1
 ... 2 1 1 2''')
 >>> r = swap_specials(board, (1, 1), (2, 1), rng=0)   # the striped 2 moves down: 1 1 in row 1 ...
->>> r.valid                                            # ... but no run: swapped back
+>>> r.legal                                            # ... but no run: swapped back
 False
 >>> r = swap_specials(board, (1, 0), (1, 1), rng=0)   # 1 moves right: column 1 reads 1 1 1
->>> r.valid, [a.special for a in r.steps[0].activations]
+>>> r.legal, [a.special for a in r.steps[0].activations]
 (True, [])
 
 The special-candy engine lives in three modules: :mod:`~tilelab.match3.special_board` (codes, score table,
@@ -95,8 +95,8 @@ __all__ = [
     "SpecialStep",
     "SpecialSwapResult",
     "combo_of",
-    "is_valid_special_swap",
-    "valid_moves_specials",
+    "is_legal_special_swap",
+    "legal_moves_specials",
     "is_dead_specials",
     "find_groups",
     "special_for",
@@ -183,7 +183,7 @@ class SpecialStep:
 
 @dataclass(frozen=True)
 class SpecialSwapResult(SwapOutcome[SpecialBoard, SpecialStep]):
-    """What a swap did with specials on; ``valid`` False: swapped back, ``board`` unchanged.
+    """What a swap did with specials on; ``legal`` False: swapped back, ``board`` unchanged.
 
     The fields of :class:`tilelab.match3.cascade.SwapOutcome` (as ``SwapResult``), plus ``combo``.
     """
@@ -228,12 +228,12 @@ def _run_through(board: SpecialBoard, cell: Cell) -> bool:
     return count(0, -1) + count(0, 1) + 1 >= RUN or count(-1, 0) + count(1, 0) + 1 >= RUN
 
 
-def is_valid_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
+def is_legal_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
     """A swap is legal when it sets off a combination or makes a run through ``a`` or ``b``.
 
-    >>> is_valid_special_swap(SpecialBoard.parse("* 1 2\\n2 0 1"), (0, 0), (0, 1))  # a bomb always
+    >>> is_legal_special_swap(SpecialBoard.parse("* 1 2\\n2 0 1"), (0, 0), (0, 1))  # a bomb always
     True
-    >>> is_valid_special_swap(SpecialBoard.parse("0- 1 2\\n2 0 1"), (0, 0), (0, 1))  # striped+plain: needs a run
+    >>> is_legal_special_swap(SpecialBoard.parse("0- 1 2\\n2 0 1"), (0, 0), (0, 1))  # striped+plain: needs a run
     False
     """
     if combo_of(board, a, b) != "none":
@@ -244,10 +244,10 @@ def is_valid_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
     return _run_through(after, a) or _run_through(after, b)
 
 
-def valid_moves_specials(board: SpecialBoard) -> list[Move]:
+def legal_moves_specials(board: SpecialBoard) -> list[Move]:
     """Every legal swap with specials on: runs, special+special swaps and any colour-bomb swap.
 
-    >>> valid_moves_specials(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
+    >>> legal_moves_specials(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
     [((1, 0), (1, 1))]
     """
     if not isinstance(board, SpecialBoard):
@@ -257,7 +257,7 @@ def valid_moves_specials(board: SpecialBoard) -> list[Move]:
     moves = []
     for a in board.cells():
         for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
-            if board.on_board(b) and is_valid_special_swap(board, a, b):
+            if board.on_board(b) and is_legal_special_swap(board, a, b):
                 moves.append((a, b))
     return moves
 
@@ -276,15 +276,15 @@ def is_dead_specials(board: SpecialBoard) -> bool:
     >>> is_dead_specials(SpecialBoard.parse("0 0 0\\n1 2 1\\n2 1 2"))
     Traceback (most recent call last):
     ...
-    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng=rng)), or ask valid_moves_specials(board) for the legal swaps
+    ValueError: the board still holds a run at (0, 0), (0, 1), (0, 2): 'dead' is defined only for stable boards -- run the cascade first (resolve_specials(board, rng=rng)), or ask legal_moves_specials(board) for the legal swaps
     """
-    moves = valid_moves_specials(board)  # checks the type and that the board is full
+    moves = legal_moves_specials(board)  # checks the type and that the board is full
     groups = find_groups(board)
     if groups:
         cells = ", ".join(str(cell) for cell in sorted(groups[0].cells))
         raise ValueError(
             f"the board still holds a run at {cells}: 'dead' is defined only for stable boards -- "
-            "run the cascade first (resolve_specials(board, rng=rng)), or ask valid_moves_specials(board) for the legal swaps"
+            "run the cascade first (resolve_specials(board, rng=rng)), or ask legal_moves_specials(board) for the legal swaps"
         )
     return not moves
 
@@ -583,13 +583,13 @@ def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RefillSource) -
     ... 1 0 2 1 1
     ... 2 2 1 2 0''')
     >>> r = swap_specials(board, (0, 1), (1, 1), rng=0)   # the 0 moves up: 0 0 0 0, swipe up/down
-    >>> r.valid, r.steps[0].created
+    >>> r.legal, r.steps[0].created
     (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
     """
     a, b = check_special_swap(board, a, b)
     rng = refill_source(rng)
     swapped = board.swapped(a, b)
-    if not is_valid_special_swap(board, a, b):
+    if not is_legal_special_swap(board, a, b):
         return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)
     combo = combo_of(board, a, b)
     steps = resolve_specials(swapped, rng=rng, move=(a, b), combo=combo)

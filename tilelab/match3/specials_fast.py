@@ -437,13 +437,13 @@ def list_special_moves(g: npt.NDArray[Any], s: npt.NDArray[Any], out: npt.NDArra
 def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -> tuple[bool, SpecialBoard, int, int]:
     """Same rules and random draws as :func:`tilelab.match3.special_rules.swap_specials`, compiled.
 
-    Returns ``(valid, board, score, cascades)``.
+    Returns ``(legal, board, score, cascades)``.
 
     >>> from tilelab.match3 import swap_specials
     >>> board = SpecialBoard.parse("0 1 0 0 2\\n1 0 2 1 1\\n2 2 1 2 0")
-    >>> valid, after, score, cascades = swap_specials_fast(board, (0, 1), (1, 1), rng=0)
+    >>> legal, after, score, cascades = swap_specials_fast(board, (0, 1), (1, 1), rng=0)
     >>> slow = swap_specials(board, (0, 1), (1, 1), rng=0)
-    >>> (valid, after, score, cascades) == (slow.valid, slow.board, slow.score, slow.cascades)
+    >>> (legal, after, score, cascades) == (slow.legal, slow.board, slow.score, slow.cascades)
     True
     """
     a, b = check_special_swap(board, a, b)
@@ -456,14 +456,14 @@ def swap_specials_fast(board: SpecialBoard, a: Cell, b: Cell, *, rng: RngLike) -
         score, cascades
 
 
-def valid_moves_specials_fast(board: SpecialBoard) -> list[Move]:
+def legal_moves_specials_fast(board: SpecialBoard) -> list[Move]:
     """Every legal swap with specials on, compiled (same list as the reference).
 
-    >>> valid_moves_specials_fast(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
+    >>> legal_moves_specials_fast(SpecialBoard.parse("0 1 2\\n1| 2+ 0"))
     [((1, 0), (1, 1))]
     """
     if not isinstance(board, SpecialBoard) or not board.is_full:
-        raise ValueError("valid moves need a full SpecialBoard")
+        raise ValueError("legal moves need a full SpecialBoard")
     g, s = board.to_arrays()
     out = np.empty((2 * board.rows * board.cols, 4), np.int64)
     n = list_special_moves(g, s, out)
@@ -472,12 +472,12 @@ def valid_moves_specials_fast(board: SpecialBoard) -> list[Move]:
 
 def is_dead_specials_fast(board: SpecialBoard) -> bool:
     """True when no swap is legal with specials on (compiled)."""
-    return not valid_moves_specials_fast(board)
+    return not legal_moves_specials_fast(board)
 
 
-def play_random(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike, specials: bool = True,
+def play_random(rows: int, cols: int, kinds: int, n_moves: int, *, rng: RngLike, specials: bool = True,
                 seek: bool = False) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
-    """Play ``moves`` random legal swaps (fast path); cascade steps and score of each move.
+    """Play ``n_moves`` random legal swaps (fast path); cascade steps and score of each move.
 
     With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast`) play the same way, so the
     two can be compared. ``seek=True`` is a player who uses specials: a random move that swaps or
@@ -497,10 +497,10 @@ def play_random(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike, s
     g = board.to_array()
     s = np.zeros_like(g)
     out = np.empty((2 * rows * cols, 4), np.int64)
-    cascades = np.empty(moves, np.int64)
-    scores = np.empty(moves, np.int64)
+    cascades = np.empty(n_moves, np.int64)
+    scores = np.empty(n_moves, np.int64)
     i = 0
-    while i < moves:
+    while i < n_moves:
         n = list_special_moves(g, s, out) if specials else list_moves(g, out)
         if n == 0:
             if specials:

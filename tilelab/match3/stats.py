@@ -220,8 +220,8 @@ def exact_dead_rates(rows: int, cols: int, kinds: int, *, saved: bool = False) -
 # ----------------------------------------------------------------------------- playing
 
 
-def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLike) -> npt.NDArray[Any]:
-    """Play ``moves`` random legal swaps (reshuffling dead boards); cascade steps of each.
+def cascade_lengths(rows: int, cols: int, kinds: int, n_moves: int, *, rng: RngLike) -> npt.NDArray[Any]:
+    """Play ``n_moves`` random legal swaps (reshuffling dead boards); cascade steps of each.
 
     >>> lengths = cascade_lengths(8, 8, 6, 200, rng=0)
     >>> len(lengths), bool(lengths.min() >= 1)
@@ -231,8 +231,8 @@ def cascade_lengths(rows: int, cols: int, kinds: int, moves: int, *, rng: RngLik
     board = new_board(rows, cols, kinds, rng=rng)
     grid = board.to_array()
     out = np.empty((2 * rows * cols, 4), np.int64)
-    lengths = np.empty(moves, np.int64)
-    for i in range(moves):
+    lengths = np.empty(n_moves, np.int64)
+    for i in range(n_moves):
         if not any_move(grid):
             grid = reshuffle_report(Board.from_array(grid, kinds), rng=rng).board.to_array()
         n = list_moves(grid, out)

@@ -160,7 +160,7 @@ def plot_cascade(result: SwapResult, *, max_steps: int | None = None) -> Figure:
     fig = plt.figure(figsize=(4 * size, n_rows * (max(1.7, board.rows * CELL_INCHES) + 0.45)))
     grid = fig.add_gridspec(n_rows, 4)
     ax = fig.add_subplot(grid[0, 0])
-    verdict = "" if result.valid else " (no match: swapped back)"
+    verdict = "" if result.legal else " (no match: swapped back)"
     before = result.swapped.swapped(result.a, result.b)
     draw_board(ax, before, move=(result.a, result.b), title=f"swap {result.a} <-> {result.b}{verdict}")
     info = fig.add_subplot(grid[0, 1:])

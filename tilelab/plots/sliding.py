@@ -1,7 +1,7 @@
 """Pictures for the sliding-puzzle lessons; every function returns a matplotlib ``Figure``.
 
->>> from tilelab.sliding import Puzzle
->>> fig = plot_puzzle(Puzzle.goal(3, 3), title="goal")
+>>> from tilelab.sliding import Board
+>>> fig = plot_puzzle(Board.goal(3, 3), title="goal")
 >>> fig.axes[0].get_title()
 'goal'
 """
@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Arc, FancyBboxPatch, Rectangle
 
-from tilelab.sliding import Puzzle, distance_histogram, inversion_pairs, inversions, play
+from tilelab.sliding import Board, distance_histogram, inversion_pairs, inversions, play
 
 __all__ = [
     "draw_puzzle",
@@ -41,22 +41,22 @@ GAP = 0.06  # gap between tiles, in cells
 
 def draw_puzzle(
     ax: Axes,
-    puzzle: Puzzle,
+    board: Board,
     *,
     highlight: Sequence[int] = (),
     image: np.ndarray | None = None,
     numbers: bool = True,
     title: str | None = None,
 ) -> Axes:
-    """Draw ``puzzle`` on ``ax``: tiles as rounded squares (or pieces of ``image``), blank empty."""
-    rows, cols = puzzle.shape
+    """Draw ``board`` on ``ax``: tiles as rounded squares (or pieces of ``image``), blank empty."""
+    rows, cols = board.shape
     ax.set_xlim(0, cols)
     ax.set_ylim(rows, 0)
     ax.set_aspect("equal")
     ax.axis("off")
     ax.add_patch(Rectangle((0, 0), cols, rows, color=BLANK_COLOUR, zorder=0))
-    goal_cell = {t: divmod(t - 1, cols) for t in range(1, puzzle.cell_count)}
-    for (r, c), tile in ((divmod(i, cols), t) for i, t in enumerate(puzzle.tiles)):
+    goal_cell = {t: divmod(t - 1, cols) for t in range(1, board.cell_count)}
+    for (r, c), tile in ((divmod(i, cols), t) for i, t in enumerate(board.tiles)):
         if tile == 0:
             continue
         x, y, side = c + GAP, r + GAP, 1 - 2 * GAP
@@ -76,7 +76,7 @@ def draw_puzzle(
                 )
             )
         if numbers:
-            size = 15 if puzzle.cell_count <= 16 else 11
+            size = 15 if board.cell_count <= 16 else 11
             style = dict(color=TEXT_COLOUR, fontweight="bold", fontsize=size, zorder=3)
             if image is not None:
                 style.update(color="black", bbox=dict(boxstyle="round", fc="white", alpha=0.7, lw=0))
@@ -87,7 +87,7 @@ def draw_puzzle(
 
 
 def plot_puzzle(
-    puzzle: Puzzle,
+    board: Board,
     *,
     title: str | None = None,
     highlight: Sequence[int] = (),
@@ -96,23 +96,23 @@ def plot_puzzle(
 ) -> Figure:
     """One board as a picture (``image``: an RGB array to cut into tiles, picture mode)."""
     fig, ax = plt.subplots(
-        figsize=(CELL_INCHES * puzzle.cols + 0.4, CELL_INCHES * puzzle.rows + (0.7 if title else 0.3))
+        figsize=(CELL_INCHES * board.cols + 0.4, CELL_INCHES * board.rows + (0.7 if title else 0.3))
     )
-    draw_puzzle(ax, puzzle, highlight=highlight, image=image, numbers=numbers, title=title)
+    draw_puzzle(ax, board, highlight=highlight, image=image, numbers=numbers, title=title)
     fig.tight_layout()
     return fig
 
 
 def plot_puzzles(
-    puzzles: Sequence[Puzzle],
+    puzzles: Sequence[Board],
     titles: Sequence[str] | None = None,
     *,
     highlight: Sequence[int] = (),
 ) -> Figure:
     """Several boards side by side (e.g. before and after a move).
 
-    >>> from tilelab.sliding import Puzzle
-    >>> g = Puzzle.goal(2, 3)
+    >>> from tilelab.sliding import Board
+    >>> g = Board.goal(2, 3)
     >>> len(plot_puzzles([g, g.slide(4)], ["before", "after"]).axes)
     2
     """
@@ -179,26 +179,26 @@ def _draw_sequence(
     ax.axis("off")
 
 
-def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
+def plot_inversions(board: Board, *, highlight: Sequence[int] = ()) -> Figure:
     """The board and its tiles read row by row, every inversion drawn as an arc.
 
     The strip gets a fixed width per tile, so a 4x4 board's 15 tiles stay readable.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> fig = plot_inversions(Puzzle.parse('2 4\\n3 1\\n5 .'))
+    >>> from tilelab.sliding import Board
+    >>> fig = plot_inversions(Board.parse('2 4\\n3 1\\n5 .'))
     >>> fig.axes[1].get_title()
     '4 inversions (even)'
     """
-    seq = [t for t in puzzle.tiles if t != 0]
-    pairs = inversion_pairs(puzzle)
+    seq = [t for t in board.tiles if t != 0]
+    pairs = inversion_pairs(board)
     strip_w = STRIP_TILE_INCHES * max(len(seq), 1)
-    board_w = CELL_INCHES * 1.3 * puzzle.cols
-    height = max(CELL_INCHES * 1.3 * puzzle.rows, STRIP_TILE_INCHES * _strip_height(len(seq))) + 0.7
+    board_w = CELL_INCHES * 1.3 * board.cols
+    height = max(CELL_INCHES * 1.3 * board.rows, STRIP_TILE_INCHES * _strip_height(len(seq))) + 0.7
     fig, (left, right) = plt.subplots(
         1, 2, figsize=(board_w + strip_w + 0.6, height),
         gridspec_kw={"width_ratios": [board_w, strip_w]},
     )
-    draw_puzzle(left, puzzle, highlight=highlight, title="board")
+    draw_puzzle(left, board, highlight=highlight, title="board")
     _draw_sequence(right, seq, pairs, highlight=highlight)
     count = len(pairs)
     right.set_title(
@@ -208,7 +208,7 @@ def plot_inversions(puzzle: Puzzle, *, highlight: Sequence[int] = ()) -> Figure:
     return fig
 
 
-def plot_move_effect(puzzle: Puzzle) -> Figure:
+def plot_move_effect(board: Board) -> Figure:
     """Why a horizontal move keeps the inversions and a vertical one changes them.
 
     Top: the board, and two *alternative* moves from it (each panel starts from "before"): a
@@ -218,20 +218,20 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     even and an even number when it is odd. ``fig.axes[:3]`` are the boards, ``fig.axes[3:]``
     the strips.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> fig = plot_move_effect(Puzzle.parse('1 5 2\\n4 . 3\\n7 8 6'))
+    >>> from tilelab.sliding import Board
+    >>> fig = plot_move_effect(Board.parse('1 5 2\\n4 . 3\\n7 8 6'))
     >>> [ax.get_title() for ax in fig.axes[3:]]
     ['before: 6 inversions', 'either: 6 inversions (same)', 'or: 8 inversions (+2)']
     """
-    horizontal = next(d for d in ("left", "right") if puzzle.tile_for(d) is not None)
-    vertical = next(d for d in ("up", "down") if puzzle.tile_for(d) is not None)
-    h_tile, v_tile = puzzle.tile_for(horizontal), puzzle.tile_for(vertical)
-    after_h, after_v = play(puzzle, horizontal).after, play(puzzle, vertical).after
+    horizontal = next(d for d in ("left", "right") if board.tile_for(d) is not None)
+    vertical = next(d for d in ("up", "down") if board.tile_for(d) is not None)
+    h_tile, v_tile = board.tile_for(horizontal), board.tile_for(vertical)
+    after_h, after_v = play(board, horizontal).after, play(board, vertical).after
     # the tiles the vertical move jumps over in reading order: between the two cells
-    a, b = sorted((puzzle.blank_index, puzzle.tiles.index(v_tile)))
-    jumped = [t for t in puzzle.tiles[a + 1 : b] if t != 0]
-    n = len([t for t in puzzle.tiles if t])
-    board_h = CELL_INCHES * 1.2 * puzzle.rows + 0.5
+    a, b = sorted((board.blank_index, board.tiles.index(v_tile)))
+    jumped = [t for t in board.tiles[a + 1 : b] if t != 0]
+    n = len([t for t in board.tiles if t])
+    board_h = CELL_INCHES * 1.2 * board.rows + 0.5
     strip_h = STRIP_TILE_INCHES * _strip_height(n) + 0.35
     width = max(9.0, STRIP_TILE_INCHES * n + 0.8)
     fig = plt.figure(figsize=(width, board_h + 3 * strip_h))
@@ -239,11 +239,11 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     board_axes = [fig.add_subplot(grid[0, k]) for k in range(3)]
     strip_axes = [fig.add_subplot(grid[k + 1, :]) for k in range(3)]
     boards = [
-        (puzzle, "before", (), ()),
+        (board, "before", (), ()),
         (after_h, f"either: {h_tile} moves {horizontal}", (h_tile,), (h_tile,)),
         (after_v, f"or: {v_tile} moves {vertical}, jumps {len(jumped)}", (v_tile, *jumped), (v_tile,)),
     ]
-    base = inversions(puzzle)
+    base = inversions(board)
     for k, (board, title, marked, arcs_of) in enumerate(boards):
         draw_puzzle(board_axes[k], board, highlight=marked, title=title)
         seq = [t for t in board.tiles if t != 0]
@@ -256,23 +256,23 @@ def plot_move_effect(puzzle: Puzzle) -> Figure:
     return fig
 
 
-def plot_neighbourhood(puzzle: Puzzle, depth: int = 2, metric: str = "single") -> Figure:
-    """Every board within ``depth`` moves of ``puzzle``, each drawn once, with a line for every move.
+def plot_neighbourhood(board: Board, depth: int = 2, metric: str = "single") -> Figure:
+    """Every board within ``depth`` moves of ``board``, each drawn once, with a line for every move.
 
-    Boards sit in rows by their distance from ``puzzle`` (breadth-first layers); a line joins two
+    Boards sit in rows by their distance from ``board`` (breadth-first layers); a line joins two
     boards one move apart, including moves inside a layer or back to a board with two parents
     (the multi-tile metric has such shortcuts). ``fig.neighbourhood`` holds the data drawn:
-    ``{"layers": [[Puzzle, ...], ...], "edges": [(Puzzle, Puzzle), ...]}``.
+    ``{"layers": [[Board, ...], ...], "edges": [(Board, Board), ...]}``.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> fig = plot_neighbourhood(Puzzle.goal(3, 3), depth=2)
+    >>> from tilelab.sliding import Board
+    >>> fig = plot_neighbourhood(Board.goal(3, 3), depth=2)
     >>> [len(layer) for layer in fig.neighbourhood["layers"]], len(fig.neighbourhood["edges"])
     ([1, 2, 4], 6)
     """
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= 4:
         raise ValueError(f"depth must be an int from 1 to 4 (the picture doubles per level), got {depth!r}")
-    layer_of = {puzzle: 0}
-    layers = [[puzzle]]
+    layer_of = {board: 0}
+    layers = [[board]]
     for k in range(1, depth + 1):
         fresh = []
         for board in layers[-1]:

@@ -15,9 +15,9 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from tilelab._random import RngLike, as_generator, rng_or_seed
+from tilelab._random import RngLike, as_generator
 from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
-from tilelab.sliding import Puzzle
+from tilelab.sliding import Board
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.space import distance_table, unrank
 
@@ -70,25 +70,23 @@ def plot_nodes_by_heuristic(nodes: Mapping[str, Sequence[int]], *, title: str | 
 def plot_heuristic_values(
     rows: int = 3,
     cols: int = 3,
-    heuristics: Mapping[str, Callable[[Puzzle], int]] | None = None,
+    heuristics: Mapping[str, Callable[[Board], int]] | None = None,
     *,
     sample: int = 3000,
     rng: RngLike = None,
-    seed: RngLike = None,
 ) -> Figure:
     """Mean heuristic value against the true distance (from the BFS table), with ``h = d``.
 
     An admissible heuristic stays on or under the diagonal; the closer to it, the fewer
-    boards the search has to expand. ``rng`` (a seed, ``SEED`` when none is given, or a Generator;
-    ``seed=`` is its older name) picks the sampled boards.
+    boards the search has to expand. ``rng`` (a seed, ``SEED`` when none is given, or a
+    Generator) picks the sampled boards.
     """
-    rng = rng_or_seed(rng, seed, "plot_heuristic_values")
     rng = SEED if rng is None else rng
     heuristics = dict(HEURISTICS) if heuristics is None else dict(heuristics)
     table = distance_table(rows, cols)
     ranks = np.flatnonzero(table >= 0)
     chosen = as_generator(rng).choice(ranks, size=min(sample, len(ranks)), replace=False)
-    boards = [Puzzle(unrank(int(r), rows * cols), rows, cols) for r in chosen]
+    boards = [Board(unrank(int(r), rows * cols), rows, cols) for r in chosen]
     truth = table[chosen].astype(int)
     fig, ax = plt.subplots(figsize=(6, 4))
     top = int(truth.max())
@@ -162,7 +160,7 @@ def plot_pattern_database(db) -> Figure:
     return fig
 
 
-def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence[tuple[str, int]]) -> Figure:
+def plot_human_storyboard(board: Board, moves: Sequence[int], stages: Sequence[tuple[str, int]]) -> Figure:
     """The human strategy as a strip of boards: the start, then the board after each line
     (tiles of finished lines highlighted).
 
@@ -172,10 +170,10 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
     >>> len(plot_human_storyboard(p, human_moves(p), human_stages(p)).axes)
     4
     """
-    frames = [(puzzle, "start", ())]
-    board, done, top, left = puzzle, 0, 0, 0
+    frames = [(board, "start", ())]
+    shown, done, top, left = board, 0, 0, 0
     for name, upto in stages:
-        board = board.play_all(moves[done:upto])
+        shown = shown.play_all(moves[done:upto])
         done = upto
         kind, _, number = name.partition(" ")
         if kind == "row":
@@ -183,12 +181,12 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
         elif kind == "column":
             left = int(number)
         else:  # the last block: everything is placed
-            top = puzzle.rows
-        placed = [t for i, t in enumerate(board.tiles)
-                  if t and (divmod(t - 1, puzzle.cols)[0] < top or divmod(t - 1, puzzle.cols)[1] < left)]
-        frames.append((board, f"{name}\nafter {upto} moves", placed))
-    width = CELL_INCHES * puzzle.cols + 0.5
-    fig, axes = plt.subplots(1, len(frames), figsize=(width * len(frames), CELL_INCHES * puzzle.rows + 1.0),
+            top = board.rows
+        placed = [t for i, t in enumerate(shown.tiles)
+                  if t and (divmod(t - 1, board.cols)[0] < top or divmod(t - 1, board.cols)[1] < left)]
+        frames.append((shown, f"{name}\nafter {upto} moves", placed))
+    width = CELL_INCHES * board.cols + 0.5
+    fig, axes = plt.subplots(1, len(frames), figsize=(width * len(frames), CELL_INCHES * board.rows + 1.0),
                              squeeze=False)
     for ax, (b, title, placed) in zip(axes[0], frames):
         draw_puzzle(ax, b, highlight=placed, title=title)
@@ -196,19 +194,19 @@ def plot_human_storyboard(puzzle: Puzzle, moves: Sequence[int], stages: Sequence
     return fig
 
 
-def search_levels(puzzle: Puzzle, depth: int = 2) -> list[list[tuple[Puzzle, int | None, int | None]]]:
+def search_levels(board: Board, depth: int = 2) -> list[list[tuple[Board, int | None, int | None]]]:
     """Every board within ``depth`` moves, once each, by level: ``(board, tile slid, parent index)``.
 
     A board already drawn on an earlier level (such as the start, one move back) is not repeated.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> [len(level) for level in search_levels(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'), 2)]
+    >>> from tilelab.sliding import Board
+    >>> [len(level) for level in search_levels(Board.parse('1 2 3\\n4 . 6\\n7 5 8'), 2)]
     [1, 4, 8]
     """
     from tilelab.sliding.search import children
 
-    levels: list[list[tuple[Puzzle, int | None, int | None]]] = [[(puzzle, None, None)]]
-    seen = {puzzle}
+    levels: list[list[tuple[Board, int | None, int | None]]] = [[(board, None, None)]]
+    seen = {board}
     for _ in range(depth):
         nxt = []
         for i, (board, _, _) in enumerate(levels[-1]):
@@ -220,18 +218,18 @@ def search_levels(puzzle: Puzzle, depth: int = 2) -> list[list[tuple[Puzzle, int
     return levels
 
 
-def plot_search_tree(puzzle: Puzzle, depth: int = 2) -> Figure:
-    """Every board within ``depth`` moves of ``puzzle``, each drawn once, joined by the moves.
+def plot_search_tree(board: Board, depth: int = 2) -> Figure:
+    """Every board within ``depth`` moves of ``board``, each drawn once, joined by the moves.
 
     Each edge is one slide, labelled with the tile that moves; every slide can be undone, so the
     edges go both ways (the way back to a board already drawn is not drawn again).
 
-    >>> from tilelab.sliding import Puzzle
-    >>> fig = plot_search_tree(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'), depth=2)
+    >>> from tilelab.sliding import Board
+    >>> fig = plot_search_tree(Board.parse('1 2 3\\n4 . 6\\n7 5 8'), depth=2)
     >>> len(fig.axes), sum(isinstance(a, plt.Line2D) for a in fig.artists)  # 1 + 4 + 8 boards, 12 edges
     (13, 12)
     """
-    levels = search_levels(puzzle, depth)
+    levels = search_levels(board, depth)
     widest = max(len(level) for level in levels)
     fig = plt.figure(figsize=(max(min(1.05 * widest + 1, 14), 6), 2.0 * (depth + 1)))
     box_w, box_h = 0.8 / widest, 0.62 / (depth + 1)
@@ -270,7 +268,7 @@ def _counts(points: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, 
     return keys[:, 0], keys[:, 1], counts
 
 
-def plot_search_step(trace, step: int, *, shown_h: Callable[[Puzzle], int] | None = None) -> Figure:
+def plot_search_step(trace, step: int, *, shown_h: Callable[[Board], int] | None = None) -> Figure:
     """One step of a search trace (:mod:`tilelab.sliding.trace`): the board being expanded, the
     open and closed sets on a map of ``g`` (moves from the start) against ``h`` (guess of the
     moves left), and the next boards waiting in the open set.
@@ -279,10 +277,10 @@ def plot_search_step(trace, step: int, *, shown_h: Callable[[Puzzle], int] | Non
     lowest diagonal first, IDA* never crosses its bound (dashed). BFS uses no ``h``; its map shows
     Manhattan distance (or ``shown_h``) only so that the picture has a second axis.
 
-    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding import Board
     >>> from tilelab.sliding.heuristics import manhattan
     >>> from tilelab.sliding.trace import astar_trace
-    >>> t = astar_trace(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> t = astar_trace(Board.parse('4 1 2\\n5 . 3'), manhattan)
     >>> fig = plot_search_step(t, 2)
     >>> fig.axes[0].get_title().splitlines()[0]
     'A*, step 3 of 6: expand'

@@ -2,29 +2,27 @@
 
 Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`):
 
-- ``play(puzzle, move) -> Slide``: one move, a tile number or a direction (``"up"``: the tile
+- ``play(board, move) -> Slide``: one move, a tile number or a direction (``"up"``: the tile
   below the blank moves up); the :class:`Slide` holds the moved tiles, their cells, and the
-  boards before and after. ``Puzzle.slide_segment(tile)`` and ``Puzzle.move(direction)`` are its
-  older names (``Puzzle.move`` returns only the board after).
-- ``legal_moves(puzzle)`` / ``Puzzle.legal_moves()``: the tiles that may slide (``legal_tiles``
-  is the older name).
+  boards before and after.
+- ``legal_moves(board)`` / ``Board.legal_moves()``: the tiles that may slide.
 - randomness is the keyword ``rng`` (a seed or a numpy Generator), required:
   ``shuffle(rows, cols, *, rng)``, ``random_board(rows, cols, *, rng)``,
-  ``random_walk(puzzle, steps, *, rng)``, ``puzzle8_walk(puzzle, steps, *, rng)``.
+  ``random_walk(board, steps, *, rng)``, ``puzzle8_walk(board, steps, *, rng)``.
 - :class:`Game` is the session (``play(move) -> Turn``, ``undo``, ``hint``, save/load).
 
->>> from tilelab.sliding import Puzzle, is_solvable, inversions, play, shuffle
+>>> from tilelab.sliding import Board, is_solvable, inversions, play, shuffle
 >>> p = shuffle(3, 3, rng=0)
->>> is_solvable(p), inversions(Puzzle.goal(3, 3))
+>>> is_solvable(p), inversions(Board.goal(3, 3))
 (True, 0)
->>> before = Puzzle.parse("1 2 3\\n4 5 6\\n7 . 8")
+>>> before = Board.parse("1 2 3\\n4 5 6\\n7 . 8")
 >>> print(play(before, "left").after)
 1 2 3
 4 5 6
 7 8 .
 """
 
-from tilelab.sliding.core import DIRECTIONS, Puzzle
+from tilelab.sliding.core import DIRECTIONS, Board
 from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, legal_moves, parse_move, play
 from tilelab.sliding.parity import (
     blank_distance, corner_formula, inversion_pairs, inversions, is_solvable, permutation_parity,
@@ -39,7 +37,7 @@ from tilelab.sliding.space import (
 )
 
 __all__ = [
-    "DIRECTIONS", "Puzzle", "Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play", "blank_distance",
+    "DIRECTIONS", "Board", "Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play", "blank_distance",
     "corner_formula", "inversion_pairs", "inversions", "is_solvable", "permutation_parity",
     "solvable_by_invariant", "solvable_by_width_rule", "METHODS", "PUZZLE8_ORDER", "default_walk_steps",
     "puzzle8_walk", "random_board", "random_walk", "shuffle", "MAX_TABLE_CELLS", "UNREACHABLE", "bfs_distances",

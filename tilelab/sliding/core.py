@@ -22,7 +22,7 @@ Glossary (the code uses these words):
 Directions name the way the *tiles* move, like arrow keys in most apps: ``"up"`` moves the tile
 *below* the blank up into it (so the blank goes down).
 
->>> p = Puzzle.parse('''
+>>> p = Board.parse('''
 ... 1 2 3
 ... 4 . 6
 ... 7 5 8''')
@@ -30,7 +30,7 @@ Directions name the way the *tiles* move, like arrow keys in most apps: ``"up"``
 1 2 3
 4 5 6
 7 . 8
->>> p.slide(5).slide(8) == Puzzle.goal(3, 3)
+>>> p.slide(5).slide(8) == Board.goal(3, 3)
 True
 """
 
@@ -39,20 +39,19 @@ from __future__ import annotations
 import itertools
 import numbers
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from tilelab._checks import as_int, is_int, short_repr
-from tilelab._deprecation import moved, warn
 
-__all__ = ["DIRECTIONS", "Puzzle"]
+__all__ = ["DIRECTIONS", "Board"]
 
 Tile = int
 Cell = tuple[int, int]
 
 BLANK: Tile = 0
 MIN_SIDE = 2
-MAX_SIDE = 250  #: longest side a Puzzle accepts
-MAX_CELLS = 250 * 250  #: most cells a Puzzle accepts: building, moving, shuffling and parity stay well under a second
+MAX_SIDE = 250  #: longest side a Board accepts
+MAX_CELLS = 250 * 250  #: most cells a Board accepts: building, moving, shuffling and parity stay well under a second
 BLANK_SYMBOLS = (".", "_", "0")
 SVG_CELL_PX = 40
 
@@ -122,18 +121,10 @@ def _check_tiles(tiles: Iterable[int], rows: int, cols: int) -> tuple[int, ...]:
     return values
 
 
-
-class Grid(tuple[tuple[int, ...], ...]):
-    """A board's rows (a plain tuple of tuples); calling it, as the older ``Puzzle.grid()`` was, still works and warns."""
-
-    def __call__(self) -> "Grid":
-        warn("Puzzle.grid()", "Puzzle.grid (a property, as in every game)")
-        return self
-
-class Puzzle:
+class Board:
     """An immutable, hashable sliding-puzzle board: ``tiles`` row by row, ``0`` is the blank.
 
-    >>> p = Puzzle((1, 2, 3, 0), 2, 2)
+    >>> p = Board((1, 2, 3, 0), 2, 2)
     >>> p.blank, p.legal_moves()
     ((1, 1), (2, 3))
     >>> print(p.slide(3))
@@ -161,11 +152,11 @@ class Puzzle:
         object.__setattr__(self, "_hash", hash((tiles, rows, cols)))
 
     @classmethod
-    def trusted(cls, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> Puzzle:
+    def trusted(cls, tiles: tuple[int, ...], rows: int, cols: int, blank_index: int) -> Board:
         """A board around tiles already known to be a permutation with the blank at ``blank_index``, checked no
-        further: the engines' fast way in. For anything a person typed, use ``Puzzle(tiles, rows, cols)``.
+        further: the engines' fast way in. For anything a person typed, use ``Board(tiles, rows, cols)``.
 
-        >>> Puzzle.trusted((1, 2, 3, 0), 2, 2, 3) == Puzzle.goal(2, 2)
+        >>> Board.trusted((1, 2, 3, 0), 2, 2, 3) == Board.goal(2, 2)
         True
         """
         board = cls.__new__(cls)
@@ -173,14 +164,14 @@ class Puzzle:
         return board
 
     def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Puzzle is immutable: slide() returns a new board")
+        raise AttributeError("Board is immutable: slide() returns a new board")
 
     # ----------------------------------------------------------------- construction
     @classmethod
-    def goal(cls, rows: int, cols: int) -> Puzzle:
+    def goal(cls, rows: int, cols: int) -> Board:
         """The solved board: ``1..N-1`` in reading order, blank bottom-right.
 
-        >>> print(Puzzle.goal(2, 3))
+        >>> print(Board.goal(2, 3))
         1 2 3
         4 5 .
         """
@@ -189,18 +180,18 @@ class Puzzle:
         return cls.trusted(tuple(range(1, n)) + (BLANK,), rows, cols, n - 1)
 
     @classmethod
-    def parse(cls, text: str) -> Puzzle:
+    def parse(cls, text: str) -> Board:
         """Read a text picture: one line per row, tiles separated by spaces, ``.`` for the blank.
 
         ``_`` and ``0`` are accepted for the blank too; blank lines around the picture are ignored.
 
-        >>> Puzzle.parse('''
+        >>> Board.parse('''
         ...  1  2
-        ...  3  .''') == Puzzle((1, 2, 3, 0), 2, 2)
+        ...  3  .''') == Board((1, 2, 3, 0), 2, 2)
         True
         """
         if not isinstance(text, str):
-            raise TypeError(f"Puzzle.parse expects a str picture (text), got {type(text).__name__}")
+            raise TypeError(f"Board.parse expects a str picture (text), got {type(text).__name__}")
         lines = [line.split() for line in text.strip().splitlines() if line.strip()]
         if len(lines) > MAX_SIDE or any(len(line) > MAX_SIDE for line in lines):
             raise ValueError(f"the picture is larger than MAX_SIDE={MAX_SIDE} rows or columns")
@@ -222,10 +213,10 @@ class Puzzle:
         return cls(tiles, len(lines), widths.pop())
 
     @classmethod
-    def from_grid(cls, grid: Sequence[Sequence[int]]) -> Puzzle:
+    def from_grid(cls, grid: Sequence[Sequence[int]]) -> Board:
         """Build from a list of rows, e.g. ``[[1, 2], [3, 0]]``.
 
-        >>> Puzzle.from_grid([[1, 2], [3, 0]]) == Puzzle.goal(2, 2)
+        >>> Board.from_grid([[1, 2], [3, 0]]) == Board.goal(2, 2)
         True
         """
         if isinstance(grid, (str, bytes)) or not isinstance(grid, Sequence) or not all(
@@ -262,15 +253,9 @@ class Puzzle:
     def cell_count(self) -> int:
         """Number of cells, ``rows * cols`` (the tiles and the blank).
 
-        >>> Puzzle.goal(3, 4).cell_count
+        >>> Board.goal(3, 4).cell_count
         12
         """
-        return self._rows * self._cols
-
-    @property
-    def size(self) -> int:
-        """Deprecated: the number of cells is :attr:`cell_count` (``size`` is a square board's side)."""
-        warn("Puzzle.size", "Puzzle.cell_count (size is the side of a square board in every game)")
         return self._rows * self._cols
 
     @property
@@ -292,7 +277,7 @@ class Puzzle:
     def position(self, tile: int) -> Cell:
         """The cell ``(row, col)`` where ``tile`` is.
 
-        >>> Puzzle.goal(3, 3).position(6)
+        >>> Board.goal(3, 3).position(6)
         (1, 2)
         """
         if isinstance(tile, bool) or not isinstance(tile, numbers.Integral):
@@ -303,14 +288,14 @@ class Puzzle:
             raise ValueError(f"there is no tile {tile!r} on a {self._rows}x{self._cols} board") from None
 
     @property
-    def grid(self) -> "Grid":
+    def grid(self) -> tuple[tuple[int, ...], ...]:
         """The tiles as a tuple of rows (0 = blank), as ``grid`` is in every game.
 
-        >>> Puzzle.goal(2, 3).grid
+        >>> Board.goal(2, 3).grid
         ((1, 2, 3), (4, 5, 0))
         """
         c = self._cols
-        return Grid(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
+        return tuple(self._tiles[r * c : (r + 1) * c] for r in range(self._rows))
 
     def is_goal(self) -> bool:
         """True when the board is solved."""
@@ -323,9 +308,9 @@ class Puzzle:
 
         Listed in reading order. (The one name for legal moves across the three engines.)
 
-        >>> Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').legal_moves()
+        >>> Board.parse('1 2 3\\n4 . 5\\n6 7 8').legal_moves()
         (2, 4, 5, 7)
-        >>> Puzzle.goal(3, 3).legal_moves()
+        >>> Board.goal(3, 3).legal_moves()
         (3, 6, 7, 8)
         """
         br, bc = self.blank
@@ -336,23 +321,18 @@ class Puzzle:
             if t != BLANK and (i // c == br or i % c == bc)
         )
 
-    def legal_tiles(self) -> tuple[int, ...]:
-        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.legal_tiles()", "Puzzle.legal_moves()")
-        return self.legal_moves()
-
     def neighbour_tiles(self) -> tuple[int, ...]:
         """Tiles next to the blank (the single-tile moves), in reading order.
 
-        >>> Puzzle.goal(3, 3).neighbour_tiles()
+        >>> Board.goal(3, 3).neighbour_tiles()
         (6, 8)
         """
         return tuple(t for t, _ in self.neighbours())
 
-    def neighbours(self) -> Iterator[tuple[int, Puzzle]]:
+    def neighbours(self) -> Iterator[tuple[int, Board]]:
         """Yield ``(tile, board after sliding it)`` for every single-tile move, reading order.
 
-        >>> [t for t, _ in Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8').neighbours()]
+        >>> [t for t, _ in Board.parse('1 2 3\\n4 . 5\\n6 7 8').neighbours()]
         [2, 4, 5, 7]
         """
         b = self._blank_index
@@ -367,9 +347,9 @@ class Puzzle:
             if ok:
                 moved = list(tiles)
                 moved[b], moved[cell] = moved[cell], BLANK
-                yield tiles[cell], Puzzle.trusted(tuple(moved), self._rows, self._cols, cell)
+                yield tiles[cell], Board.trusted(tuple(moved), self._rows, self._cols, cell)
 
-    def successors(self, metric: str = "single") -> Iterator[tuple[int, Puzzle]]:
+    def successors(self, metric: str = "single") -> Iterator[tuple[int, Board]]:
         """Yield ``(tile, board)`` for each move in the ``"single"`` or ``"multi"`` tile metric."""
         if metric == "single":
             yield from self.neighbours()
@@ -383,7 +363,7 @@ class Puzzle:
         """The direction touching ``tile`` moves tiles, and their cells (indices in reading order) from the blank's
         neighbour to ``tile``.
 
-        >>> Puzzle.parse("1 2 3\\n4 5 6\\n7 8 .").slide_line(3)
+        >>> Board.parse("1 2 3\\n4 5 6\\n7 8 .").slide_line(3)
         ('down', (5, 2))
         """
         if tile == BLANK:
@@ -405,10 +385,10 @@ class Puzzle:
             cells = tuple((br + k * step) * self._cols + bc for k in range(1, abs(tr - br) + 1))
         return direction, cells
 
-    def slide(self, tile: int) -> Puzzle:
+    def slide(self, tile: int) -> Board:
         """Slide ``tile`` (in the blank's row or column) and the tiles between it and the blank.
 
-        >>> p = Puzzle.goal(3, 3)
+        >>> p = Board.goal(3, 3)
         >>> print(p.slide(7))
         1 2 3
         4 5 6
@@ -421,17 +401,12 @@ class Puzzle:
             moved[previous] = moved[cell]
             previous = cell
         moved[previous] = BLANK
-        return Puzzle.trusted(tuple(moved), self._rows, self._cols, previous)
-
-    def slide_segment(self, tile: int) -> Any:
-        """Deprecated: ``tilelab.sliding.play(puzzle, tile)`` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.slide_segment(tile)", "tilelab.sliding.play(puzzle, tile)")
-        return _play()(self, tile)
+        return Board.trusted(tuple(moved), self._rows, self._cols, previous)
 
     def tile_for(self, direction: str) -> int | None:
-        """The tile that ``move(direction)`` would slide, or ``None`` at the edge.
+        """The tile that ``play(board, direction)`` would slide, or ``None`` at the edge.
 
-        >>> Puzzle.goal(3, 3).tile_for("right"), Puzzle.goal(3, 3).tile_for("left")
+        >>> Board.goal(3, 3).tile_for("right"), Board.goal(3, 3).tile_for("left")
         (8, None)
         """
         if direction not in DIRECTIONS:
@@ -447,19 +422,10 @@ class Puzzle:
         """Directions in which some tile can move (arrow-key moves)."""
         return tuple(d for d in DIRECTIONS if self.tile_for(d) is not None)
 
-    def move(self, direction: str) -> Puzzle:
-        """Deprecated: ``tilelab.sliding.play(puzzle, direction).after`` (goes in tilelab 0.3.0)."""
-        warn("Puzzle.move(direction)", "tilelab.sliding.play(puzzle, direction).after")
-        if not isinstance(direction, str):
-            raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(direction)}; "
-                             "play(puzzle, tile) slides a tile by its number")
-        after: Puzzle = _play()(self, direction).after
-        return after
-
-    def swap_tiles(self, a: int, b: int) -> Puzzle:
+    def swap_tiles(self, a: int, b: int) -> Board:
         """Swap two tiles by hand (not a legal move: it flips the parity, as apps with a bug do).
 
-        >>> print(Puzzle.goal(2, 2).swap_tiles(1, 2))
+        >>> print(Board.goal(2, 2).swap_tiles(1, 2))
         2 1
         3 .
         """
@@ -471,14 +437,14 @@ class Puzzle:
         ia, ib = ra * self._cols + ca, rb * self._cols + cb
         moved = list(self._tiles)
         moved[ia], moved[ib] = moved[ib], moved[ia]
-        return Puzzle.trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
+        return Board.trusted(tuple(moved), self._rows, self._cols, moved.index(BLANK))
 
-    def play_all(self, tiles: Iterable[int]) -> Puzzle:
+    def play_all(self, tiles: Iterable[int]) -> Board:
         """Slide each tile of ``tiles`` in turn (e.g. a solver's answer) and return the board.
 
         (``play`` is one move everywhere in tilelab; ``play_all`` a sequence.)
 
-        >>> Puzzle.goal(2, 2).play_all([3, 1]) == Puzzle.parse(". 2\\n1 3")
+        >>> Board.goal(2, 2).play_all([3, 1]) == Board.parse(". 2\\n1 3")
         True
         """
         board = self
@@ -486,14 +452,9 @@ class Puzzle:
             board = board.slide(tile)
         return board
 
-    def play(self, tiles: Iterable[int]) -> Puzzle:
-        """Deprecated: :meth:`play_all` (``play`` is one move; goes in tilelab 0.3.0)."""
-        warn("Puzzle.play(tiles)", "Puzzle.play_all(tiles)")
-        return self.play_all(tiles)
-
     # ----------------------------------------------------------------- dunder
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Puzzle):
+        if not isinstance(other, Board):
             return NotImplemented
         return (
             self._hash == other._hash
@@ -505,11 +466,11 @@ class Puzzle:
     def __hash__(self) -> int:
         return self._hash
 
-    def __lt__(self, other: Puzzle) -> bool:  # so heaps of (cost, board) never fail on ties
+    def __lt__(self, other: Board) -> bool:  # so heaps of (cost, board) never fail on ties
         return (self._rows, self._cols, self._tiles) < (other._rows, other._cols, other._tiles)
 
     def __repr__(self) -> str:
-        return f"Puzzle({self._tiles!r}, {self._rows}, {self._cols})"
+        return f"Board({self._tiles!r}, {self._rows}, {self._cols})"
 
     def __str__(self) -> str:
         width = len(str(self.cell_count - 1))
@@ -520,39 +481,22 @@ class Puzzle:
     def to_svg(self, cell: int = SVG_CELL_PX) -> str:
         """The board as a small SVG picture (a bare board in a notebook cell draws itself with it).
 
-        >>> Puzzle.goal(2, 2).to_svg().count("<text")
+        >>> Board.goal(2, 2).to_svg().count("<text")
         3
         """
-        from tilelab.sliding.svg import puzzle_svg  # rendering is loaded only when a board is drawn
+        from tilelab.sliding.svg import board_svg  # rendering is loaded only when a board is drawn
 
-        return puzzle_svg(self, cell)
+        return board_svg(self._tiles, self._rows, self._cols, cell)
 
     def _repr_svg_(self) -> str:
         return self.to_svg()
 
-    def __reduce__(self) -> tuple[type[Puzzle], tuple[tuple[int, ...], int, int]]:
-        return (Puzzle, (self._tiles, self._rows, self._cols))
+    def __reduce__(self) -> tuple[type[Board], tuple[tuple[int, ...], int, int]]:
+        return (Board, (self._tiles, self._rows, self._cols))
 
 
-def _play() -> Any:
-    """``tilelab.sliding.moves.play``, looked up by name: the older methods above forward to it (moves.py needs Puzzle)."""
-    from importlib import import_module
-
-    return import_module("tilelab.sliding.moves").play
-
-
-def require_puzzle(puzzle: object) -> Puzzle:
-    """``puzzle`` itself if it is a Puzzle, else a TypeError saying how to build one."""
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"expected a Puzzle, got {type(puzzle).__name__}; build one with Puzzle(tiles, rows, cols)")
-    return puzzle
-
-
-# Moves as data and parity once lived here too; their older import paths warn and name their home.
-__getattr__, __dir__ = moved(__name__, {
-    **{name: f"tilelab.sliding.moves:{name}" for name in ("Move", "MoveCount", "Slide", "count_moves", "legal_moves",
-                                                          "play")},
-    **{name: f"tilelab.sliding.parity:{name}" for name in (
-        "PAIRWISE_MAX_TILES", "blank_distance", "corner_formula", "inversion_pairs", "inversions", "is_solvable",
-        "permutation_parity", "solvable_by_invariant", "solvable_by_width_rule")},
-})
+def require_board(board: object) -> Board:
+    """``board`` itself if it is a Board, else a TypeError saying how to build one."""
+    if not isinstance(board, Board):
+        raise TypeError(f"expected a Board, got {type(board).__name__}; build one with Board(tiles, rows, cols)")
+    return board

@@ -12,8 +12,8 @@ differences are all about speed:
 - the search can stop after a number of nodes and *resume* where it stopped (all of its state
   lives in arrays the caller owns), so the Python driver can honour a time budget.
 
->>> from tilelab.sliding import Puzzle
->>> p = Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8')
+>>> from tilelab.sliding import Board
+>>> p = Board.parse('1 2 3\\n4 . 6\\n7 5 8')
 >>> run = FastIDAStar(p, "manhattan").run()
 >>> run.moves, run.found
 ((5, 8), True)
@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import njit, py_func
-from tilelab.sliding.core import Puzzle
+from tilelab.sliding.core import Board
 
 if TYPE_CHECKING:
     from tilelab.sliding.pdb import PatternDatabase
@@ -368,14 +368,14 @@ class FastIDAStar:
     check numba and Python agree.
     """
 
-    def __init__(self, puzzle: Puzzle, heuristic: str = "manhattan", db: PatternDatabase | None = None,
+    def __init__(self, board: Board, heuristic: str = "manhattan", db: PatternDatabase | None = None,
                  jit: bool = True) -> None:
         if heuristic not in HEURISTIC_CODES:
             raise ValueError(f"unknown heuristic {heuristic!r}; choose one of {list(HEURISTIC_CODES)}")
         if heuristic == "pdb" and db is None:
             raise ValueError("the 'pdb' heuristic needs a PatternDatabase (db=...)")
-        self.puzzle = puzzle
-        self.tables = make_tables(puzzle.rows, puzzle.cols, heuristic, db)
+        self.board = board
+        self.tables = make_tables(board.rows, board.cols, heuristic, db)
         self.jit = jit
 
     def _args(self) -> tuple[int, int, int, npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any],
@@ -385,11 +385,11 @@ class FastIDAStar:
                 t.weight, t.rgroup, t.rweight, t.tcell, t.reflect)
 
     def initial_h(self) -> int:
-        board = np.array(self.puzzle.tiles, np.int8)
+        board = np.array(self.board.tiles, np.int8)
         groups = max(len(self.tables.offset), 1)
         idx = np.zeros(groups, np.int64)
         ridx = np.zeros(groups, np.int64)
-        lines = _line_array(self.puzzle.rows, self.puzzle.cols, groups)
+        lines = _line_array(self.board.rows, self.board.cols, groups)
         init = _init_heuristic if self.jit else py_func(_init_heuristic)
         t = self.tables
         return int(init(board, t.rows, t.cols, t.code, t.goal_row, t.goal_col, t.pdb, t.offset,
@@ -401,7 +401,7 @@ class FastIDAStar:
         t = self.tables
         kernel = _ida_kernel if self.jit else py_func(_ida_kernel)
         init = _init_heuristic if self.jit else py_func(_init_heuristic)
-        board = np.array(self.puzzle.tiles, np.int8)
+        board = np.array(self.board.tiles, np.int8)
         groups = max(len(t.offset), 1)
         idx = np.zeros(groups, np.int64)
         ridx = np.zeros(groups, np.int64)
@@ -423,7 +423,7 @@ class FastIDAStar:
             next_dir = np.zeros(size, np.int64)
             h_stack = np.zeros(size, np.int64)
             h_stack[0] = h0
-            regs[:] = (0, self.puzzle.blank_index, bound, NO_BOUND)
+            regs[:] = (0, self.board.blank_index, bound, NO_BOUND)
             nodes += 1  # the root
             while True:
                 chunk = step
@@ -474,11 +474,11 @@ def heuristic_values(boards: npt.NDArray[Any], rows: int, cols: int, heuristic: 
     return out
 
 
-def board_heuristic(puzzle: Puzzle, heuristic: str, db: PatternDatabase | None = None, jit: bool = True) -> int:
-    """The kernel's full heuristic value of ``puzzle`` (for tests against the reference).
+def board_heuristic(board: Board, heuristic: str, db: PatternDatabase | None = None, jit: bool = True) -> int:
+    """The kernel's full heuristic value of ``board`` (for tests against the reference).
 
-    >>> from tilelab.sliding import Puzzle
-    >>> board_heuristic(Puzzle.parse('3 1 2\\n4 5 6\\n7 8 .'), "linear-conflict")
+    >>> from tilelab.sliding import Board
+    >>> board_heuristic(Board.parse('3 1 2\\n4 5 6\\n7 8 .'), "linear-conflict")
     6
     """
-    return FastIDAStar(puzzle, heuristic, db, jit).initial_h()
+    return FastIDAStar(board, heuristic, db, jit).initial_h()

@@ -30,7 +30,6 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from tilelab._checks import short_repr
-from tilelab._deprecation import renamed_keyword, warn
 from tilelab._protocol import (
     SessionBase,
     Turn,
@@ -41,8 +40,8 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, as_generator, rng_or_seed, seeded_generator
-from tilelab.sliding.core import Puzzle
+from tilelab._random import RngLike, as_generator, seeded_generator
+from tilelab.sliding.core import Board
 from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
@@ -100,7 +99,7 @@ def _warm_solver(solve: Any, rows: int, cols: int, heuristic: str) -> None:
     fresh machine: seconds) never eats the ``PLAN_SECONDS`` search budget of a Hint or Solve."""
     if (rows, cols, heuristic) in _WARMED:
         return
-    goal = Puzzle.goal(rows, cols)
+    goal = Board.goal(rows, cols)
     solve(goal.slide(next(iter(goal.legal_moves()))), method="idastar", heuristic=heuristic)
     _WARMED.add((rows, cols, heuristic))
 
@@ -111,9 +110,9 @@ def _replay(game: "Game", played: list[Any]) -> None:
     Works on a list of cells and a list of tile positions: a slide costs a slice copy of the segment
     and a few steps per tile moved (never a board copy), and keeps four ints of undo history.
     """
-    puzzle = game.board
-    rows, cols, n = puzzle.rows, puzzle.cols, puzzle.cell_count
-    cells = list(puzzle.tiles)
+    board = game.board
+    rows, cols, n = board.rows, board.cols, board.cell_count
+    cells = list(board.tiles)
     where = [0] * n  # where[tile] = its cell
     for cell, tile in enumerate(cells):
         where[tile] = cell
@@ -126,7 +125,7 @@ def _replay(game: "Game", played: list[Any]) -> None:
         cell = where[tile] if type(tile) is int and 0 < tile < n else -1
         if cell < 0 or (cell // cols != blank // cols and cell % cols != blank % cols):
             raise ValueError(f"saved game field 'played[{i}]' = {short_repr(tile)} is not a legal slide there (legal: "
-                             f"the tiles in the blank's row and column, {list(Puzzle(cells, rows, cols).legal_moves())})")
+                             f"the tiles in the blank's row and column, {list(Board(cells, rows, cols).legal_moves())})")
         step = 1 if cell // cols == blank // cols else cols
         if cell > blank:  # the tiles between move one cell toward the blank: left or up
             cells[blank:cell:step] = cells[blank + step:cell + 1:step]
@@ -148,44 +147,41 @@ def _replay(game: "Game", played: list[Any]) -> None:
                              "game holds; this is not a save tilelab wrote")
         blank, last = cell, direction
     game._played = list(played)
-    game.board = Puzzle(cells, rows, cols)  # checked once more, in one pass over the cells
+    game.board = Board(cells, rows, cols)  # checked once more, in one pass over the cells
     game.move_count, game._direction = count, last
 
 
 class Game(SessionBase):
     """A sliding puzzle in play: the deal, the tiles slid, both move counts, undo, hints, save/load.
 
-    ``rng`` (or ``seed``) is a seed or a numpy Generator: the deals draw from it, nothing else
+    ``rng`` is a seed or a numpy Generator: the deals draw from it, nothing else
     does (a slide has no chance step). ``method`` is how a deal is shuffled (see
     :data:`tilelab.sliding.METHODS`); ``board=`` starts from a given board instead.
     """
 
     def __init__(self, rows: int = 4, cols: int | None = None, *, rng: RngLike = None,
-                 seed: RngLike = None, method: str = "uniform",
-                 board: Puzzle | None = None, puzzle: Puzzle | None = None) -> None:
-        source = rng_or_seed(rng, seed, "tilelab.sliding.Game")  # seed= is the older name of rng=
+                 method: str = "uniform", board: Board | None = None) -> None:
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {short_repr(method)}")
         self.method = method
         #: the seed the game was made from: a fresh one from OS entropy when none was given, so it can be replayed
-        self._rng, self.seed = seeded_generator(source)
+        self._rng, self.seed = seeded_generator(rng)
         self._plan: tuple[list[int], bool, dict[tuple[int, ...], int]] | None = None
-        board = renamed_keyword("sliding.Game", "board", board, "puzzle", puzzle)
         if board is not None:
-            if not isinstance(board, Puzzle):
-                raise TypeError(f"board must be a Puzzle, got {type(board).__name__}; e.g. Puzzle.parse('1 2\\n3 .')")
+            if not isinstance(board, Board):
+                raise TypeError(f"board must be a Board, got {type(board).__name__}; e.g. Board.parse('1 2\\n3 .')")
             self._start(board)
         else:
             self._start(self._deal(rows, rows if cols is None else cols))
 
     # ------------------------------------------------------------------ state
-    def _deal(self, rows: int, cols: int) -> Puzzle:
+    def _deal(self, rows: int, cols: int) -> Board:
         board = shuffle(rows, cols, rng=self._rng, method=self.method)
         while board.is_goal():  # a new game is never already solved
             board = shuffle(rows, cols, rng=self._rng, method=self.method)
         return board
 
-    def _start(self, board: Puzzle) -> None:
+    def _start(self, board: Board) -> None:
         self.start = board  #: the board the game was dealt
         self.board = board  #: the board now (the same attribute as game2048.Game.board and match3.Game.board)
         self.move_count = MoveCount(0, 0)  #: tiles moved (single) and multi-tile moves (multi), count_moves's rule
@@ -210,12 +206,6 @@ class Game(SessionBase):
         return self._rng
 
     @property
-    def puzzle(self) -> Puzzle:
-        """Deprecated: :attr:`board` (goes in tilelab 0.3.0)."""
-        warn("sliding.Game.puzzle", "sliding.Game.board")
-        return self.board
-
-    @property
     def shape(self) -> tuple[int, int]:
         return self.board.shape
 
@@ -238,12 +228,6 @@ class Game(SessionBase):
     def moves_played(self) -> int:
         """Moves played, tile by tile (the puzzle's usual count; ``move_count.multi`` is the other metric)."""
         return self.move_count.single
-
-    @property
-    def moves(self) -> MoveCount:
-        """Deprecated: :attr:`move_count` (``moves`` is a sequence of moves everywhere else)."""
-        warn("tilelab.sliding.Game.moves", "Game.move_count (both metrics; Game.moves_played tile by tile)")
-        return self.move_count
 
     def legal_moves(self) -> list[int]:
         """The tiles that may slide now (every tile in the blank's row or column)."""
@@ -376,7 +360,7 @@ class Game(SessionBase):
         rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
         start = saved_field(data, "start", list)
         try:
-            puzzle = Puzzle(start, rows, cols)
+            puzzle = Board(start, rows, cols)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game field 'start' is not a {rows}x{cols} puzzle: {exc}") from None
         seed = data.get("seed")

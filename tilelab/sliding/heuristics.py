@@ -14,8 +14,8 @@ fewer boards the closer the guess is to the truth. Three classics, weakest to st
 These are the readable versions the lesson teaches; the fast IDA* in :mod:`tilelab.sliding.fast`
 updates the same numbers incrementally and is tested to agree.
 
->>> from tilelab.sliding import Puzzle
->>> p = Puzzle.parse('''
+>>> from tilelab.sliding import Board
+>>> p = Board.parse('''
 ... 3 1 2
 ... 4 5 6
 ... 7 8 .''')
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from tilelab.sliding.core import BLANK, Puzzle
+from tilelab.sliding.core import BLANK, Board
 
 __all__ = [
     "HEURISTICS",
@@ -46,26 +46,26 @@ def _goal_cell(tile: int, cols: int) -> tuple[int, int]:
     return divmod(tile - 1, cols)
 
 
-def misplaced(puzzle: Puzzle) -> int:
+def misplaced(board: Board) -> int:
     """Number of tiles (not the blank) away from their goal cell.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> misplaced(Puzzle.parse('1 2 3\\n4 5 6\\n7 . 8'))   # only tile 8 is out of place
+    >>> from tilelab.sliding import Board
+    >>> misplaced(Board.parse('1 2 3\\n4 5 6\\n7 . 8'))   # only tile 8 is out of place
     1
     """
-    return sum(1 for i, t in enumerate(puzzle.tiles) if t != BLANK and t != i + 1)
+    return sum(1 for i, t in enumerate(board.tiles) if t != BLANK and t != i + 1)
 
 
-def manhattan(puzzle: Puzzle) -> int:
+def manhattan(board: Board) -> int:
     """Sum over tiles of the rows plus columns between the tile and its goal cell.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> manhattan(Puzzle.parse('. 2 3\\n4 5 6\\n7 8 1'))    # tile 1 is 2 rows + 2 cols away
+    >>> from tilelab.sliding import Board
+    >>> manhattan(Board.parse('. 2 3\\n4 5 6\\n7 8 1'))    # tile 1 is 2 rows + 2 cols away
     4
     """
-    cols = puzzle.cols
+    cols = board.cols
     total = 0
-    for i, t in enumerate(puzzle.tiles):
+    for i, t in enumerate(board.tiles):
         if t != BLANK:
             r, c = divmod(i, cols)
             gr, gc = _goal_cell(t, cols)
@@ -93,16 +93,16 @@ def line_conflicts(goal_places: Sequence[int]) -> int:
     return len(goal_places) - _longest_increasing(goal_places)
 
 
-def _goal_places(puzzle: Puzzle, index: int, axis: int) -> list[int]:
+def _goal_places(board: Board, index: int, axis: int) -> list[int]:
     """Row ``index`` (axis 0) or column ``index`` (axis 1): where along it the tiles whose goal is
     that line belong, in board order (the input of :func:`line_conflicts`)."""
-    cols = puzzle.cols
-    line = puzzle.tiles[index * cols : (index + 1) * cols] if axis == 0 else puzzle.tiles[index::cols]
+    cols = board.cols
+    line = board.tiles[index * cols : (index + 1) * cols] if axis == 0 else board.tiles[index::cols]
     goals = [_goal_cell(t, cols) for t in line if t != BLANK]
     return [goal[1 - axis] for goal in goals if goal[axis] == index]
 
 
-def linear_conflict(puzzle: Puzzle) -> int:
+def linear_conflict(board: Board) -> int:
     """Manhattan distance plus 2 per tile that must step out of its goal row or column.
 
     In each row take the tiles whose goal is that row; if their goal columns are out of order,
@@ -110,23 +110,23 @@ def linear_conflict(puzzle: Puzzle) -> int:
     the row's length minus the longest increasing subsequence. Columns likewise. Rows and
     columns add up (Hansson, Mayer and Yung, 1992), still a lower bound.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> linear_conflict(Puzzle.parse('2 1\\n3 .'))   # 1 and 2 swap places in their row
+    >>> from tilelab.sliding import Board
+    >>> linear_conflict(Board.parse('2 1\\n3 .'))   # 1 and 2 swap places in their row
     4
     """
-    extra = sum(line_conflicts(_goal_places(puzzle, r, 0)) for r in range(puzzle.rows))
-    extra += sum(line_conflicts(_goal_places(puzzle, c, 1)) for c in range(puzzle.cols))
-    return manhattan(puzzle) + LINEAR_CONFLICT_COST * extra
+    extra = sum(line_conflicts(_goal_places(board, r, 0)) for r in range(board.rows))
+    extra += sum(line_conflicts(_goal_places(board, c, 1)) for c in range(board.cols))
+    return manhattan(board) + LINEAR_CONFLICT_COST * extra
 
 
-HEURISTICS: dict[str, Callable[[Puzzle], int]] = {
+HEURISTICS: dict[str, Callable[[Board], int]] = {
     "misplaced": misplaced,
     "manhattan": manhattan,
     "linear-conflict": linear_conflict,
 }
 
 
-def heuristic_function(name: str) -> Callable[[Puzzle], int]:
+def heuristic_function(name: str) -> Callable[[Board], int]:
     """The reference heuristic called ``name`` ("misplaced", "manhattan", "linear-conflict").
 
     ("pdb" needs a pattern database; see :func:`tilelab.sliding.pdb.pattern_database`.)

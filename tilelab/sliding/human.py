@@ -21,8 +21,8 @@ Every move is legal, and the length stays inside Parberry's ``5 n**3`` bound for
 board (tested up to 12x12 and on non-square boards). The search space of the window is tiny,
 so a 20x20 board solves in a fraction of a second.
 
->>> from tilelab.sliding import Puzzle
->>> p = Puzzle.parse('''
+>>> from tilelab.sliding import Board
+>>> p = Board.parse('''
 ... 4 1 3
 ... 7 2 6
 ... . 5 8''')
@@ -37,7 +37,7 @@ import heapq
 from collections import deque
 from typing import Sequence
 
-from tilelab.sliding.core import BLANK, Puzzle
+from tilelab.sliding.core import BLANK, Board
 
 __all__ = ["human_moves", "human_stages", "parberry_bound"]
 
@@ -52,9 +52,9 @@ class _Stuck(Exception):
 class _Board:
     """A mutable working copy: tiles by cell index, where each tile is, and the moves so far."""
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        self.rows, self.cols = puzzle.rows, puzzle.cols
-        self.tiles = list(puzzle.tiles)
+    def __init__(self, board: Board) -> None:
+        self.rows, self.cols = board.rows, board.cols
+        self.tiles = list(board.tiles)
         self.where = [0] * len(self.tiles)
         for cell, t in enumerate(self.tiles):
             self.where[t] = cell
@@ -247,41 +247,41 @@ def _finish_2x2(board: _Board, top: int, left: int) -> None:
     board.stages.append(("last 2x2 block", len(board.moves)))
 
 
-def _solve(puzzle: Puzzle) -> _Board:
-    board = _Board(puzzle)
+def _solve(board: Board) -> _Board:
+    work = _Board(board)
     top, left = 0, 0
-    while board.rows - top > 2 or board.cols - left > 2:
-        height, width = board.rows - top, board.cols - left
+    while work.rows - top > 2 or work.cols - left > 2:
+        height, width = work.rows - top, work.cols - left
         if height >= width:
-            line = [(top, c) for c in range(left, board.cols)]
-            _place_line(board, line, (1, 0), f"row {top + 1}")
+            line = [(top, c) for c in range(left, work.cols)]
+            _place_line(work, line, (1, 0), f"row {top + 1}")
             top += 1
         else:
-            line = [(r, left) for r in range(top, board.rows)]
-            _place_line(board, line, (0, 1), f"column {left + 1}")
+            line = [(r, left) for r in range(top, work.rows)]
+            _place_line(work, line, (0, 1), f"column {left + 1}")
             left += 1
-    _finish_2x2(board, top, left)
-    return board
+    _finish_2x2(work, top, left)
+    return work
 
 
-def human_moves(puzzle: Puzzle) -> tuple[int, ...]:
-    """The human strategy's moves (tiles slid, single-tile metric) for a solvable ``puzzle``.
+def human_moves(board: Board) -> tuple[int, ...]:
+    """The human strategy's moves (tiles slid, single-tile metric) for a solvable ``board``.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> human_moves(Puzzle.parse('1 2\\n. 3'))
+    >>> from tilelab.sliding import Board
+    >>> human_moves(Board.parse('1 2\\n. 3'))
     (3,)
     """
-    return tuple(_solve(puzzle).moves)
+    return tuple(_solve(board).moves)
 
 
-def human_stages(puzzle: Puzzle) -> list[tuple[str, int]]:
+def human_stages(board: Board) -> list[tuple[str, int]]:
     """Which line was finished after how many moves: ``[("row 1", 23), ("column 1", 40), ...]``.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> human_stages(Puzzle.goal(3, 3))
+    >>> from tilelab.sliding import Board
+    >>> human_stages(Board.goal(3, 3))
     [('row 1', 0), ('column 1', 0), ('last 2x2 block', 0)]
     """
-    return list(_solve(puzzle).stages)
+    return list(_solve(board).stages)
 
 
 def parberry_bound(rows: int, cols: int) -> int:

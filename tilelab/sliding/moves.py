@@ -1,17 +1,17 @@
 """Moves as data: :func:`play` one move and get a :class:`Slide`; count moves in both metrics.
 
-``play(puzzle, move)`` is the engine-level name for a slide in tilelab's one vocabulary (as
+``play(board, move)`` is the engine-level name for a slide in tilelab's one vocabulary (as
 ``game2048.play`` and ``match3.play``): ``move`` is a tile number (that tile and the tiles
 between it and the blank slide) or a direction (``"up"`` moves the tile below the blank up).
 The result says what happened: the touched tile, the direction, every tile that moved, from
 which cell to which, and the boards before and after. :mod:`tilelab.sliding` is the public
 face (``tilelab.sliding.play is tilelab.sliding.moves.play``).
 
-(``Puzzle.play_all(tiles)`` is another thing: it slides a whole list of tiles, e.g. a solver's
+(``Board.play_all(tiles)`` is another thing: it slides a whole list of tiles, e.g. a solver's
 answer, and returns only the final board.)
 
->>> from tilelab.sliding.core import Puzzle
->>> before = Puzzle.parse('''
+>>> from tilelab.sliding.core import Board
+>>> before = Board.parse('''
 ... 1 2 3
 ... 4 . 6
 ... 7 5 8''')
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Iterable, TypeAlias, Union
 
 from tilelab._checks import short_repr
-from tilelab.sliding.core import DIRECTIONS, Cell, Puzzle, require_puzzle
+from tilelab.sliding.core import DIRECTIONS, Cell, Board, require_board
 
 __all__ = ["Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play"]
 
@@ -56,8 +56,8 @@ class Slide:
     tiles: tuple[int, ...]
     cells_from: tuple[Cell, ...]
     cells_to: tuple[Cell, ...]
-    before: Puzzle
-    after: Puzzle
+    before: Board
+    after: Board
 
     @property
     def single_moves(self) -> int:
@@ -85,19 +85,19 @@ class MoveCount:
         return MoveCount(self.single + tiles_moved, self.multi + (direction != last))
 
 
-def legal_moves(puzzle: Puzzle) -> tuple[int, ...]:
-    """The tiles that may slide on ``puzzle`` (the name all three engines share; also ``Puzzle.legal_moves``).
+def legal_moves(board: Board) -> tuple[int, ...]:
+    """The tiles that may slide on ``board`` (the name all three engines share; also ``Board.legal_moves``).
 
-    >>> legal_moves(Puzzle.parse('1 2 3\\n4 . 5\\n6 7 8'))
+    >>> legal_moves(Board.parse('1 2 3\\n4 . 5\\n6 7 8'))
     (2, 4, 5, 7)
     """
-    if not isinstance(puzzle, Puzzle):
-        raise TypeError(f"legal_moves needs a Puzzle, got {type(puzzle).__name__}; use Puzzle.parse(...) or Puzzle(...)")
-    return puzzle.legal_moves()
+    if not isinstance(board, Board):
+        raise TypeError(f"legal_moves needs a Board, got {type(board).__name__}; use Board.parse(...) or Board(...)")
+    return board.legal_moves()
 
 
-def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
-    """Count the slides ``tiles`` (played from ``puzzle``) in both metrics.
+def count_moves(board: Board, tiles: Iterable[int]) -> MoveCount:
+    """Count the slides ``tiles`` (played from ``board``) in both metrics.
 
     ``single``: tiles moved one cell each. ``multi``: multi-tile moves, where one move slides one
     or more tiles of one line in one direction. Consecutive slides in the same direction lie on
@@ -105,18 +105,18 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
     move: touching the farther tile at once does the same. ``multi`` is therefore the number of
     runs of equal direction, the fewest multi-tile moves that play these single moves.
 
-    >>> count_moves(Puzzle.goal(3, 3), [6, 3, 2, 1])
+    >>> count_moves(Board.goal(3, 3), [6, 3, 2, 1])
     MoveCount(single=4, multi=2)
-    >>> count_moves(Puzzle.goal(3, 3), [3])
+    >>> count_moves(Board.goal(3, 3), [3])
     MoveCount(single=2, multi=1)
 
     On 4x4: 13 (three tiles right), 9 (down), then 10 and 11 one after the other (both left, in
     row 2: the same as touching 11 at once) -- three multi-tile moves, six single ones:
 
-    >>> count_moves(Puzzle.goal(4, 4), [13, 9, 10, 11])
+    >>> count_moves(Board.goal(4, 4), [13, 9, 10, 11])
     MoveCount(single=6, multi=3)
     """
-    board = require_puzzle(puzzle)
+    board = require_board(board)
     if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
         raise TypeError(f"tiles must be a sequence of tile numbers, got {type(tiles).__name__}")
     count, last = MoveCount(0, 0), None
@@ -127,33 +127,33 @@ def count_moves(puzzle: Puzzle, tiles: Iterable[int]) -> MoveCount:
 
 
 
-def parse_move(puzzle: Puzzle, move: object) -> int | None:
+def parse_move(board: Board, move: object) -> int | None:
     """The tile ``move`` slides: the tile itself, or the blank's neighbour that way (None at the edge).
 
     The one place a sliding move is read: :func:`play`, ``Game.play`` and the widget's keys all go
     through it. A word that is no direction, or a move of another type, is refused.
 
-    >>> parse_move(Puzzle.goal(3, 3), "down"), parse_move(Puzzle.goal(3, 3), "up"), parse_move(Puzzle.goal(3, 3), 6)
+    >>> parse_move(Board.goal(3, 3), "down"), parse_move(Board.goal(3, 3), "up"), parse_move(Board.goal(3, 3), 6)
     (6, None, 6)
     """
     if isinstance(move, str):
         if move not in DIRECTIONS:
             raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {short_repr(move)}; or play a tile number")
-        return puzzle.tile_for(move)
+        return board.tile_for(move)
     if isinstance(move, numbers.Integral) and not isinstance(move, bool):
         return int(move)
     raise TypeError(f"a move is a tile number (int) or a direction ('up', 'down', 'left', 'right'), "
                     f"got {short_repr(move)} ({type(move).__name__})")
 
 
-def play(puzzle: Puzzle, move: Move) -> Slide:
+def play(board: Board, move: Move) -> Slide:
     """Play one move and return what happened: a :class:`Slide` with the board before and after.
 
     ``move`` is a tile in the blank's row or column (it slides with the tiles between it and
     the blank: one multi-tile move) or a direction (the blank's neighbour that way slides, as
     an arrow key does). An illegal move is refused with a ValueError naming the legal ones.
 
-    >>> before = Puzzle.goal(3, 3)
+    >>> before = Board.goal(3, 3)
     >>> print(before)
     1 2 3
     4 5 6
@@ -166,7 +166,7 @@ def play(puzzle: Puzzle, move: Move) -> Slide:
     >>> s.direction, s.tiles, s.single_moves, play(before, "right").tiles
     ('down', (6, 3), 2, (8,))
     """
-    board = require_puzzle(puzzle)
+    board = require_board(board)
     tile = parse_move(board, move)
     if tile is None:
         raise ValueError(

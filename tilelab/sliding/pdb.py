@@ -19,8 +19,8 @@ Tables are cached on disk (see :func:`cache_dir`) with a format version and a SH
 and rebuilt when the file is missing or does not verify.
 
 >>> db = PatternDatabase.build(2, 3, [(1, 2), (3, 4, 5)])
->>> from tilelab.sliding import Puzzle
->>> p = Puzzle.parse('4 1 2\\n. 5 3')
+>>> from tilelab.sliding import Board
+>>> p = Board.parse('4 1 2\\n. 5 3')
 >>> db.value(p), db.values(p)     # tiles 1, 2 need 2 moves; 3, 4, 5 need 2
 (4, (2, 2))
 """
@@ -42,7 +42,7 @@ import numpy.typing as npt
 from tilelab._checks import short_repr, as_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._jit import njit
-from tilelab.sliding.core import Puzzle, check_shape
+from tilelab.sliding.core import Board, check_shape
 
 __all__ = [
     "DEFAULT_PATTERNS",
@@ -356,26 +356,26 @@ class PatternDatabase:
             values.append(int(table[index]))
         return tuple(values)
 
-    def values(self, puzzle: Puzzle) -> tuple[int, ...]:
+    def values(self, board: Board) -> tuple[int, ...]:
         """Each pattern's exact distance (the plain lookup, before any reflection)."""
-        self._check_board(puzzle)
-        return self.pattern_values(puzzle.tiles)
+        self._check_board(board)
+        return self.pattern_values(board.tiles)
 
-    def value(self, puzzle: Puzzle) -> int:
+    def value(self, board: Board) -> int:
         """The heuristic: the sum over patterns (maximised with the mirrored board if ``reflect``)."""
-        self._check_board(puzzle)
-        h = sum(self.pattern_values(puzzle.tiles))
+        self._check_board(board)
+        h = sum(self.pattern_values(board.tiles))
         if self.reflect:
-            h = max(h, sum(self.pattern_values(puzzle.tiles, mirrored=True)))
+            h = max(h, sum(self.pattern_values(board.tiles, mirrored=True)))
         return h
 
     __call__ = value
 
-    def _check_board(self, puzzle: Puzzle) -> None:
-        if (puzzle.rows, puzzle.cols) != (self.rows, self.cols):
+    def _check_board(self, board: Board) -> None:
+        if (board.rows, board.cols) != (self.rows, self.cols):
             raise ValueError(
                 f"this pattern database is for {self.rows}x{self.cols} boards, "
-                f"not {puzzle.rows}x{puzzle.cols}"
+                f"not {board.rows}x{board.cols}"
             )
 
     def histogram(self, pattern: int = 0) -> npt.NDArray[Any]:
@@ -530,7 +530,7 @@ def pattern_database(
     ``None`` instead of building (for a quick hint that must not wait).
 
     >>> db = pattern_database(3, 3, progress=False)   # the 8-puzzle's: built in seconds once, then cached
-    >>> db(Puzzle.parse("1 2 3\\n4 . 6\\n7 5 8")), db(Puzzle.goal(3, 3))   # a lower bound on the moves left
+    >>> db(Board.parse("1 2 3\\n4 . 6\\n7 5 8")), db(Board.goal(3, 3))   # a lower bound on the moves left
     (2, 0)
     """
     rows, cols = check_shape(rows, cols)

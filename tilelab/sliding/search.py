@@ -1,6 +1,6 @@
 """The readable searches the lesson teaches: breadth-first search, A*, weighted A*, IDA*.
 
-Every search here works on :class:`~tilelab.sliding.Puzzle` boards and a heuristic function
+Every search here works on :class:`~tilelab.sliding.Board` boards and a heuristic function
 ``h(board) -> int``, and returns a :class:`SearchOutcome` (moves, nodes expanded, whether it
 finished). They are short and slow; :mod:`tilelab.sliding.fast` is the compiled IDA* that
 gives the same answers (tested), and :func:`tilelab.sliding.solve` picks between them.
@@ -15,9 +15,9 @@ waiting, the closed set, IDA*'s bound). A true return value stops the search
 (``stopped_early``). :mod:`tilelab.sliding.trace` records these steps for the step-through
 pictures, so the traces are these very searches.
 
->>> from tilelab.sliding import Puzzle
+>>> from tilelab.sliding import Board
 >>> from tilelab.sliding.heuristics import manhattan
->>> p = Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8')
+>>> p = Board.parse('1 2 3\\n4 . 6\\n7 5 8')
 >>> bfs_reference(p).moves, astar_reference(p, manhattan).moves, idastar_reference(p, manhattan).moves
 ((5, 8), (5, 8), (5, 8))
 """
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Callable, Collection, Hashable, Iterator, Optional, TypeVar
 
 from tilelab._checks import as_float, as_int
-from tilelab.sliding.core import BLANK, Puzzle, require_puzzle
+from tilelab.sliding.core import BLANK, Board, require_board
 from tilelab.sliding.parity import is_solvable
 
 __all__ = [
@@ -47,7 +47,7 @@ __all__ = [
     "idastar_reference",
 ]
 
-Heuristic = Callable[[Puzzle], int]
+Heuristic = Callable[[Board], int]
 Key = TypeVar("Key", bound=Hashable)
 
 # The blank's steps, in the order every search tries them: up, down, left, right.
@@ -59,9 +59,9 @@ UNBUDGETED_MAX_CELLS = 9
 
 def _check_search(
     start: object, h: object, max_nodes: object, max_seconds: object, name: str, observer: object = None
-) -> tuple[Puzzle, int | None, float | None]:
+) -> tuple[Board, int | None, float | None]:
     """Validate a search's arguments; returns (start, max_nodes, max_seconds) or raises naming the argument."""
-    start = require_puzzle(start)
+    start = require_board(start)
     if h is not None and not callable(h):
         raise TypeError(f"h must be a heuristic function board -> int (e.g. manhattan), got {type(h).__name__}")
     if observer is not None and not callable(observer):
@@ -91,7 +91,7 @@ class SearchOutcome:
 class Waiting:
     """A board in the open set, with its moves so far ``g`` and heuristic ``h``."""
 
-    board: Puzzle
+    board: Board
     g: int
     h: int
 
@@ -116,12 +116,12 @@ class SearchStep:
     counted in ``nodes``.
     """
 
-    board: Puzzle
+    board: Board
     g: int
     h: int
     frontier: tuple[Waiting, ...]
-    closed: Collection[Puzzle]
-    path: tuple[Puzzle, ...]
+    closed: Collection[Board]
+    path: tuple[Board, ...]
     expanded: int
     bound: int | None = None
     round: int = 0
@@ -151,11 +151,11 @@ class NodeCounter:
         return self.deadline is not None and self.nodes % 1024 == 0 and time.perf_counter() > self.deadline
 
 
-def children(board: Puzzle) -> Iterator[tuple[int, Puzzle]]:
+def children(board: Board) -> Iterator[tuple[int, Board]]:
     """Yield ``(tile, board after sliding it)`` with the blank going up, down, left, right.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> [t for t, _ in children(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))]
+    >>> from tilelab.sliding import Board
+    >>> [t for t, _ in children(Board.parse('1 2 3\\n4 . 6\\n7 5 8'))]
     [2, 5, 4, 6]
     """
     rows, cols = board.rows, board.cols
@@ -167,7 +167,7 @@ def children(board: Puzzle) -> Iterator[tuple[int, Puzzle]]:
             cell = rr * cols + cc
             tiles = list(board.tiles)
             tiles[b], tiles[cell] = tiles[cell], BLANK  # the tile slides into the blank
-            yield tiles[b], Puzzle.trusted(tuple(tiles), rows, cols, cell)
+            yield tiles[b], Board.trusted(tuple(tiles), rows, cols, cell)
 
 
 def _path(parent: dict[Key, tuple[Key, int] | None], board: Key) -> tuple[int, ...]:
@@ -192,7 +192,7 @@ def _chain(parent: dict[Key, tuple[Key, int] | None], board: Key) -> list[Key]:
 
 
 def bfs_reference(
-    start: Puzzle,
+    start: Board,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     *,
@@ -203,14 +203,14 @@ def bfs_reference(
     Boards are kept as plain tuples of tiles here (hashing a tuple is cheap; the 8-puzzle can
     need a hundred thousand of them).
 
-    >>> from tilelab.sliding import Puzzle
-    >>> out = bfs_reference(Puzzle.parse('1 2\\n. 3'))
+    >>> from tilelab.sliding import Board
+    >>> out = bfs_reference(Board.parse('1 2\\n. 3'))
     >>> out.moves, out.nodes
     ((3,), 1)
     """
     start, max_nodes, max_seconds = _check_search(start, None, max_nodes, max_seconds, "bfs_reference", observer)
     rows, cols = start.rows, start.cols
-    goal = Puzzle.goal(rows, cols).tiles
+    goal = Board.goal(rows, cols).tiles
     steps = [[cell + dr * cols + dc for dr, dc in BLANK_STEPS
               if 0 <= cell // cols + dr < rows and 0 <= cell % cols + dc < cols]
              for cell in range(rows * cols)]
@@ -219,8 +219,8 @@ def bfs_reference(
     budget = NodeCounter(max_nodes, max_seconds)
     # Only for an observer: the queue's boards as Waiting (g, h=0), and the boards expanded, in order.
     shown = deque([Waiting(start, 0, 0)]) if observer is not None else None
-    expanded: list[Puzzle] = []
-    board_of = {start.tiles: start}  # the Puzzle behind each tuple of tiles
+    expanded: list[Board] = []
+    board_of = {start.tiles: start}  # the Board behind each tuple of tiles
     if start.tiles == goal:
         return SearchOutcome((), 0, True)
     while queue:
@@ -246,13 +246,13 @@ def bfs_reference(
                     return SearchOutcome(_path(parent, child), budget.nodes, True)
                 queue.append((child, cell))
                 if shown is not None:
-                    board_of[child] = Puzzle.trusted(child, rows, cols, cell)
+                    board_of[child] = Board.trusted(child, rows, cols, cell)
                     shown.append(Waiting(board_of[child], g + 1, 0))
     return SearchOutcome((), budget.nodes, False)
 
 
 def astar_reference(
-    start: Puzzle,
+    start: Board,
     h: Heuristic,
     weight: float = 1.0,
     max_nodes: int | None = None,
@@ -269,22 +269,22 @@ def astar_reference(
     is optimal (Hart, Nilsson & Raphael 1968); with ``weight = w`` it is at most ``w`` times
     optimal. With a consistent ``h`` no board is ever reopened.
 
-    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding import Board
     >>> from tilelab.sliding.heuristics import manhattan
-    >>> astar_reference(Puzzle.parse('4 1 2\\n5 . 3'), manhattan).moves
+    >>> astar_reference(Board.parse('4 1 2\\n5 . 3'), manhattan).moves
     (5, 4, 1, 2, 3)
     """
     start, max_nodes, max_seconds = _check_search(start, h, max_nodes, max_seconds, "astar_reference", observer)
     weight = as_float(weight, "weight")  # nan would make every comparison False, inf every f infinite
     if weight < 1:
         raise ValueError(f"weight must be a number >= 1, got {weight}")
-    goal = Puzzle.goal(start.rows, start.cols)
+    goal = Board.goal(start.rows, start.cols)
     best_g = {start: 0}
-    parent: dict[Puzzle, tuple[Puzzle, int] | None] = {start: None}
+    parent: dict[Board, tuple[Board, int] | None] = {start: None}
     tie = itertools.count()  # keeps the heap stable (first pushed first) among equal keys
     h_start = h(start)
     frontier = [(weight * h_start, 0, next(tie), start)]
-    closed: set[Puzzle] = set()
+    closed: set[Board] = set()
     budget = NodeCounter(max_nodes, max_seconds)
     lower = 0
     shown = {0: Waiting(start, 0, h_start)}  # only for an observer: each heap entry (by its tie number) as Waiting
@@ -319,11 +319,11 @@ def astar_reference(
 
 def _astar_step(
     item: Waiting,
-    frontier: list[tuple[float, int, int, Puzzle]],
+    frontier: list[tuple[float, int, int, Board]],
     shown: dict[int, Waiting],
-    best_g: dict[Puzzle, int],
-    closed: set[Puzzle],
-    parent: dict[Puzzle, tuple[Puzzle, int] | None],
+    best_g: dict[Board, int],
+    closed: set[Board],
+    parent: dict[Board, tuple[Board, int] | None],
     expanded: int,
 ) -> SearchStep:
     """A*'s step for an observer: the open set in the order A* takes it, stale entries left out."""
@@ -333,7 +333,7 @@ def _astar_step(
 
 
 def idastar_reference(
-    start: Puzzle,
+    start: Board,
     h: Heuristic,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
@@ -348,9 +348,9 @@ def idastar_reference(
     its children into those within the bound (entered in order) and those over it. An unsolvable
     board is answered at once (not found, no nodes): IDA* would raise its bound forever.
 
-    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding import Board
     >>> from tilelab.sliding.heuristics import manhattan
-    >>> out = idastar_reference(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> out = idastar_reference(Board.parse('4 1 2\\n5 . 3'), manhattan)
     >>> out.moves, out.bound
     ((5, 4, 1, 2, 3), 5)
     """
@@ -365,7 +365,7 @@ def idastar_reference(
     waiting: list[deque[Waiting]] = []
     line = [start]
 
-    def dfs(board: Puzzle, g: int, h_board: int, previous_blank: tuple[int, int] | None) -> float | None:
+    def dfs(board: Board, g: int, h_board: int, previous_blank: tuple[int, int] | None) -> float | None:
         """Return None when the goal is found (``path`` holds it), else the smallest f over the bound."""
         if observer is not None:
             frontier = (Waiting(board, g, h_board), *itertools.chain.from_iterable(reversed(waiting)))

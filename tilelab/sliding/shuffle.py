@@ -36,7 +36,7 @@ import numpy as np
 
 from tilelab._random import RngLike, as_generator
 from tilelab._checks import as_int
-from tilelab.sliding.core import BLANK, Puzzle, check_shape, require_puzzle
+from tilelab.sliding.core import BLANK, Board, check_shape, require_board
 from tilelab.sliding.parity import is_solvable
 
 __all__ = ["METHODS", "PUZZLE8_ORDER", "default_walk_steps", "puzzle8_walk", "random_board", "random_walk", "shuffle"]
@@ -49,7 +49,7 @@ MAX_WALK_STEPS = 1024**2
 PUZZLE8_ORDER: tuple[tuple[int, int], ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))  # up, down, left, right
 
 
-def random_board(rows: int, cols: int, *, rng: RngLike) -> Puzzle:
+def random_board(rows: int, cols: int, *, rng: RngLike) -> Board:
     """A uniformly random arrangement of the tiles, solvable or not (the naive shuffle).
 
     >>> from tilelab.sliding import is_solvable
@@ -60,10 +60,10 @@ def random_board(rows: int, cols: int, *, rng: RngLike) -> Puzzle:
     rows, cols = check_shape(rows, cols)
     gen = as_generator(rng)
     tiles = tuple(int(t) for t in gen.permutation(rows * cols))
-    return Puzzle.trusted(tiles, rows, cols, tiles.index(BLANK))
+    return Board.trusted(tiles, rows, cols, tiles.index(BLANK))
 
 
-def _fix_parity(board: Puzzle) -> Puzzle:
+def _fix_parity(board: Board) -> Board:
     """Swap the tiles in the first two non-blank cells (flips solvability)."""
     first, second = [t for t in board.tiles if t != BLANK][:2]
     return board.swap_tiles(first, second)
@@ -75,37 +75,37 @@ def default_walk_steps(rows: int, cols: int) -> int:
 
 
 def random_walk(
-    puzzle: Puzzle,
+    board: Board,
     steps: int,
     *,
     rng: RngLike,
     balanced: bool = False,
 ) -> list[int]:
-    """The tiles slid by a random walk of ``steps`` single-tile moves from ``puzzle``.
+    """The tiles slid by a random walk of ``steps`` single-tile moves from ``board``.
 
     The walk never moves the tile it just moved straight back. With ``balanced=True`` the
     blank prefers the neighbouring cells it has visited least (ties broken at random), as the
     Swift PuzzleProject does, so all cells get stirred.
 
-    >>> tiles = random_walk(Puzzle.goal(3, 3), 6, rng=0)
+    >>> tiles = random_walk(Board.goal(3, 3), 6, rng=0)
     >>> tiles
     [8, 5, 2, 1, 4, 7]
-    >>> print(Puzzle.goal(3, 3).play_all(tiles))
+    >>> print(Board.goal(3, 3).play_all(tiles))
     4 1 3
     7 2 6
     . 5 8
     """
-    puzzle, steps = _walk_start(puzzle, steps)
-    return _walk(puzzle, steps, as_generator(rng), balanced)[0]
+    board, steps = _walk_start(board, steps)
+    return _walk(board, steps, as_generator(rng), balanced)[0]
 
 
-def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) -> tuple[list[int], Puzzle]:
+def _walk(board: Board, steps: int, gen: np.random.Generator, balanced: bool) -> tuple[list[int], Board]:
     """:func:`random_walk`'s path and the board it ends on (built once, not slide by slide)."""
-    rows, cols = puzzle.shape
-    around = [_adjacent(cell, rows, cols) for cell in range(puzzle.cell_count)]
-    tiles = list(puzzle.tiles)
-    visits = [0] * puzzle.cell_count
-    blank = puzzle.blank_index
+    rows, cols = board.shape
+    around = [_adjacent(cell, rows, cols) for cell in range(board.cell_count)]
+    tiles = list(board.tiles)
+    visits = [0] * board.cell_count
+    blank = board.blank_index
     visits[blank] = 1
     previous = -1  # the blank's previous cell: going back there would undo the last move
     path: list[int] = []
@@ -119,28 +119,28 @@ def _walk(puzzle: Puzzle, steps: int, gen: np.random.Generator, balanced: bool) 
         tiles[blank], tiles[cell] = tiles[cell], BLANK
         previous, blank = blank, cell
         visits[blank] += 1
-    return path, Puzzle.trusted(tuple(tiles), rows, cols, blank)
+    return path, Board.trusted(tuple(tiles), rows, cols, blank)
 
 
-def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:
+def puzzle8_walk(board: Board, steps: int, *, rng: RngLike) -> list[int]:
     """The tiles slid by the iOS Puzzle8 walk: a random blank direction, turned to the next one while blocked.
 
     Each step draws ``d = rng.integers(4)`` (blank up, down, left, right); while the blank cannot
     go that way it tries ``(d + 1) % 4``. It may step straight back.
 
-    >>> tiles = puzzle8_walk(Puzzle.goal(3, 3), 4, rng=0)
+    >>> tiles = puzzle8_walk(Board.goal(3, 3), 4, rng=0)
     >>> tiles
     [6, 5, 4, 7]
-    >>> print(Puzzle.goal(3, 3).play_all(tiles))
+    >>> print(Board.goal(3, 3).play_all(tiles))
     1 2 3
     7 4 5
     . 8 6
     """
-    puzzle, steps = _walk_start(puzzle, steps)
+    board, steps = _walk_start(board, steps)
     gen = as_generator(rng)
-    rows, cols = puzzle.shape
-    tiles = list(puzzle.tiles)
-    blank = puzzle.blank_index
+    rows, cols = board.shape
+    tiles = list(board.tiles)
+    blank = board.blank_index
     path: list[int] = []
     for _ in range(int(steps)):
         d = int(gen.integers(4))
@@ -157,9 +157,9 @@ def puzzle8_walk(puzzle: Puzzle, steps: int, *, rng: RngLike) -> list[int]:
     return path
 
 
-def _walk_start(puzzle: object, steps: object) -> tuple[Puzzle, int]:
+def _walk_start(board: object, steps: object) -> tuple[Board, int]:
     """A walk's checked arguments: the board it starts from and its number of steps."""
-    return require_puzzle(puzzle), _check_steps(steps)
+    return require_board(board), _check_steps(steps)
 
 
 def _check_steps(steps: object) -> int:
@@ -187,7 +187,7 @@ def shuffle(
     rng: RngLike,
     method: str = "uniform",
     steps: int | None = None,
-) -> Puzzle:
+) -> Board:
     """A solvable shuffled ``rows x cols`` board made by ``method`` (see the module doc).
 
     ``steps`` is the walk length for the walk methods (default ``(rows*cols)**2``); the other
@@ -214,7 +214,7 @@ def shuffle(
             if is_solvable(board):
                 return board
         raise RuntimeError("no solvable board in 10,000 draws: the random generator is broken")
-    goal = Puzzle.goal(rows, cols)
+    goal = Board.goal(rows, cols)
     if steps is None and default_walk_steps(rows, cols) > MAX_WALK_STEPS:
         raise ValueError(f"the default walk on {rows}x{cols}, (rows*cols)**2 = {default_walk_steps(rows, cols):,} steps, "
                          f"is past MAX_WALK_STEPS={MAX_WALK_STEPS:,}: pass steps=... or use method='uniform'")

@@ -2,7 +2,7 @@
 
 Two versions of the same search:
 
-- :func:`bfs_distances` -- the readable one: a queue of :class:`Puzzle` boards and a dict.
+- :func:`bfs_distances` -- the readable one: a queue of :class:`Board` boards and a dict.
 - :func:`distance_table` -- the fast one: boards are numpy rows, a board's index is its
   permutation *rank* (position in lexicographic order, :func:`rank`), and each BFS layer is
   expanded for all its boards at once. The 8-puzzle's 181,440 states take well under a second.
@@ -14,7 +14,7 @@ multi-tile metric where a whole row/column segment slides as one move.
 >>> table = distance_table(2, 3)
 >>> int((table >= 0).sum()), int(table.max())    # 6!/2 boards, the hardest 21 moves away
 (360, 21)
->>> distance(Puzzle.parse('1 2 3\\n4 . 5'))
+>>> distance(Board.parse('1 2 3\\n4 . 5'))
 1
 """
 
@@ -30,7 +30,7 @@ import itertools
 import numpy as np
 import numpy.typing as npt
 
-from tilelab.sliding.core import BLANK, Puzzle, check_shape
+from tilelab.sliding.core import BLANK, Board, check_shape
 
 __all__ = [
     "MAX_TABLE_CELLS",
@@ -60,7 +60,7 @@ _OPPOSITE = (1, 0, 3, 2)
 def rank(tiles: Sequence[int]) -> int:
     """Position of the permutation ``tiles`` in lexicographic order (0 .. n!-1).
 
-    >>> rank((0, 1, 2)), rank((2, 1, 0)), rank(Puzzle.goal(2, 2).tiles)
+    >>> rank((0, 1, 2)), rank((2, 1, 0)), rank(Board.goal(2, 2).tiles)
     (0, 5, 9)
     """
     n = len(tiles)
@@ -109,10 +109,10 @@ def _check_metric(metric: str) -> None:
         raise ValueError(f"metric must be 'single' or 'multi', got {metric!r}")
 
 
-def bfs_distances(start: Puzzle, metric: str = "single") -> dict[Puzzle, int]:
+def bfs_distances(start: Board, metric: str = "single") -> dict[Board, int]:
     """Every board reachable from ``start`` with its distance: the readable BFS.
 
-    >>> d = bfs_distances(Puzzle.goal(2, 2))
+    >>> d = bfs_distances(Board.goal(2, 2))
     >>> len(d), max(d.values())      # 4!/2 boards on a 2x2 cycle
     (12, 6)
     """
@@ -148,7 +148,7 @@ def _moves_from(blank: int, rows: int, cols: int, metric: str) -> list[list[int]
 def _table(rows: int, cols: int, metric: str) -> npt.NDArray[Any]:
     n = rows * cols
     dist = np.full(factorial(n), UNREACHABLE, dtype=np.int8)
-    frontier = np.array([Puzzle.goal(rows, cols).tiles], dtype=np.int8)
+    frontier = np.array([Board.goal(rows, cols).tiles], dtype=np.int8)
     dist[rank_many(frontier)] = 0
     moves = [_moves_from(b, rows, cols, metric) for b in range(n)]
     depth = 0
@@ -198,13 +198,13 @@ def distance_table(rows: int, cols: int, metric: str = "single") -> npt.NDArray[
     return _table(rows, cols, metric)
 
 
-def distance(puzzle: Puzzle, metric: str = "single") -> int:
-    """Optimal number of moves from ``puzzle`` to the goal (``-1`` if unsolvable), from the table.
+def distance(board: Board, metric: str = "single") -> int:
+    """Optimal number of moves from ``board`` to the goal (``-1`` if unsolvable), from the table.
 
-    >>> distance(Puzzle.parse('8 6 7\\n2 5 4\\n3 . 1'))
+    >>> distance(Board.parse('8 6 7\\n2 5 4\\n3 . 1'))
     31
     """
-    return int(distance_table(puzzle.rows, puzzle.cols, metric)[rank(puzzle.tiles)])
+    return int(distance_table(board.rows, board.cols, metric)[rank(board.tiles)])
 
 
 def distance_histogram(rows: int, cols: int, metric: str = "single") -> npt.NDArray[Any]:
@@ -217,7 +217,7 @@ def distance_histogram(rows: int, cols: int, metric: str = "single") -> npt.NDAr
     return np.bincount(table[table >= 0].astype(np.intp))  # intp: bincount refuses int64 on 32-bit (Pyodide)
 
 
-def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single") -> list[Puzzle]:
+def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single") -> list[Board]:
     """All boards exactly ``moves`` moves from the goal, in rank order.
 
     >>> for p in states_at_distance(3, 3, 31):
@@ -234,7 +234,7 @@ def states_at_distance(rows: int, cols: int, moves: int, metric: str = "single")
     table = distance_table(rows, cols, metric)
     n = rows * cols
     return [
-        Puzzle.trusted(t, rows, cols, t.index(BLANK))
+        Board.trusted(t, rows, cols, t.index(BLANK))
         for t in (unrank(int(i), n) for i in np.flatnonzero(table == moves))
     ]
 
@@ -305,7 +305,7 @@ def walk_distribution(rows: int, cols: int, steps: int, rule: str = "no-return")
         raise ValueError(f"exact walk distributions need a BFS table: at most {MAX_TABLE_CELLS} cells")
     solvable, blanks, succ = _blank_moves(rows, cols)
     size = len(solvable)
-    start = int(np.searchsorted(solvable, rank(Puzzle.goal(rows, cols).tiles)))
+    start = int(np.searchsorted(solvable, rank(Board.goal(rows, cols).tiles)))
     if rule == "no-return":
         return _no_return_walk(succ, start, int(steps))
     weights = _direction_weights(rows, cols, rule)[blanks]  # (boards, 4)

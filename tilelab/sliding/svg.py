@@ -1,40 +1,35 @@
-"""A sliding board as an SVG picture (what a bare :class:`~tilelab.sliding.Puzzle` in a notebook cell shows).
+"""A sliding board as an SVG picture (what a bare :class:`~tilelab.sliding.Board` in a notebook cell shows).
 
-Imported only when a board is drawn (:meth:`Puzzle.to_svg`, ``_repr_svg_``), as python-chess
+Imported only when a board is drawn (:meth:`Board.to_svg`, ``_repr_svg_``), as python-chess
 imports ``chess.svg``: the engine itself never loads rendering code.
 
->>> from tilelab.sliding import Puzzle
->>> puzzle_svg(Puzzle.goal(2, 2), 30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60"')
+>>> board_svg((1, 2, 3, 0), 2, 2, 30).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="60"')
 True
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the picture reads a board; it never needs the engine at run time
-    from tilelab.sliding.core import Puzzle
-
 BLANK = 0
 SVG_BOARD = "#e9edf0"
 SVG_TILE = "#4ac2fb"
 
-__all__ = ["puzzle_svg"]
+__all__ = ["board_svg"]
 
 
-def puzzle_svg(puzzle: Puzzle, cell: int = 40) -> str:
-    """The board drawn with ``cell`` pixels per cell: a light board, blue numbered tiles, no blank."""
-    width, height = puzzle.cols * cell, puzzle.rows * cell
+def board_svg(tiles: tuple[int, ...], rows: int, cols: int, cell: int = 40) -> str:
+    """A board's ``tiles`` (row by row, 0 the blank) drawn with ``cell`` pixels per cell: a light board, blue
+    numbered tiles, no blank. It reads plain data, so it never imports the engine."""
+    width, height = cols * cell, rows * cell
     inset, font = max(1, cell // 20), int(cell * 0.45)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}">',
         f'<rect width="{width}" height="{height}" fill="{SVG_BOARD}"/>',
     ]
-    for index, tile in enumerate(puzzle.tiles):
+    for index, tile in enumerate(tiles):
         if tile == BLANK:
             continue
-        r, c = divmod(index, puzzle.cols)
+        r, c = divmod(index, cols)
         x, y = c * cell + inset, r * cell + inset
         parts.append(
             f'<rect x="{x}" y="{y}" width="{cell - 2 * inset}" height="{cell - 2 * inset}" '

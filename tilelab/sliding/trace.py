@@ -9,9 +9,9 @@ expanded), the path from the start to the board, and, for IDA*, the current ``bo
 IDA* keeps no closed set: its ``closed`` is always empty and its ``open`` holds the children
 still waiting on its depth-first stack (within the bound).
 
->>> from tilelab.sliding import Puzzle
+>>> from tilelab.sliding import Board
 >>> from tilelab.sliding.heuristics import manhattan
->>> t = astar_trace(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'), manhattan)
+>>> t = astar_trace(Board.parse('1 2 3\\n4 . 6\\n7 5 8'), manhattan)
 >>> t.moves, len(t.steps), [(s.g, s.h, s.f) for s in t.steps]
 ((5, 8), 3, [(0, 2, 2), (1, 1, 2), (2, 0, 2)])
 >>> len(t.steps[0].open), len(t.steps[0].closed)   # before expanding the start: it waits alone
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from tilelab.sliding.core import Puzzle
+from tilelab.sliding.core import Board
 from tilelab.sliding.search import (
     SearchOutcome,
     SearchStep,
@@ -35,7 +35,7 @@ from tilelab.sliding.search import (
 
 __all__ = ["DEFAULT_MAX_STEPS", "SearchTrace", "TraceStep", "astar_trace", "bfs_trace", "idastar_trace", "trace"]
 
-Heuristic = Callable[[Puzzle], int]
+Heuristic = Callable[[Board], int]
 DEFAULT_MAX_STEPS = 3000  # a trace keeps every step's sets: enough for 8-puzzles a dozen moves deep
 
 
@@ -50,17 +50,17 @@ class TraceStep:
     """
 
     index: int
-    board: Puzzle
+    board: Board
     g: int
     h: int
     open: tuple[Waiting, ...]
-    path: tuple[Puzzle, ...]
+    path: tuple[Board, ...]
     bound: int | None = None
     round: int = 0
-    expanded_order: list[Puzzle] = field(default_factory=list, repr=False)  # shared by all steps
+    expanded_order: list[Board] = field(default_factory=list, repr=False)  # shared by all steps
 
     @property
-    def closed(self) -> frozenset[Puzzle]:
+    def closed(self) -> frozenset[Board]:
         """The closed set: boards expanded before this step (IDA* keeps none: always empty)."""
         return frozenset(self.expanded_order[: self.index]) if self.expanded_order else frozenset()
 
@@ -80,7 +80,7 @@ class SearchTrace:
     """A whole search: its steps, the moves found (tiles slid) and whether it finished."""
 
     method: str
-    start: Puzzle
+    start: Board
     steps: tuple[TraceStep, ...]
     moves: tuple[int, ...]
     found: bool
@@ -101,8 +101,8 @@ class SearchTrace:
 
 
 def _check(start: object, max_steps: object) -> int:
-    if not isinstance(start, Puzzle):
-        raise TypeError(f"expected a tilelab.sliding.Puzzle, got {type(start).__name__}; build one with Puzzle.parse(text)")
+    if not isinstance(start, Board):
+        raise TypeError(f"expected a tilelab.sliding.Board, got {type(start).__name__}; build one with Board.parse(text)")
     if not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive whole number, got {max_steps!r}")
     return int(max_steps)
@@ -115,7 +115,7 @@ class _Recorder:
         self.max_steps = max_steps
         self.keeps_closed = keeps_closed  # BFS and A* keep a closed set; IDA* none
         self.steps: list[TraceStep] = []
-        self.order: list[Puzzle] = []  # the closed set in the order boards were expanded, shared by the steps
+        self.order: list[Board] = []  # the closed set in the order boards were expanded, shared by the steps
 
     def __call__(self, step: SearchStep) -> bool:
         """Record ``step``; True (stop the search) once the trace is full."""
@@ -132,19 +132,19 @@ class _Recorder:
                                         step.bound, step.round))
         return False
 
-    def trace(self, method: str, start: Puzzle, out: SearchOutcome) -> SearchTrace:
+    def trace(self, method: str, start: Board, out: SearchOutcome) -> SearchTrace:
         """The finished trace, from the search's outcome."""
         return SearchTrace(method, start, tuple(self.steps), out.moves, out.found, truncated=out.stopped_early)
 
 
-def bfs_trace(start: Puzzle, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
+def bfs_trace(start: Board, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """Breadth-first search, one step per expanded board (``h`` is 0: BFS has no guess).
 
     Like :func:`~tilelab.sliding.search.bfs_reference` (which it runs) it stops as soon as it
     *generates* the goal, so the goal itself is never expanded.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> t = bfs_trace(Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8'))
+    >>> from tilelab.sliding import Board
+    >>> t = bfs_trace(Board.parse('1 2 3\\n4 . 6\\n7 5 8'))
     >>> t.moves, t.nodes, [len(s.open) for s in t.steps][:3]
     ((5, 8), 3, [1, 4, 5])
     """
@@ -153,15 +153,15 @@ def bfs_trace(start: Puzzle, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     return recorder.trace("bfs", start, bfs_reference(start, max_nodes=max_steps, observer=recorder))
 
 
-def astar_trace(start: Puzzle, h: Heuristic, weight: float = 1.0, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
+def astar_trace(start: Board, h: Heuristic, weight: float = 1.0, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """A* (or weighted A*, ``weight > 1``), one step per expanded board, the goal's step last.
 
     It runs :func:`~tilelab.sliding.search.astar_reference`: smallest ``g + weight * h``
     first, ties to the deeper board, then first pushed.
 
-    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding import Board
     >>> from tilelab.sliding.heuristics import manhattan
-    >>> t = astar_trace(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> t = astar_trace(Board.parse('4 1 2\\n5 . 3'), manhattan)
     >>> t.moves, t.steps[-1].board.is_goal()
     ((5, 4, 1, 2, 3), True)
     """
@@ -171,16 +171,16 @@ def astar_trace(start: Puzzle, h: Heuristic, weight: float = 1.0, max_steps: int
     return recorder.trace("astar" if weight == 1 else "weighted-astar", start, out)
 
 
-def idastar_trace(start: Puzzle, h: Heuristic, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
+def idastar_trace(start: Board, h: Heuristic, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """IDA*, one step per expanded board, over every round (``bound`` and ``round`` say which).
 
     It runs :func:`~tilelab.sliding.search.idastar_reference`; each step's open set is what
     waits on its depth-first stack within the bound. A child whose ``f > bound`` is never
     entered; the smallest such ``f`` is the next round's bound.
 
-    >>> from tilelab.sliding import Puzzle
+    >>> from tilelab.sliding import Board
     >>> from tilelab.sliding.heuristics import manhattan
-    >>> t = idastar_trace(Puzzle.parse('4 1 2\\n5 . 3'), manhattan)
+    >>> t = idastar_trace(Board.parse('4 1 2\\n5 . 3'), manhattan)
     >>> t.moves, sorted({s.bound for s in t.steps}), t.steps[-1].closed
     ((5, 4, 1, 2, 3), [5], frozenset())
     """
@@ -189,11 +189,11 @@ def idastar_trace(start: Puzzle, h: Heuristic, max_steps: int = DEFAULT_MAX_STEP
     return recorder.trace("idastar", start, idastar_reference(start, h, max_nodes=max_steps, observer=recorder))
 
 
-def trace(start: Puzzle, method: str = "astar", h: Heuristic | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
+def trace(start: Board, method: str = "astar", h: Heuristic | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> SearchTrace:
     """Trace ``method`` ("bfs", "astar" or "idastar"); ``h`` defaults to Manhattan distance.
 
-    >>> from tilelab.sliding import Puzzle
-    >>> trace(Puzzle.parse('1 2\\n. 3'), "idastar").moves
+    >>> from tilelab.sliding import Board
+    >>> trace(Board.parse('1 2\\n. 3'), "idastar").moves
     (3,)
     """
     from tilelab.sliding.heuristics import manhattan

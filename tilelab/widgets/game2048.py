@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.access import describe_2048, rows_text
@@ -240,7 +240,7 @@ class Game2048Widget(BoardWidget):
     playing after a win. ``words=True`` (or a ``{value: label}`` dict) shows word tiles.
     Wrap it to add controls: ``.game``, :meth:`play`, :meth:`new_game`, :meth:`undo`, ``add_button``.
 
-    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
+    Randomness is ``rng=`` (a seed or a numpy Generator).
     Re-running the cell that made the board resumes the game in progress (same size and seed, in
     the same kernel); ``new_game=True`` (or ``resume=False``) starts over. ``key=`` names the board
     when the same game should continue from another cell. The best score stays for the kernel.
@@ -249,12 +249,11 @@ class Game2048Widget(BoardWidget):
     kind = "2048"
 
     def __init__(
-        self, size: int = 4, *, rng: RngLike = None, seed: RngLike = None, game: Game | None = None,
+        self, size: int = 4, *, rng: RngLike = None, game: Game | None = None,
         words: bool | Mapping[int, str] | None = None, target: int = 2048, p_four: float = DEFAULT_P_FOUR,
         px: int = BOARD_PX, animate: bool = True, canvas: Any = None, raise_errors: bool = False,
         new_game: bool = False, resume: bool = True, key: Any = None,
     ) -> None:
-        rng = rng_or_seed(rng, seed, "Game2048Widget")  # seed= is the older name of rng=
         where = None if game is not None else board_key(self.kind, size, rng, target, p_four, key=key)
         previous = self.previous(where, resume and not new_game)
         if previous is not None:

@@ -19,8 +19,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._deprecation import warn
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, Expectimax, Game
 from tilelab.widgets.game2048 import Game2048Widget
 
@@ -79,15 +78,14 @@ class Game2048AIWidget:
     ``player`` is any ``board -> Direction`` callable (default ``Expectimax(ms_per_move=50)``); when
     it exposes ``think(board)`` (as :class:`~tilelab.game2048.Expectimax` does) the panel shows each
     direction's value. Play by hand at any time; the AI carries on from whatever board it finds.
-    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
+    Randomness is ``rng=`` (a seed or a numpy Generator).
     """
 
-    def __init__(self, *, rng: RngLike = None, seed: RngLike = None,
+    def __init__(self, *, rng: RngLike = None,
                  player: Callable[[Board], Direction] | None = None, game: Game | None = None, ms_per_move: float = 50, speed: int = DEFAULT_SPEED,
                  canvas: Any = None, raise_errors: bool = False, **board_options: Any) -> None:
         if not MIN_SPEED <= speed <= MAX_SPEED:
             raise ValueError(f"speed must be {MIN_SPEED}..{MAX_SPEED} moves per second, got {speed!r}")
-        rng = rng_or_seed(rng, seed, "Game2048AIWidget")  # seed= is the older name of rng=
         self.board_widget = Game2048Widget(rng=rng, game=game, canvas=canvas, raise_errors=raise_errors,
                                     **board_options)
         self.player = player if player is not None else Expectimax(ms_per_move=ms_per_move)
@@ -114,13 +112,6 @@ class Game2048AIWidget:
     def game(self) -> Game:
         """The game on the board."""
         return self.board_widget.game
-
-    @property
-    def board(self) -> Game2048Widget:
-        """Deprecated: the board widget inside is :attr:`board_widget` (``board`` is a position on every widget)."""
-        warn("Game2048AIWidget.board (the board widget)",
-             "Game2048AIWidget.board_widget (the position is Game2048AIWidget.game.board)")
-        return self.board_widget
 
     @property
     def playing(self) -> bool:

@@ -12,7 +12,7 @@ import html
 from typing import Any
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab._random import RngLike, rng_or_seed
+from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, play
 from tilelab.game2048.ntuple_compact import CompactNetwork
 from tilelab.game2048.ntuple_net import NTupleNetwork
@@ -55,7 +55,7 @@ class Game2048TDWidget(Game2048AIWidget):
     play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
     """
 
-    def __init__(self, *, rng: RngLike = None, seed: RngLike = None,
+    def __init__(self, *, rng: RngLike = None,
                  net: NTupleNetwork | CompactNetwork | str | None = None,
                  search_ms: float | None = None, depth: int | None = None, **options: Any) -> None:
         if search_ms is not None and depth is not None:
@@ -70,14 +70,14 @@ class Game2048TDWidget(Game2048AIWidget):
             player = TDExpectimax(self.net, depth=depth)
         else:
             player = TDPlayer(self.net)
-        super().__init__(rng=rng_or_seed(rng, seed, "Game2048TDWidget"), player=player, **options)
+        super().__init__(rng=rng, player=player, **options)
         self.last_note = ""
 
     @classmethod
-    def strong(cls, *, rng: RngLike = None, seed: RngLike = None, depth: int | None = None,
+    def strong(cls, *, rng: RngLike = None, depth: int | None = None,
                search_ms: float | None = None, **options: Any) -> "Game2048TDWidget":
         """A board played by the strong learned player (``net="strong"``); ValueError if its file is missing."""
-        return cls(rng=rng_or_seed(rng, seed, "Game2048TDWidget.strong"), net="strong", depth=depth,
+        return cls(rng=rng, net="strong", depth=depth,
                    search_ms=search_ms, **options)
 
     def think(self) -> Direction | None:

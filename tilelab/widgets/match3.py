@@ -31,9 +31,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from tilelab._deprecation import moved, warn
-from tilelab._random import RngLike, rng_or_seed
-from tilelab.match3 import Board, Cell, SwapResult, neighbours
+from tilelab._random import RngLike
+from tilelab.match3 import Board, Cell, Move, SwapResult, Turn, neighbours
 from tilelab.match3.game import Game, Rules, as_rules
 from tilelab.widgets.access import candy_name, describe_match3
 from tilelab.widgets.base import ARROW_KEYS, OVERLAY, UNDO_KEYS, BoardWidget, board_key
@@ -51,12 +50,6 @@ from tilelab.widgets.match3_draw import (
 
 __all__ = ["Match3Widget"]
 
-# Drawing, geometry and stills this module once passed on: their older paths warn and name their home.
-__getattr__, __dir__ = moved(__name__, {name: f"tilelab.widgets.match3_draw:{name}" for name in (
-    "BLAST_COLOUR", "CANDY_SCALE", "CELL_PX", "DARK_CELL", "FALL_FRAMES", "FLASH_COLOUR", "FLASH_FRAMES", "HINT_COLOUR",
-    "HOLD_FRAMES", "IDLE_HINT_S", "LIGHT_CELL", "MATCH_COLOUR", "MS_PER_FRAME", "SELECT_COLOUR", "SWAP_FRAMES",
-    "TICK_MS", "Match3Drawing", "Piece", "board_picture", "cell_at", "drag_target")})
-
 
 #: Best score per (rows, cols, kinds) in this kernel: survives re-run cells and new games.
 BEST_SCORES: dict[tuple[int, int, int], int] = {}
@@ -72,7 +65,6 @@ class Match3Widget(Match3Drawing, BoardWidget):
         kinds: int = 6,
         *,
         rng: RngLike = None,
-        seed: RngLike = None,
         cell_px: int | None = None,
         px: int | None = None,
         frame_ms: float = MS_PER_FRAME,
@@ -85,7 +77,6 @@ class Match3Widget(Match3Drawing, BoardWidget):
         specials: bool = False,
         rules: Rules | str | None = None,
     ) -> None:
-        rng = rng_or_seed(rng, seed, "Match3Widget")  # seed= is the older name of rng=
         where = board_key("match3", rows, cols, kinds, rng, key=key)
         previous = self.previous(where, resume and not new_game)
         self.rows, self.cols, self.kinds = rows, cols, kinds
@@ -180,12 +171,6 @@ class Match3Widget(Match3Drawing, BoardWidget):
         return self.game.moves_played
 
     @property
-    def moves(self) -> int:
-        """Deprecated: :attr:`moves_played`."""
-        warn("Match3Widget.moves", "Match3Widget.moves_played")
-        return self.game.moves_played
-
-    @property
     def last_cascades(self) -> int:
         return self.game.last_cascades
 
@@ -249,11 +234,6 @@ class Match3Widget(Match3Drawing, BoardWidget):
         """The legal swaps on the current board (``board.game.legal_moves()``)."""
         return self.game.legal_moves()
 
-    def valid_moves(self) -> list[tuple[Cell, Cell]]:
-        """Deprecated: :meth:`legal_moves` (goes in tilelab 0.3.0)."""
-        warn("Match3Widget.valid_moves()", "Match3Widget.legal_moves()")
-        return self.legal_moves()
-
     def undo(self) -> bool:
         """Take back the last swap (``u`` or Backspace): board, score and random state."""
         if self.busy():
@@ -273,8 +253,9 @@ class Match3Widget(Match3Drawing, BoardWidget):
         """True while a cascade is still being shown (animation playing or step-mode stages left)."""
         return bool(self.stages) or self.animating()
 
-    def play(self, a: Cell, b: Cell) -> SwapResult | None:
-        """Swap two neighbouring candies as the player would; None if ignored (busy).
+    def play(self, move: Move | Cell, b: Cell | None = None) -> Turn | None:
+        """Swap two neighbouring candies as the player would (``play((a, b))`` or ``play(a, b)``, as
+        :meth:`tilelab.match3.Game.play` takes them); the game's :class:`~tilelab.match3.Turn`, or None if ignored (busy).
 
         The engine resolves the whole cascade at once, so the board's state is always final
         and consistent; only the pictures lag behind while they play.
@@ -288,7 +269,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         self.hint_move = None
         self.cancel_confirm()
         before = self.board
-        turn = self.game.play(a, b)
+        turn = self.game.play(move, b)
         result = turn.events
         self.last_result = result
         if not turn:
@@ -296,7 +277,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self._show_invalid(before, result)
             self._update_status()
             self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
-            return result
+            return turn
         if self.step_mode:  # each match's points are shown when Next step shows it
             self.pending_score += turn.score
         else:
@@ -312,7 +293,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self._animate_result(before, result, shuffled)
         self._update_status()
         self.after_turn(turn, describe_match3(turn, self.board, self.game.score))
-        return result
+        return turn
 
     def show_hint(self) -> tuple[Cell, Cell] | None:
         """Outline the game's hint (:meth:`tilelab.match3.Game.hint`: the rules' stated rule).

@@ -5,10 +5,10 @@ step with :func:`tilelab.plots.solvers.plot_search_step` (the board being expand
 closed sets on a g/h map, IDA*'s bound, the next boards in line). Buttons, a slider and a play
 button choose the step; a menu switches between searches.
 
->>> from tilelab.sliding import Puzzle, manhattan
+>>> from tilelab.sliding import Board, manhattan
 >>> from tilelab.sliding.trace import astar_trace, bfs_trace
 >>> from tilelab.widgets.testing import click_button
->>> start = Puzzle.parse('1 2 3\\n4 . 6\\n7 5 8')
+>>> start = Board.parse('1 2 3\\n4 . 6\\n7 5 8')
 >>> stepper = SearchStepper({"BFS": bfs_trace(start), "A*": astar_trace(start, manhattan)})
 >>> click_button(stepper, "next ▶"); stepper.step
 1
@@ -38,9 +38,9 @@ DPI = 90  # 12.5 x 4.2 inches: about 1,100 px wide, readable on a laptop
 def step_summary(name: str, trace: SearchTrace, step: int) -> str:
     """One line (HTML) about a step: the counts a student should watch.
 
-    >>> from tilelab.sliding import Puzzle, manhattan
+    >>> from tilelab.sliding import Board, manhattan
     >>> from tilelab.sliding.trace import idastar_trace
-    >>> t = idastar_trace(Puzzle.parse('1 2\\n. 3'), manhattan)
+    >>> t = idastar_trace(Board.parse('1 2\\n. 3'), manhattan)
     >>> step_summary("IDA*", t, 0)
     '<b>IDA*</b> step 1 of 2: g = 0, h = 1, f = 1, bound 1 &middot; open 1, closed 0 &middot; path 1 board'
     """

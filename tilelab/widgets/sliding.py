@@ -31,9 +31,8 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._deprecation import moved, warn
-from tilelab._random import RngLike, as_generator, rng_or_seed
-from tilelab.sliding import METHODS, MoveCount, Puzzle, Slide, play
+from tilelab._random import RngLike, as_generator
+from tilelab.sliding import METHODS, MoveCount, Board, Slide, Turn, play
 from tilelab.sliding import game as session
 from tilelab.sliding.game import (
     Game,
@@ -69,19 +68,6 @@ from tilelab.widgets.sliding_solve import (
 
 __all__ = ["SIZES", "SlidingWidget", "Record"]
 
-# Stills, pictures, drawing and planning names this module once passed on: their older paths warn and name their home.
-__getattr__, __dir__ = moved(__name__, {
-    **{name: f"tilelab.widgets.sliding_pictures:{name}" for name in (
-        "BOARD_COLOUR", "CELL_COLOUR", "FONT", "GAP", "HINT_COLOUR", "LABEL_BACKDROP", "MARGIN", "TILE_COLOUR",
-        "TILE_DONE_COLOUR", "TILE_TEXT", "board_origin", "board_picture", "cell_at", "contrast_ratio", "crop_to_aspect",
-        "cut_tiles", "drag_direction", "generated_picture", "load_picture", "clock_text", "hsv_to_rgb",
-        "linear_channel")},
-    "png_bytes": "tilelab.widgets.pictures:png_bytes", "ease_out": "tilelab.widgets.sliding_draw:ease_out",
-    "FRAMES_PER_SLIDE": "tilelab.widgets.sliding_draw:FRAMES_PER_SLIDE",
-    "MS_PER_FRAME": "tilelab.widgets.sliding_draw:MS_PER_FRAME",
-    **{name: f"tilelab.widgets.sliding_solve:{name}" for name in ("PREPARING", "SOLVE_SPEED", "SOLVE_SPEEDS")},
-    **{name: f"tilelab.sliding.game:{name}" for name in ("OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan")},
-})
 
 SIZES = ((3, 3), (4, 4), (5, 5), (6, 6))
 LEGEND = ("<span style='font-family:sans-serif;font-size:12px;color:#555'>"
@@ -110,7 +96,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     towards the blank; or press an arrow key to move the blank's neighbour that way. ``picture``
     is ``None`` (numbers), ``"generated"``, or a photo (path, bytes, PIL image or array).
 
-    Randomness is ``rng=`` (a seed or a numpy Generator; ``seed=`` is its older name).
+    Randomness is ``rng=`` (a seed or a numpy Generator).
     Re-running the cell that made the board resumes the game in progress (same size and seed, in
     the same kernel); ``new_game=True`` (or ``resume=False``) deals a new one, as Shuffle does.
     Hint and Solve follow one plan: an optimal solution when the search finds one within
@@ -126,11 +112,9 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         cols: int | None = None,
         *,
         rng: RngLike = None,
-        seed: RngLike = None,
         picture: Any = None,
         method: str = "uniform",
-        size: int | None = None,
-        px: int | None = None,
+        px: int = 400,
         canvas: Any = None,
         raise_errors: bool = False,
         clock: Callable[[], float] = time.monotonic,
@@ -139,18 +123,12 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         key: Any = None,
     ) -> None:
         cols = rows if cols is None else cols
-        seed = rng_or_seed(rng, seed, "SlidingWidget")  # seed= is the older name of rng=
         if method not in METHODS:
             raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
-        if size is not None:  # the older name of px=
-            warn("SlidingWidget(size=...)", "SlidingWidget(px=...)")
-        if size is not None and px is not None and size != px:
-            raise ValueError(f"px={px} and size={size} both give the board's pixel width; pass px only")
-        px = 400 if px is None and size is None else (px if px is not None else size)
-        where = board_key(self.kind, rows, cols, seed, key=key)
+        where = board_key(self.kind, rows, cols, rng, key=key)
         previous = self.previous(where, resume and not new_game)
         #: The session: puzzle, move counter, undo, Hint/Solve plan, save/load (``board.game.to_json()``).
-        self.game: Game = previous.game if previous is not None else Game(rows, cols, rng=as_generator(seed),
+        self.game: Game = previous.game if previous is not None else Game(rows, cols, rng=as_generator(rng),
                                                                           method=method)
         self.clock = clock
         self.started: float | None = None
@@ -267,24 +245,13 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
 
     # ------------------------------------------------------------------ state changes
     @property
-    def board(self) -> Puzzle:
+    def board(self) -> Board:
         """The board now (``widget.game.board``); set it to play another position."""
         return self.game.board
 
     @board.setter
-    def board(self, puzzle: Puzzle) -> None:
-        self.set_game(Game(board=puzzle, rng=self.game.rng, method=self.game.method))
-
-    @property
-    def puzzle(self) -> Puzzle:
-        """Deprecated: :attr:`board` (goes in tilelab 0.3.0)."""
-        warn("SlidingWidget.puzzle", "SlidingWidget.board")
-        return self.board
-
-    @puzzle.setter
-    def puzzle(self, puzzle: Puzzle) -> None:
-        warn("SlidingWidget.puzzle", "SlidingWidget.board")
-        self.board = puzzle
+    def board(self, board: Board) -> None:
+        self.set_game(Game(board=board, rng=self.game.rng, method=self.game.method))
 
     @property
     def move_count(self) -> MoveCount:
@@ -295,12 +262,6 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
     def moves_played(self) -> int:
         """Moves played, tile by tile (``board.game.moves_played``)."""
         return self.game.moves_played
-
-    @property
-    def moves(self) -> MoveCount:
-        """Deprecated: :attr:`move_count`."""
-        warn("SlidingWidget.moves", "SlidingWidget.move_count")
-        return self.game.move_count
 
     @property
     def rng(self) -> Any:
@@ -432,7 +393,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         if direction is None:
             return
         self.stop_solve()
-        self.slide(direction)  # the game reads the direction (the blank's neighbour that way slides), once
+        self.play(direction)  # the game reads the direction (the blank's neighbour that way slides), once
 
     def on_click(self, x: float, y: float) -> None:
         cell = self.cell_at(x, y)
@@ -441,7 +402,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
         self.stop_solve()
         tile = self.board.at(*cell)
         if tile in self.board.legal_moves():
-            self.slide(tile)
+            self.play(tile)
         elif tile != 0:
             self._say(f"Tile {tile} is not in the blank's row or column.")
             self.announce(f"Tile {tile} is not in the blank's row or column: only those tiles slide.")
@@ -455,21 +416,21 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             tile = self.board.at(*cell)
             if tile in self.board.legal_moves():
                 if play(self.board, tile).direction == direction:
-                    self.slide(tile)
+                    self.play(tile)
                 return
         # a swipe that did not start on a movable tile: move the blank's neighbour that way
-        self.slide(direction)
+        self.play(direction)
 
     def cell_at(self, x: float, y: float) -> tuple[int, int] | None:
         """The cell under pixel ``(x, y)`` on this board."""
         return cell_at(x, y, self.rows, self.cols, self.width, self.height)
 
     # ------------------------------------------------------------------ moves
-    def slide(self, move: int | str, *, animate: bool = True, by_player: bool = True,
-              ms_per_frame: float = MS_PER_FRAME) -> Slide | None:
+    def play(self, move: int | str, *, animate: bool = True, by_player: bool = True,
+             ms_per_frame: float = MS_PER_FRAME) -> Turn | None:
         """Play ``move`` (a tile, or a direction word) in the game (it counts), animate the Turn's event.
 
-        Returns the event, or None when nothing moved (a direction at the edge, a solved board).
+        Returns the game's Turn (true when a tile moved), or None when the solved board waits for a new game.
         """
         if self.finished is not None:
             return None
@@ -481,7 +442,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             if by_player:
                 self.after_turn(turn, describe_sliding(turn, self.board, self.move_count.single, refused=(
                     f"nothing slides {move}: the blank is at that edge" if isinstance(move, str) else "")))
-            return None
+            return turn
         event: Slide = turn.events
         if self.started is None:
             self.started = self.clock()
@@ -497,7 +458,7 @@ class SlidingWidget(SlidingSolving, SlidingDrawing, BoardWidget):
             self._update_status()
         if by_player:
             self.after_turn(turn, describe_sliding(turn, self.board, self.move_count.single))
-        return event
+        return turn
 
     def _finish(self, by_player: bool) -> None:
         self.finished = self.clock()

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab.sliding import Puzzle, Slide
+from tilelab.sliding import Board, Slide
 from tilelab.widgets.base import BACKGROUND, OVERLAY, PIECES, fit_font_size
 from tilelab.widgets.pictures import png_bytes
 from tilelab.widgets.sliding_pictures import (
@@ -82,7 +82,7 @@ class SlidingDrawing:
             for col in range(self.cols):
                 c.fill_rect(x0 + col * cell + GAP / 2, y0 + r * cell + GAP / 2, cell - GAP, cell - GAP)
 
-    def _tile_style(self, board: Puzzle) -> tuple[float, float, float, float, bool, int]:
+    def _tile_style(self, board: Board) -> tuple[float, float, float, float, bool, int]:
         """Geometry and label size for drawing tiles; sets the font on the pieces layer."""
         x0, y0, cell = self._geometry()
         picture = self.picture_mode and self._picture_source is not None
@@ -117,7 +117,7 @@ class SlidingDrawing:
             c.fill_style = TILE_TEXT
             c.fill_text(str(tile), x + side / 2, y + side / 2)
 
-    def _draw_pieces(self, board: Puzzle | None = None) -> None:
+    def _draw_pieces(self, board: Board | None = None) -> None:
         """Draw every tile of ``board`` (default: the current one) in its cell (home tiles darker)."""
         board = self.board if board is None else board
         self.layer(PIECES).clear()

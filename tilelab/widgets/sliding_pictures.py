@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator, rng_or_seed
-from tilelab.sliding import Puzzle
+from tilelab._random import RngLike, as_generator
+from tilelab.sliding import Board
 from tilelab.widgets.base import fit_font_size
 from tilelab.widgets.pictures import bold_font, png_bytes, rgb
 
@@ -126,7 +126,7 @@ def contrast_ratio(a: tuple[int, int, int] | str, b: tuple[int, int, int] | str)
 # ----------------------------------------------------------------------------- pictures
 
 
-def generated_picture(size: int = 480, rng: RngLike = None, *, seed: RngLike = None) -> np.ndarray:
+def generated_picture(size: int = 480, rng: RngLike = None) -> np.ndarray:
     """A picture drawn by the project (nothing downloaded): a house with a tree under the sun.
 
     Sky, sun, clouds, hills, a red-roofed house with windows and a door, a tree and flowers: every
@@ -141,8 +141,7 @@ def generated_picture(size: int = 480, rng: RngLike = None, *, seed: RngLike = N
         raise ValueError(f"picture size must be at least 8 px, got {size}")
     from PIL import Image, ImageDraw
 
-    given = rng_or_seed(rng, seed, "generated_picture")
-    rng = as_generator(0 if given is None else given)
+    rng = as_generator(0 if rng is None else rng)
     big = 2 * size  # drawn at twice the size and scaled down: smooth edges
     u = big / 100  # one unit = 1 % of the side
 
@@ -324,11 +323,11 @@ def clock_text(seconds: float) -> str:
     return f"{minutes}:{secs:02d}"
 
 
-def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *, picture: Any = None,
+def board_picture(board: Board, width: int = 400, height: int | None = None, *, picture: Any = None,
                   show_numbers: bool = True) -> Any:
     """A sliding puzzle drawn with Pillow in the board's colours (numbers, or a picture's pieces).
 
-    >>> board_picture(Puzzle.goal(3, 3), 200).size
+    >>> board_picture(Board.goal(3, 3), 200).size
     (200, 200)
     """
     from PIL import Image, ImageDraw
@@ -337,16 +336,16 @@ def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *
     height = width if height is None else height
     image = Image.new("RGB", (int(width), int(height)), "white")
     draw = ImageDraw.Draw(image)
-    x0, y0, cell = board_origin(puzzle.rows, puzzle.cols, width, height)
-    draw.rectangle((x0 - MARGIN / 2, y0 - MARGIN / 2, x0 + puzzle.cols * cell + MARGIN / 2,
-                    y0 + puzzle.rows * cell + MARGIN / 2), fill=rgb(BOARD_COLOUR))
+    x0, y0, cell = board_origin(board.rows, board.cols, width, height)
+    draw.rectangle((x0 - MARGIN / 2, y0 - MARGIN / 2, x0 + board.cols * cell + MARGIN / 2,
+                    y0 + board.rows * cell + MARGIN / 2), fill=rgb(BOARD_COLOUR))
     side = max(1, int(cell - GAP))
-    pieces = cut_tiles(picture, puzzle.rows, puzzle.cols, side) if picture is not None else {}
-    size = fit_font_size(str(puzzle.cell_count - 1), side, side, max_size=side * 0.5)
+    pieces = cut_tiles(picture, board.rows, board.cols, side) if picture is not None else {}
+    size = fit_font_size(str(board.cell_count - 1), side, side, max_size=side * 0.5)
     label = max(8, int(size * (0.45 if pieces else 1)))
     font = bold_font(label)
-    for index, tile in enumerate(puzzle.tiles):
-        r, c = divmod(index, puzzle.cols)
+    for index, tile in enumerate(board.tiles):
+        r, c = divmod(index, board.cols)
         x, y = int(x0 + c * cell + GAP / 2), int(y0 + r * cell + GAP / 2)
         if tile == 0:
             draw.rectangle((x, y, x + side - 1, y + side - 1), fill=rgb(CELL_COLOUR))
@@ -357,7 +356,7 @@ def board_picture(puzzle: Puzzle, width: int = 400, height: int | None = None, *
                 draw.text((x + 2 + label * 0.8, y + 2 + label * 0.65), str(tile), fill=rgb(TILE_TEXT),
                           font=font, anchor="mm")
         else:
-            home = divmod(tile - 1, puzzle.cols) == (r, c)
+            home = divmod(tile - 1, board.cols) == (r, c)
             draw.rectangle((x, y, x + side - 1, y + side - 1), fill=rgb(TILE_DONE_COLOUR if home else TILE_COLOUR))
             draw.text((x + side / 2, y + side / 2), str(tile), fill=rgb(TILE_TEXT), font=font, anchor="mm")
     return image

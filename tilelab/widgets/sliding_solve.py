@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tilelab.sliding import Puzzle
+from tilelab.sliding import Board
 from tilelab.sliding.game import Game, Plan
 from tilelab.widgets.sliding_draw import FRAMES_PER_SLIDE, MS_PER_FRAME
 
@@ -24,7 +24,7 @@ class SlidingSolving:
     """Hint and Solve on the sliding board (a mixin: it asks the game for the plan and plays it)."""
 
     game: Game
-    board: Puzzle
+    board: Board
     hint_tile: int | None
     used_hint: bool
     used_solve: bool
@@ -122,6 +122,6 @@ class SlidingSolving:
             return
         tile = self._solving.pop(0)
         ms = min(MS_PER_FRAME * 2, 0.6 * self.solve_ticker.interval / FRAMES_PER_SLIDE)
-        self.slide(tile, by_player=False, ms_per_frame=ms)
+        self.play(tile, by_player=False, ms_per_frame=ms)
         if not self._solving:
             self.stop_solve()

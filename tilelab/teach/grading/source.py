@@ -22,7 +22,7 @@ lesson's own cells the student changed (the lessons invite that). One of the oth
 graded after the cell, wherever it is, since such code can change what every later check does. Cells the
 student left as the lesson wrote them are only read for the names they import.
 
->>> cells = [Cell("from tilelab.sliding import Puzzle, inversions", edited=False),
+>>> cells = [Cell("from tilelab.sliding import Board, inversions", edited=False),
 ...          Cell("def my_inversions(p):\\n    return inversions(p)", edited=True),
 ...          Cell("_result = _check('sliding.inversions', my_inversions)", test="test-sliding-inversions")]
 >>> refusals(cells)["test-sliding-inversions"]  # doctest: +ELLIPSIS
