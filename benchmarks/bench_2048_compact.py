@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE))
 
 from make_strong_net import POSITION_SEED, sample_positions  # noqa: E402
 
-from tilelab.game2048.ntuple_compact import STRONG_NET, load_compact
-from tilelab.game2048.ntuple_players import TDExpectimax, strong_network
+from tilelab.game2048.learning.ntuple_compact import STRONG_NET, load_compact
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, strong_network
 
 _MEMORY_CHILD = """
 import json, sys

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, WU_YEH_TUPLES, NTupleNetwork
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

@@ -13,8 +13,8 @@ import pytest
 
 from tilelab.game2048 import Board, legal_moves
 from tilelab._jit import py_func
-from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.ntuple_compact import (
+from tilelab.game2048.fast.bitboard import to_bitboard
+from tilelab.game2048.learning.ntuple_compact import (
     COMPACT_FORMAT,
     ENCODINGS,
     CompactNetwork,
@@ -23,10 +23,10 @@ from tilelab.game2048.ntuple_compact import (
     load_network,
     save_compact,
 )
-from tilelab.game2048.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, strong_network, strong_player
-from tilelab.game2048 import ntuple_compact
-from tilelab.game2048.ntuple_kernels import compact_weight, net_value
+from tilelab.game2048.learning.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, strong_network, strong_player
+from tilelab.game2048.learning import ntuple_compact
+from tilelab.game2048.learning.ntuple_kernels import compact_weight, net_value
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -665,8 +665,8 @@ def test_play_is_the_engine_move_and_move_is_the_same_function():
 
 def _randomness_calls():
     import tilelab.game2048 as g
-    import tilelab.game2048.bitboard as bb
-    from tilelab.game2048.ntuple_net import NTupleNetwork
+    import tilelab.game2048.fast.bitboard as bb
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
     board = g.Board.parse("2 . . .\n. . . .\n. . . .\n. . . 4")
     net = NTupleNetwork([(0, 1, 2, 3)])
@@ -704,7 +704,7 @@ def test_randomness_is_keyword_only_rng_with_seed_as_its_older_name(name):
 
 def test_giving_both_rng_and_seed_is_refused():
     import tilelab.game2048 as g
-    import tilelab.game2048.bitboard as bb
+    import tilelab.game2048.fast.bitboard as bb
 
     for call in (lambda: g.Game(rng=1, seed=1), lambda: g.play_game(g.CornerPlayer(), rng=1, seed=2),
                  lambda: bb.play_random_batch(2, rng=1, seed=1), lambda: g.RandomPlayer(rng=1, seed=1)):
@@ -713,7 +713,7 @@ def test_giving_both_rng_and_seed_is_refused():
 
 
 def test_evaluate_still_requires_its_rng():
-    from tilelab.game2048.ntuple_net import NTupleNetwork
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
     with pytest.raises(TypeError, match="rng="):
         NTupleNetwork([(0, 1)]).evaluate(2)

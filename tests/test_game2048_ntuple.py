@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab.game2048 import Board, Direction, legal_moves, play_game
-from tilelab.game2048.bitboard import bits_from_exponents, exponents, parse_bits
+from tilelab.game2048.fast.bitboard import bits_from_exponents, exponents, parse_bits
 from tilelab.game2048 import ntuple as nt
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
-from tilelab.game2048.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 GRIDS = st.lists(st.lists(st.integers(0, 15), min_size=4, max_size=4), min_size=4, max_size=4)
 # no two 32768 tiles: the bitboard refuses the merge the readable engine allows
@@ -84,8 +84,8 @@ def test_fast_training_equals_the_readable_td_loop(state):
 def _train_both(tuples, state, alpha, tc, games, start_seed):
     """``games`` self-play games from ``state`` by the fused trainer and by the plain one, on two copies of a net
     already trained a little (so weights, and with tc the learning-rate sums, are not all zero)."""
-    from tilelab.game2048.bitrows import row_tables
-    from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
+    from tilelab.game2048.fast.bitrows import row_tables
+    from tilelab.game2048.learning.ntuple_kernels import train_games, train_games_plain
 
     base = NTupleNetwork(tuples)
     base.train(3, rng=start_seed, alpha=alpha, method="tc" if tc else "td0")
@@ -295,7 +295,7 @@ def test_td_expectimax_wall_clock_and_depth_two_by_hand():
 
 def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
     from tilelab._random import as_generator
-    from tilelab.game2048.bitboard import seed_state as _seed_state
+    from tilelab.game2048.fast.bitboard import seed_state as _seed_state
 
     net = NTupleNetwork(SMALL)
     net.train(40, rng=3)

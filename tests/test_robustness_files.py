@@ -18,7 +18,7 @@ from tilelab.game2048 import Game
 from tilelab.game2048.records import GameRecord, play_game
 from tilelab.game2048.ai import RandomPlayer
 from tilelab.game2048 import ntuple, ntuple_players
-from tilelab.game2048.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 from tilelab.sliding import pdb as P
 
 FLIPS = 60  # per file kind: seeded, so a failure replays exactly

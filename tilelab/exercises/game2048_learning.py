@@ -34,9 +34,9 @@ from tilelab._random import RngLike, rng_or_seed
 from tilelab.exercises import Result, checker
 from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci
-from tilelab.game2048.bitboard import exponents, play_random_batch
-from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
-from tilelab.game2048.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
+from tilelab.game2048.fast.bitboard import exponents, play_random_batch
+from tilelab.game2048.learning.ntuple_net import SYMMETRIES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
@@ -56,7 +56,7 @@ ALLOW_TD = (Kit("the net (its tuples, weights and value)",
                 (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]",)),
             _NTUPLE + "feature_indices_ref", _NTUPLE + "value_ref",
             Kit("reading the board",
-                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]")),
+                ("tilelab.game2048.learning.ntuple_ref:grid_exponents", "tilelab.game2048:Board[rows size cells]")),
             NUMPY)
 
 

@@ -27,26 +27,26 @@ training state and a SHA-256 of the weights; a damaged file raises ``ValueError`
 imports only the standard library and numpy; the progress bar (tqdm) is loaded only when asked for.
 
 This module gathers the n-tuple package-internal modules under one name (import from here):
-:mod:`~tilelab.game2048.ntuple_net` (the network, its training and its files),
-:mod:`~tilelab.game2048.ntuple_ref` (the readable reference), :mod:`~tilelab.game2048.ntuple_kernels`
-(the compiled kernels), :mod:`~tilelab.game2048.ntuple_players` (the players and the lesson's net) and
-:mod:`~tilelab.game2048.ntuple_compact` (a trained net in a small file, and kept small in memory:
+:mod:`~tilelab.game2048.learning.ntuple_net` (the network, its training and its files),
+:mod:`~tilelab.game2048.learning.ntuple_ref` (the readable reference), :mod:`~tilelab.game2048.learning.ntuple_kernels`
+(the compiled kernels), :mod:`~tilelab.game2048.learning.ntuple_players` (the players and the lesson's net) and
+:mod:`~tilelab.game2048.learning.ntuple_compact` (a trained net in a small file, and kept small in memory:
 :class:`CompactNetwork`; :func:`strong_player` plays the strong net shipped with tilelab).
 """
 
 from __future__ import annotations
 
 from tilelab._deprecation import moved
-from tilelab.game2048.ntuple_compact import (
+from tilelab.game2048.learning.ntuple_compact import (
     COMPACT_FORMAT, COMPACT_VERSION, compact_weights, CompactNetwork, ENCODINGS, load_compact, load_network, save_compact, STRONG_NET,
 )
-from tilelab.game2048.ntuple_net import (
+from tilelab.game2048.learning.ntuple_net import (
     cache_dir, cached_network, CLASSROOM_TUPLES, CurvePoint, Evaluation, FORMAT, FORMAT_VERSION, NTupleNetwork, symmetric_tuples, SYMMETRIES, WU_YEH_TUPLES,
 )
-from tilelab.game2048.ntuple_players import (
+from tilelab.game2048.learning.ntuple_players import (
     LESSON_NET, lesson_network, strong_network, strong_player, TDExpectimax, TDPlayer,
 )
-from tilelab.game2048.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 __all__ = [
     "NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "symmetric_tuples", "value_ref",
@@ -58,17 +58,17 @@ __all__ = [
 
 # The names these objects had when they lived in this module (and the kernels' names it once gave them).
 __getattr__, __dir__ = moved(__name__, {
-    "_index": "tilelab.game2048.ntuple_kernels:tuple_index", "_value": "tilelab.game2048.ntuple_kernels:net_value",
-    "_update": "tilelab.game2048.ntuple_kernels:update_weights",
-    "_update_tc": "tilelab.game2048.ntuple_kernels:update_weights_tc",
-    "_learn": "tilelab.game2048.ntuple_kernels:learn_step", "_train_games": "tilelab.game2048.ntuple_kernels:train_games",
-    "_greedy_values": "tilelab.game2048.ntuple_kernels:greedy_values",
-    "_batch_values": "tilelab.game2048.ntuple_kernels:batch_values",
-    "_grid": "tilelab.game2048.ntuple_ref:grid_exponents", "_check_tuples": "tilelab.game2048.ntuple_net:check_tuples",
-    "_U": "tilelab.game2048.bitrows:U64", "_move": "tilelab.game2048.bitrows:apply_move",
-    "_spawn_random": "tilelab.game2048.bitboard:spawn_xorshift", "_seed_state": "tilelab.game2048.bitboard:seed_state",
-    "_max_exponent": "tilelab.game2048.bitrows:max_exponent", "_count_empty": "tilelab.game2048.bitrows:count_empty",
-    "_slot": "tilelab.game2048.kernels:table_slot", "_count_node": "tilelab.game2048.kernels:count_node",
-    "_check_limit": "tilelab.game2048.expectimax:check_node_limit",
-    "_check_deadline": "tilelab.game2048.expectimax:check_deadline",
+    "_index": "tilelab.game2048.learning.ntuple_kernels:tuple_index", "_value": "tilelab.game2048.learning.ntuple_kernels:net_value",
+    "_update": "tilelab.game2048.learning.ntuple_kernels:update_weights",
+    "_update_tc": "tilelab.game2048.learning.ntuple_kernels:update_weights_tc",
+    "_learn": "tilelab.game2048.learning.ntuple_kernels:learn_step", "_train_games": "tilelab.game2048.learning.ntuple_kernels:train_games",
+    "_greedy_values": "tilelab.game2048.learning.ntuple_kernels:greedy_values",
+    "_batch_values": "tilelab.game2048.learning.ntuple_kernels:batch_values",
+    "_grid": "tilelab.game2048.learning.ntuple_ref:grid_exponents", "_check_tuples": "tilelab.game2048.learning.ntuple_net:check_tuples",
+    "_U": "tilelab.game2048.fast.bitrows:U64", "_move": "tilelab.game2048.fast.bitrows:apply_move",
+    "_spawn_random": "tilelab.game2048.fast.bitboard:spawn_xorshift", "_seed_state": "tilelab.game2048.fast.bitboard:seed_state",
+    "_max_exponent": "tilelab.game2048.fast.bitrows:max_exponent", "_count_empty": "tilelab.game2048.fast.bitrows:count_empty",
+    "_slot": "tilelab.game2048.fast.kernels:table_slot", "_count_node": "tilelab.game2048.fast.kernels:count_node",
+    "_check_limit": "tilelab.game2048.stopping:check_node_limit",
+    "_check_deadline": "tilelab.game2048.stopping:check_deadline",
 })

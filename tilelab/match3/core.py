@@ -22,7 +22,7 @@ __getattr__, __dir__ = moved(__name__, {
     "MAX_CELLS": "tilelab.match3.board:MAX_CELLS",
     "SHAPE_POINTS": "tilelab.match3.board:SHAPE_POINTS",
     "SHAPES": "tilelab.match3.board:SHAPES",
-    "MAX_CASCADES": "tilelab.match3.board:MAX_CASCADES",
+    "MAX_CASCADES": "tilelab.match3.cascade:MAX_CASCADES",
     "Board": "tilelab.match3.board:Board",
     "BoardBase": "tilelab.match3.board:BoardBase",
     "draw_picture": "tilelab.match3.board:draw_picture",

@@ -306,7 +306,7 @@ def _search(puzzle: Puzzle, method: str, heuristic: str, weight: float, budget: 
 
         pdb = pattern_database(puzzle.rows, puzzle.cols, progress=puzzle.shape == (4, 4))  # 3x3: instant
     if method == "idastar" and engine == "fast":
-        from tilelab.sliding.fast import FastIDAStar
+        from tilelab.sliding.fast.idastar import FastIDAStar
 
         run = FastIDAStar(puzzle, heuristic, pdb).run(max_nodes, max_seconds)
         return _result(puzzle, run.moves, run.nodes, start, method, heuristic, run.found, run.bound, True)
@@ -348,7 +348,7 @@ def hint(puzzle: Puzzle, seconds: float = DEFAULT_HINT_SECONDS) -> int | None:
         return None
     _check_human_size(puzzle)
     if puzzle.rows * puzzle.cols <= MAX_SEARCH_CELLS:
-        from tilelab.sliding.fast import FastIDAStar
+        from tilelab.sliding.fast.idastar import FastIDAStar
         from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
 
         db = None

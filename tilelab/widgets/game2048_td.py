@@ -14,9 +14,9 @@ from typing import Any
 from tilelab._jit import HAVE_NUMBA
 from tilelab._random import RngLike, rng_or_seed
 from tilelab.game2048 import Board, Direction, play
-from tilelab.game2048.ntuple_compact import CompactNetwork
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
+from tilelab.game2048.learning.ntuple_compact import CompactNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
 from tilelab.widgets.game2048_ai import Game2048AIWidget
 
 __all__ = ["Game2048TDWidget", "value_note", "NETS", "STRONG_DEPTH"]

@@ -23,12 +23,12 @@ from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._deprecation import warn
 from tilelab._random import RngLike, as_generator, rng_or_seed
-from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
-from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.fast.bitrows import CELLS, SIZE, row_tables
+from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
-from tilelab.game2048.bitrows import U64
-from tilelab.game2048.bitboard import seed_state
-from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
+from tilelab.game2048.fast.bitrows import U64
+from tilelab.game2048.fast.bitboard import seed_state
+from tilelab.game2048.learning.ntuple_kernels import batch_values, net_value, train_games
 
 __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "MAX_TUPLE", "symmetric_tuples",
            "feature_layout", "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT",
