@@ -206,12 +206,12 @@ def td_searches(modules: list, net, depth: int) -> list:
 def td_speed(depths: list[int], reps: int, rev: str) -> dict:
     """TDExpectimax nodes/s now (the one kernel, V at its leaves) against ``rev``'s own TD kernel, taking turns
     search by search like the main comparison."""
-    from tilelab.game2048 import ntuple
+    from tilelab.game2048.learning import ntuple_players
 
     old = load_old_ntuple(rev)
     if old is None:
         return {}
-    net = ntuple.lesson_network()
+    net = ntuple_players.lesson_network()
     out: dict = {"baseline": rev, "depths": {}}
     print(f"\n== TD speed: TDExpectimax(lesson net).search, 20 positions, cutoff 1e-3, best of {reps} (CPU time), "
           "taking turns")

@@ -441,7 +441,7 @@ def test_shipped_strong_net_is_small_in_memory_and_plays_as_its_float32_tables(s
 def test_loading_the_strong_net_takes_little_memory():
     """Measured in a fresh process: loading the strong net raises its peak by under 100 MiB (256 MiB of float32
     tables before), and it stays under 70 MiB."""
-    child = ("from tilelab.game2048.ntuple import strong_network\n"
+    child = ("from tilelab.game2048.learning.ntuple_players import strong_network\n"
              "def status(): return {l.split(':')[0]: int(l.split()[1]) for l in open('/proc/self/status') "
              "if l.startswith(('VmHWM', 'VmRSS'))}\n"
              "before = status(); net = strong_network(); after = status()\n"

@@ -8,8 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from tilelab.game2048 import Board, Direction, legal_moves, play_game
 from tilelab.game2048.fast.bitboard import bits_from_exponents, exponents, parse_bits
-from tilelab.game2048 import ntuple as nt
-from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples
+from tilelab.game2048.learning.ntuple_net import (
+    CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples, SYMMETRIES, WU_YEH_TUPLES,
+)
 from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer
 from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
@@ -26,7 +27,7 @@ def random_net(tuples=SMALL, seed=0) -> NTupleNetwork:
 
 
 def test_symmetries_are_the_eight_maps_of_the_square():
-    assert len(set(nt.SYMMETRIES)) == 8 and all(sorted(m) == list(range(16)) for m in nt.SYMMETRIES)
+    assert len(set(SYMMETRIES)) == 8 and all(sorted(m) == list(range(16)) for m in SYMMETRIES)
     corners = {p[0] for p in symmetric_tuples((0, 1, 4, 5))}
     assert corners == {0, 3, 12, 15}
 
@@ -46,7 +47,7 @@ def test_value_is_the_same_on_all_eight_symmetric_boards(grid):
     net = random_net()
     flat = [e for row in grid for e in row]
     values = {round(value_ref(net, [[flat[m.index(4 * r + c)] for c in range(4)] for r in range(4)]), 3)
-              for m in nt.SYMMETRIES}
+              for m in SYMMETRIES}
     assert len(values) == 1
 
 
@@ -113,7 +114,7 @@ def test_the_fused_trainer_plays_and_learns_exactly_as_the_plain_one(state, tc, 
 
 TINY_TC = """
 import hashlib, numpy as np
-from tilelab.game2048.ntuple import NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 net = NTupleNetwork(((0, 1), (4, 5)))
 net.train(2, rng=99, alpha=1.0, method="tc")
 print(hashlib.sha256(net.weights.tobytes() + net.a_sum.tobytes()).hexdigest(), net.training["state"])
@@ -246,7 +247,7 @@ def test_bad_training_arguments_are_refused():
 
 def test_memory_of_the_two_nets():
     assert NTupleNetwork.classroom().memory_bytes == 5 * 16**4 * 4
-    assert NTupleNetwork(nt.WU_YEH_TUPLES[:1]).memory_bytes == 16**6 * 4  # the 4x6 net: 4 of these, 256 MiB
+    assert NTupleNetwork(WU_YEH_TUPLES[:1]).memory_bytes == 16**6 * 4  # the 4x6 net: 4 of these, 256 MiB
 
 
 @settings(max_examples=20, deadline=None)

@@ -21,7 +21,7 @@ PACKAGE = ROOT / "tilelab"
 #: Older module paths kept so that old imports still work: every name in them warns and names its home.
 DEPRECATED_MODULES = {"tilelab.game2048.core", "tilelab.match3.core", "tilelab.match3.specials"}
 #: Modules that gather other modules' public names for the lessons, as a package ``__init__`` does.
-PUBLIC_FACES = {"tilelab.game2048.ntuple"}
+PUBLIC_FACES: set[str] = set()
 
 
 def module_name(path: Path) -> str:

@@ -285,7 +285,7 @@ class TranspositionTable:
     Entries are tagged with a generation number, so starting a new decision never has to clear the
     table and no value leaks from one decision into the next (a decision depends on the board only).
     Each entry is one 32-byte slot: a probe reads one cache line, not three. Shared by
-    :class:`SearchTables` (the heuristic player) and :class:`tilelab.game2048.ntuple.TDExpectimax`.
+    :class:`SearchTables` (the heuristic player) and :class:`tilelab.game2048.learning.ntuple_players.TDExpectimax`.
 
     >>> t = TranspositionTable(8)
     >>> t.tt.shape, t.next_tag_base(), t.next_tag_base(), int(t.tt_tag[0])

@@ -20,7 +20,7 @@ or as the same plain Python without it:
 - :func:`make_search` -- both compiled for one leaf evaluation.
 
 **One search, two evaluations.** The heuristic player (:class:`tilelab.game2048.Expectimax`) and the
-learned-value player (:class:`tilelab.game2048.ntuple.TDExpectimax`) run the same :func:`chance_value`,
+learned-value player (:class:`tilelab.game2048.learning.ntuple_players.TDExpectimax`) run the same :func:`chance_value`,
 compiled once for each by :func:`make_search`: only the ``leaf`` function (and its ``leaf_data``) and
 ``with_points`` differ. ``leaf(board, leaf_data)``
 scores a *spawned* board where the search stops (depth used up, or the branch less likely than

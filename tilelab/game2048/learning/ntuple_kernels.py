@@ -1,7 +1,7 @@
 """The n-tuple network's compiled kernels: ``V`` lookups, TD(0) and temporal-coherence updates, seeded
 self-play training, greedy values, and the learned-value leaf of the one expectimax search.
 
-Part of the n-tuple player (:mod:`tilelab.game2048.ntuple` is the lessons' face of it). Every
+Part of the n-tuple player (:mod:`tilelab.game2048.learning` is the lessons' face of it). Every
 kernel works on a bitboard and the network's flattened tables: ``weights`` (float32), ``cells`` (one row
 of cells per tuple placement), ``lens`` (each placement's length) and ``offs`` (where its table starts).
 The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.learning.ntuple_ref`.

@@ -1,7 +1,7 @@
 """The n-tuple network and its files: tuples and symmetries, :class:`NTupleNetwork` (values, training,
 evaluation, ``.npz`` save/load with a checked header), and the trained-net cache.
 
-Part of :mod:`tilelab.game2048.ntuple` (read its docstring first): every name here is also exported there.
+Part of :mod:`tilelab.game2048.learning` (read its docstring first): every name here is also exported there.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Players on a learned value: :class:`TDPlayer` (1-ply greedy) and :class:`TDExpectimax` (the one expectimax
 kernel of :mod:`tilelab.game2048.fast.kernels` with ``V`` at its leaves), and the two nets shipped with tilelab: the
 classroom net (:func:`lesson_network`) and the strong net (:func:`strong_network`, played by :func:`strong_player`).
-Part of :mod:`tilelab.game2048.ntuple`, which exports every name here.
+Part of :mod:`tilelab.game2048.learning`, which exports every name here.
 """
 
 from __future__ import annotations

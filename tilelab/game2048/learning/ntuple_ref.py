@@ -1,5 +1,5 @@
 """The n-tuple network in readable Python: which weights a board looks up, its value, one TD(0) update, one
-learning game. Part of :mod:`tilelab.game2048.ntuple`; the compiled kernels
+learning game. Part of :mod:`tilelab.game2048.learning`; the compiled kernels
 (:mod:`tilelab.game2048.learning.ntuple_kernels`) are tested to agree with these exactly.
 """
 
