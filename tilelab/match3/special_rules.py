@@ -246,7 +246,7 @@ def legal_with(board: SpecialBoard, a: Cell, b: Cell, combo: str, after: Special
     """:func:`is_valid_special_swap` given the swap's ``combo`` (:func:`combo_of`) and, if made already, the board
     ``after`` it: a swap works each of them out once.
 
-    >>> board = SpecialBoard.parse("* 1 2\n2 0 1")
+    >>> board = SpecialBoard.parse("* 1 2\\n2 0 1")
     >>> legal_with(board, (0, 0), (0, 1), combo_of(board, (0, 0), (0, 1)))
     True
     """
