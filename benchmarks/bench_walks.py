@@ -43,6 +43,7 @@ WATCH_MATCH3 = [
     ("refill_source", "refill_source", "match3/cascade.py"),
     ("check_special_swap", "check_special_swap", "match3/special_board.py"),
     ("is_valid_special_swap", "is_valid_special_swap", "match3/special_rules.py"),
+    ("legal_with (the legality rule, given the combo)", "legal_with", "match3/special_rules.py"),
     ("isinstance (all callers)", "<built-in method builtins.isinstance>", ""),
 ]
 

@@ -271,7 +271,7 @@ def valid_moves_specials(board: SpecialBoard) -> list[Move]:
     moves = []
     for a in board.cells():
         for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
-            if board.on_board(b) and is_valid_special_swap(board, a, b):
+            if board.on_board(b) and legal_with(board, a, b, combo_of(board, a, b)):
                 moves.append((a, b))
     return moves
 
