@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from tilelab.game2048 import CornerPlayer, Expectimax, GreedyPlayer, MonteCarloPlayer, RandomPlayer, play, play_game
-from tilelab.game2048 import bitboard as bb
+from tilelab.game2048.fast import bitboard as bb
 from tilelab.game2048.expectimax import DEFAULT_WEIGHTS
 
 ROOT = Path(__file__).resolve().parents[1]

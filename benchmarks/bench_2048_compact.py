@@ -3,9 +3,9 @@
     python benchmarks/bench_2048_compact.py                    # 2,000 positions, depth 3
     python benchmarks/bench_2048_compact.py --positions 500 --depth 4
 
-Loads ``tilelab/data/ntuple-strong.npz`` both ways: :func:`~tilelab.game2048.ntuple.load_compact` (float32 tables,
-256 MiB: how tilelab loaded it before the hub work) and :func:`~tilelab.game2048.ntuple.strong_network` (a
-:class:`~tilelab.game2048.ntuple.CompactNetwork`, 48 MiB). Prints, for each, the memory a fresh process needs to
+Loads ``tilelab/data/ntuple-strong.npz`` both ways: :func:`~tilelab.game2048.learning.ntuple_compact.load_compact` (float32 tables,
+256 MiB: how tilelab loaded it before the hub work) and :func:`~tilelab.game2048.learning.ntuple_players.strong_network` (a
+:class:`~tilelab.game2048.learning.ntuple_compact.CompactNetwork`, 48 MiB). Prints, for each, the memory a fresh process needs to
 load it (peak and resident, measured in a child process), then plays both at ``--depth`` on the same
 positions (every ``--stride``-th board of seeded 1-ply games, as ``make_strong_net.py`` samples them), the two
 players taking turns position by position so both meet the same machine load: how often they choose the same
@@ -27,15 +27,16 @@ sys.path.insert(0, str(HERE))
 
 from make_strong_net import POSITION_SEED, sample_positions  # noqa: E402
 
-from tilelab.game2048.ntuple_compact import STRONG_NET, load_compact
-from tilelab.game2048.ntuple_players import TDExpectimax, strong_network
+from tilelab.game2048.learning.ntuple_compact import STRONG_NET, load_compact
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, strong_network
 
 _MEMORY_CHILD = """
 import json, sys
 def status():
     lines = open('/proc/self/status').read().splitlines()
     return {l.split(':')[0]: int(l.split()[1]) / 1024 for l in lines if l.startswith(('VmHWM', 'VmRSS'))}
-from tilelab.game2048.ntuple import load_compact, strong_network, STRONG_NET
+from tilelab.game2048.learning.ntuple_compact import load_compact, STRONG_NET
+from tilelab.game2048.learning.ntuple_players import strong_network
 before = status()
 net = load_compact(STRONG_NET) if sys.argv[1] == 'float32' else strong_network()
 after = status()

@@ -130,7 +130,7 @@ def _autogroup() -> str:
 
 
 def players(ms: float, which: list[str]) -> dict[str, Callable[[], Any]]:
-    from tilelab.game2048.ntuple_players import TDExpectimax, lesson_network
+    from tilelab.game2048.learning.ntuple_players import TDExpectimax, lesson_network
 
     net = lesson_network()
     made = {"expectimax": lambda: Expectimax(ms_per_move=ms), "td-expectimax": lambda: TDExpectimax(net, ms_per_move=ms)}

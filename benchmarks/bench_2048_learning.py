@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from tilelab.game2048 import Expectimax, play_game
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer
 from tilelab.match3.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -42,8 +42,8 @@ sys.path.insert(0, str(ROOT))
 
 from tilelab.game2048 import Expectimax, play_game  # noqa: E402
 from tilelab.game2048.ai import evaluate, expectimax_values  # noqa: E402
-from tilelab.game2048.bitrows import DIRECTION_NAMES
-from tilelab.game2048.bitboard import from_bitboard
+from tilelab.game2048.fast.bitrows import DIRECTION_NAMES
+from tilelab.game2048.fast.bitboard import from_bitboard
 from tilelab.game2048 import expectimax as fast  # noqa: E402
 from baseline import module_at  # noqa: E402  (benchmarks/baseline.py)
 
@@ -206,12 +206,12 @@ def td_searches(modules: list, net, depth: int) -> list:
 def td_speed(depths: list[int], reps: int, rev: str) -> dict:
     """TDExpectimax nodes/s now (the one kernel, V at its leaves) against ``rev``'s own TD kernel, taking turns
     search by search like the main comparison."""
-    from tilelab.game2048 import ntuple
+    from tilelab.game2048.learning import ntuple_players
 
     old = load_old_ntuple(rev)
     if old is None:
         return {}
-    net = ntuple.lesson_network()
+    net = ntuple_players.lesson_network()
     out: dict = {"baseline": rev, "depths": {}}
     print(f"\n== TD speed: TDExpectimax(lesson net).search, 20 positions, cutoff 1e-3, best of {reps} (CPU time), "
           "taking turns")
@@ -306,7 +306,7 @@ class _OldClockPlayer:
 
     def __call__(self, board):
         from tilelab.game2048.ai import _CODE_TO_DIRECTION
-        from tilelab.game2048.bitboard import to_bitboard
+        from tilelab.game2048.fast.bitboard import to_bitboard
         bits = to_bitboard(board)
         result = self.module.deepen(lambda d, limit: self.module.search_bits(bits, d, self.tables, node_limit=limit),
                                     self.budget)
@@ -314,7 +314,7 @@ class _OldClockPlayer:
 
 
 def deadline(ms: float, moves: int, busy_seconds: float, baseline) -> dict:
-    from tilelab.game2048.ntuple_players import TDExpectimax, lesson_network
+    from tilelab.game2048.learning.ntuple_players import TDExpectimax, lesson_network
 
     net = lesson_network()
     players = {"expectimax": lambda: Expectimax(ms_per_move=ms),

@@ -38,8 +38,8 @@ import numpy as np
 
 from tilelab._files import read_npz
 from tilelab.game2048 import play_game
-from tilelab.game2048.ntuple_compact import COMPACT_FORMAT, STRONG_NET, load_network
-from tilelab.game2048.ntuple_players import TDExpectimax
+from tilelab.game2048.learning.ntuple_compact import COMPACT_FORMAT, STRONG_NET, load_network
+from tilelab.game2048.learning.ntuple_players import TDExpectimax
 from tilelab.match3.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@
     python benchmarks/bench_2048_training.py                 # 5 rounds, 20 games each, on two states
     python benchmarks/bench_2048_training.py --save          # also write benchmarks/results/bench_2048_training.json
 
-``tilelab.game2048.ntuple_kernels.train_games`` (each afterstate's feature indices worked out once, every weight
+``tilelab.game2048.learning.ntuple_kernels.train_games`` (each afterstate's feature indices worked out once, every weight
 and learning-rate sum a move reads asked for before the first is used) against ``train_games_plain`` (the same
 loop written with the small kernels), on two states of the temporal-coherence net:
 
@@ -30,11 +30,11 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tilelab.game2048.bitrows import row_tables
-from tilelab.game2048.bitrows import U64
-from tilelab.game2048.ntuple_compact import STRONG_NET, load_network
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
+from tilelab.game2048.fast.bitrows import row_tables
+from tilelab.game2048.fast.bitrows import U64
+from tilelab.game2048.learning.ntuple_compact import STRONG_NET, load_network
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_kernels import train_games, train_games_plain
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "results" / "bench_2048_training.json"

@@ -26,10 +26,10 @@ import numpy as np
 
 from tilelab._jit import HAVE_NUMBA
 from tilelab.match3 import legal_moves, new_board, swap, swap_fast, legal_moves_fast
-from tilelab.match3.fast import list_moves, swap_array
+from tilelab.match3.fast.plain import list_moves, swap_array
 from tilelab.match3.special_reshuffle import reshuffle_specials
 from tilelab.match3.special_rules import swap_specials, legal_moves_specials
-from tilelab.match3.specials_fast import (combo_code, list_special_moves, swap_specials_array, swap_specials_fast,
+from tilelab.match3.fast.specials import (combo_code, list_special_moves, swap_specials_array, swap_specials_fast,
                                           legal_moves_specials_fast)
 
 HERE = Path(__file__).resolve().parent

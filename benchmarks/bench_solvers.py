@@ -7,7 +7,7 @@ Prints, measured in one run:
   3. the 6-6-3 pattern database's build time and size (built fresh in a temporary directory);
   4. Korf's 100 15-puzzle instances solved optimally with IDA* + that database;
   5. the human strategy on 20x20 boards;
-  6. the IDA* kernel of ``--baseline REV`` (that revision's ``tilelab/sliding/fast.py``, loaded from git) against
+  6. the IDA* kernel of ``--baseline REV`` (that revision's ``tilelab/sliding/fast/idastar.py``, loaded from git) against
      today's on the first ``--baseline-korf`` of Korf's instances with the database, taking turns instance by
      instance: the same nodes and solutions, and the ratio of CPU seconds.
 
@@ -30,7 +30,7 @@ from baseline import module_at  # benchmarks/baseline.py
 from tilelab._jit import HAVE_NUMBA
 from tilelab.sliding import korf100, shuffle
 from tilelab.sliding import pdb as pdbmod
-from tilelab.sliding.fast import FastIDAStar
+from tilelab.sliding.fast.idastar import FastIDAStar
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.human import human_moves, parberry_bound
 from tilelab.sliding.search import astar_reference, idastar_reference
@@ -164,7 +164,7 @@ def human() -> None:
 def against_baseline(db: pdbmod.PatternDatabase, rev: str, count: int) -> None:
     """Today's IDA* kernel and ``rev``'s on the same instances, taking turns: nodes, solutions, CPU seconds."""
     print(f"\n== 6. IDA* + 6-6-3 PDB, Korf's instances 1-{count}: today's kernel vs {rev}'s, taking turns ==")
-    old = module_at(rev, "tilelab/sliding/fast.py", "fast_baseline")
+    old = module_at(rev, "tilelab/sliding/fast/idastar.py", "fast_baseline")
     if old is None:
         return
     instances = korf100()[:count]

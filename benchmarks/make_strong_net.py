@@ -30,10 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from tilelab.game2048 import Board, Direction, play_game
-from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.ntuple_compact import STRONG_NET, compact_weights, load_compact, save_compact
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
+from tilelab.game2048.fast.bitboard import to_bitboard
+from tilelab.game2048.learning.ntuple_compact import STRONG_NET, compact_weights, load_compact, save_compact
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer
 
 PRUNES = ("none", "small", "one-sided")
 POSITION_SEED = 50_000  # seeds of the games the positions come from (not the benchmark's 1000..1099)

@@ -7,7 +7,7 @@
         # the recipe of the 91% net: temporal coherence, every learning rate restarted at 1 at 348,000 games
 
 Weights go to ``benchmarks/results/td_<net>_<method>.npz`` (checked format, see
-``tilelab.game2048.ntuple``; large nets are gitignored) and the learning curve + timing to the
+``tilelab.game2048.learning``; large nets are gitignored) and the learning curve + timing to the
 ``.json`` beside it; temporal-coherence runs also save their accumulators (3 x the weights' size) so a
 resumed run continues exactly. ``--minutes`` stops after the block running at that time (the file is saved after
 every block, so a stopped run loses at most one block). ``--ship PATH`` also writes a compressed copy
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, WU_YEH_TUPLES, NTupleNetwork
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results"

@@ -29,7 +29,7 @@ def plain_rules_no_moves(board):
 
 def specials_fast_is_dead(board):
     from tilelab.match3 import SpecialBoard
-    from tilelab.match3.specials_fast import is_dead_specials_fast
+    from tilelab.match3.fast.specials import is_dead_specials_fast
 
     return is_dead_specials_fast(SpecialBoard.from_board(board))
 
@@ -93,7 +93,7 @@ def test_the_compiled_twin_of_the_specials_dead_test_is_refused_too():
     """``is_dead_specials_fast`` on a board the answer got honestly (a SpecialBoard built by the checker is not
     available, so the test passes one through a closure made before the check)."""
     from tilelab.match3 import SpecialBoard
-    from tilelab.match3.specials_fast import is_dead_specials_fast
+    from tilelab.match3.fast.specials import is_dead_specials_fast
 
     convert = {}
 

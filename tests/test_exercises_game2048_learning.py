@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tilelab.exercises import allow_package_calls, check
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES
-from tilelab.game2048.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
 
 
 def my_td_update(net, after, target, alpha):  # written here, not the package's
@@ -53,7 +53,7 @@ def test_tuple_shape_contest_needs_an_interval_above_zero():
 
 def test_tuple_shape_compares_nets_of_equal_size():
     """The review's loophole: any superset of the given net won by its size (given + (0, 4): +1,320 ± 345)."""
-    from tilelab.game2048.ntuple_net import NTupleNetwork
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
     for bigger in ([(0, 1, 2, 3), (4, 5, 6, 7), (0, 4)], CLASSROOM_TUPLES):
         result = check("2048learn.tuple_shape", bigger, games=300)

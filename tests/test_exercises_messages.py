@@ -42,7 +42,7 @@ def test_is_dead_names_the_move_a_dead_looking_board_still_has():
 
 
 def test_td_update_starts_with_one_tuple_on_the_empty_board():
-    from tilelab.game2048.ntuple_ref import feature_indices_ref, value_ref
+    from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, value_ref
 
     def numpy_add(net, after, target, alpha):  # w[idx] += step adds the step once for a repeated index
         idx = feature_indices_ref(net, after)

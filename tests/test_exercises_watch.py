@@ -202,7 +202,7 @@ def test_calling_check_or_allow_package_calls_inside_an_answer_is_delegation():
 
 
 def test_a_compiled_kernel_called_directly_is_delegation():
-    from tilelab.match3.fast import any_move
+    from tilelab.match3.fast.plain import any_move
 
     assert check("match3.is_dead", lambda board: not any_move(board.to_array())).reason == "delegated"
 
@@ -210,7 +210,7 @@ def test_a_compiled_kernel_called_directly_is_delegation():
 @pytest.mark.skipif(not NEW_PYTHON, reason="Python 3.10/3.11 read the names a function uses, not getattr")
 def test_a_compiled_kernel_reached_by_getattr_is_delegation_on_new_pythons():
     def dead(board):
-        kernel = getattr(importlib.import_module("tilelab.match3.fast"), "any" + "_move")
+        kernel = getattr(importlib.import_module("tilelab.match3.fast.plain"), "any" + "_move")
         return not kernel(board.to_array())
 
     assert check("match3.is_dead", dead).reason == "delegated"

@@ -27,8 +27,8 @@ from tilelab.game2048 import (
     spawn_outcomes,
 )
 from tilelab.game2048 import ai
-from tilelab.game2048 import bitboard as bb
-from tilelab.game2048 import bitrows
+from tilelab.game2048.fast import bitboard as bb
+from tilelab.game2048.fast import bitrows
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, HeuristicWeights, SearchTables, evaluate_bits, heuristic_table, row_terms, search_bits,
 )

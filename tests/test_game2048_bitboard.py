@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab.game2048 import Board, Direction, legal_moves, play, slide_row, spawn_outcomes
-from tilelab.game2048 import bitboard as bb
-from tilelab.game2048 import bitrows
+from tilelab.game2048.fast import bitboard as bb
+from tilelab.game2048.fast import bitrows
 
 EXPONENTS = st.integers(0, 14)  # up to 16384: no move can make a 65536 tile
 GRIDS = st.lists(st.lists(EXPONENTS, min_size=4, max_size=4), min_size=4, max_size=4)
@@ -159,7 +159,7 @@ def test_batch_play_respects_max_moves_and_p_four():
 
 _DIGEST = r"""
 import json, numpy as np
-from tilelab.game2048 import bitboard as bb
+from tilelab.game2048.fast import bitboard as bb
 from tilelab.game2048.expectimax import SearchTables, search_bits
 rng = np.random.default_rng(11)
 out = []

@@ -9,7 +9,7 @@ import pytest
 
 from tilelab.game2048 import Board, Expectimax, Game, legal_moves, play_game
 from tilelab.game2048.ai import expectimax_values
-from tilelab.game2048.bitboard import parse_bits
+from tilelab.game2048.fast.bitboard import parse_bits
 from tilelab.game2048.expectimax import Budget, SearchTables, deepen, search_bits
 
 POSITION = Board.parse("4 16 32 256\n2 8 16 128\n. 2 4 64\n. . 2 8")

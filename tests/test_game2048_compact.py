@@ -13,8 +13,8 @@ import pytest
 
 from tilelab.game2048 import Board, legal_moves
 from tilelab._jit import py_func
-from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.ntuple_compact import (
+from tilelab.game2048.fast.bitboard import to_bitboard
+from tilelab.game2048.learning.ntuple_compact import (
     COMPACT_FORMAT,
     ENCODINGS,
     CompactNetwork,
@@ -23,10 +23,10 @@ from tilelab.game2048.ntuple_compact import (
     load_network,
     save_compact,
 )
-from tilelab.game2048.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, strong_network, strong_player
-from tilelab.game2048 import ntuple_compact
-from tilelab.game2048.ntuple_kernels import compact_weight, net_value
+from tilelab.game2048.learning.ntuple_net import WU_YEH_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, strong_network, strong_player
+from tilelab.game2048.learning import ntuple_compact
+from tilelab.game2048.learning.ntuple_kernels import compact_weight, net_value
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -441,7 +441,7 @@ def test_shipped_strong_net_is_small_in_memory_and_plays_as_its_float32_tables(s
 def test_loading_the_strong_net_takes_little_memory():
     """Measured in a fresh process: loading the strong net raises its peak by under 100 MiB (256 MiB of float32
     tables before), and it stays under 70 MiB."""
-    child = ("from tilelab.game2048.ntuple import strong_network\n"
+    child = ("from tilelab.game2048.learning.ntuple_players import strong_network\n"
              "def status(): return {l.split(':')[0]: int(l.split()[1]) for l in open('/proc/self/status') "
              "if l.startswith(('VmHWM', 'VmRSS'))}\n"
              "before = status(); net = strong_network(); after = status()\n"

@@ -663,8 +663,8 @@ def test_play_is_the_engine_move():
 
 def _randomness_calls():
     import tilelab.game2048 as g
-    import tilelab.game2048.bitboard as bb
-    from tilelab.game2048.ntuple_net import NTupleNetwork
+    import tilelab.game2048.fast.bitboard as bb
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
     board = g.Board.parse("2 . . .\n. . . .\n. . . .\n. . . 4")
     net = NTupleNetwork([(0, 1, 2, 3)])
@@ -702,7 +702,7 @@ def test_randomness_is_keyword_only_rng_and_seed_is_refused(name):
 
 
 def test_evaluate_still_requires_its_rng():
-    from tilelab.game2048.ntuple_net import NTupleNetwork
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
     with pytest.raises(TypeError, match="rng="):
         NTupleNetwork([(0, 1)]).evaluate(2)

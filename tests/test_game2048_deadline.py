@@ -14,7 +14,7 @@ from tilelab.game2048 import (
 from tilelab.game2048.board import MAX_SIZE
 from tilelab.game2048 import expectimax
 from tilelab.game2048.expectimax import Budget, SearchResult, deepen
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, lesson_network
 
 MIDGAME = Board.parse("4 16 32 256\n2 8 16 128\n. 2 4 64\n. . 2 8")
 SLACK_MS = 150  # a shared test machine may stall a process this long; the searches themselves stop at T
@@ -244,8 +244,8 @@ def test_the_stop_time_is_bounded_and_a_wait_longer_than_T_counts_as_T():
 
 def test_the_compiled_search_stops_within_a_few_thousand_nodes_of_a_passed_deadline():
     from tilelab.game2048.expectimax import SearchTables, search_bits
-    from tilelab.game2048.bitboard import to_bitboard
-    from tilelab.game2048.kernels import CHECK_EVERY
+    from tilelab.game2048.fast.bitboard import to_bitboard
+    from tilelab.game2048.fast.kernels import CHECK_EVERY
 
     tables = SearchTables(table_bits=16)
     result = search_bits(to_bitboard(MIDGAME), 6, tables, cutoff=0.0, deadline=time.perf_counter() - 1.0)
@@ -254,7 +254,7 @@ def test_the_compiled_search_stops_within_a_few_thousand_nodes_of_a_passed_deadl
 
 def test_the_compiled_search_measures_its_longest_gap_between_two_looks_at_the_clock(net):
     from tilelab.game2048.expectimax import SearchTables, search_bits
-    from tilelab.game2048.bitboard import to_bitboard
+    from tilelab.game2048.fast.bitboard import to_bitboard
 
     bits = to_bitboard(MIDGAME)
     free = search_bits(bits, 3, SearchTables(table_bits=16))

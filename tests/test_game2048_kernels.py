@@ -20,8 +20,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
-from tilelab.game2048 import Board, ai, bitboard, kernels, legal_moves, play, ntuple
-from tilelab.game2048.bitboard import from_bitboard
+from tilelab.game2048 import Board, ai, legal_moves, play
+from tilelab.game2048.fast import bitboard, kernels
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax
+from tilelab.game2048.fast.bitboard import from_bitboard
 from tilelab.game2048.expectimax import SearchTables, search_bits
 from tilelab.game2048.tree import expectimax_tree
 
@@ -37,7 +40,7 @@ def _values(values) -> list:
 
 @pytest.fixture(scope="module")
 def td_net():
-    net = ntuple.NTupleNetwork(ntuple.CLASSROOM_TUPLES)
+    net = NTupleNetwork(CLASSROOM_TUPLES)
     net.train(DATA["td_net"]["games"], rng=DATA["td_net"]["seed"])
     return net
 
@@ -54,7 +57,7 @@ def test_heuristic_search_finds_the_recorded_values_moves_and_node_counts():
 @compiled_only
 def test_td_search_finds_the_recorded_values_moves_and_node_counts(td_net):
     for want in DATA["td"]:
-        player = ntuple.TDExpectimax(td_net, depth=want["depth"], cutoff=want["cutoff"], p_four=want["p_four"],
+        player = TDExpectimax(td_net, depth=want["depth"], cutoff=want["cutoff"], p_four=want["p_four"],
                                      table_bits=16)
         got = player.search(int(want["bits"], 16), want["depth"], want["limit"])
         assert (got.best, _values(got.values), got.nodes, got.table_hits, got.complete) == (
@@ -64,7 +67,7 @@ def test_td_search_finds_the_recorded_values_moves_and_node_counts(td_net):
 @pytest.mark.parametrize("which", ["heuristic_think", pytest.param("td_think", marks=compiled_only)])
 def test_both_players_think_as_recorded_under_a_node_budget(which, td_net):
     player = (ai.Expectimax(nodes_per_move=20_000) if which == "heuristic_think"
-              else ntuple.TDExpectimax(td_net, nodes_per_move=20_000))
+              else TDExpectimax(td_net, nodes_per_move=20_000))
     for want in DATA[which]:
         thought = player.think(from_bitboard(int(want["bits"], 16)))
         assert thought.direction.value == want["direction"] and thought.depth == want["depth"]
@@ -73,7 +76,8 @@ def test_both_players_think_as_recorded_under_a_node_budget(which, td_net):
 
 
 def test_one_kernel_source_two_compiled_copies():
-    from tilelab.game2048 import expectimax, ntuple_kernels
+    from tilelab.game2048 import expectimax
+    from tilelab.game2048.learning import ntuple_kernels
 
     heuristic, td = expectimax._HEURISTIC_SEARCH, ntuple_kernels.TD_SEARCH
     for copy in (*heuristic, *td):
@@ -86,7 +90,8 @@ def test_one_kernel_source_two_compiled_copies():
 def test_the_search_copies_are_compiled_without_numbas_reference_counting():
     """Passing arrays from call to call costs two atomic operations each under numba's runtime (15-17% of a
     depth-3 search); the search allocates nothing, so every compiled copy runs without it."""
-    from tilelab.game2048 import expectimax, ntuple_kernels
+    from tilelab.game2048 import expectimax
+    from tilelab.game2048.learning import ntuple_kernels
 
     copies = [*expectimax._HEURISTIC_SEARCH, *ntuple_kernels.TD_SEARCH]
     assert [copy.targetoptions.get("_nrt") for copy in copies] == [False] * 4
@@ -97,7 +102,7 @@ def test_the_search_copies_are_compiled_without_numbas_reference_counting():
 def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net):
     """TDExpectimax depth d = our move + the kernel at depth d - 1 whose leaves take one more move and V."""
     bits = int(DATA["positions"][3], 16)
-    player = ntuple.TDExpectimax(td_net, depth=2, cutoff=0.0)
+    player = TDExpectimax(td_net, depth=2, cutoff=0.0)
     got = player.search(bits, 2)
     board = from_bitboard(bits)
 
@@ -112,7 +117,7 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
 
 # ---------------------------------------------------------------------------------- the kernels module
 def test_the_bitboard_primitives_have_public_names_in_their_own_modules():
-    from tilelab.game2048 import bitrows
+    from tilelab.game2048.fast import bitrows
 
     for module, names in ((bitrows, ("apply_move", "count_empty", "max_exponent", "transpose_bits", "U64")),
                           (bitboard, ("spawn_xorshift", "seed_state", "random_playout"))):
@@ -133,31 +138,21 @@ def _private_imports(path: Path) -> list[str]:
             for alias in node.names if alias.name.startswith("_") and alias.name != "__all__"]
 
 
-SEARCH_MODULES = ("ai", "expectimax", "tree", "ntuple", "ntuple_net", "ntuple_ref", "ntuple_kernels", "ntuple_players")
+SEARCH_MODULES = ("ai", "expectimax", "tree", "stopping", "learning/ntuple_net", "learning/ntuple_ref",
+                  "learning/ntuple_kernels", "learning/ntuple_players")
 
 
 def test_the_search_modules_import_no_other_modules_private_names():
-    found = [hit for name in (*SEARCH_MODULES, "kernels") for hit in _private_imports(PACKAGE / f"{name}.py")]
+    found = [hit for name in (*SEARCH_MODULES, "fast/kernels") for hit in _private_imports(PACKAGE / f"{name}.py")]
     assert found == []
-
-
-# ---------------------------------------------------------------------------------- ntuple behind one name
-def test_ntuple_is_the_lessons_face():
-    from tilelab.game2048 import ntuple_kernels, ntuple_net, ntuple_players, ntuple_ref
-
-    for module in (ntuple_net, ntuple_ref, ntuple_kernels, ntuple_players):
-        for name in module.__all__:
-            assert getattr(ntuple, name, getattr(module, name)) is getattr(module, name), name
-    assert set(ntuple.__all__) <= set(vars(ntuple))
-    assert not hasattr(ntuple, "_update") and not hasattr(ntuple, "_seed_state")  # retired in 0.3.0
 
 
 def test_exercise_allow_lists_resolve_to_the_functions_that_run():
     from tilelab.exercises.allow import resolve
-    from tilelab.game2048 import ntuple_ref
+    from tilelab.game2048.learning import ntuple_ref
 
-    assert ntuple_ref.feature_indices_ref.__code__ in resolve(["tilelab.game2048.ntuple:feature_indices_ref"])
-    assert ntuple_ref.value_ref.__code__ in resolve(["tilelab.game2048.ntuple:value_ref"])
+    assert ntuple_ref.feature_indices_ref.__code__ in resolve(["tilelab.game2048.learning.ntuple_ref:feature_indices_ref"])
+    assert ntuple_ref.value_ref.__code__ in resolve(["tilelab.game2048.learning.ntuple_ref:value_ref"])
 
 
 

@@ -7,11 +7,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from tilelab.game2048 import Board, Direction, legal_moves, play_game
-from tilelab.game2048.bitboard import bits_from_exponents, exponents, parse_bits
-from tilelab.game2048 import ntuple as nt
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer
-from tilelab.game2048.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
+from tilelab.game2048.fast.bitboard import bits_from_exponents, exponents, parse_bits
+from tilelab.game2048.learning.ntuple_net import (
+    CLASSROOM_TUPLES, NTupleNetwork, cached_network, symmetric_tuples, SYMMETRIES, WU_YEH_TUPLES,
+)
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 GRIDS = st.lists(st.lists(st.integers(0, 15), min_size=4, max_size=4), min_size=4, max_size=4)
 # no two 32768 tiles: the bitboard refuses the merge the readable engine allows
@@ -26,7 +27,7 @@ def random_net(tuples=SMALL, seed=0) -> NTupleNetwork:
 
 
 def test_symmetries_are_the_eight_maps_of_the_square():
-    assert len(set(nt.SYMMETRIES)) == 8 and all(sorted(m) == list(range(16)) for m in nt.SYMMETRIES)
+    assert len(set(SYMMETRIES)) == 8 and all(sorted(m) == list(range(16)) for m in SYMMETRIES)
     corners = {p[0] for p in symmetric_tuples((0, 1, 4, 5))}
     assert corners == {0, 3, 12, 15}
 
@@ -46,7 +47,7 @@ def test_value_is_the_same_on_all_eight_symmetric_boards(grid):
     net = random_net()
     flat = [e for row in grid for e in row]
     values = {round(value_ref(net, [[flat[m.index(4 * r + c)] for c in range(4)] for r in range(4)]), 3)
-              for m in nt.SYMMETRIES}
+              for m in SYMMETRIES}
     assert len(values) == 1
 
 
@@ -84,8 +85,8 @@ def test_fast_training_equals_the_readable_td_loop(state):
 def _train_both(tuples, state, alpha, tc, games, start_seed):
     """``games`` self-play games from ``state`` by the fused trainer and by the plain one, on two copies of a net
     already trained a little (so weights, and with tc the learning-rate sums, are not all zero)."""
-    from tilelab.game2048.bitrows import row_tables
-    from tilelab.game2048.ntuple_kernels import train_games, train_games_plain
+    from tilelab.game2048.fast.bitrows import row_tables
+    from tilelab.game2048.learning.ntuple_kernels import train_games, train_games_plain
 
     base = NTupleNetwork(tuples)
     base.train(3, rng=start_seed, alpha=alpha, method="tc" if tc else "td0")
@@ -113,7 +114,7 @@ def test_the_fused_trainer_plays_and_learns_exactly_as_the_plain_one(state, tc, 
 
 TINY_TC = """
 import hashlib, numpy as np
-from tilelab.game2048.ntuple import NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 net = NTupleNetwork(((0, 1), (4, 5)))
 net.train(2, rng=99, alpha=1.0, method="tc")
 print(hashlib.sha256(net.weights.tobytes() + net.a_sum.tobytes()).hexdigest(), net.training["state"])
@@ -246,7 +247,7 @@ def test_bad_training_arguments_are_refused():
 
 def test_memory_of_the_two_nets():
     assert NTupleNetwork.classroom().memory_bytes == 5 * 16**4 * 4
-    assert NTupleNetwork(nt.WU_YEH_TUPLES[:1]).memory_bytes == 16**6 * 4  # the 4x6 net: 4 of these, 256 MiB
+    assert NTupleNetwork(WU_YEH_TUPLES[:1]).memory_bytes == 16**6 * 4  # the 4x6 net: 4 of these, 256 MiB
 
 
 @settings(max_examples=20, deadline=None)
@@ -295,7 +296,7 @@ def test_td_expectimax_wall_clock_and_depth_two_by_hand():
 
 def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
     from tilelab._random import as_generator
-    from tilelab.game2048.bitboard import seed_state as _seed_state
+    from tilelab.game2048.fast.bitboard import seed_state as _seed_state
 
     net = NTupleNetwork(SMALL)
     net.train(40, rng=3)

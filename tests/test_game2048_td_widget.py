@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import legal_moves
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_players import TDPlayer, lesson_network
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDPlayer, lesson_network
 from tilelab.widgets.game2048_td import Game2048TDWidget
 from tilelab.widgets.testing import FakeMultiCanvas, click_button, fresh_kernel, tick
 
@@ -60,7 +60,7 @@ def test_lesson_net_is_shipped_and_checked():
 @pytest.fixture()
 def strong_file(tmp_path, monkeypatch):
     """A small compact net standing in for the shipped strong net (not in the repository until trained)."""
-    from tilelab.game2048 import ntuple_compact
+    from tilelab.game2048.learning import ntuple_compact
     net = NTupleNetwork([(0, 1, 2, 3), (0, 1, 4, 5)], name="stand-in")
     net.train(100, rng=5, block=100)
     path = ntuple_compact.save_compact(net, tmp_path / "ntuple-strong.npz")
@@ -69,8 +69,8 @@ def strong_file(tmp_path, monkeypatch):
 
 
 def test_strong_board_plays_the_strong_players_move(strong_file):
-    from tilelab.game2048.ntuple_players import TDExpectimax
-    from tilelab.game2048.ntuple_players import strong_player
+    from tilelab.game2048.learning.ntuple_players import TDExpectimax
+    from tilelab.game2048.learning.ntuple_players import strong_player
     w = Game2048TDWidget.strong(rng=3, canvas=FakeMultiCanvas(3, 400, 400), raise_errors=True)
     assert w.net.name == "stand-in" and isinstance(w.player, TDExpectimax) and w.player.budget.depth == 3
     before = w.game.board
@@ -87,7 +87,7 @@ def test_strong_board_by_name_with_a_depth_or_a_budget(strong_file):
 
 
 def test_strong_board_without_its_file_says_how_to_get_it(tmp_path, monkeypatch):
-    from tilelab.game2048 import ntuple_compact
+    from tilelab.game2048.learning import ntuple_compact
     monkeypatch.setattr(ntuple_compact, "STRONG_NET", tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="cannot watch the strong player.*missing.*make_strong_net.py"):
         Game2048TDWidget.strong(rng=1, canvas=FakeMultiCanvas(3, 400, 400))

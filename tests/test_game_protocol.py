@@ -294,7 +294,7 @@ def test_the_specials_hint_breaks_ties_as_the_plain_hint_does():
 
 
 def test_bitboard_spawn_draws_the_same_tile_as_the_readable_engine():
-    from tilelab.game2048.bitboard import picture, spawn_bits, to_bitboard
+    from tilelab.game2048.fast.bitboard import picture, spawn_bits, to_bitboard
 
     rng = np.random.default_rng(0)
     for seed in range(200):
@@ -309,7 +309,7 @@ def test_bitboard_spawn_draws_the_same_tile_as_the_readable_engine():
 
 def test_the_compiled_playout_spawner_has_the_same_distribution():
     """The whole-game kernels keep their own xorshift stream (speed): same distribution, tested."""
-    from tilelab.game2048.bitboard import spawn_xorshift, to_bitboard
+    from tilelab.game2048.fast.bitboard import spawn_xorshift, to_bitboard
 
     board = game2048.Board.parse("2 . 4 .\n. 8 . .\n2 4 8 16\n. . 2 .")
     bits = np.uint64(to_bitboard(board.grid))

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tilelab"
 
 #: Modules that gather other modules' public names for the lessons, as a package ``__init__`` does.
-PUBLIC_FACES = {"tilelab.game2048.ntuple"}
+PUBLIC_FACES: set[str] = set()
 
 
 def module_name(path: Path) -> str:

@@ -152,7 +152,7 @@ def test_06_claims_hold_at_every_setting(overrides):
 
 def test_figures_the_lessons_use_stay_readable():
     from tilelab.game2048 import Board
-    from tilelab.game2048.ntuple_net import WU_YEH_TUPLES
+    from tilelab.game2048.learning.ntuple_net import WU_YEH_TUPLES
     from tilelab.game2048.tree import expectimax_tree
     from tilelab.plots.game2048_ai import plot_expectimax_tree, plot_reach, plot_tuples
 

@@ -43,7 +43,7 @@ from tilelab.match3.dispel import (
     is_dead_by_templates,
     redraw_deal,
 )
-from tilelab.match3.fast import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, legal_moves_fast
+from tilelab.match3.fast.plain import fill_no_runs, has_run, is_dead_fast, match_clear_fall, refill_holes, legal_moves_fast
 from tilelab.match3.generate import deal_no_runs
 from tilelab.match3.stats import cascade_lengths, dead_fraction, dead_table
 
@@ -330,7 +330,7 @@ def test_fast_step_kernel_agrees_with_the_reference_on_any_board(board):
 @settings(max_examples=100, deadline=None)
 @given(boards())
 def test_compiled_kernels_agree_with_their_python_twins(board):
-    from tilelab.match3 import fast
+    from tilelab.match3.fast import plain as fast
 
     out_a = np.zeros((2 * board.rows * board.cols, 4), np.int64)
     out_b = out_a.copy()

@@ -9,7 +9,7 @@ from tilelab.match3.special_board import ACTIVATION_BONUS, BLAST_POINTS, SCORE_T
 from tilelab.match3.board import NO_COLOUR
 from tilelab.match3.special_rules import Created, combo_of, find_groups, is_dead_specials
 from tilelab.match3.special_reshuffle import reshuffle_specials
-from tilelab.match3.specials_fast import swap_specials_fast, legal_moves_specials_fast
+from tilelab.match3.fast.specials import swap_specials_fast, legal_moves_specials_fast
 
 # Every kind once per row and once per column (no run, and no single swap can make one):
 # kind(r, c) = (2r + c) % 6
@@ -381,7 +381,7 @@ def test_exercise_checkers_accept_the_rule_and_reject_trivial_answers():
 
 
 def test_play_random_is_seeded_and_specials_raise_the_score_per_move():
-    from tilelab.match3.specials_fast import play_random
+    from tilelab.match3.fast.specials import play_random
 
     plain = play_random(8, 8, 6, 400, rng=5, specials=False)
     again = play_random(8, 8, 6, 400, rng=5, specials=False)

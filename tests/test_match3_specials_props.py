@@ -12,7 +12,7 @@ from tilelab.match3.special_board import BOMB, COL, NONE, PRIMED, ROW, WRAPPED
 from tilelab.match3.board import NO_COLOUR
 from tilelab.match3.special_rules import combo_of, find_groups, is_dead_specials
 from tilelab.match3.special_reshuffle import reshuffle_specials
-from tilelab.match3.specials_fast import swap_specials_fast, legal_moves_specials_fast
+from tilelab.match3.fast.specials import swap_specials_fast, legal_moves_specials_fast
 
 TOKENS = ["-", "|", "+"]
 

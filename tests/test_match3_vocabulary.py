@@ -20,8 +20,9 @@ from tilelab.match3 import (
     swap,
     swap_specials,
 )
-from tilelab.match3 import board as board_module, cascade, dispel, fast, generate, moves, special_reshuffle, special_rules
-from tilelab.match3 import specials_fast, stats
+from tilelab.match3 import board as board_module, cascade, dispel, generate, moves, special_reshuffle, special_rules
+from tilelab.match3 import stats
+from tilelab.match3.fast import plain as fast, specials as specials_fast
 from tilelab.match3.board import BoardBase
 
 

@@ -17,8 +17,8 @@ import pytest
 from tilelab.game2048 import Game
 from tilelab.game2048.records import GameRecord, play_game
 from tilelab.game2048.ai import RandomPlayer
-from tilelab.game2048 import ntuple, ntuple_players
-from tilelab.game2048.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning import ntuple_players
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 from tilelab.sliding import pdb as P
 
 FLIPS = 60  # per file kind: seeded, so a failure replays exactly
@@ -184,13 +184,13 @@ def test_crafted_weight_files_are_clear_value_errors(tmp_path: Path, case: str) 
 
 
 def test_a_damaged_shipped_net_says_how_to_rebuild_it(tmp_path: Path, monkeypatch) -> None:
-    damaged = bytearray(ntuple.LESSON_NET.read_bytes())
+    damaged = bytearray(ntuple_players.LESSON_NET.read_bytes())
     damaged[len(damaged) // 2] ^= 0x40
     copy = tmp_path / "ntuple-classroom.npz"
     copy.write_bytes(bytes(damaged))
     monkeypatch.setattr(ntuple_players, "LESSON_NET", copy)
     with pytest.raises(ValueError, match="shipped net is damaged.*reinstall.*train_2048_td.py"):
-        ntuple.lesson_network()
+        ntuple_players.lesson_network()
     monkeypatch.setattr(ntuple_players, "LESSON_NET", tmp_path / "missing.npz")
     with pytest.raises(ValueError, match="missing.*reinstall"):
-        ntuple.lesson_network()
+        ntuple_players.lesson_network()

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilelab.sliding import Board, shuffle
-from tilelab.sliding.fast import board_heuristic, heuristic_values
+from tilelab.sliding.fast.idastar import board_heuristic, heuristic_values
 from tilelab.sliding.heuristics import (
     HEURISTICS,
     heuristic_function,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tilelab._jit import HAVE_NUMBA
 from tilelab.sliding import Budget, Board, SolveResult, hint, korf100, shuffle, solve
 from tilelab.sliding import pdb as pdbmod
-from tilelab.sliding.fast import FastIDAStar
+from tilelab.sliding.fast.idastar import FastIDAStar
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.pdb import PatternDatabase
 from tilelab.sliding.search import astar_reference, idastar_reference
@@ -207,7 +207,7 @@ def test_result_replays_its_boards():
 def test_the_ida_kernels_run_without_numbas_reference_counting():
     """The IDA* kernel passes 14 arrays to its heuristic update twice a node: counted by numba's runtime, that was
     about half of Korf's instances' time. Every compiled function of the kernel runs without it."""
-    from tilelab.sliding import fast
+    from tilelab.sliding.fast import idastar as fast
 
     kernels = [fast._lis, fast._row_conflicts, fast._col_conflicts, fast._init_heuristic, fast._after_move,
                fast._ida_kernel, fast._many_values]

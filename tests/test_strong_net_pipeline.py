@@ -128,7 +128,7 @@ def test_the_readme_states_the_saved_runs_training_time():
 
 def test_the_rebuild_hint_in_error_messages_is_the_pipelines_recipe(tmp_path):
     """The dry run as on a fresh clone (no full net yet, wherever this test runs), then the default --full path."""
-    from tilelab.game2048.ntuple_compact import STRONG_BUILD
+    from tilelab.game2048.learning.ntuple_compact import STRONG_BUILD
 
     full = tmp_path / "td_wu-yeh_tc-rebuild.npz"
     out = run_pipeline(["--dry-run", "--full", str(full)]).replace(str(tmp_path), "benchmarks/results")

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tilelab.game2048.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("train_2048_td", ROOT / "benchmarks" / "train_2048_td.py")

@@ -10,9 +10,9 @@ import pytest
 
 import tilelab
 import tilelab.game2048 as g2048
-import tilelab.game2048.bitboard as bitboard
+import tilelab.game2048.fast.bitboard as bitboard
 import tilelab.match3 as m3
-import tilelab.match3.fast as m3_fast
+import tilelab.match3.fast.plain as m3_fast
 import tilelab.match3.moves as m3_moves
 import tilelab.sliding as sliding
 

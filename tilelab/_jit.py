@@ -33,20 +33,24 @@ PACKAGE = Path(__file__).resolve().parent  #: the tilelab package's folder
 
 
 def source_digest(py_file: str | os.PathLike[str]) -> str:
-    """A hash of every module a compiled function in ``py_file`` may call: the ``.py`` files of its own folder
-    and the package's top-level modules (``_jit`` and friends), names and contents.
+    """A hash of every module a compiled function in ``py_file`` may call: the ``.py`` files of its own game
+    (the subpackage under ``tilelab``, its ``fast/`` and ``learning/`` parts included) and the package's
+    top-level modules (``_jit`` and friends), names and contents.
 
     numba reuses a disk-cached function while *its own* file is unchanged, but the functions it calls are
-    compiled into it: after an edit to a helper in another file it would run the old helper. tilelab's
-    compiled functions call only their own subpackage and the top-level modules, so this digest, added to
-    numba's freshness stamp (see :func:`install_cache_stamp`), makes any such edit compile afresh.
+    compiled into it: after an edit to a helper in another file it would run the old helper (a fast twin
+    compiles its readable rule's constants and functions in). tilelab's compiled functions call only their own
+    game and the top-level modules, so this digest, added to numba's freshness stamp (see
+    :func:`install_cache_stamp`), makes any such edit compile afresh.
 
-    >>> a, b = source_digest(PACKAGE / "game2048" / "kernels.py"), source_digest(PACKAGE / "game2048" / "rules.py")
-    >>> a == b, a == source_digest(PACKAGE / "sliding" / "pdb.py"), len(a)
+    >>> a = source_digest(PACKAGE / "game2048" / "fast" / "kernels.py")
+    >>> a == source_digest(PACKAGE / "game2048" / "chance.py"), a == source_digest(PACKAGE / "sliding" / "pdb.py"), len(a)
     (True, False, 64)
     """
-    folder = Path(py_file).resolve().parent
-    files = sorted({*folder.glob("*.py"), *PACKAGE.glob("*.py")})
+    path = Path(py_file).resolve()
+    parts = path.relative_to(PACKAGE).parts if path.is_relative_to(PACKAGE) else ()
+    game = PACKAGE / parts[0] if len(parts) > 1 else path.parent
+    files = sorted({*game.rglob("*.py"), *PACKAGE.glob("*.py")})
     return _digest(tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files))
 
 

@@ -178,7 +178,7 @@ def _warm_sliding() -> str:
         q = shuffle(4, 4, rng=1, method="walk", steps=40)
         return [solve(p), solve(p, heuristic="linear-conflict"), solve(q, heuristic="linear-conflict", budget=50_000)]
 
-    return _numba_task(run, ["tilelab.sliding.fast", "tilelab.sliding.pdb"])
+    return _numba_task(run, ["tilelab.sliding.fast.idastar", "tilelab.sliding.pdb"])
 
 
 @warm_task("numba-2048", "compile the 2048 bitboard, expectimax and Monte Carlo players")
@@ -190,15 +190,15 @@ def _warm_2048() -> str:
         expecti, monte = Expectimax(nodes_per_move=300), MonteCarloPlayer(rollouts=2, rng=0)
         return [expecti(b) for b in boards] + [monte(b) for b in boards[:3]]
 
-    return _numba_task(run, ["tilelab.game2048.bitboard", "tilelab.game2048.ai", "tilelab.game2048.expectimax"])
+    return _numba_task(run, ["tilelab.game2048.fast.bitboard", "tilelab.game2048.ai", "tilelab.game2048.expectimax"])
 
 
 @warm_task("2048-td", "lessons 2 and 6: check the shipped n-tuple nets, compile TD training and search")
 def _warm_td() -> str:
     """Load (and checksum) the lesson's net and the strong net, then run each numba kernel once so it is cached."""
     from tilelab.game2048 import Board
-    from tilelab.game2048.ntuple_net import NTupleNetwork
-    from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network
+    from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+    from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network
 
     net, strong = lesson_network(), strong_network()
     board = Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
@@ -215,7 +215,7 @@ def _warm_match3() -> str:
     def run() -> list:
         import numpy as np
 
-        from tilelab.match3.fast import is_dead_fast, swap_fast, legal_moves_fast
+        from tilelab.match3.fast.plain import is_dead_fast, swap_fast, legal_moves_fast
         from tilelab.match3.generate import new_board
 
         board = new_board(8, 8, 6, rng=0)
@@ -223,7 +223,7 @@ def _warm_match3() -> str:
         a, b = moves[0]
         return [moves, is_dead_fast(board), swap_fast(board, a, b, rng=np.random.default_rng(0))]
 
-    return _numba_task(run, ["tilelab.match3.fast"])
+    return _numba_task(run, ["tilelab.match3.fast.plain"])
 
 
 @warm_task("pdb-4x4", "15-puzzle pattern database, 6-6-3 split (32 MiB in memory, 5 MB on disk; minutes to build)", slow=True)

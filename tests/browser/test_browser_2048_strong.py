@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 SEED = 2048
 SETUP = ai_setup(f"Game2048TDWidget.strong(rng={SEED}, speed=8)", """
-from tilelab.game2048.ntuple import TDExpectimax
+from tilelab.game2048.learning.ntuple_players import TDExpectimax
 from tilelab.widgets.game2048_td import Game2048TDWidget
 """) + """
 def strong_facts():

@@ -2,9 +2,9 @@
 
 - ``"2048learn.td_update"``: ``answer(net, after, target, alpha)`` changes ``net.weights`` in place so
   that ``V(after)`` moves toward ``target``: each of the board's looked-up weights (see
-  :func:`~tilelab.game2048.ntuple.feature_indices_ref`) by ``alpha * (target - V(after)) / F``.
+  :func:`~tilelab.game2048.learning.ntuple_ref.feature_indices_ref`) by ``alpha * (target - V(after)) / F``.
   Checked on boards from seeded games, random weights and three learning rates, to 1e-4. An answer
-  that calls :func:`~tilelab.game2048.ntuple.td_update_ref` (or the trainer's compiled update) is refused.
+  that calls :func:`~tilelab.game2048.learning.ntuple_ref.td_update_ref` (or the trainer's compiled update) is refused.
 - ``"2048learn.tuple_shape"`` (the open task): ``answer`` is a list of tuples (cells 0..15, at most 4
   cells each). Tuples that repeat another one up to rotation, mirror and cell order are dropped first:
   each tuple is read in all 8 placements anyway, so a copy adds no information. Your net and the given
@@ -14,7 +14,7 @@
   ``MIN_TEST_GAMES`` games.
 
 >>> from tilelab.exercises import check
->>> from tilelab.game2048.ntuple import td_update_ref
+>>> from tilelab.game2048.learning.ntuple_ref import td_update_ref
 >>> check("2048learn.td_update", td_update_ref).reason
 'delegated'
 >>> check("2048learn.td_update", lambda net, after, target, alpha: None).passed
@@ -34,9 +34,9 @@ from tilelab._random import RngLike
 from tilelab.exercises import Result, case_seed, checker
 from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci
-from tilelab.game2048.bitboard import exponents, play_random_batch
-from tilelab.game2048.ntuple_net import SYMMETRIES, NTupleNetwork
-from tilelab.game2048.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
+from tilelab.game2048.fast.bitboard import exponents, play_random_batch
+from tilelab.game2048.learning.ntuple_net import SYMMETRIES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
 
 SEED = 6
 GIVEN_TUPLES = ((0, 1, 2, 3), (4, 5, 6, 7))
@@ -48,15 +48,14 @@ MIN_TEST_GAMES = BROWSER_GAMES if IN_BROWSER else 200  #: the fewest frozen test
 TEST_SEED = 60_000  #: frozen test games play seeds TEST_SEED, TEST_SEED + 1, ... (never a training seed)
 __all__ = ["sample_afterstates", "GIVEN_TUPLES", "distinct_tuples", "MIN_TEST_GAMES"]
 
-_NTUPLE = "tilelab.game2048.ntuple:"
 #: What a TD update may use: the net (its tuples and weights, its value), the board's looked-up weights and
 #: value (the lesson's readable ``feature_indices_ref``, ``value_ref``), numpy. Not ``td_update_ref`` nor
 #: the trainer (``train``, the compiled updates).
 ALLOW_TD = (Kit("the net (its tuples, weights and value)",
-                (_NTUPLE + "NTupleNetwork[features memory_bytes value value_bits]",)),
-            _NTUPLE + "feature_indices_ref", _NTUPLE + "value_ref",
+                ("tilelab.game2048.learning.ntuple_net:NTupleNetwork[features memory_bytes value value_bits]",)),
+            "tilelab.game2048.learning.ntuple_ref:feature_indices_ref", "tilelab.game2048.learning.ntuple_ref:value_ref",
             Kit("reading the board",
-                ("tilelab.game2048.ntuple_ref:grid_exponents", "tilelab.game2048:Board[grid size cells]")),
+                ("tilelab.game2048.learning.ntuple_ref:grid_exponents", "tilelab.game2048:Board[grid size cells]")),
             NUMPY)
 
 
@@ -85,7 +84,7 @@ def _td_cases() -> Iterator[tuple[NTupleNetwork, list[list[int]], float, float]]
             yield net, board, float(rng.normal(500, 300)), alpha
 
 
-@checker("2048learn.td_update", allow=ALLOW_TD, job=("tilelab.game2048.ntuple:td_update_ref",))
+@checker("2048learn.td_update", allow=ALLOW_TD, job=("tilelab.game2048.learning.ntuple_ref:td_update_ref",))
 def _check_td_update(answer: Any) -> Result:
     name = "2048learn.td_update"
     for mine, board, target, alpha in _td_cases():

@@ -35,15 +35,16 @@ import numpy as np
 from tilelab._checks import as_float
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.game2048.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
-from tilelab.game2048.bitboard import to_bitboard
-from tilelab.game2048.bitrows import MAX_TILE as BITBOARD_MAX_TILE
-from tilelab.game2048.kernels import LOST, NO_MOVE, F64Array
-from tilelab.game2048.bitrows import U64, apply_move
-from tilelab.game2048.bitboard import random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.fast.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
+from tilelab.game2048.fast.bitboard import to_bitboard
+from tilelab.game2048.fast.bitrows import MAX_TILE as BITBOARD_MAX_TILE
+from tilelab.game2048.fast.kernels import LOST, NO_MOVE, F64Array
+from tilelab.game2048.fast.bitrows import U64, apply_move
+from tilelab.game2048.fast.bitboard import random_playout, seed_state, spawn_xorshift
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.rules import legal_moves, play
 from tilelab.game2048.chance import spawn_outcomes
+from tilelab.game2048.stopping import check_deadline, over_node_limit, past_deadline
 from tilelab.game2048.expectimax import (
     DEFAULT_WEIGHTS, MAX_NODES, NODES_PER_MS, Budget, HeuristicWeights, SearchResult, SearchTables,
     check_search_settings, deepen, row_terms, search_bits,
@@ -435,10 +436,11 @@ def readable_search(board: Board, depth: int, weights: HeuristicWeights = DEFAUL
     """
     tick = time.perf_counter()
     count = [0]
+    stop_at = check_deadline(deadline)
 
     def metered(b: Board) -> float:
         count[0] += 1
-        if (node_limit and count[0] > node_limit) or (deadline is not None and time.perf_counter() > deadline):
+        if over_node_limit(count[0], node_limit) or past_deadline(time.perf_counter(), stop_at):
             raise _OutOfBudget
         return evaluate(b, weights)
 

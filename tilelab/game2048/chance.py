@@ -16,6 +16,8 @@ from tilelab.game2048.board import (
 )
 
 __all__ = [
+    "SPAWN_TILES",
+    "tile_probability",
     "Spawn",
     "spawn_outcomes",
     "sample_outcome",
@@ -26,6 +28,22 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 # Spawns: chance as data
 # --------------------------------------------------------------------------------------------
+#: The spawn rule's two kinds of tile, in the order every engine lists them: kind 0 the small tile, kind 1 the big.
+#: The fast twins (:mod:`tilelab.game2048.fast`) import this and :func:`tile_probability` instead of restating them.
+SPAWN_TILES = (SMALL_TILE, BIG_TILE)
+
+
+def tile_probability(kind: int, p_four: float) -> float:
+    """The spawn rule's odds: the small tile (kind 0) with probability ``1 - p_four``, the big one (kind 1) ``p_four``.
+
+    Plain arithmetic on purpose: the compiled search compiles this very function.
+
+    >>> [tile_probability(kind, 0.1) for kind in range(len(SPAWN_TILES))]
+    [0.9, 0.1]
+    """
+    return 1.0 - p_four if kind == 0 else p_four
+
+
 class Spawn(NamedTuple):
     """A new tile: ``value`` (2 or 4) appearing at ``cell`` (row, col)."""
 
@@ -53,12 +71,8 @@ def spawn_outcomes(board: BoardLike, p_four: float = DEFAULT_P_FOUR) -> list[tup
     if not empty:
         return []
     share = 1.0 / len(empty)
-    outcomes = []
-    for cell in empty:
-        for value, p in ((SMALL_TILE, 1.0 - p_four), (BIG_TILE, p_four)):
-            if p > 0:
-                outcomes.append((Spawn(cell, value), p * share))
-    return outcomes
+    tiles = [(value, tile_probability(kind, p_four)) for kind, value in enumerate(SPAWN_TILES)]
+    return [(Spawn(cell, value), p * share) for cell in empty for value, p in tiles if p > 0]
 
 
 def sample_outcome(outcomes: Sequence[tuple[Any, float]], rng: np.random.Generator) -> Any:

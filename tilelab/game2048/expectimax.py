@@ -22,7 +22,7 @@ score below zero, dying then *looks better* than living, and depth-2 games stall
 seeded runs (see the lesson and ``benchmarks/bench_2048_ai.py``); they are in the spirit of the
 published nneonneo/ovolve heuristics but not tuned as far.
 
-The search (:func:`tilelab.game2048.kernels.chance_value`, shared with the learned-value player) works on *afterstates* (the board right after our move, before the
+The search (:func:`tilelab.game2048.fast.kernels.chance_value`, shared with the learned-value player) works on *afterstates* (the board right after our move, before the
 spawn). A chance node averages over every spawn (each empty cell with 1/empty, a 2 with 1 - p_four,
 a 4 with p_four); under each spawn a max node picks our best next move. ``depth`` counts our moves.
 A branch whose cumulative probability falls below ``cutoff`` is not expanded (its board is
@@ -63,9 +63,10 @@ import numpy.typing as npt
 
 from tilelab._checks import as_float, as_int
 from tilelab._jit import njit
-from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
+from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
-from tilelab.game2048.kernels import (
+from tilelab.game2048.stopping import check_deadline, check_node_limit
+from tilelab.game2048.fast.kernels import (
     CHECK_EVERY,
     COUNTERS,
     FREE_TAG,
@@ -81,11 +82,11 @@ from tilelab.game2048.kernels import (
     table_slot,
     transposition_table,
 )
-from tilelab.game2048.bitrows import ROW_MASK_U64, U64, transpose_bits
+from tilelab.game2048.fast.bitrows import ROW_MASK_U64, U64, transpose_bits
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
-           "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings", "check_node_limit",
-           "check_deadline", "TranspositionTable"]
+           "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings",
+           "TranspositionTable"]
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,7 @@ def heuristic_table(weights: HeuristicWeights = DEFAULT_WEIGHTS) -> npt.NDArray[
 
     Built once per set of weights with numpy over all rows at once.
 
-    >>> from tilelab.game2048.bitboard import bits_from_exponents
+    >>> from tilelab.game2048.fast.bitboard import bits_from_exponents
     >>> t = heuristic_table()
     >>> abs(float(t[bits_from_exponents([[3, 2, 1, 0]])]) - _row_value([3, 2, 1, 0], DEFAULT_WEIGHTS)) < 1e-6
     True
@@ -276,7 +277,7 @@ class TranspositionTable:
     Entries are tagged with a generation number, so starting a new decision never has to clear the
     table and no value leaks from one decision into the next (a decision depends on the board only).
     Each entry is one 32-byte slot: a probe reads one cache line, not three. Shared by
-    :class:`SearchTables` (the heuristic player) and :class:`tilelab.game2048.ntuple.TDExpectimax`.
+    :class:`SearchTables` (the heuristic player) and :class:`tilelab.game2048.learning.ntuple_players.TDExpectimax`.
 
     >>> t = TranspositionTable(8)
     >>> t.tt.shape, t.next_tag_base(), t.next_tag_base(), int(t.tt_tag[0])
@@ -333,7 +334,7 @@ _WARM_UP_BOARD = 0x1  # one tile of 2: a level-1 search is a few dozen nodes
 def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> float:
     """The heuristic value of a bitboard (rows plus columns from the table).
 
-    >>> from tilelab.game2048.bitboard import parse_bits
+    >>> from tilelab.game2048.fast.bitboard import parse_bits
     >>> sorted_board = parse_bits("16 8 4 2\\n. . . .\\n. . . .\\n. . . .")
     >>> evaluate_bits(sorted_board) > evaluate_bits(parse_bits("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
     True
@@ -361,7 +362,7 @@ def search_bits(bits: int, depth: int, tables: SearchTables, *, p_four: float = 
     with ``deadline`` (a :func:`time.perf_counter` time) it stops once the clock passes it, looking at
     the clock every :data:`CHECK_EVERY` nodes.
 
-    >>> from tilelab.game2048.bitboard import parse_bits
+    >>> from tilelab.game2048.fast.bitboard import parse_bits
     >>> r = search_bits(parse_bits("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"), 2, SearchTables(table_bits=10))
     >>> r.complete, r.best in (0, 1, 2, 3), search_bits(parse_bits("2 2 . .\\n. . . .\\n. . . .\\n. . . 4"), 2,
     ...     SearchTables(table_bits=10), node_limit=5).complete
@@ -399,20 +400,6 @@ def result_of(best: int, values: F64Array, depth: int, counters: npt.NDArray[Any
 _NEW = object.__new__
 
 
-def check_node_limit(node_limit: int) -> int:
-    """A node limit, a whole number >= 0 (0 = no limit), or a TypeError/ValueError naming it."""
-    if type(node_limit) is int and node_limit >= 0:
-        return node_limit
-    return as_int(node_limit, "node_limit (0 = no limit)", minimum=0)
-
-
-def check_deadline(deadline: float | None) -> float:
-    """A perf_counter time, or 0.0 for none (the kernels read 0 as "no deadline")."""
-    if deadline is None:
-        return 0.0
-    if type(deadline) is float and 1e-9 <= deadline < float("inf"):
-        return deadline
-    return max(as_float(deadline, "deadline (a time.perf_counter() time)"), 1e-9)
 
 
 # ---------------------------------------------------------------------------------- budgets
@@ -514,7 +501,7 @@ def deepen(search: Search, budget: Budget, *, start: float | None = None, strict
     to its end unless ``strict``: then every level obeys the budget and, if not even level 1 fits, the
     unfinished level-1 result comes back (``complete=False``) for the caller to replace.
 
-    >>> from tilelab.game2048.bitboard import parse_bits
+    >>> from tilelab.game2048.fast.bitboard import parse_bits
     >>> tables, bits = SearchTables(table_bits=12), parse_bits("2 4 8 16\\n. 2 . 4\\n. . . 2\\n. . . .")
     >>> run = lambda depth, limit, deadline=None: search_bits(bits, depth, tables, node_limit=limit, deadline=deadline)
     >>> deepen(run, Budget(nodes_per_move=1000)).depth < deepen(run, Budget(nodes_per_move=300_000)).depth

@@ -18,7 +18,7 @@ from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
-from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play as play_board
+from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play_parsed
 from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
 
 __all__ = [
@@ -263,11 +263,10 @@ class Game(SessionBase):
         when the board changed. A swipe that changes nothing returns a Turn that counts as False
         and leaves everything (random state too) as is.
         """
-        if not isinstance(direction, Direction):  # a word from code; a key or a swipe already gave a Direction
-            direction = Direction.parse(direction)
+        direction = Direction.parse(direction)  # the one check: a word from code; a key or a swipe gave a Direction
         if self.waiting:  # the win shows: moves wait for keep_playing, as in the original game
             return Turn(direction, False, None, 0, (), self.over, self.won)
-        result = play_board(self.board, direction)
+        result = play_parsed(self.board, direction)  # the game's own board, the direction parsed above
         if not result.changed:
             return Turn(result.direction, False, result, 0, (), self.over, self.won)
         self._history.append(self._snapshot())
@@ -283,7 +282,7 @@ class Game(SessionBase):
             outcomes = self.chance_outcomes()
             chosen: Spawn = sample_outcome(outcomes, self._rng)
             self._place(chosen)
-            chance = ((chosen, dict(outcomes)[chosen]),)
+            chance = ((chosen, next(p for outcome, p in outcomes if outcome == chosen)),)
         return Turn(result.direction, True, result, result.score, chance, self.over, self.won)
 
     def hint(self, nodes: int | None = None) -> Direction | None:

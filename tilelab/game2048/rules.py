@@ -20,6 +20,7 @@ __all__ = [
     "line_cells",
     "MoveResult",
     "play",
+    "play_parsed",
     "legal_moves",
     "is_over",
 ]
@@ -185,9 +186,15 @@ def play(board: BoardLike, direction: DirectionLike) -> MoveResult:
     >>> play(r.board, "left").changed
     False
     """
-    board = as_board(board)
-    if not isinstance(direction, Direction):  # a word from code; a Direction was parsed where it came in
-        direction = Direction.parse(direction)
+    return play_parsed(as_board(board), Direction.parse(direction))
+
+
+def play_parsed(board: Board, direction: Direction) -> MoveResult:
+    """:func:`play` on input already checked where it came in: a :class:`Board` and a :class:`Direction`.
+
+    ``play`` checks and parses, then calls this; a :class:`~tilelab.game2048.game.Game` calls it on its own board
+    with the direction it parsed once. Nothing is checked again here.
+    """
     rows = board.grid
     n = len(rows)
     code = _DIRECTION_CODE[direction]

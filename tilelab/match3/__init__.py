@@ -1,5 +1,23 @@
 """Match-3 ("candy crush"): match, clear, fall, refill, cascade; dead boards and reshuffles.
 
+Where each rule lives: the readable file is the rule; its fast twin (under ``fast/``) imports the rule's
+constants and its cascade loop, and the test named last checks that both reach the same boards and scores.
+
+=========================  ===========================  ======================  =================================
+rule                       readable                     fast twin               test that ties them
+=========================  ===========================  ======================  =================================
+runs and groups (shapes)   ``matches.py``               ``fast/plain.py``       ``test_match3_core.py``
+cascade step, refill       ``cascade.py``               ``fast/plain.py``       ``test_match3_core.py``
+cascade stops: nothing to  ``cascade.py``               both ``fast/`` modules  ``test_match3_core.py``,
+clear (``MAX_CASCADES``)   (``cascade_until_settled``)  call it                 ``test_lessons_05.py``
+legal moves, dead boards   ``moves.py``                 ``fast/plain.py``       ``test_match3_core.py``,
+                                                                                ``test_match3_dead_and_deals.py``
+special candies, combos    ``special_rules.py``         ``fast/specials.py``    ``test_match3_specials_props.py``
+=========================  ===========================  ======================  =================================
+
+How a swap walks: the widget passes the two cells to :meth:`Game.play`; the engine checks them once (neighbours,
+on the board), works out the combination and the refill source once, and returns a :class:`Turn`.
+
 >>> from tilelab.match3 import Board, new_board, find_matches, play, legal_moves, is_dead, reshuffle
 >>> board = new_board(8, 8, 6, rng=0)
 >>> find_matches(board), is_dead(board)
@@ -36,8 +54,9 @@ The vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.slid
   ``SpecialBoard.parse`` read it (``SpecialBoard`` adds marks after a kind: ``- | + @``, ``*``).
 """
 
-from tilelab.match3.board import EMPTY, MAX_CASCADES, SHAPE_POINTS, SHAPES, Board, Cell, Move, neighbours
+from tilelab.match3.board import EMPTY, SHAPE_POINTS, SHAPES, Board, Cell, Move, neighbours
 from tilelab.match3.cascade import (
+    MAX_CASCADES,
     CascadeStep,
     ChosenRefills,
     SwapResult,
@@ -52,7 +71,7 @@ from tilelab.match3.cascade import (
 from tilelab.match3.matches import Group, Run, find_matches, find_runs, four_direction_counts
 from tilelab.match3.moves import hint, immediate_score
 from tilelab.match3.moves import is_dead, legal_moves
-from tilelab.match3.fast import is_dead_fast, swap_fast, legal_moves_fast
+from tilelab.match3.fast.plain import is_dead_fast, swap_fast, legal_moves_fast
 from tilelab.match3.generate import (
     Reshuffle,
     ReshuffleWarning,

@@ -28,7 +28,6 @@ __all__ = [
     "MAX_CELLS",
     "SHAPE_POINTS",
     "SHAPES",
-    "MAX_CASCADES",
     "BoardBase",
     "Board",
     "SPECIAL_MARKS",
@@ -69,8 +68,6 @@ MAX_CELLS = 40 * 40  #: most cells a board accepts: every public function ends w
 # Candy Crush points per group, before the cascade multiplier.
 SHAPE_POINTS = {"line3": 60, "line4": 120, "line5": 200, "L": 200, "T": 200, "cross": 200}
 SHAPES = tuple(SHAPE_POINTS)
-# Safety net only: a refill that keeps matching forever has probability zero.
-MAX_CASCADES = 10_000
 
 
 # ----------------------------------------------------------------------------- board

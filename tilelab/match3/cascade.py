@@ -8,17 +8,19 @@ glossary).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Iterable, Sequence, TypeVar, Union
+from typing import Callable, Generic, Iterable, Sequence, TypeVar, Union
 
 import numpy as np
 
 from tilelab._random import as_generator, outcome_at, RngLike
 from tilelab.match3.board import (
-    Board, BoardBase, Cell, check_cell, check_full, EMPTY, MAX_CASCADES, Move, neighbours,
+    Board, BoardBase, Cell, check_cell, check_full, EMPTY, Move, neighbours,
 )
 from tilelab.match3.matches import find_matches, Group, runs_through
 
 __all__ = [
+    "MAX_CASCADES",
+    "cascade_until_settled",
     "clear",
     "fall",
     "refill_outcomes",
@@ -284,6 +286,31 @@ def cascade_step(board: Board, index: int, *, rng: RefillSource) -> CascadeStep 
     return CascadeStep(index, board, groups, cleared, falls, fallen, refills, refilled)
 
 
+#: Safety net only: a refill that keeps matching forever has probability zero.
+MAX_CASCADES = 10_000
+
+Step = TypeVar("Step")
+
+
+def cascade_until_settled(step: Callable[[int], Step | None]) -> list[Step]:
+    """The cascade's loop, for every engine (readable, special candies and both fast twins): call ``step(index)``
+    for index 1, 2, ... until it returns None (nothing left to clear); what the steps returned, in order.
+
+    A cascade stops when a step finds nothing to clear. Past :data:`MAX_CASCADES` steps it raises RuntimeError
+    instead (a refill that matches forever has probability zero: a broken random source).
+
+    >>> cascade_until_settled(lambda index: index * 10 if index <= 3 else None)
+    [10, 20, 30]
+    """
+    done: list[Step] = []
+    while len(done) < MAX_CASCADES:
+        result = step(len(done) + 1)
+        if result is None:
+            return done
+        done.append(result)
+    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")
+
+
 def resolve(board: Board, *, rng: RefillSource) -> tuple[CascadeStep, ...]:
     """Run cascade steps until no run is left; the steps in order (empty if already stable).
 
@@ -301,14 +328,15 @@ def resolve(board: Board, *, rng: RefillSource) -> tuple[CascadeStep, ...]:
     ()
     """
     rng = refill_source(rng)
-    steps: list[CascadeStep] = []
-    while len(steps) < MAX_CASCADES:
-        step = cascade_step(board, len(steps) + 1, rng=rng)
-        if step is None:
-            return tuple(steps)
-        steps.append(step)
-        board = step.board
-    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+
+    def step(index: int) -> CascadeStep | None:
+        nonlocal board
+        found = cascade_step(board, index, rng=rng)
+        if found is not None:
+            board = found.board
+        return found
+
+    return tuple(cascade_until_settled(step))
 
 
 def check_swap(board: Board, a: object, b: object) -> Move:

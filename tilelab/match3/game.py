@@ -50,9 +50,9 @@ from tilelab._protocol import (
     saved_rng_state,
 )
 from tilelab._random import seeded_generator
-from tilelab.match3.cascade import ChosenRefills, RefillSource, SwapResult, refill_outcomes, refill_source, swap
+from tilelab.match3.cascade import ChosenRefills, MAX_CASCADES, RefillSource, SwapResult, refill_outcomes, refill_source, swap
 from tilelab.match3.moves import hint
-from tilelab.match3.board import MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.board import SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.generate import Reshuffle, new_board, reshuffle_report
 from tilelab.match3.special_board import SpecialBoard
 
@@ -134,12 +134,12 @@ class PlainRules(Rules):
         return swap(board, a, b, rng=rng)
 
     def legal_moves(self, board: Board) -> list[Move]:
-        from tilelab.match3.fast import legal_moves_fast  # the compiled twin of moves.legal_moves (tested equal)
+        from tilelab.match3.fast.plain import legal_moves_fast  # the compiled twin of moves.legal_moves (tested equal)
 
         return legal_moves_fast(board)
 
     def is_dead(self, board: Board) -> bool:
-        from tilelab.match3.fast import is_dead_fast
+        from tilelab.match3.fast.plain import is_dead_fast
 
         return is_dead_fast(board)
 
@@ -228,10 +228,10 @@ def _is_dead(rules: Rules, board: Any) -> bool | None:
 def _dead_fast(rules: Rules, board: Any) -> bool:
     """``rules.is_dead(board)`` by the compiled twins (tested equal to the rules): a save's undo history is long."""
     if rules.specials:
-        from tilelab.match3.specials_fast import is_dead_specials_fast
+        from tilelab.match3.fast.specials import is_dead_specials_fast
 
         return is_dead_specials_fast(board)
-    from tilelab.match3.fast import is_dead_fast
+    from tilelab.match3.fast.plain import is_dead_fast
 
     try:
         return is_dead_fast(board)

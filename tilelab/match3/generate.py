@@ -27,7 +27,7 @@ from tilelab._checks import as_int
 from tilelab._random import RngLike, as_generator
 from tilelab.match3.board import EMPTY, RUN, Board, check_full, check_kinds, check_shape
 from tilelab.match3.cascade import kind_from_uniform
-from tilelab.match3.fast import any_move, fill_no_runs, has_run
+from tilelab.match3.fast.plain import any_move, fill_no_runs, has_run
 from tilelab.match3.special_board import SpecialBoard
 
 MAX_DEALS = 100  # fresh deals before planting a move

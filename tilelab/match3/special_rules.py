@@ -71,8 +71,10 @@ from typing import Iterable
 
 import numpy as np
 
-from tilelab.match3.board import Cell, EMPTY, MAX_CASCADES, Move, RUN
-from tilelab.match3.cascade import draw_refills, fall_moves, RefillSource, refill_source, SwapOutcome
+from tilelab.match3.board import Cell, EMPTY, Move, RUN
+from tilelab.match3.cascade import (
+    cascade_until_settled, draw_refills, fall_moves, RefillSource, refill_source, SwapOutcome,
+)
 from tilelab.match3.matches import find_matches, Group
 from tilelab.match3.special_board import (
     check_special_swap,
@@ -96,6 +98,7 @@ __all__ = [
     "SpecialSwapResult",
     "combo_of",
     "is_legal_special_swap",
+    "legal_with",
     "legal_moves_specials",
     "is_dead_specials",
     "find_groups",
@@ -236,11 +239,22 @@ def is_legal_special_swap(board: SpecialBoard, a: Cell, b: Cell) -> bool:
     >>> is_legal_special_swap(SpecialBoard.parse("0- 1 2\\n2 0 1"), (0, 0), (0, 1))  # striped+plain: needs a run
     False
     """
-    if combo_of(board, a, b) != "none":
+    return legal_with(board, a, b, combo_of(board, a, b))
+
+
+def legal_with(board: SpecialBoard, a: Cell, b: Cell, combo: str, after: SpecialBoard | None = None) -> bool:
+    """:func:`is_legal_special_swap` given the swap's ``combo`` (:func:`combo_of`) and, if made already, the board
+    ``after`` it: a swap works each of them out once.
+
+    >>> board = SpecialBoard.parse("* 1 2\\n2 0 1")
+    >>> legal_with(board, (0, 0), (0, 1), combo_of(board, (0, 0), (0, 1)))
+    True
+    """
+    if combo != "none":
         return True
     if board[a] == board[b]:
         return False
-    after = board.swapped(a, b)
+    after = board.swapped(a, b) if after is None else after
     return _run_through(after, a) or _run_through(after, b)
 
 
@@ -257,7 +271,7 @@ def legal_moves_specials(board: SpecialBoard) -> list[Move]:
     moves = []
     for a in board.cells():
         for b in ((a[0], a[1] + 1), (a[0] + 1, a[1])):
-            if board.on_board(b) and is_legal_special_swap(board, a, b):
+            if board.on_board(b) and legal_with(board, a, b, combo_of(board, a, b)):
                 moves.append((a, b))
     return moves
 
@@ -563,16 +577,16 @@ def resolve_specials(board: SpecialBoard, *, rng: RefillSource, move: Move | Non
                      combo: str = "none") -> tuple[SpecialStep, ...]:
     """Run steps until nothing matches and no primed candy is left; the steps in order."""
     rng = refill_source(rng)
-    steps: list[SpecialStep] = []
-    while len(steps) < MAX_CASCADES:
-        first = not steps
-        step = special_step(board, len(steps) + 1, rng=rng, move=move if first else None,
-                            combo=combo if first else "none")
-        if step is None:
-            return tuple(steps)
-        steps.append(step)
-        board = step.board
-    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+
+    def step(index: int) -> SpecialStep | None:
+        nonlocal board
+        first = index == 1
+        found = special_step(board, index, rng=rng, move=move if first else None, combo=combo if first else "none")
+        if found is not None:
+            board = found.board
+        return found
+
+    return tuple(cascade_until_settled(step))
 
 
 def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RefillSource) -> SpecialSwapResult:
@@ -587,12 +601,11 @@ def swap_specials(board: SpecialBoard, a: Cell, b: Cell, *, rng: RefillSource) -
     (True, (Created(cell=(0, 1), kind=0, special='striped-col'),))
     """
     a, b = check_special_swap(board, a, b)
-    rng = refill_source(rng)
     swapped = board.swapped(a, b)
-    if not is_legal_special_swap(board, a, b):
+    combo = combo_of(board, a, b)  # once: it decides the swap's legality and what the first step sets off
+    if not legal_with(board, a, b, combo, swapped):
         return SpecialSwapResult(False, board, (), 0, 0, a, b, swapped)
-    combo = combo_of(board, a, b)
-    steps = resolve_specials(swapped, rng=rng, move=(a, b), combo=combo)
+    steps = resolve_specials(swapped, rng=rng, move=(a, b), combo=combo)  # makes the refill source, once
     return SpecialSwapResult(True, steps[-1].board, steps, sum(s.score for s in steps), len(steps), a, b,
                              swapped, combo)
 

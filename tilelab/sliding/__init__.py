@@ -1,5 +1,17 @@
 """The sliding-tile puzzle: board, moves, parity and shuffles (engine: stdlib + numpy).
 
+Where each rule lives: the readable file is the rule; the fast twin (under ``fast/``) runs the same search and
+heuristics compiled, and the test named last checks that both give the same answers.
+
+==========================  =================  ===================  ==============================
+rule                        readable           fast twin            test that ties them
+==========================  =================  ===================  ==============================
+a move (tile or direction)  ``moves.py``       (none)               ``test_sliding_core.py``
+solvable (even-width rule)  ``parity.py``      (none)               ``test_sliding_core.py``
+heuristics                  ``heuristics.py``  ``fast/idastar.py``  ``test_sliding_heuristics.py``
+IDA* search                 ``search.py``      ``fast/idastar.py``  ``test_sliding_solvers.py``
+==========================  =================  ===================  ==============================
+
 Vocabulary (the same words as :mod:`tilelab.game2048` and :mod:`tilelab.match3`):
 
 - ``play(board, move) -> Slide``: one move, a tile number or a direction (``"up"``: the tile

@@ -11,7 +11,7 @@ fewer boards the closer the guess is to the truth. Three classics, weakest to st
 - :func:`linear_conflict` -- Manhattan plus 2 for every tile that must leave its goal row (or
   column) to let another tile of that line pass it.
 
-These are the readable versions the lesson teaches; the fast IDA* in :mod:`tilelab.sliding.fast`
+These are the readable versions the lesson teaches; the fast IDA* in :mod:`tilelab.sliding.fast.idastar`
 updates the same numbers incrementally and is tested to agree.
 
 >>> from tilelab.sliding import Board

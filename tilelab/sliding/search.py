@@ -2,7 +2,7 @@
 
 Every search here works on :class:`~tilelab.sliding.Board` boards and a heuristic function
 ``h(board) -> int``, and returns a :class:`SearchOutcome` (moves, nodes expanded, whether it
-finished). They are short and slow; :mod:`tilelab.sliding.fast` is the compiled IDA* that
+finished). They are short and slow; :mod:`tilelab.sliding.fast.idastar` is the compiled IDA* that
 gives the same answers (tested), and :func:`tilelab.sliding.solve` picks between them.
 
 Moves are the tile numbers slid into the blank (single-tile metric). Children are generated

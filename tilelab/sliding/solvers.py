@@ -306,7 +306,7 @@ def _search(board: Board, method: str, heuristic: str, weight: float, budget: Bu
 
         pdb = pattern_database(board.rows, board.cols, progress=board.shape == (4, 4))  # 3x3: instant
     if method == "idastar" and engine == "fast":
-        from tilelab.sliding.fast import FastIDAStar
+        from tilelab.sliding.fast.idastar import FastIDAStar
 
         run = FastIDAStar(board, heuristic, pdb).run(max_nodes, max_seconds)
         return _result(board, run.moves, run.nodes, start, method, heuristic, run.found, run.bound, True)
@@ -348,7 +348,7 @@ def hint(board: Board, seconds: float = DEFAULT_HINT_SECONDS) -> int | None:
         return None
     _check_human_size(board)
     if board.rows * board.cols <= MAX_SEARCH_CELLS:
-        from tilelab.sliding.fast import FastIDAStar
+        from tilelab.sliding.fast.idastar import FastIDAStar
         from tilelab.sliding.pdb import DEFAULT_PATTERNS, pattern_database
 
         db = None

@@ -29,6 +29,7 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
+from tilelab._protocol import Turn
 from tilelab._random import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
@@ -41,6 +42,8 @@ __all__ = [
     "DEFAULT_WORDS",
     "Game2048Widget",
     "Geometry",
+    "KEY_DIRECTIONS",
+    "banner_of",
     "direction_for_key",
     "draw_board",
     "draw_tile",
@@ -71,14 +74,26 @@ DEFAULT_WORDS = {
 }
 
 
+#: The swipe each key means (arrows, WASD, vim hjkl), parsed once here: a key press looks its Direction up.
+KEY_DIRECTIONS = {key: Direction.parse(word) for key, word in ARROW_KEYS.items()}
+
+
+def banner_of(over: bool, waiting: bool) -> str | None:
+    """The banner a 2048 board shows: "over", "won" (the game waits at the win) or None.
+
+    >>> banner_of(True, False), banner_of(False, True), banner_of(False, False)
+    ('over', 'won', None)
+    """
+    return "over" if over else ("won" if waiting else None)
+
+
 def direction_for_key(key: str) -> Direction | None:
     """The swipe a key means (arrows, WASD, vim hjkl), or None.
 
     >>> direction_for_key("ArrowLeft"), direction_for_key("k"), direction_for_key("x")
     (Direction.LEFT, Direction.UP, None)
     """
-    word = ARROW_KEYS.get(key)
-    return None if word is None else Direction.parse(word)
+    return KEY_DIRECTIONS.get(key)
 
 
 @dataclass(frozen=True)
@@ -317,7 +332,7 @@ class Game2048Widget(BoardWidget):
         else:
             with self.hold():
                 frames[-1]()
-        self._after_move(gained=turn.score)
+        self._after_move(turn)
         self.after_turn(turn, describe_2048(turn, self.game.board, self.game.score, best=self.best))
         return turn
 
@@ -335,7 +350,8 @@ class Game2048Widget(BoardWidget):
     def ask_new_game(self) -> None:
         """The New game button: a new game, after asking once when this one has many moves."""
         if not self.game.over and not self.confirm_drop(self.game.moves_played):
-            self._show_status(note=f"this game has {self.game.moves_played} moves: press New game again to drop it")
+            self._show_status(self.banner,
+                              note=f"this game has {self.game.moves_played} moves: press New game again to drop it")
             return
         self.new_game()
 
@@ -352,7 +368,7 @@ class Game2048Widget(BoardWidget):
             self.game.keep_playing = True
             self.keep_button.layout.display = "none"
             self.clear_banner()
-            self._show_status()
+            self._show_status(self.banner)
 
     def set_game(self, game: Game) -> None:
         """Show and play another :class:`Game` (same size or not)."""
@@ -418,36 +434,38 @@ class Game2048Widget(BoardWidget):
             draw_board(self.layer(PIECES), self.game.board, self.geometry, words=self._words(),
                        background=self.layer(BACKGROUND))
             self.clear_banner()
-            self._update_banner()
-        self._show_status()
+            banner = self.banner
+            self._update_banner(banner)
+        self._show_status(banner)
 
     @property
     def banner(self) -> str | None:
         """None, "won" (the game waits at the win) or "over": read from the game, never kept here."""
-        return "over" if self.game.over else ("won" if self.game.waiting else None)
+        return banner_of(self.game.over, self.game.waiting)
 
-    def _after_move(self, gained: int) -> None:
-        if self.banner is not None:  # else nothing to draw: no extra message per move
+    def _after_move(self, turn: Turn) -> None:
+        banner = banner_of(turn.over, self.game.waiting)  # the turn says whether the game is over: no new scan
+        if banner is not None:  # else nothing to draw: no extra message per move
             with self.hold():
-                self._update_banner()
-        self._show_status(gained)
+                self._update_banner(banner)
+        self._show_status(banner, turn.score)
 
-    def _update_banner(self) -> None:
-        if self.banner == "over":
+    def _update_banner(self, banner: str | None) -> None:
+        if banner == "over":
             self.draw_banner("Game over!", "Undo or start a New game", colour=LOSE_COLOUR)
-        elif self.banner == "won":
+        elif banner == "won":
             self.draw_banner("You win!", "Keep playing, or start a New game", colour=WIN_COLOUR,
                              text_colour=INK_TEXT)
         else:
             self.clear_banner()
-        self.keep_button.layout.display = "" if self.banner == "won" else "none"
+        self.keep_button.layout.display = "" if banner == "won" else "none"
 
-    def _show_status(self, gained: int = 0, note: str = "") -> None:
+    def _show_status(self, banner: str | None, gained: int = 0, note: str = "") -> None:
         plus = f' <span style="color:{GAIN_COLOUR}">+{gained}</span>' if gained else ""
         state = ""
-        if self.banner == "won":
+        if banner == "won":
             state = " &middot; <b>you win!</b>"
-        elif self.banner == "over":
+        elif banner == "over":
             state = " &middot; <b>game over</b>"
         self.set_status(
             f'<span style="font-family:sans-serif;font-size:15px">score <b>{self.game.score}</b>{plus}'

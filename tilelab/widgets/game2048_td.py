@@ -14,15 +14,15 @@ from typing import Any
 from tilelab._jit import HAVE_NUMBA
 from tilelab._random import RngLike
 from tilelab.game2048 import Board, Direction, play
-from tilelab.game2048.ntuple_compact import CompactNetwork
-from tilelab.game2048.ntuple_net import NTupleNetwork
-from tilelab.game2048.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
+from tilelab.game2048.learning.ntuple_compact import CompactNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
+from tilelab.game2048.learning.ntuple_players import TDExpectimax, TDPlayer, lesson_network, strong_network, strong_player
 from tilelab.widgets.game2048_ai import Game2048AIWidget
 
 __all__ = ["Game2048TDWidget", "value_note", "NETS", "STRONG_DEPTH"]
 
 NETS = ("lesson", "strong")  # the nets a board can name: the classroom net, the shipped strong net
-#: The strong board's search depth: 3 moves, as :func:`~tilelab.game2048.ntuple.strong_player`, where the search is
+#: The strong board's search depth: 3 moves, as :func:`~tilelab.game2048.learning.ntuple_players.strong_player`, where the search is
 #: compiled; 1 (the 1-ply player) in the browser (JupyterLite has no numba: plain Python is too slow for 3 at a
 #: game's pace).
 STRONG_DEPTH = 3 if HAVE_NUMBA else 1
@@ -31,7 +31,7 @@ STRONG_DEPTH = 3 if HAVE_NUMBA else 1
 def value_note(net: NTupleNetwork | CompactNetwork, board: Board, chosen: Direction | None) -> str:
     """One HTML line: the net, its training, and ``V`` of the chosen move's afterstate.
 
-    >>> from tilelab.game2048.ntuple import NTupleNetwork
+    >>> from tilelab.game2048.learning.ntuple_net import NTupleNetwork
     >>> note = value_note(NTupleNetwork([(0, 1)]), Board.parse("2 2 . .\\n. . . .\\n. . . .\\n. . . ."), Direction.LEFT)
     >>> "V(afterstate) = 0" in note and "reward 4" in note
     True
@@ -50,9 +50,9 @@ class Game2048TDWidget(Game2048AIWidget):
     """A 2048 board played by a learned value: 1-ply greedy (``TDPlayer``) or expectimax on it.
 
     ``net`` defaults to the lesson's classroom net; ``net="strong"`` (or :meth:`strong`) watches the strong
-    player shipped with tilelab (:func:`~tilelab.game2048.ntuple.strong_player`: the 4 x 6-tuple net,
+    player shipped with tilelab (:func:`~tilelab.game2048.learning.ntuple_players.strong_player`: the 4 x 6-tuple net,
     searching :data:`STRONG_DEPTH` moves deep). ``search_ms`` (a wall-clock budget) or ``depth`` (fixed) switch from 1-ply
-    play to :class:`~tilelab.game2048.ntuple.TDExpectimax`.
+    play to :class:`~tilelab.game2048.learning.ntuple_players.TDExpectimax`.
     """
 
     def __init__(self, *, rng: RngLike = None,

@@ -264,12 +264,12 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self.message = "wait for the cascade to finish" if self.stages else self.message
             self._update_status()
             return None
+        before = self.board
+        turn = self.game.play(move, b)  # raises ValueError (nothing changed) for cells that are not neighbours
         self.idle_s = 0.0
         self.selected = None
         self.hint_move = None
         self.cancel_confirm()
-        before = self.board
-        turn = self.game.play(move, b)
         result = turn.events
         self.last_result = result
         if not turn:
@@ -415,12 +415,12 @@ class Match3Widget(Match3Drawing, BoardWidget):
             self.selected = cell
         elif self.selected == cell:
             self.selected = None
-        elif neighbours(self.selected, cell):
-            first, self.selected = self.selected, None
-            self.play(first, cell)
-            return
         else:
-            self.selected = cell  # not a neighbour: select the new candy instead
+            try:  # the engine checks the pair, once: it refuses two cells that are not neighbours
+                self.play(self.selected, cell)
+                return
+            except ValueError:
+                self.selected = cell  # not a neighbour: select the new candy instead
         self._draw_overlay()
 
     def on_press(self, x: float, y: float) -> None:

@@ -22,9 +22,9 @@ of its float32 tables: a class's hub can afford it. :func:`load_compact` expands
 :class:`NTupleNetwork` (float32 tables: to train on, or to compare with the full net). Both play the same
 moves with the same values (:class:`TDPlayer` and :class:`TDExpectimax` take either).
 
-The strong player (:func:`~tilelab.game2048.ntuple.strong_player`) is the 4 x 6-tuple net trained by
+The strong player (:func:`~tilelab.game2048.learning.ntuple_players.strong_player`) is the 4 x 6-tuple net trained by
 temporal coherence (``benchmarks/train_2048_td.py``), made compact by ``benchmarks/make_strong_net.py`` and
-shipped as ``tilelab/data/ntuple-strong.npz`` (:data:`STRONG_NET`). Part of :mod:`tilelab.game2048.ntuple`.
+shipped as ``tilelab/data/ntuple-strong.npz`` (:data:`STRONG_NET`). Part of :mod:`tilelab.game2048.learning`.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ import numpy.typing as npt
 
 from tilelab._checks import short_repr
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import Board
-from tilelab.game2048.bitrows import U64
-from tilelab.game2048.ntuple_kernels import CompactTables, batch_values, net_value
-from tilelab.game2048.ntuple_net import (
+from tilelab.game2048.fast.bitrows import U64
+from tilelab.game2048.learning.ntuple_kernels import CompactTables, batch_values, net_value
+from tilelab.game2048.learning.ntuple_net import (
     FORMAT, CurvePoint, NTupleNetwork, check_training, check_tuples, feature_layout,
 )
 
@@ -56,7 +56,7 @@ COMPACT_VERSION = 1
 ENCODINGS = ("int16", "float16")
 INT16_STEPS = 32767  # the largest |weight| of a table maps to this many steps of its scale (bits=16)
 
-STRONG_NET = Path(__file__).resolve().parents[1] / "data" / "ntuple-strong.npz"
+STRONG_NET = Path(__file__).resolve().parents[2] / "data" / "ntuple-strong.npz"
 STRONG_BUILD = ("make strong-net (benchmarks/strong_net_pipeline.py: python benchmarks/train_2048_td.py --net wu-yeh "
                 "--method tc --games 643000 --restart-at 348000 --resume --out "
                 "benchmarks/results/td_wu-yeh_tc-rebuild.npz, then python benchmarks/make_strong_net.py --full "
@@ -278,7 +278,7 @@ class CompactNetwork:
     """A trained n-tuple net kept compact in memory: its kept weights' 16-bit codes and where they go.
 
     Reads as an :class:`NTupleNetwork` does (``value``, ``tuples``, ``training``, ``curve``) and plays with
-    :class:`~tilelab.game2048.ntuple.TDPlayer` and :class:`~tilelab.game2048.ntuple.TDExpectimax`: each look-up
+    :class:`~tilelab.game2048.learning.ntuple_players.TDPlayer` and :class:`~tilelab.game2048.learning.ntuple_players.TDExpectimax`: each look-up
     is the float32 weight :func:`load_compact` would hold, so the moves and values are the same. It does not
     train; :meth:`to_network` gives the float32 tables (to train on, or to compare).
 

@@ -1,6 +1,6 @@
 """The n-tuple network in readable Python: which weights a board looks up, its value, one TD(0) update, one
-learning game. Part of :mod:`tilelab.game2048.ntuple`; the compiled kernels
-(:mod:`tilelab.game2048.ntuple_kernels`) are tested to agree with these exactly.
+learning game. Part of :mod:`tilelab.game2048.learning`; the compiled kernels
+(:mod:`tilelab.game2048.learning.ntuple_kernels`) are tested to agree with these exactly.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SIZE, row_tables
+from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, CELLS, OVERFLOW, SIZE, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
-from tilelab.game2048.bitrows import Bits
-from tilelab.game2048.bitrows import U64, apply_move, max_exponent
-from tilelab.game2048.bitboard import spawn_xorshift
-from tilelab.game2048.ntuple_net import NTupleNetwork, symmetric_tuples
+from tilelab.game2048.fast.bitrows import Bits
+from tilelab.game2048.fast.bitrows import U64, apply_move, max_exponent
+from tilelab.game2048.fast.bitboard import spawn_xorshift
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork, symmetric_tuples
 
 __all__ = ["feature_indices_ref", "value_ref", "td_update_ref", "learn_game_ref", "grid_exponents"]
 

@@ -1,7 +1,7 @@
 """Players on a learned value: :class:`TDPlayer` (1-ply greedy) and :class:`TDExpectimax` (the one expectimax
-kernel of :mod:`tilelab.game2048.kernels` with ``V`` at its leaves), and the two nets shipped with tilelab: the
+kernel of :mod:`tilelab.game2048.fast.kernels` with ``V`` at its leaves), and the two nets shipped with tilelab: the
 classroom net (:func:`lesson_network`) and the strong net (:func:`strong_network`, played by :func:`strong_player`).
-Part of :mod:`tilelab.game2048.ntuple`, which exports every name here.
+Part of :mod:`tilelab.game2048.learning`, which exports every name here.
 """
 
 from __future__ import annotations
@@ -16,19 +16,19 @@ import numpy as np
 
 from tilelab._files import one_line
 from tilelab.game2048.ai import Thought
-from tilelab.game2048.bitrows import DIRECTION_NAMES, row_tables
-from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.fast.bitrows import DIRECTION_NAMES, row_tables
+from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.expectimax import (
-    Budget, SearchResult, TranspositionTable, check_deadline, check_node_limit, check_search_settings, deepen,
-    result_of,
+    Budget, SearchResult, TranspositionTable, check_search_settings, deepen, result_of,
 )
-from tilelab.game2048.kernels import NO_MOVE, search_rows
-from tilelab.game2048.bitrows import U64
-from tilelab.game2048 import ntuple_compact
-from tilelab.game2048.ntuple_compact import STRONG_BUILD, CompactNetwork
-from tilelab.game2048.ntuple_kernels import TD_SEARCH, Weights, greedy_values
-from tilelab.game2048.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
+from tilelab.game2048.stopping import check_deadline, check_node_limit
+from tilelab.game2048.fast.kernels import NO_MOVE, search_rows
+from tilelab.game2048.fast.bitrows import U64
+from tilelab.game2048.learning import ntuple_compact
+from tilelab.game2048.learning.ntuple_compact import STRONG_BUILD, CompactNetwork
+from tilelab.game2048.learning.ntuple_kernels import TD_SEARCH, Weights, greedy_values
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 
 __all__ = ["TDPlayer", "TDExpectimax", "MAX_TD_NODES", "LESSON_NET", "lesson_network", "strong_network",
            "strong_player"]
@@ -164,7 +164,7 @@ class TDExpectimax(TranspositionTable):
 
 
 # ---------------------------------------------------------------------------------- the lesson's net
-LESSON_NET = Path(__file__).resolve().parents[1] / "data" / "ntuple-classroom.npz"
+LESSON_NET = Path(__file__).resolve().parents[2] / "data" / "ntuple-classroom.npz"
 
 
 def lesson_network() -> NTupleNetwork:
@@ -189,7 +189,7 @@ def lesson_network() -> NTupleNetwork:
 # ---------------------------------------------------------------------------------- the strong net
 def strong_network(path: str | os.PathLike[str] | None = None) -> CompactNetwork:
     """The strong net shipped with tilelab (``tilelab/data/ntuple-strong.npz``, checked on load), kept compact in
-    memory (:class:`~tilelab.game2048.ntuple_compact.CompactNetwork`: 48 MiB).
+    memory (:class:`~tilelab.game2048.learning.ntuple_compact.CompactNetwork`: 48 MiB).
 
     A missing or damaged file raises ``ValueError`` naming the commands that build it.
     """

@@ -22,7 +22,7 @@ Only 4x4 boards have a bitboard; other sizes keep using the readable engine in `
 2 . . .
 4
 
-The layout constants, transpose, row tables and compiled moves live in :mod:`tilelab.game2048.bitrows`
+The layout constants, transpose, row tables and compiled moves live in :mod:`tilelab.game2048.fast.bitrows`
 (import them from there); this module is the checked Python API on top of them (conversion, pictures,
 :func:`move_bits`, spawns) and plays whole games in numba and numpy batches.
 """
@@ -38,11 +38,11 @@ import numpy.typing as npt
 from tilelab._jit import njit, py_func
 from tilelab._random import RngLike, as_generator
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
-from tilelab.game2048.chance import sample_outcome
-from tilelab.game2048.bitrows import (
+from tilelab.game2048.chance import sample_outcome, SPAWN_TILES, tile_probability
+from tilelab.game2048.fast.bitrows import (
     apply_move, Bitboard, check_bits, Bits, CELL_BITS, CELL_MASK, CELL_MASK_U64, CELLS, count_empty, DIRECTION_CODES,
     DOWN, I64Array, LEFT, max_exponent, MAX_EXPONENT, MAX_TILE, OVERFLOW, Points, RIGHT, ROW_BITS,
-    ROW_MASK_U64, row_tables, RowTables, SIZE, SPAWN_FOUR, SPAWN_TWO, transpose_bits, U64, U64Array, UP,
+    ROW_MASK_U64, row_tables, RowTables, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, transpose_bits, U64, U64Array, UP,
 )
 
 __all__ = [
@@ -200,12 +200,8 @@ def spawn_outcomes_bits(bits: Bitboard, p_four: float = DEFAULT_P_FOUR) -> list[
     """
     p_four = check_p_four(p_four)
     cells = empty_cells(bits)
-    out = []
-    for cell in cells:
-        for value, p in ((2, 1.0 - p_four), (4, p_four)):
-            if p > 0:
-                out.append((cell, value, p / len(cells)))
-    return out
+    tiles = [(value, tile_probability(kind, p_four)) for kind, value in enumerate(SPAWN_TILES)]
+    return [(cell, value, p / len(cells)) for cell in cells for value, p in tiles if p > 0]
 
 
 def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P_FOUR) -> Bitboard:
@@ -230,7 +226,7 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
     r: int
     c: int
     (r, c), value = sample_outcome(outcomes, as_generator(rng))
-    exponent = SPAWN_FOUR if value == 4 else SPAWN_TWO
+    exponent = value.bit_length() - 1
     return check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
 
 
@@ -253,7 +249,7 @@ def spawn_xorshift(bits: Bits, state: Bits, p_four: float) -> tuple[Bits, Bits]:
     state = _xorshift(state)
     pick = int(state % U64(empty))
     state = _xorshift(state)
-    exponent = U64(SPAWN_FOUR) if (state >> U64(11)) * (1.0 / 9007199254740992.0) < p_four else U64(SPAWN_TWO)
+    exponent = U64(SPAWN_FOUR) if (state >> U64(11)) * (1.0 / 9007199254740992.0) < spawn_probability(1, p_four) else U64(SPAWN_TWO)
     for index in range(CELLS):
         shift = U64(CELL_BITS * index)
         if ((bits >> shift) & CELL_MASK_U64) == 0:
@@ -349,7 +345,7 @@ def _batch_spawn(boards: U64Array, gen: np.random.Generator, p_four: float) -> U
     u = gen.random((2, boards.size))
     pick = (u[0] * count).astype(np.int64)
     cell = np.argmax(np.cumsum(empty, axis=1) > pick[:, None], axis=1).astype(np.uint64)
-    exponent = np.where(u[1] < p_four, U64(SPAWN_FOUR), U64(SPAWN_TWO)).astype(np.uint64)
+    exponent = np.where(u[1] < tile_probability(1, p_four), U64(SPAWN_FOUR), U64(SPAWN_TWO)).astype(np.uint64)
     spawned: U64Array = boards | (exponent << (cell * U64(CELL_BITS)))
     return spawned
 

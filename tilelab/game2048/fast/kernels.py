@@ -2,7 +2,7 @@
 
 Every module that runs compiled code (``expectimax``, ``ai``, the n-tuple modules) imports its
 primitives from here instead of reaching for another module's private names. Each primitive works on
-a bitboard (16 cells of 4 bits, see :mod:`tilelab.game2048.bitboard`) and runs compiled with numba,
+a bitboard (16 cells of 4 bits, see :mod:`tilelab.game2048.fast.bitboard`) and runs compiled with numba,
 or as the same plain Python without it:
 
 - :func:`apply_move` -- one move by direction code: ``(moved, points)``; ``points == OVERFLOW`` when a 65536 would form;
@@ -20,7 +20,7 @@ or as the same plain Python without it:
 - :func:`make_search` -- both compiled for one leaf evaluation.
 
 **One search, two evaluations.** The heuristic player (:class:`tilelab.game2048.Expectimax`) and the
-learned-value player (:class:`tilelab.game2048.ntuple.TDExpectimax`) run the same :func:`chance_value`,
+learned-value player (:class:`tilelab.game2048.learning.ntuple_players.TDExpectimax`) run the same :func:`chance_value`,
 compiled once for each by :func:`make_search`: only the ``leaf`` function (and its ``leaf_data``) and
 ``with_points`` differ. ``leaf(board, leaf_data)``
 scores a *spawned* board where the search stops (depth used up, or the branch less likely than
@@ -42,9 +42,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
-from tilelab.game2048.bitboard import random_playout, seed_state, spawn_xorshift
-from tilelab.game2048.bitrows import (
-    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, SPAWN_TWO, U64, Bits, I64Array, U64Array, apply_move, count_empty,
+from tilelab.game2048.fast.bitboard import random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.stopping import over_node_limit, past_deadline
+from tilelab.game2048.fast.bitrows import (
+    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, U64, Bits, I64Array, U64Array, apply_move, count_empty,
     max_exponent, row_tables, transpose_bits,
 )
 
@@ -85,6 +86,11 @@ def table_slot(after: Bits, depth: int, mask: int) -> int:
     return int(h & U64(mask))
 
 
+#: The readable stopping rule (:mod:`tilelab.game2048.stopping`), compiled as it is.
+node_limit_passed = njit(inline="always")(over_node_limit)
+deadline_passed = njit(inline="always")(past_deadline)
+
+
 @njit(inline="always")
 def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
     """Count one searched node; True (and ``counters[2]`` set) once the node limit or the deadline is passed.
@@ -97,7 +103,7 @@ def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
         return True
     n = counters[0] + 1
     counters[0] = n
-    if limit > 0 and n > limit:
+    if node_limit_passed(n, limit):
         counters[2] = STOPPED_BY_LIMIT
         return True
     if deadline > 0.0 and (n & (CHECK_EVERY - 1)) == 0:
@@ -106,7 +112,7 @@ def count_node(counters: I64Array, limit: int, deadline: float) -> bool:
         if counters[5] > 0 and now_ns - counters[5] > counters[6]:  # the longest wait between two looks
             counters[6] = now_ns - counters[5]
         counters[5] = now_ns
-        if now > deadline:
+        if deadline_passed(now, deadline):
             counters[2] = STOPPED_BY_CLOCK
             return True
     return False
@@ -142,7 +148,7 @@ def transposition_table(size: int) -> tuple[U64Array, F64Array]:
 
 
 class SearchRows(NamedTuple):
-    """The row tables the search kernels take: the same slides as :func:`tilelab.game2048.bitboard.row_tables`,
+    """The row tables the search kernels take: the same slides as :func:`tilelab.game2048.fast.bitboard.row_tables`,
     in 16 bits a row (``left``, ``right``: 128 KiB each) and 32-bit points (``score``), so that they and the
     heuristic's line table fit in the core's 1 MiB L2 cache together (the uint64 tables are 512 KiB each)."""
 
@@ -307,9 +313,9 @@ def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64A
     total = 0.0
     # every spawn here is one leaf node: count them all at once, unless the node limit, a look at the clock or
     # a stop falls among them (then one by one, as count_node does: the same counts and the same stopping point)
-    leaves = empty * ((1 if 1.0 - p_four > 0.0 else 0) + (1 if p_four > 0.0 else 0))
+    leaves = empty * ((1 if spawn_probability(0, p_four) > 0.0 else 0) + (1 if spawn_probability(1, p_four) > 0.0 else 0))
     before = counters[0]
-    one_by_one = (counters[2] != 0 or (limit > 0 and before + leaves > limit)
+    one_by_one = (counters[2] != 0 or node_limit_passed(before + leaves, limit)
                   or (deadline > 0.0 and before // CHECK_EVERY != (before + leaves) // CHECK_EVERY))
     if not one_by_one:
         counters[0] = before + leaves
@@ -318,7 +324,7 @@ def leaf_chance(after: Bits, depth: int, p_four: float, leaf_data: Any, tt: U64A
         free ^= low
         index = cell_index(low)
         for kind in range(2):
-            tile_p = 1.0 - p_four if kind == 0 else p_four
+            tile_p = spawn_probability(kind, p_four)
             if tile_p <= 0.0:
                 continue
             exponent = U64(SPAWN_TWO) if kind == 0 else U64(SPAWN_FOUR)
@@ -370,7 +376,7 @@ def chance_value(after: Bits, depth: int, prob: float, p_four: float, cutoff: fl
         free ^= low
         index = cell_index(low)
         for kind in range(2):
-            tile_p = 1.0 - p_four if kind == 0 else p_four
+            tile_p = spawn_probability(kind, p_four)
             if tile_p <= 0.0:
                 continue
             exponent = U64(SPAWN_TWO) if kind == 0 else U64(SPAWN_FOUR)

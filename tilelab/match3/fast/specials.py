@@ -4,7 +4,7 @@
 PRIMED, BOMB). One compiled kernel runs a whole cascade step (primed candies, the swap's
 combination, groups, chain reactions, new specials, gravity); the Python loop refills the holes
 with the very same random draws as the reference, so both reach the same boards and scores
-(tested on thousands of seeded boards). Like :mod:`tilelab.match3.fast`, it returns the outcome,
+(tested on thousands of seeded boards). Like :mod:`tilelab.match3.fast.plain`, it returns the outcome,
 not the story.
 """
 
@@ -17,8 +17,9 @@ import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.board import EMPTY, MAX_CASCADES, SHAPE_POINTS, Board, Cell, Move
-from tilelab.match3.fast import group_root  # union-find root with path halving: one compiled copy for both kernels
+from tilelab.match3.board import EMPTY, SHAPE_POINTS, Board, Cell, Move
+from tilelab.match3.cascade import cascade_until_settled
+from tilelab.match3.fast.plain import group_root  # union-find root with path halving: one compiled copy for both kernels
 from tilelab.match3.special_board import (
     ACTIVATION_BONUS,
     BLAST_POINTS,
@@ -330,19 +331,19 @@ def swap_specials_array(g: npt.NDArray[Any], s: npt.NDArray[Any], a: Cell, b: Ce
     (r1, c1), (r2, c2) = a, b
     g[r1, c1], g[r2, c2] = g[r2, c2], g[r1, c1]
     s[r1, c1], s[r2, c2] = s[r2, c2], s[r1, c1]
-    score = 0
-    index = 0
-    while index < MAX_CASCADES:
-        first = index == 0
+
+    def step(index: int) -> int | None:  # one compiled cascade step; its points, or None once nothing is active
+        first = index == 1
         active, holes, group_points, blast_points = special_step_kernel(
             g, s, first, r1, c1, r2, c2, combo if first else 0)
         if not active:
-            return score, index
-        index += 1
-        score += index * group_points + blast_points
+            return None
         if holes:
             refill_holes(g, s, rng.random(holes), kinds)
-    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+        return index * group_points + blast_points
+
+    scores = cascade_until_settled(step)
+    return sum(scores), len(scores)
 
 
 @njit
@@ -479,7 +480,7 @@ def play_random(rows: int, cols: int, kinds: int, n_moves: int, *, rng: RngLike,
                 seek: bool = False) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
     """Play ``n_moves`` random legal swaps (fast path); cascade steps and score of each move.
 
-    With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast`) play the same way, so the
+    With ``specials=False`` the plain rules (:mod:`tilelab.match3.fast.plain`) play the same way, so the
     two can be compared. ``seek=True`` is a player who uses specials: a random move that swaps or
     moves a special candy when there is one, else any random move. Dead boards are reshuffled
     (not counted as moves).
@@ -488,7 +489,7 @@ def play_random(rows: int, cols: int, kinds: int, n_moves: int, *, rng: RngLike,
     >>> len(steps), bool(steps.min() >= 1), bool(points.min() >= 60)
     (50, True, True)
     """
-    from tilelab.match3.fast import list_moves, swap_array
+    from tilelab.match3.fast.plain import list_moves, swap_array
     from tilelab.match3.generate import new_board, reshuffle_report
     from tilelab.match3.special_reshuffle import reshuffle_specials
 

@@ -1,7 +1,7 @@
 """The 64-bit 2048 board's layout and compiled moves: constants, transpose, the row tables, apply_move.
 
-Part of the fast engine: :mod:`tilelab.game2048.bitboard` (whose docstring explains the layout)
-builds the checked Python API on these compiled primitives; :mod:`tilelab.game2048.kernels` searches with them.
+Part of the fast engine: :mod:`tilelab.game2048.fast.bitboard` (whose docstring explains the layout)
+builds the checked Python API on these compiled primitives; :mod:`tilelab.game2048.fast.kernels` searches with them.
 
 >>> t = row_tables()
 >>> new, gained = apply_move(U64(0x211), LEFT, t.left, t.right, t.score)  # row 0: exponents 1 1 2 0, tiles 2 2 4 .
@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import njit
+from tilelab.game2048.chance import SPAWN_TILES, tile_probability
 
 __all__ = [
     "Bitboard",
@@ -39,6 +40,7 @@ __all__ = [
     "DIRECTION_NAMES",
     "SPAWN_TWO",
     "SPAWN_FOUR",
+    "spawn_probability",
     "check_bits",
     "transpose",
     "RowTables",
@@ -75,7 +77,9 @@ UP, DOWN, LEFT, RIGHT = 0, 1, 2, 3
 DIRECTION_CODES = {"UP": UP, "DOWN": DOWN, "LEFT": LEFT, "RIGHT": RIGHT}
 DIRECTION_NAMES = ("UP", "DOWN", "LEFT", "RIGHT")
 
-SPAWN_TWO, SPAWN_FOUR = 1, 2  # exponents of the two tiles a spawn can place
+SPAWN_TWO, SPAWN_FOUR = (tile.bit_length() - 1 for tile in SPAWN_TILES)  # the spawn rule's two tiles as exponents
+#: The spawn rule's odds (:func:`tilelab.game2048.chance.tile_probability`), compiled: ``spawn_probability(kind, p_four)``.
+spawn_probability = njit(tile_probability)
 
 
 def cell_mask(keep: Callable[[int, int], bool]) -> int:
@@ -115,7 +119,7 @@ def check_bits(bits: Any) -> int:
 def transpose(bits: Bitboard) -> Bitboard:
     """Mirror the board in its main diagonal: cell (r, c) goes to (c, r).
 
-    >>> from tilelab.game2048.bitboard import picture, to_bitboard
+    >>> from tilelab.game2048.fast.bitboard import picture, to_bitboard
     >>> b = to_bitboard([[2, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 8]])
     >>> print(picture(transpose(b)))
     2 . . .
@@ -203,7 +207,7 @@ def row_tables() -> RowTables:
     """Build (once) and return the row tables.
 
     >>> t = row_tables()
-    >>> from tilelab.game2048.bitboard import bits_from_exponents
+    >>> from tilelab.game2048.fast.bitboard import bits_from_exponents
     >>> row = bits_from_exponents([[1, 1, 1, 0]]) # the row [2, 2, 2, .]
     >>> int(t.left[row]) == bits_from_exponents([[2, 1, 0, 0]]), int(t.score[row])
     (True, 4)

@@ -1,14 +1,14 @@
 """The n-tuple network's compiled kernels: ``V`` lookups, TD(0) and temporal-coherence updates, seeded
 self-play training, greedy values, and the learned-value leaf of the one expectimax search.
 
-Part of the n-tuple player (:mod:`tilelab.game2048.ntuple` is the lessons' face of it). Every
+Part of the n-tuple player (:mod:`tilelab.game2048.learning` is the lessons' face of it). Every
 kernel works on a bitboard and the network's flattened tables: ``weights`` (float32), ``cells`` (one row
 of cells per tuple placement), ``lens`` (each placement's length) and ``offs`` (where its table starts).
-The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.ntuple_ref`.
+The readable versions, tested to agree exactly, are in :mod:`tilelab.game2048.learning.ntuple_ref`.
 
 The kernels that only *read* weights (:func:`net_value` and all that call it: greedy values, the search's
 leaf) also take a compact net's tables instead of ``weights``: the tuple ``(blocks, values, scales)`` of
-:class:`~tilelab.game2048.ntuple_compact.CompactNetwork` (:func:`weight_at` reads either kind; numba
+:class:`~tilelab.game2048.learning.ntuple_compact.CompactNetwork` (:func:`weight_at` reads either kind; numba
 compiles each kind once).
 """
 
@@ -20,10 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import compile_by_kind, njit, popcount, prefetch
-from tilelab.game2048.bitrows import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
-from tilelab.game2048.bitrows import OVERFLOW, U64, apply_move, max_exponent
-from tilelab.game2048.kernels import F64Array, make_search
-from tilelab.game2048.bitboard import spawn_xorshift
+from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
+from tilelab.game2048.fast.bitrows import OVERFLOW, U64, apply_move, max_exponent
+from tilelab.game2048.fast.kernels import F64Array, make_search
+from tilelab.game2048.fast.bitboard import spawn_xorshift
 
 __all__ = ["tuple_index", "kept_rank", "compact_weight", "weight_at", "net_value", "update_weights",
            "update_weights_tc", "learn_step", "train_games_plain", "train_games", "learn_indices", "greedy_values",

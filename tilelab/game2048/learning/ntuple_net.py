@@ -1,7 +1,7 @@
 """The n-tuple network and its files: tuples and symmetries, :class:`NTupleNetwork` (values, training,
 evaluation, ``.npz`` save/load with a checked header), and the trained-net cache.
 
-Part of :mod:`tilelab.game2048.ntuple` (read its docstring first): every name here is also exported there.
+Part of :mod:`tilelab.game2048.learning` (read its docstring first): every name here is also exported there.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import numpy.typing as npt
 from tilelab._checks import short_repr, as_int, is_int
 from tilelab._files import DamagedFileError, header_field, one_line, read_npz
 from tilelab._random import RngLike, as_generator
-from tilelab.game2048.bitrows import CELLS, SIZE, row_tables
-from tilelab.game2048.bitboard import to_bitboard
+from tilelab.game2048.fast.bitrows import CELLS, SIZE, row_tables
+from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board
-from tilelab.game2048.bitrows import U64
-from tilelab.game2048.bitboard import seed_state
-from tilelab.game2048.ntuple_kernels import batch_values, net_value, train_games
+from tilelab.game2048.fast.bitrows import U64
+from tilelab.game2048.fast.bitboard import seed_state
+from tilelab.game2048.learning.ntuple_kernels import batch_values, net_value, train_games
 
 __all__ = ["NTupleNetwork", "CLASSROOM_TUPLES", "WU_YEH_TUPLES", "SYMMETRIES", "MAX_TUPLE", "symmetric_tuples",
            "feature_layout", "check_tuples", "CurvePoint", "Evaluation", "cache_dir", "cached_network", "FORMAT",

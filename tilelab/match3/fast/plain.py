@@ -18,8 +18,8 @@ import numpy.typing as npt
 
 from tilelab._jit import njit
 from tilelab._random import RngLike, as_generator
-from tilelab.match3.board import EMPTY, MAX_CASCADES, RUN, SHAPE_POINTS, Board, Cell, Move, check_full
-from tilelab.match3.cascade import SwapResult, check_swap
+from tilelab.match3.board import EMPTY, RUN, SHAPE_POINTS, Board, Cell, Move, check_full
+from tilelab.match3.cascade import cascade_until_settled, check_swap, SwapResult
 from tilelab.match3.moves import check_stable
 
 LINE3, LINE4, SHAPE = SHAPE_POINTS["line3"], SHAPE_POINTS["line4"], SHAPE_POINTS["line5"]
@@ -273,16 +273,16 @@ def swap_array(grid: npt.NDArray[Any], a: Cell, b: Cell, kinds: int, *, rng: np.
     if not swap_creates_run(grid, r1, c1, r2, c2):
         return False, 0, 0
     grid[r1, c1], grid[r2, c2] = grid[r2, c2], grid[r1, c1]
-    score = 0
-    index = 0
-    while index < MAX_CASCADES:
+
+    def step(index: int) -> int | None:  # one compiled cascade step; its points, or None once nothing clears
         holes, points = match_clear_fall(grid)
         if holes == 0:
-            return True, score, index
-        index += 1
-        score += index * points
+            return None
         refill_holes(grid, rng.random(holes), kinds)
-    raise RuntimeError(f"cascade did not settle after {MAX_CASCADES} steps")  # pragma: no cover
+        return index * points
+
+    scores = cascade_until_settled(step)
+    return True, sum(scores), len(scores)
 
 
 def swap_fast(board: Board, a: Cell, b: Cell, *, rng: RngLike) -> SwapResult:
