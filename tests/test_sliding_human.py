@@ -63,9 +63,9 @@ def test_stages_are_rows_then_columns():
 
 def test_20x20_in_bounded_time():
     board = shuffle(20, 20, rng=7)
-    start = time.perf_counter()
+    start = time.process_time()
     moves = human_moves(board)
-    assert time.perf_counter() - start < 5.0  # about 0.45 s on a quiet 2-core machine: 10x for a loaded one
+    assert time.process_time() - start < 5.0  # about 0.45 s of CPU: CPU time does not grow on a busy machine
     assert board.play_all(moves).is_goal()
     assert len(moves) <= parberry_bound(20, 20)
 
