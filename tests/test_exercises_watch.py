@@ -19,7 +19,8 @@ import pytest
 
 from tilelab.exercises import MESSAGE_LIMIT, allowed_calls, check, list_exercises, time_limit
 from tilelab.exercises.allow import resolve
-from tilelab.exercises.watch import NEUTRAL, STUDENT, TILELAB, Watch, kind_of
+from tilelab.exercises.code_kinds import NEUTRAL, STUDENT, TILELAB, kind_of
+from tilelab.exercises.watch import Watch
 
 NEW_PYTHON = sys.version_info >= (3, 12)  # sys.monitoring: every callable a student's line calls is seen
 
@@ -92,11 +93,11 @@ def test_d9_a_private_cached_twin_is_delegation():
     from tilelab.game2048 import rules, slide_row
 
     slide_row([2, 2, 0, 0])  # warm the cache: on a hit no Python code of tilelab's runs
-    r = check("2048.row_score", lambda row: rules._slide_cached(tuple(row)).score)
+    r = check("2048.row_score", lambda row: rules.slide_memo(tuple(row)).score)
     assert r.reason == "delegated" and "_slide" in r.counterexample
-    r = check("2048.slide_row", lambda row: rules._slide_cached(tuple(row)).row)
+    r = check("2048.slide_row", lambda row: rules.slide_memo(tuple(row)).row)
     assert r.reason == "delegated"
-    sc = rules._slide_cached
+    sc = rules.slide_memo
     assert check("2048.slide_row", lambda row: sc(tuple(row)).row).reason == "delegated"
 
 

@@ -25,7 +25,7 @@ from tilelab.game2048 import (
     spawn,
     spawn_outcomes,
 )
-from tilelab.game2048.rules import _slide
+from tilelab.game2048.rules import slide_memo
 from tilelab.game2048.chance import sample_outcome
 
 TILES = [0, 2, 4, 8, 16, 32]
@@ -615,7 +615,7 @@ def test_from_json_rejects_junk():
 
 def test_reference_slide_and_cached_slide_agree():
     for row in itertools.product([0, 2, 4], repeat=5):
-        assert _slide(row) == slide_row(row)
+        assert slide_memo.__wrapped__(row) == slide_row(row) == slide_memo(row)
 
 
 def test_board_html_shows_every_tile_in_its_colour():

@@ -1,8 +1,9 @@
 """The one expectimax kernel, the public kernels module, the n-tuple modules behind one name, traced search.
 
-``tests/data/game2048_search_values.json`` was recorded from the code before the two chance-node kernels
-(``expectimax._chance_value`` and ``ntuple._td_chance``) became one: both players must still find the
-same values (bit for bit), the same moves and the same node and table-hit counts.
+The compiled searches are checked against the readable rule (``tilelab.game2048.ai``'s plain recursion), not
+against recorded numbers: any pruning, ordering or table change that keeps the values passes. The positions and
+the small TD network's recipe are in ``tests/data/game2048_search_values.json``; the node counts and values it
+recorded are benchmark figures (``python benchmarks/bench_2048_search_record.py`` prints them beside today's).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from tilelab.game2048.fast import bitboard, kernels
 from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 from tilelab.game2048.learning.ntuple_players import TDExpectimax
 from tilelab.game2048.fast.bitboard import from_bitboard
+from tilelab.game2048.fast.bitrows import DIRECTION_CODES, DIRECTION_NAMES
+from tilelab.game2048.board import Direction
 from tilelab.game2048.expectimax import SearchTables, search_bits
 from tilelab.game2048.tree import expectimax_tree
 
@@ -45,45 +48,70 @@ def td_net():
     return net
 
 
-def test_heuristic_search_finds_the_recorded_values_moves_and_node_counts():
-    tables = SearchTables(table_bits=16)
-    for want in DATA["heuristic"]:
-        got = search_bits(int(want["bits"], 16), want["depth"], tables, p_four=want["p_four"], cutoff=want["cutoff"],
-                          node_limit=want["limit"])
-        assert (got.best, _values(got.values), got.nodes, got.table_hits, got.complete) == (
-            want["best"], want["values"], want["nodes"], want["hits"], want["complete"]), want
+positions = st.sampled_from(DATA["positions"])
+
+
+def _by_direction(values) -> dict:
+    """A compiled search's values (indexed by move code) keyed by Direction, NaN (no move) left out."""
+    return {d: float(values[DIRECTION_CODES[d.name]]) for d in Direction if not math.isnan(values[DIRECTION_CODES[d.name]])}
+
+
+@settings(max_examples=24, deadline=None, derandomize=True)
+@given(positions, st.sampled_from([1, 2]), st.sampled_from([0.0, 0.1, 1.0]), st.sampled_from([8, 16]))
+def test_the_compiled_search_finds_the_readable_expectimax_values(position, depth, p_four, table_bits):
+    """Unpruned (cutoff 0), with a small or a large transposition table: the readable recursion's values, its move."""
+    bits = int(position, 16)
+    got = search_bits(bits, depth, SearchTables(table_bits=table_bits), p_four=p_four, cutoff=0.0)
+    want = ai.expectimax_values(from_bitboard(bits), depth, ai.evaluate, p_four)
+    assert got.complete and _by_direction(got.values) == pytest.approx(want, rel=1e-12)
+    assert want[Direction[DIRECTION_NAMES[got.best]]] == max(want.values())
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(positions, st.sampled_from([2, 3]), st.sampled_from([1e-4, 1e-3]))
+def test_a_transposition_table_and_pruning_change_the_work_not_the_answer(position, depth, cutoff):
+    """The same pruned search with a tiny and a large table: the same values (to rounding) and the same move."""
+    bits = int(position, 16)
+    small = search_bits(bits, depth, SearchTables(table_bits=6), cutoff=cutoff)
+    large = search_bits(bits, depth, SearchTables(table_bits=18), cutoff=cutoff)
+    assert _by_direction(small.values) == pytest.approx(_by_direction(large.values), rel=1e-9)
+    best = _by_direction(large.values)
+    assert best[Direction[DIRECTION_NAMES[small.best]]] == pytest.approx(max(best.values()), rel=1e-9)
 
 
 @compiled_only
-def test_td_search_finds_the_recorded_values_moves_and_node_counts(td_net):
-    for want in DATA["td"]:
-        player = TDExpectimax(td_net, depth=want["depth"], cutoff=want["cutoff"], p_four=want["p_four"],
-                                     table_bits=16)
-        got = player.search(int(want["bits"], 16), want["depth"], want["limit"])
-        assert (got.best, _values(got.values), got.nodes, got.table_hits, got.complete) == (
-            want["best"], want["values"], want["nodes"], want["hits"], want["complete"]), want
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(positions, st.sampled_from([0.1, 0.25]))
+def test_td_search_finds_the_readable_values(td_net, position, p_four):
+    """TDExpectimax depth 2 unpruned = our move, the spawn, then the best move's points plus V of its afterstate."""
+    bits = int(position, 16)
+    got = TDExpectimax(td_net, depth=2, cutoff=0.0, p_four=p_four).search(bits, 2)
+    board = from_bitboard(bits)
+
+    def leaf(b):
+        return max((r.score + td_net.value(r.board) for r in (play(b, d) for d in legal_moves(b))), default=0.0)
+
+    want = {d: play(board, d).score + ai.chance_value(play(board, d).board, 1, leaf, p_four) for d in legal_moves(board)}
+    assert _by_direction(got.values) == pytest.approx(want, rel=1e-9)
 
 
-@pytest.mark.parametrize("which", ["heuristic_think", pytest.param("td_think", marks=compiled_only)])
-def test_both_players_think_as_recorded_under_a_node_budget(which, td_net):
-    player = (ai.Expectimax(nodes_per_move=20_000) if which == "heuristic_think"
+@pytest.mark.parametrize("which", ["heuristic", pytest.param("td", marks=compiled_only)])
+def test_a_player_under_a_node_budget_answers_what_one_complete_search_at_its_depth_finds(which, td_net):
+    """Iterative deepening within 20,000 nodes: the move is the best of the values shown, and those are the values
+    of one fresh complete search at the depth it reached."""
+    player = (ai.Expectimax(nodes_per_move=20_000) if which == "heuristic"
               else TDExpectimax(td_net, nodes_per_move=20_000))
-    for want in DATA[which]:
-        thought = player.think(from_bitboard(int(want["bits"], 16)))
-        assert thought.direction.value == want["direction"] and thought.depth == want["depth"]
-        assert thought.nodes == want["nodes"]
-        assert {d.value: float(v).hex() for d, v in thought.values.items()} == want["values"]
-
-
-def test_one_kernel_source_two_compiled_copies():
-    from tilelab.game2048 import expectimax
-    from tilelab.game2048.learning import ntuple_kernels
-
-    heuristic, td = expectimax._HEURISTIC_SEARCH, ntuple_kernels.TD_SEARCH
-    for copy in (*heuristic, *td):
-        template = kernels.chance_value if "chance" in copy.__name__ else kernels.root_values
-        assert getattr(copy, "py_func", copy).__code__.co_code == template.__code__.co_code
-    assert heuristic.chance_value is not td.chance_value
+    for position in DATA["positions"][:8]:
+        bits = int(position, 16)
+        thought = player.think(from_bitboard(bits))
+        assert thought.direction == max(thought.values, key=thought.values.get)
+        assert thought.nodes <= 20_000 and thought.depth >= 1
+        fresh = (search_bits(bits, thought.depth, SearchTables(table_bits=16), cutoff=player.cutoff,
+                             p_four=player.p_four) if which == "heuristic"
+                 else TDExpectimax(td_net, depth=thought.depth, cutoff=player.cutoff, p_four=player.p_four)
+                 .search(bits, thought.depth))
+        assert fresh.complete
+        assert _by_direction(fresh.values) == pytest.approx(thought.values, rel=1e-9)
 
 
 @pytest.mark.skipif(not HAVE_NUMBA, reason="numba's runtime exists only with numba")
@@ -112,7 +140,7 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
     for d in legal_moves(board):
         result = play(board, d)
         want = result.score + ai.chance_value(result.board, 1, leaf)
-        assert got.values[ai._CODE_TO_DIRECTION.index(d)] == pytest.approx(want, rel=1e-9)
+        assert got.values[DIRECTION_CODES[d.name]] == pytest.approx(want, rel=1e-9)
 
 
 # ---------------------------------------------------------------------------------- the kernels module

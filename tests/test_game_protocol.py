@@ -132,6 +132,33 @@ def test_check_game_names_the_broken_rule_of_a_students_game():
         check_game(lambda seed: Leaky(3, rng=seed), games=3)
 
 
+def test_check_game_fails_a_game_that_cannot_play_the_moves_it_lists():
+    """(The hunt's L4.) A listed move that raises, over with moves listed, not over with none: each fails."""
+    from tilelab.checking import GameCheckError, check_game
+
+    class Raises(sliding.Game):
+        def play(self, move):
+            raise NotImplementedError("never written")
+
+    with pytest.raises(GameCheckError, match="NotImplementedError") as caught:
+        check_game(lambda seed: Raises(3, rng=seed), games=2)
+    assert isinstance(caught.value.__cause__, NotImplementedError)
+
+    class OverWithMoves(sliding.Game):
+        over = True
+
+        def legal_moves(self):
+            return list(self.board.legal_moves())
+
+    class StuckNotOver(sliding.Game):
+        def legal_moves(self):
+            return []
+
+    for broken in (OverWithMoves, StuckNotOver):
+        with pytest.raises(GameCheckError, match="over"):
+            check_game(lambda seed: broken(3, rng=seed), games=2)
+
+
 def test_undo_replays_the_same_refills_in_match3():
     game = match3.Game(6, 6, 5, rng=4)
     move = game.hint()

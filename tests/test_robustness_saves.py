@@ -228,10 +228,10 @@ def test_long_rows_are_not_kept_by_the_memo() -> None:
     """D7: 20 rows of 10**5 tiles kept 367 MB alive in slide_row's memo; the memos now hold board lines only."""
     from tilelab.game2048 import rules
 
-    held = rules._slide_cached.cache_info().currsize
+    held = rules.slide_memo.cache_info().currsize
     for i in range(3):
         assert game2048.slide_row([2] * 1000 + [4 << i]).score == 2 * 1000
-    assert rules._slide_cached.cache_info().currsize == held
+    assert rules.slide_memo.cache_info().currsize == held
     with pytest.raises(ValueError, match="MAX_ROW"):
         game2048.slide_row([0] * (rules.MAX_ROW + 1))
 
@@ -250,13 +250,13 @@ def test_the_line_memos_stay_under_their_stated_bytes() -> None:
     before = tracemalloc.get_traced_memory()[0]
     for line in lines:
         key = tuple(int(v) + 0 for v in line)  # a fresh key, as a memo keeps it
-        rules._slide_cached(key)
-        rules._line_result(8, 0, 0, key)
+        rules.slide_memo(key)
+        rules.line_result(8, 0, 0, key)
         del key
     gc.collect()
     per_line = (tracemalloc.get_traced_memory()[0] - before) / len(lines)
     tracemalloc.stop()
-    assert rules._slide_cached.cache_info().maxsize == rules._line_result.cache_info().maxsize == rules.CACHED_LINES
+    assert rules.slide_memo.cache_info().maxsize == rules.line_result.cache_info().maxsize == rules.CACHED_LINES
     assert per_line * rules.CACHED_LINES < 64 * 2**20, f"{per_line:.0f} bytes a line"
 
 

@@ -280,11 +280,32 @@ def load_json(text: Any, what: str) -> Any:
         raise ValueError(f"the text is {len(text) / 2**20:.0f} MB, past MAX_SAVE_CHARS = {MAX_SAVE_CHARS / 2**20:.0f} "
                          "MB, more than any save tilelab writes; pass the text from game.to_json()")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg} at position {exc.pos}); pass the text from game.to_json()") from None
     except (RecursionError, UnicodeDecodeError) as exc:
         raise ValueError(f"not a saved game ({type(exc).__name__}); pass the text from game.to_json()") from None
+    except ValueError as exc:
+        if isinstance(exc, _DuplicateKey):
+            raise
+        # CPython refuses integers past sys.get_int_max_str_digits() (4300 digits): no save holds one
+        raise ValueError("not a saved game: it holds a number too long for any field of a game (thousands of "
+                         "digits); pass the text from game.to_json()") from None
+
+
+class _DuplicateKey(ValueError):
+    """A save text names one key twice in an object (JSON allows it; a save never does)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``dict(pairs)``, refused when a key comes twice (``json.loads`` would keep the last silently)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise _DuplicateKey(f"the saved game names the field {short_repr(twice)} twice, so one of its values "
+                                "would be dropped; pass the text from game.to_json(), which names each field once")
+    return found
 
 
 def check_saved_header(data: Any, fmt: str, version: int) -> dict[str, Any]:

@@ -4,6 +4,7 @@ Gymnasium checks an environment with ``check_env``; OpenSpiel plays random games
 the same for the :class:`~tilelab._protocol.GameProtocol` shape the three games share: it plays ``games`` seeded
 random games of ``moves`` legal moves each and checks, on every one, that
 
+- a game is ``over`` exactly when ``legal_moves()`` is empty, and ``play`` accepts every move it lists;
 - ``play(move)`` returns a :class:`~tilelab._protocol.Turn` that counts as true exactly when the move changed the
   game, with chance outcomes whose probabilities lie in (0, 1], and ``chance_outcomes()`` sums to 1 (or is empty);
 - ``undo()`` takes back every move, to any depth, and then says False;
@@ -71,19 +72,37 @@ def _check_chance(game: Any, where: str) -> None:
         _require(all(0.0 < p <= 1.0 for _, p in outcomes), where, "chance_outcomes() lists a probability outside (0, 1]")
 
 
+def _play(game: Any, move: Any, where: str) -> Any:
+    """``game.play(move)`` for a move ``legal_moves()`` listed: raising on it fails the check."""
+    try:
+        return game.play(move)
+    except Exception as exc:  # noqa: BLE001 - any exception on a listed move is the game's fault
+        raise GameCheckError(f"{where}: play({move!r}) raised {type(exc).__name__} ({exc}), yet legal_moves() "
+                             "listed that move") from exc
+
+
+def _legal(game: Any, where: str) -> list[Any]:
+    """``legal_moves()``, checked against ``over``: a game is over exactly when it lists no legal move."""
+    legal = list(game.legal_moves())
+    _require(bool(game.over) == (not legal), where,
+             f"game.over is {game.over} but legal_moves() lists {len(legal)} moves: a game is over exactly when "
+             "no move is legal")
+    return legal
+
+
 def _playthrough(factory: Callable[[int], Any], seed: int, max_moves: int, state: Callable[[Any], str]) -> Any:
     game = factory(seed)
     chooser = np.random.default_rng(seed)
     states = [state(game)]
     for step in range(max_moves):
-        legal = list(game.legal_moves())
-        if game.over or not legal:
-            break
         where = f"game {seed}, move {step + 1}"
+        legal = _legal(game, where)
+        if not legal:
+            break
         _check_chance(game, where)
         move = legal[int(chooser.integers(len(legal)))]
         before = states[-1]
-        turn = game.play(move)
+        turn = _play(game, move, where)
         after = state(game)
         _check_turn(turn, before, after, where)
         if turn:
@@ -109,9 +128,9 @@ def check_game(factory: Callable[[int], Any], *, games: int = 200, max_moves: in
         saved = game.to_json()
         loaded = type(game).from_json(saved)
         _require(loaded.to_json() == saved, where, "from_json(to_json()) does not give the same JSON back")
-        legal = list(game.legal_moves())
-        if legal and not game.over:  # the loaded game goes on with the same random draws
-            game.play(legal[0]), loaded.play(legal[0])
+        legal = _legal(game, where)
+        if legal:  # the loaded game goes on with the same random draws
+            _play(game, legal[0], where), _play(loaded, legal[0], f"{where} (loaded)")
             _require(state(loaded) == state(game), where, "the loaded game went on differently (random state lost?)")
             _require(bool(game.undo()) and bool(loaded.undo()), where, "undo() refused the move just played")
         for depth, expected in enumerate(reversed(states[:-1]), 1):

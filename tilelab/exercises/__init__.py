@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tilelab.exercises.allow import describe, resolve
-from tilelab.exercises.watch import TILELAB, TIME_LIMIT, Watch, code_of, kind_of, qualified
+from tilelab.exercises.code_kinds import TILELAB, code_of, kind_of, qualified
+from tilelab.exercises.watch import TIME_LIMIT, Watch
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",

@@ -25,7 +25,7 @@ import types
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
 
-from tilelab.exercises.watch import TILELAB, code_of, kind_of
+from tilelab.exercises.code_kinds import TILELAB, code_of, kind_of
 
 __all__ = ["Kit", "resolve", "describe", "BOARD_2048", "PUZZLE", "MATCH3_BOARD", "NUMPY"]
 

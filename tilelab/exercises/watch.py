@@ -4,8 +4,8 @@
 
 **Delegation** is decided at run time, by what the answer calls. Code is sorted by where it lives:
 *tilelab* (this package), *neutral* (the standard library, installed packages such as numpy, code
-made by ``exec`` or ``dataclasses``, and this module) and *the student's* (notebook cells, doctests, a
-student's own files: everything else). A call into tilelab counts when the nearest caller that is not
+made by ``exec`` or ``dataclasses``, and the watch's own modules) and *the student's* (notebook cells,
+doctests, a student's own files: everything else; :mod:`tilelab.exercises.code_kinds` sorts them). A call into tilelab counts when the nearest caller that is not
 neutral is the student's code: the answer called it, directly, through its own helpers, or through
 ``map``, ``sorted``, ``functools`` and the like. Calls that tilelab makes inside tilelab (the
 checker's reference, an allowed function's own helpers) do not count. Such a call is fine when the
@@ -52,128 +52,28 @@ What no in-process watch stops (``docs/grading.md`` says so too): an answer that
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import signal
 import sys
-import sysconfig
 import threading
 import time
 import types
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator, Iterable
 
-__all__ = ["BROWSER_FACTOR", "NEUTRAL", "STUDENT", "TILELAB", "TIME_LIMIT", "TimeUp", "Watch", "code_of", "kind_of",
-           "qualified"]
+from tilelab.exercises.code_kinds import (
+    FILE_KINDS, IMPORTING, NEUTRAL, PLAIN_CALLABLES, RAW_THREADS, STUDENT, SUSPICIOUS, SWITCHES, SWITCH_CODES, TILELAB,
+    kind_of_file, native_tilelab, qualified,
+)
+
+__all__ = ["BROWSER_FACTOR", "TIME_LIMIT", "TimeUp", "Watch"]
 
 #: Seconds a check may take unless its exercise sets another limit.
 TIME_LIMIT = 60.0
 #: The browser kernel runs Python 5-30 times slower than CPython: its limits are this many times longer.
 BROWSER_FACTOR = 10.0
 
-NEUTRAL, TILELAB, STUDENT = 0, 1, 2
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _THIS_FILE = os.path.abspath(__file__)
 IN_BROWSER = sys.platform == "emscripten"
-
-
-def _neutral_dirs() -> tuple[str, ...]:
-    """Folders whose code is neither tilelab's nor the student's: the standard library and installed packages."""
-    found = set()
-    try:
-        paths = sysconfig.get_paths()
-    except Exception:  # noqa: BLE001 - an odd platform; the folders on sys.path still say it
-        paths = {}
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-        path = paths.get(key)
-        if path:
-            found.add(os.path.abspath(path))
-    for path in sys.path:  # site-packages of virtual environments, a zipped standard library
-        if path and ("site-packages" in path or "dist-packages" in path or path.endswith(".zip")):
-            found.add(os.path.abspath(path))
-    found.add(os.path.abspath(os.path.dirname(os.__file__)))
-    return tuple(sorted(p + os.sep for p in found))
-
-
-_NEUTRAL_DIRS = _neutral_dirs()
-_STUDENT_PSEUDO_FILES = ("<doctest", "<ipython-input", "<stdin>", "<console>", "<input>")
-
-
-@functools.lru_cache(maxsize=4096)
-def _kind_of_file(filename: str) -> int:
-    if filename.startswith("<"):
-        return STUDENT if filename.startswith(_STUDENT_PSEUDO_FILES) else NEUTRAL  # <string>, <frozen ...>
-    path = os.path.abspath(filename)
-    if path == _THIS_FILE:
-        return NEUTRAL  # the watch's own code (its alarm, its callbacks) is no one's answer
-    if path.startswith(_PACKAGE_DIR + os.sep):
-        return TILELAB
-    if path.startswith(_NEUTRAL_DIRS):
-        return NEUTRAL
-    return STUDENT
-
-
-_KINDS: dict[str, int] = {}  # co_filename -> kind: a plain dict, read on every call the watch sees
-
-
-def _kind(filename: str) -> int:
-    kind = _KINDS.get(filename)
-    if kind is None:
-        kind = _KINDS[filename] = _kind_of_file(filename)
-    return kind
-
-
-def kind_of(code: types.CodeType) -> int:
-    """Whose code this is: :data:`TILELAB`, :data:`NEUTRAL` (standard library, installed packages) or :data:`STUDENT`.
-
-    >>> from tilelab.exercises.allow import resolve
-    >>> kind_of(resolve.__code__) == TILELAB, kind_of(os.path.join.__code__) == NEUTRAL
-    (True, True)
-    """
-    return _kind(code.co_filename)
-
-
-def code_of(obj: Any) -> types.CodeType | None:
-    """The Python code behind a callable: a function, a method, a property's getter, a numba kernel, a cache.
-
-    >>> code_of(functools.lru_cache(maxsize=2)(kind_of)) is kind_of.__code__
-    True
-    """
-    for _ in range(8):  # unwrap layers: bound method -> function, partial -> func, cache -> wrapped, ...
-        if isinstance(obj, (types.ModuleType, type)) or obj is None:
-            return None
-        if isinstance(obj, types.FunctionType):
-            return obj.__code__
-        if isinstance(obj, types.CodeType):
-            return obj
-        if isinstance(obj, property):
-            obj = obj.fget
-        elif isinstance(obj, (classmethod, staticmethod, types.MethodType)):
-            obj = obj.__func__
-        elif isinstance(obj, functools.partial):
-            obj = obj.func
-        elif getattr(obj, "py_func", None) is not None:  # a numba dispatcher
-            obj = obj.py_func
-        elif getattr(obj, "__wrapped__", None) is not None:  # functools.lru_cache, functools.wraps
-            obj = obj.__wrapped__
-        else:
-            return None
-    return None
-
-
-_PLAIN_CALLABLES = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, type, types.MethodWrapperType,
-                    types.WrapperDescriptorType, types.MethodDescriptorType, types.ClassMethodDescriptorType)
-
-
-def _native_tilelab(obj: Any) -> types.CodeType | None:
-    """The tilelab code a callable runs *without a Python call event* (numba kernel, cache hit), else None."""
-    if isinstance(obj, (*_PLAIN_CALLABLES, types.ModuleType)):
-        return None
-    if not (getattr(obj, "py_func", None) is not None or isinstance(obj, functools.partial)
-            or type(obj).__name__ == "_lru_cache_wrapper"):
-        return None
-    code = code_of(obj)
-    return code if code is not None and kind_of(code) == TILELAB else None
 
 
 class TimeUp(BaseException):
@@ -182,96 +82,6 @@ class TimeUp(BaseException):
 
 class _Stop(BaseException):
     """Raised into the answer once the check's verdict is known (it called the package, or switched the watch off)."""
-
-
-# ---------------------------------------------------------------------------- what switches a watch off
-_KEEP: list[Any] = []  # the switches stay alive, so their ids stay theirs
-
-
-def _ids(module: Any, names: Iterable[str], prefix: str) -> dict[int, str]:
-    out = {}
-    for name in names:
-        obj = getattr(module, name, None)
-        if obj is not None:
-            out[id(obj)] = f"{prefix}.{name}"
-            _KEEP.append(obj)
-    return out
-
-
-def _switches() -> dict[int, str]:
-    """``id`` of every C function that switches a watch off or escapes it, with its name for the message."""
-    out = _ids(sys, ("setprofile", "settrace", "_setprofileallthreads", "_settraceallthreads"), "sys")
-    if hasattr(sys, "monitoring"):
-        out.update(_ids(sys.monitoring, ("use_tool_id", "free_tool_id", "clear_tool_id", "register_callback",
-                                         "set_events", "set_local_events", "restart_events"), "sys.monitoring"))
-    out.update(_ids(signal, ("signal", "setitimer", "alarm", "pthread_sigmask", "set_wakeup_fd", "siginterrupt",
-                             "pthread_kill"), "signal"))
-    out.update(_ids(os, ("fork", "forkpty", "system", "posix_spawn", "posix_spawnp", "execv", "execve", "kill",
-                         "killpg"), "os"))
-    for module_name, names in (("_posixsubprocess", ("fork_exec",)), ("_winapi", ("CreateProcess",))):
-        try:
-            out.update(_ids(__import__(module_name), names, "subprocess"))
-        except ImportError:  # Windows has no _posixsubprocess, the others no _winapi
-            pass
-    return out
-
-
-_SWITCHES = _switches()
-#: Starting a thread in C directly: the profile hook would not follow it (``threading.Thread`` is followed).
-_RAW_THREADS = _ids(__import__("_thread"), ("start_new_thread", "start_joinable_thread", "start_new"), "_thread")
-_SUSPICIOUS = {**_SWITCHES, **_RAW_THREADS}
-def _switch_codes() -> dict[int, str]:
-    """Python functions that switch a watch off (threading's hooks) or start a process, by the id of their code.
-
-    The process starters matter where only the student's own lines are watched (Python 3.12+): the C call
-    that forks is made inside the standard library.
-    """
-    found = {f"threading.{name}": getattr(threading, name, None)
-             for name in ("setprofile", "settrace", "setprofile_all_threads", "settrace_all_threads")}
-    found["os.spawn"] = getattr(os, "_spawnvef", None)
-    try:  # the browser's Python has these modules but cannot start a process: nothing to watch there
-        import multiprocessing.process
-        import subprocess
-
-        found["subprocess"] = getattr(subprocess.Popen, "_execute_child", None)
-        found["multiprocessing"] = multiprocessing.process.BaseProcess.start
-    except ImportError:  # pragma: no cover
-        pass
-    out = {}
-    for name, function in found.items():
-        code = code_of(function)
-        if code is not None:
-            out[id(code)] = name
-            _KEEP.append(code)
-    return out
-
-
-_SWITCH_CODES = _switch_codes()
-
-
-#: Code run by importing, never a call of the answer's: a module's body, a package's lazy ``__getattr__``/``__dir__``.
-_IMPORTING = frozenset({"<module>", "__getattr__", "__dir__"})
-
-
-def qualified(code: types.CodeType) -> str:
-    """``module.qualname`` of tilelab code, for messages (``tilelab.game2048.rules.slide_row``)."""
-    path = os.path.abspath(code.co_filename)
-    module = os.path.relpath(path, os.path.dirname(_PACKAGE_DIR))
-    module = module[:-3] if module.endswith(".py") else module
-    module = module.replace(os.sep, ".").removesuffix(".__init__")
-    return f"{module}.{getattr(code, 'co_qualname', None) or _qualname_310(module, code)}"
-
-
-def _qualname_310(module: str, code: types.CodeType) -> str:
-    """Python 3.10's code objects have no ``co_qualname``: find the class that holds the function, if any."""
-    space = vars(sys.modules[module]) if module in sys.modules else {}
-    for value in list(space.values()):
-        if isinstance(value, type) and value.__module__ == module:
-            for name, member in vars(value).items():
-                member = member.fget if isinstance(member, property) else member
-                if code_of(member) is code:
-                    return f"{value.__qualname__}.{name}"
-    return code.co_name
 
 
 class Watch:
@@ -312,7 +122,7 @@ class Watch:
         """Whether the nearest caller of ``frame`` that is not neutral code is the student's (not tilelab's)."""
         caller = frame.f_back
         while caller is not None:
-            kind = _kind(caller.f_code.co_filename)
+            kind = kind_of_file(caller.f_code.co_filename)
             if kind != NEUTRAL:
                 return kind == STUDENT
             caller = caller.f_back
@@ -320,7 +130,7 @@ class Watch:
 
     def _crossing(self, frame: types.FrameType, code: types.CodeType) -> None:
         """A call into tilelab code not on the allow-list: delegation when the student's code made it."""
-        if code.co_name in _IMPORTING:  # importing a module of tilelab (or a name it loads lazily) is no call
+        if code.co_name in IMPORTING:  # importing a module of tilelab (or a name it loads lazily) is no call
             self._allowed_ids.add(id(code))
             self._keep.append(code)
             return
@@ -495,7 +305,7 @@ class _Profile:
             return line
 
         def trace(frame: types.FrameType, event: str, arg: Any) -> Any:
-            if w._state[0] or _kind(frame.f_code.co_filename) != STUDENT:
+            if w._state[0] or kind_of_file(frame.f_code.co_filename) != STUDENT:
                 return None
             frame.f_trace_lines = True
             return line
@@ -504,7 +314,7 @@ class _Profile:
         self.traced_thread = threading.get_ident()
         frame = sys._getframe(1)
         while frame is not None:
-            if _kind(frame.f_code.co_filename) == STUDENT:
+            if kind_of_file(frame.f_code.co_filename) == STUDENT:
                 frame.f_trace, frame.f_trace_lines = line, True
             frame = frame.f_back
         sys.settrace(trace)
@@ -522,15 +332,15 @@ class _Profile:
     def _make_hook(self, timed: bool) -> Callable[[types.FrameType, str, Any], None]:
         """The profile function: a closure over plain locals, since it runs on every call and return."""
         w = self.watch
-        kinds, allowed_ids, student, counted, state = _KINDS, w._allowed_ids, w._student, w._counted, w._state
-        suspicious, switch_codes, judge = _SUSPICIOUS, _SWITCH_CODES, w.judge
+        kinds, allowed_ids, student, counted, state = FILE_KINDS, w._allowed_ids, w._student, w._counted, w._state
+        suspicious, switch_codes, judge = SUSPICIOUS, SWITCH_CODES, w.judge
 
         def hook(frame: types.FrameType, event: str, arg: Any) -> None:
             if event == "call":
                 code = frame.f_code
                 kind = kinds.get(code.co_filename)
                 if kind is None:
-                    kind = _kind(code.co_filename)
+                    kind = kind_of_file(code.co_filename)
                 if kind == TILELAB:
                     back = frame.f_back
                     if back is None or kinds.get(back.f_code.co_filename) != TILELAB:  # else tilelab calls itself
@@ -557,11 +367,11 @@ class _Profile:
         """A call of a C function that switches the watch off or escapes it: from whom?"""
         if frame.f_code.co_filename == __file__ or os.path.abspath(frame.f_code.co_filename) == _THIS_FILE:
             return  # the watch itself (its alarm, its last resort against an endless loop)
-        kind = _kind(frame.f_code.co_filename)
-        if id(arg) in _SWITCHES and kind != TILELAB:
-            self.watch._stop_switched(_SWITCHES[id(arg)])
-        elif id(arg) in _RAW_THREADS and kind == STUDENT:
-            self.watch._stop_switched(_RAW_THREADS[id(arg)])
+        kind = kind_of_file(frame.f_code.co_filename)
+        if id(arg) in SWITCHES and kind != TILELAB:
+            self.watch._stop_switched(SWITCHES[id(arg)])
+        elif id(arg) in RAW_THREADS and kind == STUDENT:
+            self.watch._stop_switched(RAW_THREADS[id(arg)])
 
     def _first_sight(self, frame: types.FrameType, code: types.CodeType) -> None:
         w = self.watch
@@ -577,7 +387,7 @@ def _reachable_native(frame: types.FrameType, code: types.CodeType) -> list[type
 
     Looked up: the names ``code`` (and the functions and comprehensions nested in it) reads as globals,
     its closure's values, and the attributes it names on the modules and classes among those, a few
-    levels deep (``tilelab.game2048.rules._slide_cached``). Only callables that run without a Python call
+    levels deep (``tilelab.game2048.rules.slide_memo``). Only callables that run without a Python call
     are reported: every other call is seen as it happens.
     """
     names: set[str] = set()
@@ -606,7 +416,7 @@ def _reachable_native(frame: types.FrameType, code: types.CodeType) -> list[type
             if id(value) in seen:
                 continue
             seen.add(id(value))
-            native = _native_tilelab(value)
+            native = native_tilelab(value)
             if native is not None:
                 found.append(native)
             elif isinstance(value, (types.ModuleType, type)):
@@ -681,15 +491,15 @@ class _Monitoring:
 
     def _make_start(self) -> Callable[[types.CodeType, int], Any]:
         w = self.watch
-        kinds, allowed_ids, counted, state, judge = _KINDS, w._allowed_ids, w._counted, w._state, w.judge
-        disable, getframe, timed, switch_codes = sys.monitoring.DISABLE, sys._getframe, self.timed, _SWITCH_CODES  # type: ignore[attr-defined]
+        kinds, allowed_ids, counted, state, judge = FILE_KINDS, w._allowed_ids, w._counted, w._state, w.judge
+        disable, getframe, timed, switch_codes = sys.monitoring.DISABLE, sys._getframe, self.timed, SWITCH_CODES  # type: ignore[attr-defined]
 
         def on_start(code: types.CodeType, offset: int) -> Any:
             if state[0]:
                 return None
             kind = kinds.get(code.co_filename)
             if kind is None:
-                kind = _kind(code.co_filename)
+                kind = kind_of_file(code.co_filename)
             if timed:
                 w._tick()
             if kind == TILELAB:
@@ -726,7 +536,7 @@ class _Monitoring:
 
     def _make_call(self) -> Callable[[types.CodeType, int, Any, Any], Any]:
         w = self.watch
-        state, suspicious, plain, judge = w._state, _SUSPICIOUS, _PLAIN_CALLABLES, w.judge
+        state, suspicious, plain, judge = w._state, SUSPICIOUS, PLAIN_CALLABLES, w.judge
         disable = sys.monitoring.DISABLE  # type: ignore[attr-defined]
 
         def on_call(code: types.CodeType, offset: int, callable_: Any, arg0: Any) -> Any:
@@ -740,7 +550,7 @@ class _Monitoring:
             if isinstance(callable_, plain):
                 return disable  # Python callees are judged when they start; builtins are nobody's answer
             if judge:
-                native = _native_tilelab(callable_)
+                native = native_tilelab(callable_)
                 if native is not None and native not in w.allowed:
                     w._stop_delegated(native)
             return None

@@ -492,14 +492,16 @@ class Budget:
 Search = Callable[..., SearchResult]  # (depth, node_limit[, deadline]) -> result
 
 
-def deepen(search: Search, budget: Budget, *, start: float | None = None, strict: bool = False) -> SearchResult:
+def deepen(search: Search, budget: Budget, *, start: float | None = None, strict: bool = False,
+           clock: Callable[[], float] | None = None) -> SearchResult:
     """Iterative deepening under ``budget``: the deepest finished search's result.
 
     ``search(depth, node_limit, deadline)`` runs one level (``deadline``: a perf_counter time or None);
     a search taking only ``(depth, node_limit)`` gets no deadline and is stopped by a node cap instead.
-    ``start`` is when the decision began (the clock budget counts from there). Level 1 is always run
-    to its end unless ``strict``: then every level obeys the budget and, if not even level 1 fits, the
-    unfinished level-1 result comes back (``complete=False``) for the caller to replace.
+    ``start`` is when the decision began (the clock budget counts from there); ``clock`` is the clock the budget
+    reads (seconds; default :func:`time.perf_counter`, the compiled search's clock; tests give a simulated one).
+    Level 1 is always run to its end unless ``strict``: then every level obeys the budget and, if not even
+    level 1 fits, the unfinished level-1 result comes back (``complete=False``) for the caller to replace.
 
     >>> from tilelab.game2048.fast.bitboard import parse_bits
     >>> tables, bits = SearchTables(table_bits=12), parse_bits("2 4 8 16\\n. 2 . 4\\n. . . 2\\n. . . .")
@@ -507,13 +509,14 @@ def deepen(search: Search, budget: Budget, *, start: float | None = None, strict
     >>> deepen(run, Budget(nodes_per_move=1000)).depth < deepen(run, Budget(nodes_per_move=300_000)).depth
     True
     """
-    start = time.perf_counter() if start is None else start
+    clock = time.perf_counter if clock is None else clock
+    start = clock() if start is None else start
     run = _with_deadline(search)
     if budget.depth is not None:
         return _deepen_fixed(run, budget, strict)
     if budget.nodes_per_move is not None:
         return _deepen_nodes(run, int(budget.nodes_per_move), budget.max_depth, budget.max_nodes, strict)
-    return _deepen_clock(run, budget, start, strict)
+    return _deepen_clock(run, budget, start, strict, clock)
 
 
 def _finished(result: SearchResult | None) -> SearchResult:
@@ -580,7 +583,8 @@ def _deepen_nodes(run: Callable[..., SearchResult], node_budget: int, max_depth:
 _MIN_RATE_NODES = 500  # searches smaller than this say more about call overhead than about speed
 
 
-def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float, strict: bool) -> SearchResult:
+def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float, strict: bool,
+                  clock: Callable[[], float]) -> SearchResult:
     """Deepen until the deadline; never start a level predicted not to finish; drop a level the clock stops.
 
     The deadline is ``ms_per_move`` after ``start``, moved up by :meth:`Budget.stop_early_ms` (what recent
@@ -596,7 +600,7 @@ def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float
         free = depth == 1 and not strict
         limit = budget.max_nodes
         if result is not None:
-            remaining_ms = 1e3 * (deadline - time.perf_counter())
+            remaining_ms = 1e3 * (deadline - clock())
             growth = max(2.0, result.nodes / max(previous_nodes, 1))
             # two predictions of the next level's time: from the running node rate, and from this move's
             # own last level (a stall that slowed earlier moves must not keep every later move shallow)
@@ -617,5 +621,5 @@ def _deepen_clock(run: Callable[..., SearchResult], budget: Budget, start: float
         result = attempt
         if result.best == NO_MOVE or done_before:  # game over, or the cutoff stops every branch already
             break
-    budget.learn_lateness(max(0.0, 1e3 * (time.perf_counter() - deadline)), 1e3 * longest_gap)
+    budget.learn_lateness(max(0.0, 1e3 * (clock() - deadline)), 1e3 * longest_gap)
     return _finished(result)

@@ -105,6 +105,33 @@ def _saved_board(data: dict[str, Any], key: str, size: int, where: str = "") -> 
     return board
 
 
+def potential(board: Board) -> int:
+    """What building every tile on ``board`` out of 2s would score: the sum of ``v * (log2(v) - 1)``.
+
+    A merge of two ``v`` adds ``2v`` to it, exactly what the merge scores; a spawned 2 adds 0 and a
+    spawned 4 adds 4. So a game's score is never more than its board's potential, and potential minus
+    score never goes down from one position to the next (what a save's loader checks).
+
+    >>> potential(Board([[4, 8], [0, 2]])), potential(Board.empty(2))
+    (20, 0)
+    """
+    return sum(v * (v.bit_length() - 2) for row in board.grid for v in row if v)
+
+
+def _check_position(snap: _Snapshot, target: int, where: str) -> None:
+    """One saved position's fields against each other (ValueError naming them)."""
+    board = snap.board
+    if snap.score > potential(board):
+        raise ValueError(f"saved game field {where}'score' is {short_repr(snap.score)}, more than merging up the tiles "
+                         f"of {where}'board' can score ({potential(board)}): score only comes from merges")
+    if snap.moves_played and not board.tile_sum:
+        raise ValueError(f"saved game field {where}'board' is empty but {where}'moves_played' is {snap.moves_played}: "
+                         "a move needs tiles, and tiles never leave the board (they merge)")
+    if target > BIG_TILE and board.max_tile >= target and not snap.won:
+        raise ValueError(f"saved game field {where}'won' is false but {where}'board' holds a {board.max_tile} tile, "
+                         f"at least the target {target}: a game is won once a merge makes the target")
+
+
 class Game(SessionBase):
     """A game of 2048: board, score, win, game over, undo and JSON save/load.
 
@@ -388,11 +415,22 @@ class Game(SessionBase):
                 _saved_bool(snap, "won", where), moves,
                 saved_rng_state(_saved(snap, "rng", where), f"{where}rng"),
             ))
-        later = [*game._history[1:], _Snapshot(game.board, game.score, game.won, game.moves_played, {})]
+        now = _Snapshot(game.board, game.score, game.won, game.moves_played, {})
+        for i, snap in enumerate([*game._history, now]):
+            _check_position(snap, game.target, f"history[{i}]." if i < len(game._history) else "")
+        later = [*game._history[1:], now]
         for i, (snap, after) in enumerate(zip(game._history, later)):
             if snap.score > after.score or (snap.won and not after.won):
                 raise ValueError(f"saved game history[{i}] has score {snap.score} (won {snap.won}) but the next "
                                  f"position has {after.score} (won {after.won}): score and won never go back")
+            if snap.board.tile_sum > after.board.tile_sum or snap.board.max_tile > after.board.max_tile:
+                raise ValueError(f"saved game field history[{i}].'board' has tiles summing to {snap.board.tile_sum} "
+                                 f"(largest {snap.board.max_tile}) but the next position's board sums to "
+                                 f"{after.board.tile_sum} (largest {after.board.max_tile}): merges keep the sum and "
+                                 "spawns add to it, so neither ever goes down")
+            if potential(snap.board) - snap.score > potential(after.board) - after.score:
+                raise ValueError(f"saved game fields history[{i}].'score' and the next position's 'score' differ by "
+                                 f"{after.score - snap.score}, more than the merges between the two boards can score")
         return game
 
     def __repr__(self) -> str:

@@ -99,7 +99,8 @@ CACHED_LINES = 1 << 14
 #: iterable is refused after reading one cell more.
 MAX_ROW = 1 << 16
 
-_slide_cached = lru_cache(maxsize=CACHED_LINES)(_slide)
+#: slide_row's memo of board lines: the one-pass slide of a checked row (``slide_memo.__wrapped__``), remembered
+slide_memo = lru_cache(maxsize=CACHED_LINES)(_slide)
 
 
 def slide_row(row: Sequence[int]) -> SlideResult:
@@ -122,7 +123,7 @@ def slide_row(row: Sequence[int]) -> SlideResult:
     if len(checked) > MAX_ROW:
         raise ValueError(f"slide_row slides rows of at most MAX_ROW={MAX_ROW:,} cells (a board's have at most "
                          f"{MAX_SIZE}); this one is longer")
-    return _slide_cached(checked) if len(checked) <= MAX_SIZE else _slide(checked)  # long rows are not memoised
+    return slide_memo(checked) if len(checked) <= MAX_SIZE else _slide(checked)  # long rows are not memoised
 
 
 # --------------------------------------------------------------------------------------------
@@ -199,7 +200,7 @@ def play_parsed(board: Board, direction: Direction) -> MoveResult:
     n = len(rows)
     code = _DIRECTION_CODE[direction]
     lines = _lines_toward(rows, code)
-    results = [_line_result(n, code, i, line) for i, line in enumerate(lines)]
+    results = [line_result(n, code, i, line) for i, line in enumerate(lines)]
     slid = [r.values for r in results]
     if code == _RIGHT or code == _DOWN:
         slid = [v[::-1] for v in slid]
@@ -233,7 +234,7 @@ class _LineResult(NamedTuple):
 
 
 @lru_cache(maxsize=CACHED_LINES)
-def _line_result(size: int, code: int, index: int, values: tuple[int, ...]) -> _LineResult:
+def line_result(size: int, code: int, index: int, values: tuple[int, ...]) -> _LineResult:
     """slide_row on one line of the board, with its move orders translated to board cells (memoised)."""
     cells = _line_cells(size, _DIRECTION_OF_CODE[code])[index]
     result = _slide(values)

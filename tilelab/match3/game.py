@@ -574,13 +574,18 @@ class Game(SessionBase):
         if len(history) > game.moves_played:
             raise ValueError(f"saved game has {len(history)} undo steps but only {game.moves_played} moves played")
         steps = game._history
-        for i, snap in enumerate([*history, None]):  # each step checked against the one before, as it is read
-            step = now if snap is None else cls._snapshot_from(rules, snap, f"history[{i}].", now.board)
+        for i in range(len(history) + 1):  # each step checked against the one before, as it is read
+            saved = i < len(history)
+            step = cls._snapshot_from(rules, history[i], f"history[{i}].", now.board) if saved else now
             if i and (steps[i - 1].moves_played + 1 != step.moves_played or steps[i - 1].score > step.score
                       or step.best_cascades != max(steps[i - 1].best_cascades, step.last_cascades)):
                 raise ValueError(f"saved game history[{i - 1}] does not lead to the next position (one move more, "
                                  "never less score, the best cascade the larger of the best before and the last)")
-            if snap is not None:
+            if i and steps[i - 1].board == step.board:
+                raise ValueError(f"saved game field history[{i - 1}].'board' is the very board of the position after "
+                                 f"it, yet a move was played (and scored {step.score - steps[i - 1].score}): a swap "
+                                 "clears a match, so the board changes")
+            if saved:
                 if _dead_fast(rules, step.board):
                     raise ValueError(f"saved game field history[{i}].'board' is dead (no swap makes a match), but a "
                                      "move was played from it")

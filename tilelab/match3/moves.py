@@ -82,7 +82,7 @@ def immediate_score(board: Board, move: Move) -> int:
     return sum(g.points for g in find_matches(board.swapped(a, b)))
 
 
-def _immediate_score_stable(board: Board, move: Move) -> int:
+def immediate_score_near_swap(board: Board, move: Move) -> int:
     """:func:`immediate_score` for a board with no run, looking only near the swap (same answer, tested).
 
     On a board with no run, every run after a swap passes through one of the two swapped cells and
@@ -129,5 +129,5 @@ def hint(board: Board, rule: str = "score") -> Move | None:
 
     if rule == "lowest":
         return min(moves, key=lowest)
-    score = _immediate_score_stable if not find_runs(board) else immediate_score
+    score = immediate_score_near_swap if not find_runs(board) else immediate_score
     return min(moves, key=lambda m: (-score(board, m), lowest(m)))

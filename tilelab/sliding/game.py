@@ -42,6 +42,7 @@ from tilelab._protocol import (
 )
 from tilelab._random import RngLike, as_generator, seeded_generator
 from tilelab.sliding.core import Board
+from tilelab.sliding.human import human_first_move
 from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
@@ -334,7 +335,15 @@ class Game(SessionBase):
         return Plan(list(found), optimal)
 
     def hint(self) -> int | None:
-        """The tile to slide next: the first move of :meth:`plan` (None once solved)."""
+        """The tile to slide next: the first move of :meth:`plan` (None once solved).
+
+        On a board past :data:`~tilelab.sliding.solvers.MAX_HUMAN_CELLS`, where no whole plan is made, the human
+        strategy's first move, found alone (what its plan would start with).
+        """
+        from tilelab.sliding.solvers import MAX_HUMAN_CELLS
+
+        if self.board.cell_count > MAX_HUMAN_CELLS:
+            return None if self.over else human_first_move(self.board)
         moves = self.plan().moves
         return moves[0] if moves else None
 

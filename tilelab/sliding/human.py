@@ -39,7 +39,7 @@ from typing import Sequence
 
 from tilelab.sliding.core import BLANK, Board
 
-__all__ = ["human_moves", "human_stages", "parberry_bound"]
+__all__ = ["human_first_move", "human_moves", "human_stages", "parberry_bound"]
 
 Cell = tuple[int, int]
 LOOP_2X2 = 12  # the 2x2 board's reachable boards form one cycle of 12
@@ -49,10 +49,15 @@ class _Stuck(Exception):
     """The blank cannot reach a cell without disturbing a tile that must stay."""
 
 
+class _Enough(Exception):
+    """The strategy made as many moves as were asked for (:func:`human_first_move`)."""
+
+
 class _Board:
     """A mutable working copy: tiles by cell index, where each tile is, and the moves so far."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, limit: int | None = None) -> None:
+        self.limit = limit  #: stop (raise _Enough) once this many moves are made
         self.rows, self.cols = board.rows, board.cols
         self.tiles = list(board.tiles)
         self.where = [0] * len(self.tiles)
@@ -89,6 +94,8 @@ class _Board:
         self.tiles[b], self.tiles[i] = t, BLANK
         self.where[t], self.where[BLANK] = b, i
         self.moves.append(t)
+        if self.limit is not None and len(self.moves) >= self.limit:
+            raise _Enough
 
     def blank_route(self, target: int, avoid: int = -1) -> list[int]:
         """Cells the blank walks through to reach ``target`` (A* with taxicab distance),
@@ -249,6 +256,12 @@ def _finish_2x2(board: _Board, top: int, left: int) -> None:
 
 def _solve(board: Board) -> _Board:
     work = _Board(board)
+    _run(work)
+    return work
+
+
+def _run(work: _Board) -> None:
+    """Solve ``work`` in place: line by line, then the last 2x2 block."""
     top, left = 0, 0
     while work.rows - top > 2 or work.cols - left > 2:
         height, width = work.rows - top, work.cols - left
@@ -261,7 +274,6 @@ def _solve(board: Board) -> _Board:
             _place_line(work, line, (0, 1), f"column {left + 1}")
             left += 1
     _finish_2x2(work, top, left)
-    return work
 
 
 def human_moves(board: Board) -> tuple[int, ...]:
@@ -272,6 +284,25 @@ def human_moves(board: Board) -> tuple[int, ...]:
     (3,)
     """
     return tuple(_solve(board).moves)
+
+
+def human_first_move(board: Board) -> int | None:
+    """The human strategy's first move alone (None on the goal): ``human_moves(board)[0]`` without the rest.
+
+    Its cost is that of placing one tile, so it answers at once on any board a game allows (250x250 too),
+    where the whole solution would take hours.
+
+    >>> from tilelab.sliding import Board
+    >>> p = Board.parse('4 1 3\\n7 2 6\\n. 5 8')
+    >>> human_first_move(p) == human_moves(p)[0], human_first_move(Board.goal(3, 3))
+    (True, None)
+    """
+    work = _Board(board, limit=1)
+    try:
+        _run(work)
+    except _Enough:
+        pass
+    return work.moves[0] if work.moves else None
 
 
 def human_stages(board: Board) -> list[tuple[str, int]]:
