@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from tilelab.exercises import allowed_calls, allowed_code, list_exercises
-from tilelab.exercises.watch import TILELAB, code_of, kind_of
+from tilelab.exercises.code_kinds import TILELAB, code_of, kind_of
 
 #: Built-in names that run or reach code the grader cannot read.
 FORBIDDEN_NAMES = frozenset({
