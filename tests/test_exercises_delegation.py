@@ -76,7 +76,7 @@ LOOPHOLES = [
     ("match3.is_dead", plain_rules_no_moves, "PlainRules.legal_moves"),
     ("match3.is_dead", specials_fast_is_dead, "SpecialBoard.from_board"),  # building a special board is not allowed
     ("match3.fall", fall_by_fall_moves, "fall_moves"),
-    ("match3_specials.striped_wrapped", striped_wrapped_by_play, "SpecialBoard.parse"),
+    ("match3_specials.striped_wrapped", striped_wrapped_by_play, "play"),  # building the board is allowed (the lesson's blast() does); play is the job
     ("sliding.is_solvable", parity_plus_blank_distance, "permutation_parity"),
     ("2048.row_score", slide_row_through_game, "Game.__init__"),
 ]

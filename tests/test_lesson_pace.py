@@ -4,7 +4,8 @@ The pace model is the one fitted to careful first-year read-throughs of every le
 measurement): dense technical prose at about 75 words a minute, about six lines of code a minute to read, run
 and look at, a quarter of an hour for each exercise. Cells tagged ``solution`` are not read on the way (the
 student editions drop them); cells tagged ``deeper`` are the optional path ("Going deeper (optional)") and do
-not count against the stated time. A lesson states at most 60 minutes and its core path is at most 1.05 times
+not count against the stated time. Answers folded in ``<details>`` (a lesson's "Check yourself") are opened
+after the student has answered, so only the questions count. A lesson states at most 60 minutes and its core path is at most 1.05 times
 what it states.
 """
 
@@ -24,6 +25,7 @@ MAX_STATED = 60  # minutes: a longer thread is split into two lessons
 MAX_VISIBLE_ASSERTS = 2
 HIDDEN = {"solution", "remove-cell", "remove-input", "hide-input", "hide-cell"}
 WORD = re.compile(r"[A-Za-z0-9]+(?:['’][a-z]+)?")
+FOLDED = re.compile(r"<details>.*?</details>", re.S)
 TIME = re.compile(r"\*\*Time:\*\*\s*about\s+(\d+)(?:\s*[-–]\s*(\d+))?\s*min", re.I)
 
 
@@ -48,7 +50,7 @@ def core_minutes(nb: nbformat.NotebookNode) -> tuple[float, int]:
         if "deeper" in tags:
             continue
         if cell.cell_type == "markdown":
-            words += len(WORD.findall(cell.source))
+            words += len(WORD.findall(FOLDED.sub(" ", cell.source)))
         elif cell.cell_type == "code":
             lines += len(code)
             exercises += "exercise" in tags

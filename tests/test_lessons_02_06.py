@@ -98,7 +98,7 @@ def test_02b_claims_hold_at_every_setting(overrides):
 
 # ------------------------------------------------------------------------------------------ 06
 FETCH_06 = [
-    "[result.score, len(outcomes)]", "[looked_up[0], len(looked_up), len(set(looked_up)), step]",
+    "[result.score, len(outcomes)]", "[indices[0], len(indices), len(set(indices)), step]",
     "[value_ref(tiny, prev_after), alpha * target]", "bool(np.array_equal(mine.weights, package.weights))",
     "[curve[0].block, TRAIN_GAMES, [p.games for p in curve]]", "net.curve[0].block", "made_2048",
     "[learned['median_score'], lesson2b['expectimax-150k-nodes']['median_score']]",

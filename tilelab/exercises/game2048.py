@@ -69,15 +69,19 @@ GAME_BOARDS = 400  #: boards taken from seeded random games
 PROBABILITY_TOLERANCE = 1e-9
 
 _BOARD = "tilelab.game2048:"
+#: A board's queries: no 01 exercise asks for them (00's do, and 00's checkers leave them out).
+_QUERIES = Kit("a Board's queries (empty_cells, tile_map, max_tile, tile_sum)",
+               (_BOARD + "Board[empty_cells tile_map max_tile tile_sum]",))
 #: What each exercise's answer may call (see :mod:`tilelab.exercises.allow`).
 ALLOW = {
     "slide": (BOARD_2048, NUMPY),
     # the fixed GetNextAvailableMoves: try each swipe on the board (play) and see whether it changed anything
     "moves": (BOARD_2048, Kit("play, slide_row", (_BOARD + "play", _BOARD + "slide_row", _BOARD + "MoveResult[*]",
-                                                   _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]")), NUMPY),
-    "spawns": (BOARD_2048, _BOARD + "Board[empty_cells tile_map]", NUMPY),
+                                                   _BOARD + "SlideResult[*]", _BOARD + "TileMove[*]")),
+              _QUERIES, NUMPY),
+    "spawns": (BOARD_2048, _QUERIES, NUMPY),
     "compact": (Kit("the line's len, line[i] and line[i] = v", ("tilelab.exercises.game2048:CountingLine[*]",)),),
-    "board": (BOARD_2048, _BOARD + "Board[empty_cells tile_map]"),
+    "board": (BOARD_2048, _QUERIES),
 }
 
 

@@ -101,7 +101,8 @@ def _check_td_update(answer: Any) -> Result:
             return Result(name, False, f"net {shape}, alpha={alpha}, target={target:g}, on the exponents below "
                           f"(V before {before:.3f}{repeat}): after your update V = {value_ref(mine, board):.3f}, "
                           f"expected {value_ref(ref, board):.3f}", board, picture)
-    return Result(name, True, "passed: V(after) moves alpha of the error, shared by every looked-up weight")
+    return Result(name, True, "passed: each look-up adds alpha * error / F to its weight, so a weight looked up "
+                  "k times moves k times (and V moves by more than alpha * error when weights repeat)")
 
 
 def _shape(cells: Sequence[int]) -> tuple[int, ...]:

@@ -26,13 +26,17 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from tilelab.exercises import Result, checker, first_counterexample
-from tilelab.exercises.allow import NUMPY
+from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.match3.special_board import COL, ROW, SPECIAL_NAMES, SpecialBoard
 from tilelab.match3.special_rules import combo_cells
 
 #: The answers are plain Python (cells and names): numpy is fine, tilelab's rules (``combo_cells``,
 #: ``play`` on a SpecialBoard, ``special_for``, this module's references) are not.
-ALLOW = (NUMPY,)
+ALLOW = (NUMPY, Kit("SpecialBoard (build it, read it) and most_common_colour, as in the lesson's blast()", (
+    "tilelab.match3.special_board:SpecialBoard[rows cols cells on_board is_full picture parse from_board trusted "
+    "special special_code special_cells colours to_arrays from_arrays]",
+    "tilelab.match3.special_rules:most_common_colour",
+)))
 
 SIZES = [(3, 3), (4, 6), (6, 4), (8, 8), (9, 7), (1, 5), (5, 1), (2, 2)]
 
@@ -56,9 +60,10 @@ def check_striped_wrapped(answer: Callable[[int, int, tuple], Any]) -> Result:
             return Result(name, False, f"on a {rows}x{cols} board, centre {centre}: your code raised "
                           f"{type(exc).__name__}: {exc}", (rows, cols, centre), reason="raised")
         if got != want:
-            return Result(name, False, f"on a {rows}x{cols} board with the swap at {centre} (the @): # is cleared by "
-                          "both, - you left out, x you added", (rows, cols, centre),
-                          blast_picture(rows, cols, centre, got, want))
+            picture = blast_picture(rows, cols, centre, got, want)
+            at = " (the @)" if "@" in picture else ""
+            return Result(name, False, f"on a {rows}x{cols} board with the swap at {centre}{at}: # is cleared by "
+                          "both, - you left out, x you added", (rows, cols, centre), picture)
     return Result(name, True, f"passed on all {len(cases)} cases")
 
 

@@ -208,8 +208,8 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
     if not mean > man + MIN_GAIN:
         return Result(name, False,
                       f"admissible on all {len(boards):,} boards, but not stronger than Manhattan: your mean is "
-                      f"{mean:.2f}, Manhattan's {man:.2f}. Hint: take the max of Manhattan and something that "
-                      "sees more (tiles in their own row or column that must pass each other)")
+                      f"{mean:.2f}, Manhattan's {man:.2f}. Hint: add to Manhattan 2 for every tile "
+                      "that must leave its goal row or column to let another pass (lesson 4b's linear conflict)")
     return Result(name, True,
                   f"admissible on all {len(boards):,} solvable 8-puzzle boards, and stronger than Manhattan: "
                   f"mean {mean:.2f} vs {man:.2f} (the true mean distance is {truth.mean():.2f})")
@@ -277,8 +277,9 @@ def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[
             continue  # the same expansion seen twice (children and neighbours of one board), or not a board
         previous = node
         if node in done:
-            return ("it expanded the board below twice: A* keeps a closed set and skips a board it has "
-                    "already expanded (IDA* and plain searches do not)", node)
+            return ("it expanded the board below twice: with a consistent h such as Manhattan, A* takes each board "
+                    "out of the queue once with its shortest g and skips any older entry of it (IDA* and plain "
+                    "searches expand boards again)", node)
         done.add(node)
         f = f_of.get(node)
         if f is None:

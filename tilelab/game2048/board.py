@@ -10,7 +10,7 @@ import enum
 import numbers
 from collections import abc
 from itertools import islice
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Iterator, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -337,6 +337,14 @@ class Board:
         if not (0 <= r < n and 0 <= c < n):  # no wrapping: board[-1, 0] is off the board like board[n, 0]
             raise IndexError(f"cell {(int(r), int(c))} is off the {n}x{n} board: rows and columns are 0..{n - 1}")
         return self._rows[r][c]
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """The rows, top first: ``for row in board`` reads the board as its grid does."""
+        return iter(self._rows)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> npt.NDArray[Any]:
+        """``np.asarray(board)``: the tiles as a fresh array (``int64`` unless ``dtype`` says otherwise)."""
+        return np.array(self._rows, dtype=np.int64 if dtype is None else dtype)
 
     def to_array(self) -> npt.NDArray[Any]:
         """The tiles as a fresh ``int64`` numpy array (a copy: the board stays immutable)."""

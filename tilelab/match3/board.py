@@ -90,8 +90,20 @@ class BoardBase:
         return len(self.grid[0])
 
     def __getitem__(self, cell: Cell) -> int:
-        r, c = cell
+        try:
+            r, c = cell
+        except (TypeError, ValueError):
+            raise TypeError(f"index a board with a cell (row, col), e.g. board[0, 1], not {short_repr(cell)}; "
+                            "board.grid[r][c] reads the same cell from the rows") from None
         return self.grid[r][c]
+
+    def __iter__(self) -> Iterator[tuple[int, ...]]:
+        """The rows of kinds, top first: ``for row in board`` reads the board as its grid does."""
+        return iter(self.grid)
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> npt.NDArray[Any]:
+        """``np.asarray(board)``: the kinds as a fresh 2-D array (EMPTY stays EMPTY)."""
+        return np.array(self.grid, dtype=np.int64 if dtype is None else dtype)
 
     def cells(self) -> Iterator[Cell]:
         """Every cell in reading order (top row first, left to right)."""

@@ -273,14 +273,14 @@ TUPLE_COLOURS = ("#e15759", "#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2
 
 def plot_tuples(tuples: Sequence[Sequence[int]], titles: Sequence[str] | None = None, *,
                 title: str | None = None) -> Figure:
-    """One 4x4 grid per tuple: its cells shaded and numbered in the order the tuple reads them.
+    """One 4x4 grid per tuple: its cells shaded and labelled with their numbers ``4 * row + col`` (the
+    numbering the lesson uses); the panel's title lists them in the order the tuple reads them.
 
-    Cells are numbered ``4 * row + col``. Every tuple gets a panel of its own, so even four 6-cell
-    tuples that share cells stay readable.
+    Every tuple gets a panel of its own, so even four 6-cell tuples that share cells stay readable.
 
     >>> fig = plot_tuples([(0, 1, 2, 3, 4, 5), (4, 5, 6, 8, 9, 10)])
     >>> len(fig.axes), [t.get_text() for t in fig.axes[1].texts][:3]
-    (2, ['1', '2', '3'])
+    (2, ['4', '5', '6'])
     """
     tuples = [tuple(int(c) for c in t) for t in tuples]
     if not tuples or any(not t or not all(0 <= c < 16 for c in t) for t in tuples):
@@ -298,10 +298,10 @@ def plot_tuples(tuples: Sequence[Sequence[int]], titles: Sequence[str] | None = 
         for k in range(5):
             ax.plot([0, 4], [k, k], color="#bbb", lw=1)
             ax.plot([k, k], [0, 4], color="#bbb", lw=1)
-        for order, cell in enumerate(cells, start=1):
+        for cell in cells:
             row, col = divmod(cell, 4)
             ax.add_patch(plt.Rectangle((col + 0.06, row + 0.06), 0.88, 0.88, color=colour, alpha=0.35))
-            ax.text(col + 0.5, row + 0.5, str(order), ha="center", va="center", fontsize=13,
+            ax.text(col + 0.5, row + 0.5, str(cell), ha="center", va="center", fontsize=13,
                     fontweight="bold", color="#1f1f1f")
         ax.set_title(titles[i] if titles is not None else str(cells), fontsize=10)
     if title:
