@@ -121,7 +121,7 @@ nbgrader: $(STAMP)
 
 autograde: $(STAMP)
 	@test -n "$(LESSON)" || { echo "make autograde LESSON=name (e.g. LESSON=03a_sliding_parity)"; exit 2; }
-	$(PY) -m tilelab.teach autograde "$(LESSON)" --course $(or $(COURSE),course)
+	$(PY) -m tilelab.teach autograde "$(LESSON)" $(if $(COURSE),--course "$(COURSE)")
 
 grade:
 	@echo "make grade is retired: grade with nbgrader (make nbgrader; docs/grading.md)"; exit 2

@@ -4,10 +4,8 @@ links) keeps its older import path to the very same objects."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
-import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tilelab"
 LIMIT = 650  #: lines a module may have
@@ -20,15 +18,3 @@ def test_no_module_is_over_the_limit():
     too_long = {name: lines for name, lines in sizes.items() if lines > LIMIT}
     assert too_long == {}, (f"modules over {LIMIT} lines: {too_long}; split each by concept and import every name "
                             "from its new home (no facade)")
-
-
-@pytest.mark.parametrize("part, names", [
-    ("tilelab.teach.lite_fetch", ["cache_dir", "cached_file", "lock_files", "fetch_wheel", "LiteBuildError",
-                                  "PYODIDE_VERSION", "WHEEL_TRANSPORT"]),
-    ("tilelab.teach.links", ["check_repo", "check_branch", "lesson_links", "lesson_url", "print_links"]),
-])
-def test_lite_split_keeps_the_old_import_path(part: str, names: list[str]) -> None:
-    lite = importlib.import_module("tilelab.teach.lite")
-    module = importlib.import_module(part)
-    for name in names:
-        assert getattr(lite, name) is getattr(module, name), f"tilelab.teach.lite.{name} is not {part}.{name}"

@@ -118,7 +118,7 @@ def test_tab_is_never_a_move(make) -> None:
 
 
 def test_page_script_lets_tab_through_and_marks_the_live_region() -> None:
-    from tilelab.widgets.base import BOARD_SCRIPT, BOARD_STYLE
+    from tilelab.widgets.page import BOARD_SCRIPT, BOARD_STYLE
 
     # the capturing listener that stops Tab before ipycanvas keeps it; the live region set up on the widget
     assert "'Tab'" in BOARD_SCRIPT and "stopPropagation" in BOARD_SCRIPT

@@ -126,11 +126,11 @@ def test_fit_font_size_shrinks_with_longer_text_and_never_vanishes():
 
 
 def test_every_board_carries_the_page_script_and_the_focus_ring():
-    from tilelab.widgets import base
+    from tilelab.widgets import base, page
 
     board = base.BoardWidget(40, 40, canvas=FakeMultiCanvas(3, 40, 40))
     style, script = board.page_helper.children
-    assert "canvas:focus" in style.value and base.FOCUS_RING in style.value
+    assert "canvas:focus" in style.value and page.FOCUS_RING in style.value
     (output,) = script.outputs
     js = output["data"]["application/javascript"]
     # the wheel: a capturing listener that stops the event before ipycanvas cancels it, never cancelling it itself
@@ -141,7 +141,7 @@ def test_every_board_carries_the_page_script_and_the_focus_ring():
 
 
 def test_confirm_drop_asks_once_for_a_long_game_only():
-    from tilelab.widgets import base
+    from tilelab.widgets import base, page
 
     board = base.BoardWidget(40, 40, canvas=FakeMultiCanvas(3, 40, 40))
     assert board.confirm_drop(base.CONFIRM_MOVES - 1)  # a short game just goes

@@ -2,7 +2,7 @@
 
 On a sliding board a click on a tile slides it, so a student who clicks the middle of the board to give it the
 keyboard used to move a tile by accident. A board marked ``tilelab-focus-first`` (``BOARD_SCRIPT`` in
-``tilelab.widgets.base``) takes that first click as focus only; once it has the keyboard, clicks slide again.
+``tilelab.widgets.page``) takes that first click as focus only; once it has the keyboard, clicks slide again.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ A student plays, reloads the tab (or reopens the lesson) while the kernel runs o
   its game intact;
 * saved, then the board cell ran again (a new board; the saved file names the old one, gone from the kernel):
   tilelab ships JupyterLab's ``saveState`` setting, so the saved file carries the board's widget state and the
-  board is drawn from it, with "run this cell to play" under it (``tilelab.widgets.base.SAVED_NOTE``);
+  board is drawn from it, with "run this cell to play" under it (``tilelab.widgets.page.SAVED_NOTE``);
 * never saved: the file on disk still holds the lesson's stored output, the board's picture and its line.
 """
 

@@ -327,8 +327,11 @@ def _from_version_1(data: Any) -> Any:
         return data
 
     def renamed(step: Any) -> Any:
-        if not isinstance(step, dict) or "moves_played" in step:
+        if not isinstance(step, dict):
             return step
+        if "moves_played" in step:
+            raise ValueError("this match-3 save says version 1 but counts its moves as 'moves_played', which only "
+                             "version 2 writes (version 1 said 'moves'): load the text game.to_json() gave")
         return {("moves_played" if key == "moves" else key): value for key, value in step.items()}
 
     upgraded = renamed({**data, "version": JSON_VERSION})

@@ -84,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("autograde", help="autograde every submission of a lesson with nbgrader, one student at a "
                                           "time, each kernel in bubblewrap; ends with a table of the class")
     p.add_argument("lesson", help="the lesson (assignment) to grade, e.g. 03a_sliding_parity")
-    p.add_argument("--course", default="course", help="the nbgrader course folder (default: course)")
+    p.add_argument("--course", default=None,
+                   help="the nbgrader course folder (default: tilelab-course beside the course repository)")
     p.add_argument("--student", action="append", default=None, help="grade only this student (repeatable)")
     p.add_argument("--timeout", type=float, default=1800, help="seconds one student's grading may take")
     p.add_argument("--no-sandbox", action="store_true", help="run kernels without bubblewrap (only in a "
@@ -147,9 +148,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"(source .venv/bin/activate): cd {out}; nbgrader generate_assignment LESSON "
                   "(docs/grading.md has the rest)")
         elif args.command == "autograde":
+            from tilelab.teach.assignments import default_course_dir
             from tilelab.teach.grading.run import autograde, table
 
-            rows = autograde(args.course, args.lesson, students=args.student, timeout=args.timeout,
+            course = args.course if args.course is not None else default_course_dir()
+            rows = autograde(course, args.lesson, students=args.student, timeout=args.timeout,
                              sandbox=not args.no_sandbox, force=not args.keep)
             print(table(rows))
         else:

@@ -227,7 +227,7 @@ def spawn_bits(bits: Bitboard, *, rng: RngLike = None, p_four: float = DEFAULT_P
     c: int
     (r, c), value = sample_outcome(outcomes, as_generator(rng))
     exponent = value.bit_length() - 1
-    return check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c))
+    return int(check_bits(bits) | exponent << (CELL_BITS * (SIZE * r + c)))
 
 
 # ---------------------------------------------------------------------------------- whole games in numba
