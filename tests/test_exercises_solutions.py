@@ -181,3 +181,16 @@ def test_a_solution_passes_with_its_numbers_as_any_real_number_type(name, answer
 
         result = check(name, as_kind, *args, **kwargs)
         assert result and changed, (kind, result)
+
+
+# ---------------------------------------------------------------------------- hidden cases
+#: Solved exercises whose cases a hidden seed redraws (issue 42): a warm-up, the 2048 AI's game boards, the match-3
+#: dead boards and deals, the A* search boards.
+HIDDEN = ("count_empty", "2048ai.worst_spawn", "match3.is_dead", "match3.deal", "solvers.search")
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_a_solution_passes_on_cases_drawn_at_grading_time(name, answers):
+    answer, args, kwargs = answers[name]
+    with tilelab.exercises.hidden_cases(20261202):
+        assert check(name, answer, *args, **kwargs).passed

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import functools
 import html
 import importlib
 import numbers
@@ -44,7 +45,7 @@ from tilelab.exercises.watch import TIME_LIMIT, Watch
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",
-    "case_seed", "check", "checker",
+    "case_seed", "cases_cache", "check", "checker",
     "counting", "equals_anything", "first_counterexample", "hidden_cases", "list_exercises", "package_calls", "report", "report_json", "reset_results",
     "results", "time_limit",
 ]
@@ -332,6 +333,46 @@ def case_seed(seed: int) -> int | list[int]:
     [7, 12345]
     """
     return [seed, _HIDDEN[-1]] if _HIDDEN else seed
+
+
+def cases_cache(maxsize: int = 1) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Cache a case set that draws from :func:`case_seed`: the public sets (``maxsize`` argument lists) for
+    good, so the lessons' self-checks stay fast, and inside :func:`hidden_cases` the set of the current
+    hidden seed (one at a time, so memory stays bounded). ``cache_clear()`` empties both.
+
+    >>> built = []
+    >>> @cases_cache()
+    ... def boards():
+    ...     built.append(case_seed(1))
+    ...     return len(built)
+    >>> boards(), boards()
+    (1, 1)
+    >>> with hidden_cases(5):
+    ...     boards(), boards()
+    (2, 2)
+    >>> boards(), built
+    (1, [1, [1, 5]])
+    """
+
+    def wrap(build: Callable[..., Any]) -> Callable[..., Any]:
+        public = functools.lru_cache(maxsize=maxsize)(build)
+
+        @functools.lru_cache(maxsize=1)
+        def hidden(seed: int, *args: Any, **kwargs: Any) -> Any:
+            return build(*args, **kwargs)
+
+        @functools.wraps(build)
+        def cached(*args: Any, **kwargs: Any) -> Any:
+            return hidden(_HIDDEN[-1], *args, **kwargs) if _HIDDEN else public(*args, **kwargs)
+
+        def cache_clear() -> None:
+            public.cache_clear()
+            hidden.cache_clear()
+
+        cached.cache_clear = cache_clear  # type: ignore[attr-defined]
+        return cached
+
+    return wrap
 
 
 @contextlib.contextmanager

@@ -41,7 +41,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from tilelab.exercises import Result, as_real, case_seed, checker, counting, first_counterexample
+from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, counting, first_counterexample
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import Board, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
@@ -111,7 +111,8 @@ def all_eight_puzzles() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
     """Every solvable 8-puzzle board, nearest the goal first, with its true distance and Manhattan value.
 
     The distances come from one breadth-first search backwards from the goal
-    (:func:`tilelab.sliding.space.distance_table`), computed once per process.
+    (:func:`tilelab.sliding.space.distance_table`), computed once per process. Every board, so there is
+    nothing random to draw: :func:`tilelab.exercises.hidden_cases` leaves this set as it is.
     """
     table = distance_table(3, 3)
     ranks = np.flatnonzero(table >= 0)
@@ -221,8 +222,9 @@ def values_repr(h: float) -> str:
 
 
 def _search_boards() -> list[Board]:
-    """The goal, a one-move board, three 2x3 boards and random 8-puzzles, nearest the goal first."""
-    rng = np.random.default_rng(SEED)
+    """The goal, a one-move board, three 2x3 boards and random 8-puzzles (drawn from the grader's seed inside
+    :func:`tilelab.exercises.hidden_cases`), nearest the goal first."""
+    rng = np.random.default_rng(case_seed(SEED))
     boards = [Board.goal(3, 3), Board.goal(3, 3).slide(8)]
     boards += [b for b in (random_board(2, 3, rng=rng) for _ in range(12)) if is_solvable(b)][:3]
     boards += [b for b in (random_board(3, 3, rng=rng) for _ in range(4 * SEARCH_BOARDS)) if is_solvable(b)][:SEARCH_BOARDS]
@@ -241,7 +243,7 @@ EXPANSIONS = ("tilelab.sliding.search:children", _S + "legal_moves", *(
     f"{_S}Board.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
 
 
-@functools.lru_cache(maxsize=1)
+@cases_cache()
 def search_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
     """The search boards with their true distance C and, for every board A* may expand, its f = g + h.
 

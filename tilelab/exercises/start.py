@@ -14,7 +14,7 @@ import os
 
 import numpy as np
 
-from tilelab.exercises import Result, checker, first_counterexample
+from tilelab.exercises import Result, case_seed, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY
 
 #: What the warm-up answers may use: a Board built from the rows and read cell by cell, numpy. The
@@ -23,8 +23,9 @@ ALLOW = (BOARD_2048, NUMPY)
 
 
 def _random_rows(count: int, seed: int = 2048) -> list[tuple[tuple[int, ...], ...]]:
-    """Seeded 4x4 boards as tuples of rows (0 = empty), the smallest first."""
-    rng = np.random.default_rng(seed)
+    """Seeded 4x4 boards as tuples of rows (0 = empty), the smallest first (the grader's seed mixed in inside
+    :func:`tilelab.exercises.hidden_cases`)."""
+    rng = np.random.default_rng(case_seed(seed))
     boards = [((0, 0, 0, 0),) * 4, ((2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 4))]
     for _ in range(count):
         exps = rng.integers(0, 12, size=(4, 4))
