@@ -369,7 +369,7 @@ class Game(SessionBase):
         rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
         start = saved_field(data, "start", list)
         try:
-            puzzle = Board(start, rows, cols)
+            start_board = Board(start, rows, cols)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game field 'start' is not a {rows}x{cols} puzzle: {exc}") from None
         seed = data.get("seed")
@@ -378,7 +378,7 @@ class Game(SessionBase):
         method = saved_field(data, "method", str)
         if method not in METHODS:
             raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {short_repr(method)}")
-        game = cls(board=puzzle, method=method, rng=0)
+        game = cls(board=start_board, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
         played = saved_field(data, "played", list)
