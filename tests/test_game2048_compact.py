@@ -296,7 +296,7 @@ def test_bench_appends_one_line_per_game_and_resumes(compact_file, tmp_path, cap
     _run(compact_file, out, "1002:1004")  # the other half, as a second process would
     records = bench.read_records(out)
     assert [r["seed"] for r in records] == [1000, 1001, 1002, 1003]
-    assert all(r["setting"] == "compact-depth1" and r["moves"] == 25 and r["kind"] == "compact" for r in records)
+    assert all(r["setting"] == "compact-depth1" and r["moves_played"] == 25 and r["kind"] == "compact" for r in records)
     assert {r["net"] for r in records} == {compact_file.name}  # outside the repository: the file name, no folders
     capsys.readouterr()
     _run(compact_file, out, "1000:1004")  # nothing left to play
@@ -339,7 +339,7 @@ def test_bench_summary_rates_intervals_and_paired_difference(compact_file, full_
 
 
 def test_summary_arithmetic():
-    games = [{"seed": s, "score": 100 * s, "max_tile": t, "moves": 10, "think_seconds": 0.01, "ms_p95": 1.0,
+    games = [{"seed": s, "score": 100 * s, "max_tile": t, "moves_played": 10, "think_seconds": 0.01, "ms_p95": 1.0,
               "ms_max": 2.0} for s, t in enumerate([16384, 16384, 8192, 32768])]
     s = bench.summarise(games)
     assert s["reach_16384"]["count"] == 3 and s["reach_32768"]["rate"] == 0.25 and s["ms_per_move"] == 1.0
@@ -562,7 +562,7 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     records = bench.read_records(RESULTS / "bench_2048_strong_full-depth3.jsonl")
     assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
     for r in records:
-        assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
+        assert (r["score"], r["moves_played"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
     readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert sorted(r["seed"] for r in records) == list(range(1000, 1100))
     reached = sum(r["max_tile"] >= 16384 for r in records)
