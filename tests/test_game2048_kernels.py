@@ -9,7 +9,6 @@ recorded are benchmark figures (``python benchmarks/bench_2048_search_record.py`
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import math
 import os
@@ -22,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
 from tilelab.game2048 import Board, ai, legal_moves, play
-from tilelab.game2048.fast import bitboard, kernels
+from tilelab.game2048.fast import bitboard, bitrows, kernels
 from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 from tilelab.game2048.learning.ntuple_players import TDExpectimax
 from tilelab.game2048.fast.bitboard import from_bitboard
@@ -145,7 +144,6 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
 
 # ---------------------------------------------------------------------------------- the kernels module
 def test_the_bitboard_primitives_have_public_names_in_their_own_modules():
-    from tilelab.game2048.fast import bitrows
 
     for module, names in ((bitrows, ("apply_move", "count_empty", "max_exponent", "transpose_bits", "U64")),
                           (bitboard, ("spawn_xorshift", "seed_state", "random_playout"))):
@@ -247,11 +245,11 @@ def test_moves_from_the_compact_tables_equal_apply_move(bits):
     b = np.uint64(bits)
     flipped = np.uint64(kernels.transpose_bits(b))  # (numba hands a uint64 back as a Python int)
     for code in range(4):
-        want = kernels.apply_move(b, code, full.left, full.right, full.score)
+        want = bitrows.apply_move(b, code, full.left, full.right, full.score)
         assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, True) == want
         if not kernels.might_overflow(b):  # unscored: same board, no points (the heuristic does not count them)
             assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, False)[0] == want[0]
-    assert kernels.might_overflow(b) == (kernels.max_exponent(b) == 15)
+    assert kernels.might_overflow(b) == (bitrows.max_exponent(b) == 15)
 
 
 @settings(max_examples=300, deadline=None)
@@ -263,7 +261,7 @@ def test_the_chance_nodes_empty_cells_are_exactly_the_boards_zero_nibbles(bits):
     want = [i for i in range(16) if (bits >> (4 * i)) & 15 == 0]
     free = int(kernels.empty_cells_bits(b))
     assert free == sum(1 << (4 * i) for i in want)
-    assert kernels.count_cells(np.uint64(free)) == len(want) == kernels.count_empty(b)
+    assert kernels.count_cells(np.uint64(free)) == len(want) == bitrows.count_empty(b)
     assert [kernels.cell_index(np.uint64(1 << (4 * i))) for i in want] == want
 
 
@@ -339,7 +337,7 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
         return 2.0
 
     def calls_a_tilelab_function(board, data):
-        return float(kernels.count_empty(board))
+        return float(bitrows.count_empty(board))
 
     assert len({kernels.code_digest(f) for f in (leaf, other_leaf, calls_a_tilelab_function)}) == 3
     assert kernels.code_digest(calls_a_tilelab_function) != kernels.code_digest(calls_a_tilelab_function, leaf)

@@ -63,25 +63,10 @@ import numpy.typing as npt
 
 from tilelab._checks import as_float, as_int
 from tilelab._jit import njit
-from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
+from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.stopping import check_deadline, check_node_limit
-from tilelab.game2048.fast.kernels import (
-    CHECK_EVERY,
-    COUNTERS,
-    FREE_TAG,
-    LOST,
-    NO_MOVE,
-    STOPPED_BY_CLOCK,
-    STOPPED_BY_LIMIT,
-    F64Array,
-    count_node,
-    make_search,
-    new_counters,
-    search_rows,
-    table_slot,
-    transposition_table,
-)
+from tilelab.game2048.fast.kernels import NO_MOVE, F64Array, make_search, new_counters, search_rows, transposition_table
 from tilelab.game2048.fast.bitrows import ROW_MASK_U64, U64, transpose_bits
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",

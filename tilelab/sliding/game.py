@@ -40,10 +40,10 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, as_generator, seeded_generator
+from tilelab._random import RngLike, seeded_generator
 from tilelab.sliding.core import Board
 from tilelab.sliding.human import human_first_move
-from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
+from tilelab.sliding.moves import Move, MoveCount, Slide, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]

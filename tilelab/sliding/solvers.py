@@ -30,7 +30,6 @@ Heuristics: ``"misplaced"``, ``"manhattan"``, ``"linear-conflict"`` (any board) 
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
