@@ -17,6 +17,7 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 (True, (2,), MoveCount(single=1, multi=1))
 >>> game.play(6).events.tiles, game.move_count    # 6 slides up the same line: still one multi-tile move
 ((6,), MoveCount(single=2, multi=1))
+>>> from tilelab.sliding import count_moves
 >>> game.move_count == count_moves(game.start, game.played)
 True
 >>> game.undo(), game.move_count, Game.from_json(game.to_json()).board == game.board

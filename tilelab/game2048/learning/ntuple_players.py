@@ -170,6 +170,7 @@ LESSON_NET = Path(__file__).resolve().parents[2] / "data" / "ntuple-classroom.np
 def lesson_network() -> NTupleNetwork:
     """The classroom net shipped with tilelab (trained by ``benchmarks/train_2048_td.py``; checked on load).
 
+    >>> from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES
     >>> net = lesson_network()
     >>> net.tuples == CLASSROOM_TUPLES and net.training["games"] > 0
     True
