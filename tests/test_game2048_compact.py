@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -29,6 +30,11 @@ from tilelab.game2048.learning import ntuple_compact
 from tilelab.game2048.learning.ntuple_kernels import compact_weight, net_value
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bytes_sha256(array: np.ndarray) -> str:
+    """The SHA-256 of an array's bytes in C order (what a saved net records as its weights' digest)."""
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
 
 
 def _script(name: str):
@@ -192,7 +198,7 @@ def odd_net() -> NTupleNetwork:
 def test_compact_in_memory_reads_every_weight_as_the_float32_tables(odd_net, tmp_path, encoding):
     path = save_compact(odd_net, tmp_path / "odd.npz", encoding=encoding)
     small, dense = CompactNetwork.load(path), load_compact(path)
-    assert small.kept == np.count_nonzero(dense.weights) and small.sha256 == ntuple_compact._sha256(dense.weights)
+    assert small.kept == np.count_nonzero(dense.weights) and small.sha256 == _bytes_sha256(dense.weights)
     assert np.array_equal(small.to_network().weights, dense.weights)
     blocks, values, _ = small.tables
     compiled, plain = compact_weight, py_func(compact_weight)
@@ -430,7 +436,7 @@ def test_shipped_strong_net_is_small_in_memory_and_plays_as_its_float32_tables(s
     seeded 1-ply games, searching 3 moves deep, against the same file expanded to float32 tables."""
     assert shipped.memory_bytes < 50 * 2**20 and shipped.kept == shipped.values.size
     dense = load_compact(ntuple_compact.STRONG_NET)
-    assert shipped.sha256 == ntuple_compact._sha256(dense.weights)
+    assert shipped.sha256 == _bytes_sha256(dense.weights)
     positions = make.sample_positions(shipped, 2000, 5)
     assert len(positions) == 2000 and max(b.max_tile for b in positions) >= 2048
     small, full = TDExpectimax(shipped, depth=3), TDExpectimax(dense, depth=3)
