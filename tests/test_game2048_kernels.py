@@ -120,9 +120,9 @@ def test_the_search_copies_are_compiled_without_numbas_reference_counting():
     from tilelab.game2048 import expectimax
     from tilelab.game2048.learning import ntuple_kernels
 
-    copies = [*expectimax._HEURISTIC_SEARCH, *ntuple_kernels.TD_SEARCH]
+    copies = [*expectimax.HEURISTIC_SEARCH, *ntuple_kernels.TD_SEARCH]
     assert [copy.targetoptions.get("_nrt") for copy in copies] == [False] * 4
-    fresh = kernels.make_search("refcount_check", expectimax._evaluate, with_points=False)
+    fresh = kernels.make_search("refcount_check", expectimax.heuristic_leaf, with_points=False)
     assert [copy.targetoptions.get("_nrt") for copy in fresh] == [False, False]
 
 
@@ -268,14 +268,15 @@ def test_the_chance_nodes_empty_cells_are_exactly_the_boards_zero_nibbles(bits):
 @settings(max_examples=200, deadline=None)
 @given(boards, st.integers(0, 15), st.sampled_from([1, 2]))
 def test_a_spawned_leaf_scores_the_very_same_float_as_a_full_evaluation(bits, index, exponent):
-    from tilelab.game2048.expectimax import _evaluate, _evaluate_prepare, _evaluate_spawned, heuristic_table
+    from tilelab.game2048.expectimax import (heuristic_leaf, heuristic_leaf_prepare, heuristic_leaf_spawned,
+                                             heuristic_table)
 
     after = np.uint64(bits & ~(0xF << (4 * index)))  # cell index is empty
     child = after | np.uint64(exponent << (4 * index))
     table = heuristic_table()
-    flipped, *entries = _evaluate_prepare(after, table)
+    flipped, *entries = heuristic_leaf_prepare(after, table)
     prep = (np.uint64(flipped), *entries)  # (numba hands a uint64 back as a Python int)
-    assert _evaluate_spawned(child, index, np.uint64(exponent), prep, table) == _evaluate(child, table)
+    assert heuristic_leaf_spawned(child, index, np.uint64(exponent), prep, table) == heuristic_leaf(child, table)
 
 
 # a bitboard with at least one empty cell and tiles up to 2048 (a search from it has moves to make)
@@ -320,12 +321,13 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
 
     from tilelab.game2048 import expectimax
 
-    name = expectimax._HEURISTIC_SEARCH.chance_value.__name__
-    digest = kernels.code_digest(expectimax._evaluate, expectimax._evaluate_prepare, expectimax._evaluate_spawned)
+    name = expectimax.HEURISTIC_SEARCH.chance_value.__name__
+    digest = kernels.code_digest(expectimax.heuristic_leaf, expectimax.heuristic_leaf_prepare,
+                                 expectimax.heuristic_leaf_spawned)
     assert name == f"chance_value_heuristic_{digest}"
     for seed in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", "from tilelab.game2048 import expectimax; "
-                              "print(expectimax._HEURISTIC_SEARCH.chance_value.__name__)"],
+                              "print(expectimax.HEURISTIC_SEARCH.chance_value.__name__)"],
                              capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed},
                              cwd=Path(__file__).resolve().parents[1])
         assert out.stdout.strip() == name
