@@ -89,13 +89,13 @@ class Timed:
         return direction
 
 
-def move_rows(make_player: Callable[[], Any], moves: int) -> np.ndarray:
-    """Per-move rows (see :class:`Timed`) of ``moves`` moves of seeded games, after a short untimed warm-up."""
+def move_rows(make_player: Callable[[], Any], count: int) -> np.ndarray:
+    """Per-move rows (see :class:`Timed`) of ``count`` moves of seeded games, after a short untimed warm-up."""
     player = make_player()
     _play(player, 10_000, 5)  # compile and calibrate before timing
     timed, seed = Timed(player), 0
-    while len(timed.rows) < moves:
-        _play(timed, seed, moves - len(timed.rows))
+    while len(timed.rows) < count:
+        _play(timed, seed, count - len(timed.rows))
         seed += 1
     return np.array(timed.rows)
 
@@ -109,7 +109,7 @@ def summary(rows: np.ndarray, ms: float) -> dict:
     wall, cpu = rows[:, 0], rows[:, 1]
     slow = rows[wall > 2 * ms]
     return {
-        "moves": len(rows), "p50": float(np.percentile(wall, 50)), "p95": float(np.percentile(wall, 95)),
+        "moves_played": len(rows), "p50": float(np.percentile(wall, 50)), "p95": float(np.percentile(wall, 95)),
         "max": float(wall.max()), "mean": float(wall.mean()), "over_1.2T": int((wall > 1.2 * ms).sum()),
         "over_2T": int((wall > 2 * ms).sum()), "cpu_p95": float(np.percentile(cpu, 95)), "cpu_max": float(cpu.max()),
         "stall_max": float((wall - cpu).max()), "depth_mean": float(rows[:, 6].mean()),

@@ -63,6 +63,8 @@ def read_records(path: Path) -> list[dict[str, Any]]:
             broken += 1
             continue
         if isinstance(record, dict) and "seed" in record and "setting" in record:
+            if "moves" in record and "moves_played" not in record:  # files written before 0.3 named the count "moves"
+                record["moves_played"] = record.pop("moves")
             records.append(record)
         else:
             broken += 1
@@ -132,7 +134,8 @@ def play_one(player: TDExpectimax, seed: int, spec: dict[str, Any], max_moves: i
     tick = time.perf_counter()
     record = play_game(player, rng=seed, max_moves=max_moves)
     ms = 1e3 * np.asarray(record.seconds) if record.seconds else np.zeros(1)
-    return {**spec, "seed": seed, "score": record.score, "max_tile": record.max_tile, "moves": record.moves_played,
+    return {**spec, "seed": seed, "score": record.score, "max_tile": record.max_tile,
+            "moves_played": record.moves_played,
             "think_seconds": float(np.sum(record.seconds)), "ms_per_move": float(ms.mean()),
             "ms_p50": float(np.percentile(ms, 50)), "ms_p95": float(np.percentile(ms, 95)), "ms_max": float(ms.max()),
             "seconds": time.perf_counter() - tick, "load_average": os.getloadavg()[0],
@@ -167,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
         player = TDExpectimax(net, ms_per_move=args.ms) if args.ms is not None else TDExpectimax(net, depth=args.depth)
         record = play_one(player, seed, spec, args.max_moves)
         append_record(out, record)
-        print(f"  seed {seed}: score {record['score']:>7} max {record['max_tile']:>5} moves {record['moves']:>5} "
+        print(f"  seed {seed}: score {record['score']:>7} max {record['max_tile']:>5} moves {record['moves_played']:>5} "
               f"{record['ms_per_move']:.2f} ms/move (p95 {record['ms_p95']:.2f}, max {record['ms_max']:.1f})", flush=True)
     return 0
 
@@ -192,12 +195,12 @@ def by_setting(paths: Iterable[Path]) -> dict[str, dict[int, dict[str, Any]]]:
 def summarise(games: list[dict[str, Any]]) -> dict[str, Any]:
     """Reach rates with 95% Wilson intervals, scores and time per move of one player's games."""
     n = len(games)
-    moves = sum(g["moves"] for g in games)
+    moves_played = sum(g["moves_played"] for g in games)
     out: dict[str, Any] = {"games": n, "median_score": statistics.median(g["score"] for g in games),
                            "mean_score": statistics.fmean(g["score"] for g in games),
-                           "ms_per_move": 1e3 * sum(g["think_seconds"] for g in games) / max(moves, 1),
+                           "ms_per_move": 1e3 * sum(g["think_seconds"] for g in games) / max(moves_played, 1),
                            "ms_p95_median": statistics.median(g["ms_p95"] for g in games),
-                           "ms_max": max(g["ms_max"] for g in games), "moves": moves}
+                           "ms_max": max(g["ms_max"] for g in games), "moves_played": moves_played}
     for tile in TILES:
         k = sum(g["max_tile"] >= tile for g in games)
         lo, hi = wilson_interval(k, n)

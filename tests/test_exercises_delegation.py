@@ -56,10 +56,10 @@ def striped_wrapped_by_play(rows, cols, centre):
     return set(play(board, (other, centre), rng=0).steps[0].cleared_cells)
 
 
-def parity_plus_blank_distance(puzzle):
+def parity_plus_blank_distance(board):
     from tilelab.sliding import blank_distance, permutation_parity
 
-    return (permutation_parity(puzzle) + blank_distance(puzzle)) % 2 == 0
+    return (permutation_parity(board) + blank_distance(board)) % 2 == 0
 
 
 def slide_row_through_game(row):

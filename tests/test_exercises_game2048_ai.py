@@ -111,20 +111,20 @@ def test_heuristic_contest_practice_never_passes_and_final_plays_fresh_seeds(mon
     seen = []
     real = lesson.contest
     monkeypatch.setattr(lesson, "contest", lambda w, games, *, first_seed: seen.append(first_seed) or real(w, games, first_seed=first_seed))
-    monkeypatch.setattr("tilelab.exercises._ALLOW_PACKAGE_CALLS", 1)  # the spy is this test's code calling tilelab
-    strong = HeuristicWeights(monotonicity=60.0)
-    practice = check("2048ai.heuristic_contest", strong, games=3)
-    assert not practice and "practice" in practice.message and "final=True" in practice.message
-    assert seen == [lesson.CONTEST_SEED] * 2
-    too_few = check("2048ai.heuristic_contest", strong, games=lesson.FINAL_GAMES - 1, final=True)
-    assert not too_few and f"at least {lesson.FINAL_GAMES}" in too_few.message
-    same = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS, games=lesson.FINAL_GAMES, final=True)
-    assert not same and "fresh seeds" in same.message  # identical weights: difference 0, never above zero
-    assert seen[-1] == lesson.final_seed(DEFAULT_WEIGHTS) >= lesson.FINAL_SEED_BASE > lesson.CONTEST_SEED + 10_000
-    assert lesson.final_seed(strong) != lesson.final_seed(DEFAULT_WEIGHTS)  # a fresh block for every answer
-    weak = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS.only("sum"), games=lesson.FINAL_GAMES, final=True)
-    assert not weak and "does not lie above zero" in weak.message
-    assert all(len(r.message) <= 300 for r in (practice, too_few, same, weak))
+    with allow_package_calls():  # the spy is this test's code calling tilelab
+        strong = HeuristicWeights(monotonicity=60.0)
+        practice = check("2048ai.heuristic_contest", strong, games=3)
+        assert not practice and "practice" in practice.message and "final=True" in practice.message
+        assert seen == [lesson.CONTEST_SEED] * 2
+        too_few = check("2048ai.heuristic_contest", strong, games=lesson.FINAL_GAMES - 1, final=True)
+        assert not too_few and f"at least {lesson.FINAL_GAMES}" in too_few.message
+        same = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS, games=lesson.FINAL_GAMES, final=True)
+        assert not same and "fresh seeds" in same.message  # identical weights: difference 0, never above zero
+        assert seen[-1] == lesson.final_seed(DEFAULT_WEIGHTS) >= lesson.FINAL_SEED_BASE > lesson.CONTEST_SEED + 10_000
+        assert lesson.final_seed(strong) != lesson.final_seed(DEFAULT_WEIGHTS)  # a fresh block for every answer
+        weak = check("2048ai.heuristic_contest", DEFAULT_WEIGHTS.only("sum"), games=lesson.FINAL_GAMES, final=True)
+        assert not weak and "does not lie above zero" in weak.message
+        assert all(len(r.message) <= 300 for r in (practice, too_few, same, weak))
 
 
 def test_heuristic_contest_refuses_bad_input():

@@ -28,16 +28,16 @@ NAMES = ("sliding.inversions", "sliding.is_solvable", "sliding.shuffle", "slidin
 
 # --- answers a student might write (no forbidden package calls) ---
 
-def my_inversions(puzzle):
-    seq = [t for t in puzzle.tiles if t != 0]
+def my_inversions(board):
+    seq = [t for t in board.tiles if t != 0]
     return sum(1 for i, a in enumerate(seq) for b in seq[i + 1:] if a > b)
 
 
-def my_is_solvable(puzzle):
-    count = inversions(puzzle)  # allowed: exercise 1 wrote it
-    if puzzle.cols % 2 == 1:
+def my_is_solvable(board):
+    count = inversions(board)  # allowed: exercise 1 wrote it
+    if board.cols % 2 == 1:
         return count % 2 == 0
-    return (count + puzzle.rows - puzzle.blank[0]) % 2 == 1
+    return (count + board.rows - board.blank[0]) % 2 == 1
 
 
 def my_shuffle(rows, cols, rng):
@@ -48,8 +48,8 @@ def my_shuffle(rows, cols, rng):
     return board.swap_tiles(a, b)
 
 
-def my_multi_moves(puzzle, tiles):
-    moves, last, board = 0, None, puzzle
+def my_multi_moves(board, tiles):
+    moves, last = 0, None
     for tile in tiles:
         event = play(board, tile)
         moves += event.direction != last

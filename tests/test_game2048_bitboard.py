@@ -130,7 +130,7 @@ def test_batch_play_is_seeded_and_plays_every_game_to_the_end():
     assert all(bb.legal_codes(int(b)) == [] for b in a.boards)
     assert (a.max_tiles == [bb.max_tile_bits(int(b)) for b in a.boards]).all()
     # the score is the sum of merged tiles, so it is at least the board's value minus the spawned value
-    tile_sums = np.array([sum(sum(r) for r in bb._tile_rows(int(b))) for b in a.boards])
+    tile_sums = np.array([sum(sum(r) for r in bb.from_bitboard(int(b)).grid) for b in a.boards])
     assert (a.scores > 0).all() and (a.scores >= tile_sums - 4 * (a.moves_played + 2)).all()
     assert a.total_moves == int(a.moves_played.sum()) > 300 * 50
 
@@ -150,7 +150,7 @@ def test_batch_play_respects_max_moves_and_p_four():
     capped = bb.play_random_batch(50, rng=1, max_moves=10)
     assert (capped.moves_played == 10).all()
     only_twos = bb.play_random_batch(20, rng=1, p_four=0.0, max_moves=1)
-    assert all(v in (0, 2, 4) for b in only_twos.boards for row in bb._tile_rows(int(b)) for v in row)
+    assert all(v in (0, 2, 4) for b in only_twos.boards for row in bb.from_bitboard(int(b)).grid for v in row)
     with pytest.raises(ValueError):
         bb.play_random_batch(0)
     with pytest.raises(ValueError):

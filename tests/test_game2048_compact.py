@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -29,6 +30,11 @@ from tilelab.game2048.learning import ntuple_compact
 from tilelab.game2048.learning.ntuple_kernels import compact_weight, net_value
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _bytes_sha256(array: np.ndarray) -> str:
+    """The SHA-256 of an array's bytes in C order (what a saved net records as its weights' digest)."""
+    return hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
 
 
 def _script(name: str):
@@ -192,7 +198,7 @@ def odd_net() -> NTupleNetwork:
 def test_compact_in_memory_reads_every_weight_as_the_float32_tables(odd_net, tmp_path, encoding):
     path = save_compact(odd_net, tmp_path / "odd.npz", encoding=encoding)
     small, dense = CompactNetwork.load(path), load_compact(path)
-    assert small.kept == np.count_nonzero(dense.weights) and small.sha256 == ntuple_compact._sha256(dense.weights)
+    assert small.kept == np.count_nonzero(dense.weights) and small.sha256 == _bytes_sha256(dense.weights)
     assert np.array_equal(small.to_network().weights, dense.weights)
     blocks, values, _ = small.tables
     compiled, plain = compact_weight, py_func(compact_weight)
@@ -296,7 +302,7 @@ def test_bench_appends_one_line_per_game_and_resumes(compact_file, tmp_path, cap
     _run(compact_file, out, "1002:1004")  # the other half, as a second process would
     records = bench.read_records(out)
     assert [r["seed"] for r in records] == [1000, 1001, 1002, 1003]
-    assert all(r["setting"] == "compact-depth1" and r["moves"] == 25 and r["kind"] == "compact" for r in records)
+    assert all(r["setting"] == "compact-depth1" and r["moves_played"] == 25 and r["kind"] == "compact" for r in records)
     assert {r["net"] for r in records} == {compact_file.name}  # outside the repository: the file name, no folders
     capsys.readouterr()
     _run(compact_file, out, "1000:1004")  # nothing left to play
@@ -339,7 +345,7 @@ def test_bench_summary_rates_intervals_and_paired_difference(compact_file, full_
 
 
 def test_summary_arithmetic():
-    games = [{"seed": s, "score": 100 * s, "max_tile": t, "moves": 10, "think_seconds": 0.01, "ms_p95": 1.0,
+    games = [{"seed": s, "score": 100 * s, "max_tile": t, "moves_played": 10, "think_seconds": 0.01, "ms_p95": 1.0,
               "ms_max": 2.0} for s, t in enumerate([16384, 16384, 8192, 32768])]
     s = bench.summarise(games)
     assert s["reach_16384"]["count"] == 3 and s["reach_32768"]["rate"] == 0.25 and s["ms_per_move"] == 1.0
@@ -430,7 +436,7 @@ def test_shipped_strong_net_is_small_in_memory_and_plays_as_its_float32_tables(s
     seeded 1-ply games, searching 3 moves deep, against the same file expanded to float32 tables."""
     assert shipped.memory_bytes < 50 * 2**20 and shipped.kept == shipped.values.size
     dense = load_compact(ntuple_compact.STRONG_NET)
-    assert shipped.sha256 == ntuple_compact._sha256(dense.weights)
+    assert shipped.sha256 == _bytes_sha256(dense.weights)
     positions = make.sample_positions(shipped, 2000, 5)
     assert len(positions) == 2000 and max(b.max_tile for b in positions) >= 2048
     small, full = TDExpectimax(shipped, depth=3), TDExpectimax(dense, depth=3)
@@ -562,7 +568,7 @@ def test_the_rebuilt_full_net_replays_the_saved_91_percent_games():
     records = bench.read_records(RESULTS / "bench_2048_strong_full-depth3.jsonl")
     assert records and {r["trained_games"] for r in records} == {643_000} and len({r["net_sha256"] for r in records}) == 1
     for r in records:
-        assert (r["score"], r["moves"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
+        assert (r["score"], r["moves_played"], r["max_tile"]) == tuple(saved[r["seed"]][k] for k in ("score", "moves", "max_tile"))
     readme = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8").replace("\n", " ")
     assert sorted(r["seed"] for r in records) == list(range(1000, 1100))
     reached = sum(r["max_tile"] >= 16384 for r in records)

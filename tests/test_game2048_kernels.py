@@ -9,7 +9,6 @@ recorded are benchmark figures (``python benchmarks/bench_2048_search_record.py`
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import math
 import os
@@ -22,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 from tilelab._jit import HAVE_NUMBA
 from tilelab.game2048 import Board, ai, legal_moves, play
-from tilelab.game2048.fast import bitboard, kernels
+from tilelab.game2048.fast import bitboard, bitrows, kernels
 from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
 from tilelab.game2048.learning.ntuple_players import TDExpectimax
 from tilelab.game2048.fast.bitboard import from_bitboard
@@ -121,9 +120,9 @@ def test_the_search_copies_are_compiled_without_numbas_reference_counting():
     from tilelab.game2048 import expectimax
     from tilelab.game2048.learning import ntuple_kernels
 
-    copies = [*expectimax._HEURISTIC_SEARCH, *ntuple_kernels.TD_SEARCH]
+    copies = [*expectimax.HEURISTIC_SEARCH, *ntuple_kernels.TD_SEARCH]
     assert [copy.targetoptions.get("_nrt") for copy in copies] == [False] * 4
-    fresh = kernels.make_search("refcount_check", expectimax._evaluate, with_points=False)
+    fresh = kernels.make_search("refcount_check", expectimax.heuristic_leaf, with_points=False)
     assert [copy.targetoptions.get("_nrt") for copy in fresh] == [False, False]
 
 
@@ -145,7 +144,6 @@ def test_td_depth_is_one_more_than_the_kernels_because_its_leaf_is_a_move(td_net
 
 # ---------------------------------------------------------------------------------- the kernels module
 def test_the_bitboard_primitives_have_public_names_in_their_own_modules():
-    from tilelab.game2048.fast import bitrows
 
     for module, names in ((bitrows, ("apply_move", "count_empty", "max_exponent", "transpose_bits", "U64")),
                           (bitboard, ("spawn_xorshift", "seed_state", "random_playout"))):
@@ -247,11 +245,11 @@ def test_moves_from_the_compact_tables_equal_apply_move(bits):
     b = np.uint64(bits)
     flipped = np.uint64(kernels.transpose_bits(b))  # (numba hands a uint64 back as a Python int)
     for code in range(4):
-        want = kernels.apply_move(b, code, full.left, full.right, full.score)
+        want = bitrows.apply_move(b, code, full.left, full.right, full.score)
         assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, True) == want
         if not kernels.might_overflow(b):  # unscored: same board, no points (the heuristic does not count them)
             assert kernels.move_pair(b, flipped, code, rows.left, rows.right, rows.score, False)[0] == want[0]
-    assert kernels.might_overflow(b) == (kernels.max_exponent(b) == 15)
+    assert kernels.might_overflow(b) == (bitrows.max_exponent(b) == 15)
 
 
 @settings(max_examples=300, deadline=None)
@@ -263,21 +261,22 @@ def test_the_chance_nodes_empty_cells_are_exactly_the_boards_zero_nibbles(bits):
     want = [i for i in range(16) if (bits >> (4 * i)) & 15 == 0]
     free = int(kernels.empty_cells_bits(b))
     assert free == sum(1 << (4 * i) for i in want)
-    assert kernels.count_cells(np.uint64(free)) == len(want) == kernels.count_empty(b)
+    assert kernels.count_cells(np.uint64(free)) == len(want) == bitrows.count_empty(b)
     assert [kernels.cell_index(np.uint64(1 << (4 * i))) for i in want] == want
 
 
 @settings(max_examples=200, deadline=None)
 @given(boards, st.integers(0, 15), st.sampled_from([1, 2]))
 def test_a_spawned_leaf_scores_the_very_same_float_as_a_full_evaluation(bits, index, exponent):
-    from tilelab.game2048.expectimax import _evaluate, _evaluate_prepare, _evaluate_spawned, heuristic_table
+    from tilelab.game2048.expectimax import (heuristic_leaf, heuristic_leaf_prepare, heuristic_leaf_spawned,
+                                             heuristic_table)
 
     after = np.uint64(bits & ~(0xF << (4 * index)))  # cell index is empty
     child = after | np.uint64(exponent << (4 * index))
     table = heuristic_table()
-    flipped, *entries = _evaluate_prepare(after, table)
+    flipped, *entries = heuristic_leaf_prepare(after, table)
     prep = (np.uint64(flipped), *entries)  # (numba hands a uint64 back as a Python int)
-    assert _evaluate_spawned(child, index, np.uint64(exponent), prep, table) == _evaluate(child, table)
+    assert heuristic_leaf_spawned(child, index, np.uint64(exponent), prep, table) == heuristic_leaf(child, table)
 
 
 # a bitboard with at least one empty cell and tiles up to 2048 (a search from it has moves to make)
@@ -322,12 +321,13 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
 
     from tilelab.game2048 import expectimax
 
-    name = expectimax._HEURISTIC_SEARCH.chance_value.__name__
-    digest = kernels.code_digest(expectimax._evaluate, expectimax._evaluate_prepare, expectimax._evaluate_spawned)
+    name = expectimax.HEURISTIC_SEARCH.chance_value.__name__
+    digest = kernels.code_digest(expectimax.heuristic_leaf, expectimax.heuristic_leaf_prepare,
+                                 expectimax.heuristic_leaf_spawned)
     assert name == f"chance_value_heuristic_{digest}"
     for seed in ("1", "2"):
         out = subprocess.run([sys.executable, "-c", "from tilelab.game2048 import expectimax; "
-                              "print(expectimax._HEURISTIC_SEARCH.chance_value.__name__)"],
+                              "print(expectimax.HEURISTIC_SEARCH.chance_value.__name__)"],
                              capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": seed},
                              cwd=Path(__file__).resolve().parents[1])
         assert out.stdout.strip() == name
@@ -339,7 +339,7 @@ def test_a_compiled_copy_is_named_after_its_leaf_so_a_changed_leaf_never_reuses_
         return 2.0
 
     def calls_a_tilelab_function(board, data):
-        return float(kernels.count_empty(board))
+        return float(bitrows.count_empty(board))
 
     assert len({kernels.code_digest(f) for f in (leaf, other_leaf, calls_a_tilelab_function)}) == 3
     assert kernels.code_digest(calls_a_tilelab_function) != kernels.code_digest(calls_a_tilelab_function, leaf)

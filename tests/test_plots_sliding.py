@@ -12,12 +12,12 @@ import pytest
 from matplotlib.figure import Figure
 
 from tilelab.plots.sliding import (
-    draw_puzzle,
+    draw_board,
     plot_distance_histogram,
     plot_inversions,
     plot_move_effect,
     plot_neighbourhood,
-    plot_puzzle,
+    plot_board,
     plot_puzzles,
     plot_shuffle_comparison,
 )
@@ -29,9 +29,9 @@ def _texts(ax):
     return [t.get_text() for t in ax.texts]
 
 
-def test_puzzle_picture_numbers_every_tile_but_the_blank():
+def test_board_picture_numbers_every_tile_but_the_blank():
     p = Board.parse("3 1 2\n4 . 5\n6 7 8")
-    fig = plot_puzzle(p, title="a board")
+    fig = plot_board(p, title="a board")
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert sorted(_texts(ax), key=int) == [str(t) for t in range(1, 9)]
@@ -43,7 +43,7 @@ def test_puzzle_picture_numbers_every_tile_but_the_blank():
 
 def test_picture_mode_draws_image_pieces():
     image = np.random.default_rng(0).random((60, 90, 3))
-    fig = plot_puzzle(Board.goal(2, 3), image=image, numbers=False)
+    fig = plot_board(Board.goal(2, 3), image=image, numbers=False)
     ax = fig.axes[0]
     assert len(ax.images) == 5 and not ax.texts
     # tile 1 shows the top-left piece of the picture
@@ -98,9 +98,9 @@ def test_shuffle_comparison_one_panel_per_method():
         plot_shuffle_comparison({})
 
 
-def test_draw_puzzle_on_a_given_axes():
+def test_draw_board_on_a_given_axes():
     fig, ax = plt.subplots()
-    assert draw_puzzle(ax, Board.goal(2, 2), highlight=(3,)) is ax
+    assert draw_board(ax, Board.goal(2, 2), highlight=(3,)) is ax
     assert len(ax.texts) == 3
 
 

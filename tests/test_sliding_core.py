@@ -32,7 +32,7 @@ SMALL_SHAPES = [(2, 2), (2, 3), (3, 2)]
 
 
 @st.composite
-def puzzles(draw, max_side: int = 5):
+def boards(draw, max_side: int = 5):
     rows = draw(st.integers(2, max_side))
     cols = draw(st.integers(2, max_side))
     tiles = draw(st.permutations(range(rows * cols)))
@@ -61,7 +61,7 @@ def test_text_picture_round_trip_and_repr():
     assert Board.parse("_ 1\n2 3") == Board.parse("0 1\n2 3") == Board((0, 1, 2, 3), 2, 2)
 
 
-@given(puzzles())
+@given(boards())
 @settings(deadline=None)
 def test_parse_inverts_str(p):
     assert Board.parse(str(p)) == p
@@ -158,7 +158,7 @@ def test_legal_moves_and_neighbours():
         list(p.successors("diagonal"))
 
 
-@given(puzzles(), st.data())
+@given(boards(), st.data())
 @settings(deadline=None)
 def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
     tile = data.draw(st.sampled_from(p.legal_moves()))
@@ -175,7 +175,7 @@ def test_slide_keeps_a_permutation_and_can_be_undone(p, data):
     assert Board(after.tiles, after.rows, after.cols) == after  # validated copy agrees
 
 
-@given(puzzles(), st.data())
+@given(boards(), st.data())
 @settings(deadline=None)
 def test_every_single_move_flips_both_parities(p, data):
     goal = Board.goal(p.rows, p.cols)
@@ -206,7 +206,7 @@ def test_horizontal_moves_keep_inversions_vertical_change_them_by_up_to_width_mi
         assert abs(change) in (0, 2) and (change - (p.cols - 1)) % 2 == 0
 
 
-@given(puzzles())
+@given(boards())
 @settings(deadline=None)
 def test_vertical_move_changes_inversions_by_width_minus_one_mod_two(p):
     for direction in DIRECTIONS:
@@ -266,7 +266,7 @@ def test_goal_independent_rule_agrees_with_bfs_for_other_goals(rows, cols):
             assert is_solvable(p, goal=goal) == (p in reachable)
 
 
-@given(puzzles(max_side=6))
+@given(boards(max_side=6))
 @settings(deadline=None)
 def test_three_formulations_are_one_rule(p):
     width_rule = solvable_by_width_rule(p)
@@ -274,7 +274,7 @@ def test_three_formulations_are_one_rule(p):
     assert (corner_formula(p) % 2 == 0) == width_rule  # the iOS Puzzle8 formula
 
 
-@given(puzzles(max_side=4), st.data())
+@given(boards(max_side=4), st.data())
 @settings(deadline=None, max_examples=60)
 def test_solvable_to_any_goal_that_is_reachable(p, data):
     goal = p
@@ -348,10 +348,9 @@ def test_inversions_of_a_huge_board_do_not_stall():
 from tilelab.sliding import distance, distance_table, random_walk  # noqa: E402
 
 
-def _runs_of_single_moves(puzzle, tiles):
+def _runs_of_single_moves(board, tiles):
     """The definition read literally: expand to single-tile moves, count the runs of one direction."""
     directions = []
-    board = puzzle
     for tile in tiles:
         event = play(board, tile)
         directions += [event.direction] * event.single_moves

@@ -31,9 +31,9 @@ def quick_db():
     return PatternDatabase.build(4, 4, QUICK_4X4_SPLIT, reflect=True)
 
 
-def _check_solution(puzzle: Board, result: SolveResult) -> None:
+def _check_solution(board: Board, result: SolveResult) -> None:
     assert result.complete and not result.stopped_early
-    assert puzzle.play_all(result.moves).is_goal()  # every move legal (play raises otherwise)
+    assert board.play_all(result.moves).is_goal()  # every move legal (play raises otherwise)
     assert result.length == len(result.moves)
 
 

@@ -50,9 +50,9 @@ def test_every_fast_twin_has_its_plain_name_and_the_convention_is_stated():
 def test_legal_moves_is_the_one_name_in_every_engine_and_game():
     board = g2048.Board.parse("2 2 . .\n. . . .\n. . . .\n. . . 4")
     assert g2048.legal_moves(board) == g2048.Game(board=board, rng=0).legal_moves()
-    puzzle = sliding.Board.parse("1 2 3\n4 . 5\n6 7 8")
-    assert sliding.legal_moves(puzzle) == puzzle.legal_moves() == (2, 4, 5, 7)
-    assert list(sliding.Game(board=puzzle).legal_moves()) == [2, 4, 5, 7]
+    board = sliding.Board.parse("1 2 3\n4 . 5\n6 7 8")
+    assert sliding.legal_moves(board) == board.legal_moves() == (2, 4, 5, 7)
+    assert list(sliding.Game(board=board).legal_moves()) == [2, 4, 5, 7]
     candies = m3.stable_board(6, 6, 5, rng=1)
     assert m3.legal_moves(candies) == m3.Game(board=candies, rng=0).legal_moves()
     with pytest.raises(TypeError, match="Board"):

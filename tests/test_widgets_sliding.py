@@ -260,9 +260,9 @@ def test_timer_solved_banner_and_session_best():
     assert "best 2x3" in board.status.value
 
 
-def _optimal_path(puzzle):
-    dist = bfs_distances(Board.goal(puzzle.rows, puzzle.cols))
-    path, board = [], puzzle
+def _optimal_path(board):
+    dist = bfs_distances(Board.goal(board.rows, board.cols))
+    path = []
     while not board.is_goal():
         tile, board = min(board.neighbours(), key=lambda tb: dist[tb[1]])
         path.append(tile)
@@ -341,9 +341,9 @@ def test_students_own_photo_via_upload():
 
 
 def _fake_solvers(monkeypatch, calls, optimal=True):
-    def solve(puzzle, method="idastar", **kw):
+    def solve(board, method="idastar", **kw):
         calls.append(method)
-        return SimpleNamespace(moves=tuple(_optimal_path(puzzle)), optimal=optimal, complete=True)
+        return SimpleNamespace(moves=tuple(_optimal_path(board)), optimal=optimal, complete=True)
 
     monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
     # a stand-in needs no compiling: no warm-up call, whichever tests ran before (the warm-up has its own test)
@@ -434,10 +434,10 @@ def test_a_game_solved_with_hints_is_not_a_record(monkeypatch):
 def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
     calls = []
 
-    def solve(puzzle, method="idastar", **kw):
+    def solve(board, method="idastar", **kw):
         calls.append(method)
         if method == "human":
-            return tilelab.sliding.solvers.solve(puzzle, method="human")
+            return tilelab.sliding.solvers.solve(board, method="human")
         return SimpleNamespace(moves=(), optimal=False, complete=False)  # budget used up
 
     monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
@@ -451,7 +451,7 @@ def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
 
 def test_broken_solver_is_caught(monkeypatch):
     monkeypatch.setattr(tilelab.sliding, "solve",
-                        lambda puzzle, method="idastar", **kw: SimpleNamespace(moves=(1,), optimal=False,
+                        lambda board, method="idastar", **kw: SimpleNamespace(moves=(1,), optimal=False,
                                                                                complete=True), raising=False)
     monkeypatch.setattr(session, "_warm_solver", lambda *args: None)
     board, _ = make(4, seed=5)
@@ -529,14 +529,14 @@ def test_compiling_the_solver_never_eats_the_hint_budget(monkeypatch):
     real_solve = tilelab.sliding.solve
     calls = []
 
-    def slow_first_call(puzzle, **kwargs):  # the first call stands in for numba compiling (seconds)
+    def slow_first_call(board, **kwargs):  # the first call stands in for numba compiling (seconds)
         calls.append(kwargs.get("budget"))
         if len(calls) == 1:
             import time as _time
             _time.sleep(0.6)
             if kwargs.get("budget") is not None:  # compiling inside the timed search: out of budget
                 return SimpleNamespace(moves=[], complete=False, optimal=False)
-        return real_solve(puzzle, **kwargs)
+        return real_solve(board, **kwargs)
 
     monkeypatch.setattr(session, "PLAN_SECONDS", 0.5)
     monkeypatch.setattr(session, "_WARMED", set())

@@ -297,8 +297,8 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
             return Result(name, False, f"on {rows}x{cols} boards with 3 kinds, the board below came up in {share:.1%} of "
                           f"{FAIR_DEALS:,} deals; the exclude deal (each cell uniform among the kinds allowed there) "
                           f"gives it {fair:.1%}. Draw uniformly among the allowed kinds", board, _show(board))
-    return Result(name, True, f"passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
-                  f"board from the same seed, and each 1x3 and 3x1 board as often as the exclude deal deals it")
+    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
+                  "board from the same seed, and each 1x3 and 3x1 board as often as the exclude deal deals it")
 
 
 #: The tiny boards whose every deal is counted: 24 boards each, with the exclude deal's exact chances.

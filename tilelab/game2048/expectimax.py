@@ -63,30 +63,16 @@ import numpy.typing as npt
 
 from tilelab._checks import as_float, as_int
 from tilelab._jit import njit
-from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_MASK, ROW_VALUES, SIZE, Bits, row_tables
+from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.stopping import check_deadline, check_node_limit
-from tilelab.game2048.fast.kernels import (
-    CHECK_EVERY,
-    COUNTERS,
-    FREE_TAG,
-    LOST,
-    NO_MOVE,
-    STOPPED_BY_CLOCK,
-    STOPPED_BY_LIMIT,
-    F64Array,
-    count_node,
-    make_search,
-    new_counters,
-    search_rows,
-    table_slot,
-    transposition_table,
-)
+from tilelab.game2048.fast.kernels import NO_MOVE, F64Array, make_search, new_counters, search_rows, transposition_table
 from tilelab.game2048.fast.bitrows import ROW_MASK_U64, U64, transpose_bits
 
 __all__ = ["HeuristicWeights", "DEFAULT_WEIGHTS", "heuristic_table", "evaluate_bits", "SearchTables", "search_bits",
            "SearchResult", "row_terms", "Budget", "deepen", "NODES_PER_MS", "check_search_settings",
-           "TranspositionTable"]
+           "TranspositionTable", "heuristic_leaf", "heuristic_leaf_prepare", "heuristic_leaf_spawned",
+           "HEURISTIC_SEARCH"]
 
 
 @dataclass(frozen=True)
@@ -209,7 +195,7 @@ def _build_heuristic_table(w: HeuristicWeights) -> npt.NDArray[Any]:
 
 # ---------------------------------------------------------------------------------- the search kernel
 @njit(inline="always")
-def _evaluate(bits: Bits, htable: F64Array) -> float:
+def heuristic_leaf(bits: Bits, htable: F64Array) -> float:
     """Sum of the line table over the four rows and the four columns."""
     bits = U64(bits)
     flipped = transpose_bits(bits)
@@ -221,8 +207,8 @@ def _evaluate(bits: Bits, htable: F64Array) -> float:
 
 
 @njit(inline="always")
-def _evaluate_prepare(after: Bits, htable: F64Array) -> tuple[Bits, float, float, float, float, float, float, float,
-                                                               float]:
+def heuristic_leaf_prepare(after: Bits, htable: F64Array) -> tuple[Bits, float, float, float, float, float, float,
+                                                                    float, float]:
     """Once per chance node: the afterstate's transpose and the table entry of each of its rows and columns."""
     after = U64(after)
     flipped = transpose_bits(after)
@@ -233,9 +219,10 @@ def _evaluate_prepare(after: Bits, htable: F64Array) -> tuple[Bits, float, float
 
 
 @njit(inline="always")
-def _evaluate_spawned(child: Bits, index: int, exponent: Bits, prep: tuple[Bits, float, float, float, float, float,
-                                                                          float, float, float], htable: F64Array) -> float:
-    """:func:`_evaluate` of the afterstate with one tile spawned at ``index``: only its row and its column change,
+def heuristic_leaf_spawned(child: Bits, index: int, exponent: Bits,
+                           prep: tuple[Bits, float, float, float, float, float, float, float, float],
+                           htable: F64Array) -> float:
+    """:func:`heuristic_leaf` of the afterstate with one tile spawned at ``index``: only its row and its column change,
     so two lookups instead of eight, summed in the same order (the very same float)."""
     flipped, r0, r1, r2, r3, c0, c1, c2, c3 = prep
     row, col = index >> 2, index & 3
@@ -250,10 +237,10 @@ def _evaluate_spawned(child: Bits, index: int, exponent: Bits, prep: tuple[Bits,
     return total
 
 
-# the one kernel, the line table at the leaves (two lookups a leaf: see _evaluate_spawned)
-_HEURISTIC_SEARCH = make_search("heuristic", _evaluate, with_points=False, prepare=_evaluate_prepare,
-                                spawned=_evaluate_spawned)
-_search = _HEURISTIC_SEARCH.root_values
+# the one kernel, the line table at the leaves (two lookups a leaf: see heuristic_leaf_spawned)
+HEURISTIC_SEARCH = make_search("heuristic", heuristic_leaf, with_points=False, prepare=heuristic_leaf_prepare,
+                               spawned=heuristic_leaf_spawned)
+_search = HEURISTIC_SEARCH.root_values
 
 
 # ---------------------------------------------------------------------------------- Python side
@@ -339,7 +326,7 @@ def evaluate_bits(bits: int, weights: HeuristicWeights = DEFAULT_WEIGHTS) -> flo
     >>> evaluate_bits(sorted_board) > evaluate_bits(parse_bits("2 16 4 8\\n. . . .\\n. . . .\\n. . . ."))
     True
     """
-    return float(_evaluate(U64(bits), heuristic_table(weights)))
+    return float(heuristic_leaf(U64(bits), heuristic_table(weights)))
 
 
 def check_search_settings(depth: int, cutoff: float, p_four: float) -> tuple[int, float, float]:

@@ -13,13 +13,13 @@ from tilelab._checks import is_int, short_repr
 from tilelab._protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
-from tilelab._random import RngLike, as_generator, seeded_generator
+from tilelab._random import RngLike, seeded_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
 )
 from tilelab.game2048.rules import MoveResult, is_over, legal_moves, play_parsed
-from tilelab.game2048.chance import Spawn, sample_outcome, spawn, spawn_outcomes
+from tilelab.game2048.chance import Spawn, sample_outcome, spawn_outcomes
 
 __all__ = [
     "Game",

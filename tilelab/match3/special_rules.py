@@ -69,7 +69,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-import numpy as np
 
 from tilelab.match3.board import Cell, EMPTY, Move, RUN
 from tilelab.match3.cascade import (

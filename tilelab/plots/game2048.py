@@ -28,7 +28,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Rectangle
 
 from tilelab.game2048 import Board, Direction, play, slide_row, spawn_outcomes
 from tilelab.game2048.board import DEFAULT_P_FOUR
-from tilelab.game2048.palette import BOARD_COLOR, BLANK_COLOR, font_fraction, tile_style
+from tilelab.game2048.palette import BOARD_COLOR, font_fraction, tile_style
 
 __all__ = [
     "draw_board",

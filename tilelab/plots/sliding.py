@@ -1,7 +1,7 @@
 """Pictures for the sliding-puzzle lessons; every function returns a matplotlib ``Figure``.
 
 >>> from tilelab.sliding import Board
->>> fig = plot_puzzle(Board.goal(3, 3), title="goal")
+>>> fig = plot_board(Board.goal(3, 3), title="goal")
 >>> fig.axes[0].get_title()
 'goal'
 """
@@ -19,12 +19,12 @@ from matplotlib.patches import Arc, FancyBboxPatch, Rectangle
 from tilelab.sliding import Board, distance_histogram, inversion_pairs, inversions, play
 
 __all__ = [
-    "draw_puzzle",
+    "draw_board",
     "plot_distance_histogram",
     "plot_inversions",
     "plot_move_effect",
     "plot_neighbourhood",
-    "plot_puzzle",
+    "plot_board",
     "plot_puzzles",
     "plot_blank_cells",
     "plot_shuffle_comparison",
@@ -39,7 +39,7 @@ CELL_INCHES = 0.55  # size of one cell in the figure
 GAP = 0.06  # gap between tiles, in cells
 
 
-def draw_puzzle(
+def draw_board(
     ax: Axes,
     board: Board,
     *,
@@ -86,7 +86,7 @@ def draw_puzzle(
     return ax
 
 
-def plot_puzzle(
+def plot_board(
     board: Board,
     *,
     title: str | None = None,
@@ -98,13 +98,13 @@ def plot_puzzle(
     fig, ax = plt.subplots(
         figsize=(CELL_INCHES * board.cols + 0.4, CELL_INCHES * board.rows + (0.7 if title else 0.3))
     )
-    draw_puzzle(ax, board, highlight=highlight, image=image, numbers=numbers, title=title)
+    draw_board(ax, board, highlight=highlight, image=image, numbers=numbers, title=title)
     fig.tight_layout()
     return fig
 
 
 def plot_puzzles(
-    puzzles: Sequence[Board],
+    boards: Sequence[Board],
     titles: Sequence[str] | None = None,
     *,
     highlight: Sequence[int] = (),
@@ -116,16 +116,16 @@ def plot_puzzles(
     >>> len(plot_puzzles([g, g.slide(4)], ["before", "after"]).axes)
     2
     """
-    if not puzzles:
-        raise ValueError("give at least one puzzle to draw")
-    titles = list(titles) if titles is not None else [None] * len(puzzles)
-    if len(titles) != len(puzzles):
-        raise ValueError(f"{len(puzzles)} puzzles but {len(titles)} titles")
-    width = sum(CELL_INCHES * p.cols + 0.4 for p in puzzles)
-    height = max(CELL_INCHES * p.rows for p in puzzles) + 0.8
-    fig, axes = plt.subplots(1, len(puzzles), figsize=(width, height), squeeze=False)
-    for ax, p, t in zip(axes[0], puzzles, titles):
-        draw_puzzle(ax, p, title=t, highlight=highlight)
+    if not boards:
+        raise ValueError("give at least one board to draw")
+    titles = list(titles) if titles is not None else [None] * len(boards)
+    if len(titles) != len(boards):
+        raise ValueError(f"{len(boards)} boards but {len(titles)} titles")
+    width = sum(CELL_INCHES * p.cols + 0.4 for p in boards)
+    height = max(CELL_INCHES * p.rows for p in boards) + 0.8
+    fig, axes = plt.subplots(1, len(boards), figsize=(width, height), squeeze=False)
+    for ax, p, t in zip(axes[0], boards, titles):
+        draw_board(ax, p, title=t, highlight=highlight)
     fig.tight_layout()
     return fig
 
@@ -198,7 +198,7 @@ def plot_inversions(board: Board, *, highlight: Sequence[int] = ()) -> Figure:
         1, 2, figsize=(board_w + strip_w + 0.6, height),
         gridspec_kw={"width_ratios": [board_w, strip_w]},
     )
-    draw_puzzle(left, board, highlight=highlight, title="board")
+    draw_board(left, board, highlight=highlight, title="board")
     _draw_sequence(right, seq, pairs, highlight=highlight)
     count = len(pairs)
     right.set_title(
@@ -245,7 +245,7 @@ def plot_move_effect(board: Board) -> Figure:
     ]
     base = inversions(board)
     for k, (board, title, marked, arcs_of) in enumerate(boards):
-        draw_puzzle(board_axes[k], board, highlight=marked, title=title)
+        draw_board(board_axes[k], board, highlight=marked, title=title)
         seq = [t for t in board.tiles if t != 0]
         _draw_sequence(strip_axes[k], seq, inversion_pairs(board), highlight=marked, arcs_of=arcs_of)
         count = inversions(board)
@@ -309,7 +309,7 @@ def plot_neighbourhood(board: Board, depth: int = 2, metric: str = "single") -> 
     for board, (x, y) in centre.items():
         ax = fig.add_axes((x - box_w / 2, y - box_h / 2, box_w, box_h), zorder=2)
         moved = [t for t, child in board.successors(metric) if layer_of.get(child, -1) == layer_of[board] - 1]
-        draw_puzzle(ax, board, highlight=moved if layer_of[board] else ())
+        draw_board(ax, board, highlight=moved if layer_of[board] else ())
     fig.suptitle(
         f"Every board within {depth} {metric}-tile move{'s' if depth > 1 else ''}: "
         f"{len(layer_of)} boards, {len(edges)} moves (orange: touch it to go back one level)",

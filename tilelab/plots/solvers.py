@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from tilelab._random import RngLike, as_generator
-from tilelab.plots.sliding import CELL_INCHES, draw_puzzle
+from tilelab.plots.sliding import CELL_INCHES, draw_board
 from tilelab.sliding import Board
 from tilelab.sliding.heuristics import HEURISTICS
 from tilelab.sliding.space import distance_table, unrank
@@ -189,7 +189,7 @@ def plot_human_storyboard(board: Board, moves: Sequence[int], stages: Sequence[t
     fig, axes = plt.subplots(1, len(frames), figsize=(width * len(frames), CELL_INCHES * board.rows + 1.0),
                              squeeze=False)
     for ax, (b, title, placed) in zip(axes[0], frames):
-        draw_puzzle(ax, b, highlight=placed, title=title)
+        draw_board(ax, b, highlight=placed, title=title)
     fig.tight_layout()
     return fig
 
@@ -240,7 +240,7 @@ def plot_search_tree(board: Board, depth: int = 2) -> Figure:
             x = (i + 0.5) / len(level)
             y = 1 - (k + 0.55) / (depth + 1)
             ax = fig.add_axes([x - box_w / 2, y - box_h / 2, box_w, box_h])
-            draw_puzzle(ax, board, highlight=[tile] if tile else ())
+            draw_board(ax, board, highlight=[tile] if tile else ())
             row.append((x, y))
         centres.append(row)
     for k in range(1, len(levels)):
@@ -309,7 +309,7 @@ def plot_search_step(trace, step: int, *, shown_h: Callable[[Board], int] | None
         title += f"\nbound = {s.bound} (round {s.round + 1})"
     if s.board.is_goal():
         title += "\nthe goal!"
-    draw_puzzle(board_ax, s.board, highlight=moved, title=title)
+    draw_board(board_ax, s.board, highlight=moved, title=title)
     board_ax.title.set_fontsize(11)
 
     closed = _closed_points(trace, s, h_of)
@@ -349,7 +349,7 @@ def plot_search_step(trace, step: int, *, shown_h: Callable[[Board], int] | None
         if k < len(upcoming):
             w = upcoming[k]
             label = f"g={w.g}, h={w.h}, f={w.f}" if uses_h else f"g={w.g}"
-            draw_puzzle(ax, w.board, title=f"next #{k + 1}\n{label}")
+            draw_board(ax, w.board, title=f"next #{k + 1}\n{label}")
             ax.title.set_fontsize(9)
         else:
             ax.axis("off")

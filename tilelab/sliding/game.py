@@ -17,6 +17,7 @@ exact ``to_json()``/``from_json()``. Its own extras: the move counter in both me
 (True, (2,), MoveCount(single=1, multi=1))
 >>> game.play(6).events.tiles, game.move_count    # 6 slides up the same line: still one multi-tile move
 ((6,), MoveCount(single=2, multi=1))
+>>> from tilelab.sliding import count_moves
 >>> game.move_count == count_moves(game.start, game.played)
 True
 >>> game.undo(), game.move_count, Game.from_json(game.to_json()).board == game.board
@@ -40,10 +41,10 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, as_generator, seeded_generator
+from tilelab._random import RngLike, seeded_generator
 from tilelab.sliding.core import Board
 from tilelab.sliding.human import human_first_move
-from tilelab.sliding.moves import Move, MoveCount, Slide, count_moves, parse_move, play
+from tilelab.sliding.moves import Move, MoveCount, Slide, parse_move, play
 from tilelab.sliding.shuffle import METHODS, shuffle
 
 __all__ = ["Game", "MAX_MOVES", "OPTIMAL_SOLVE_MAX_CELLS", "PLAN_SECONDS", "Plan"]
@@ -369,7 +370,7 @@ class Game(SessionBase):
         rows, cols = saved_field(data, "rows", int), saved_field(data, "cols", int)
         start = saved_field(data, "start", list)
         try:
-            puzzle = Board(start, rows, cols)
+            start_board = Board(start, rows, cols)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"saved game field 'start' is not a {rows}x{cols} puzzle: {exc}") from None
         seed = data.get("seed")
@@ -378,7 +379,7 @@ class Game(SessionBase):
         method = saved_field(data, "method", str)
         if method not in METHODS:
             raise ValueError(f"saved game field 'method' must be one of {list(METHODS)}, not {short_repr(method)}")
-        game = cls(board=puzzle, method=method, rng=0)
+        game = cls(board=start_board, method=method, rng=0)
         game.seed = seed
         game._rng = generator_from_state(saved_field(data, "rng", dict))
         played = saved_field(data, "played", list)

@@ -30,7 +30,6 @@ Heuristics: ``"misplaced"``, ``"manhattan"``, ``"linear-conflict"`` (any board) 
 
 from __future__ import annotations
 
-import numbers
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
@@ -152,7 +151,7 @@ def _parity_message(board: Board) -> str:
             "are like this; swap two tiles (not the blank) to get a solvable one")
 
 
-def _check_puzzle(board: object) -> Board:
+def _check_board(board: object) -> Board:
     if not isinstance(board, Board):
         raise TypeError(
             f"expected a tilelab.sliding.Board, got {type(board).__name__}; "
@@ -239,7 +238,7 @@ def solve(
     >>> solve(Board.parse('1 2\\n. 3'), method="bfs").moves
     (3,)
     """
-    board = _check_puzzle(board)
+    board = _check_board(board)
     budget = _as_budget(budget)
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {list(ENGINES)}, got {short_repr(engine)}")
@@ -342,7 +341,7 @@ def hint(board: Board, seconds: float = DEFAULT_HINT_SECONDS) -> int | None:
     >>> hint(Board.parse('1 2 3\\n4 . 6\\n7 5 8'))
     5
     """
-    board = _check_puzzle(board)
+    board = _check_board(board)
     seconds = as_float(seconds, "seconds", minimum=0)
     if board.is_goal():
         return None

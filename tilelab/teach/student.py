@@ -16,7 +16,6 @@ installs tilelab from the wheel the folder carries (``wheel``), and a ``postBuil
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os

@@ -34,7 +34,7 @@ from tilelab._random import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.access import describe_2048, rows_text
-from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, OVERLAY, PIECES, UNDO_KEYS, BoardWidget, board_key
+from tilelab.widgets.base import ARROW_KEYS, BACKGROUND, PIECES, UNDO_KEYS, BoardWidget, board_key
 from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [

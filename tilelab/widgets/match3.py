@@ -32,7 +32,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from tilelab._random import RngLike
-from tilelab.match3 import Board, Cell, Move, SwapResult, Turn, neighbours
+from tilelab.match3 import Board, Cell, Move, SwapResult, Turn
 from tilelab.match3.game import Game, Rules, as_rules
 from tilelab.widgets.access import candy_name, describe_match3
 from tilelab.widgets.base import ARROW_KEYS, OVERLAY, UNDO_KEYS, BoardWidget, board_key

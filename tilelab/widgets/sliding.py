@@ -33,7 +33,6 @@ import ipywidgets as widgets
 
 from tilelab._random import RngLike, as_generator
 from tilelab.sliding import METHODS, MoveCount, Board, Slide, Turn, play
-from tilelab.sliding import game as session
 from tilelab.sliding.game import (
     Game,
 )

@@ -18,7 +18,7 @@ import numpy as np
 from tilelab._random import RngLike, as_generator
 from tilelab.sliding import Board
 from tilelab.widgets.base import fit_font_size
-from tilelab.widgets.pictures import bold_font, png_bytes, rgb
+from tilelab.widgets.pictures import bold_font, rgb
 
 __all__ = [
     "BOARD_COLOUR",

@@ -1,17 +1,12 @@
-"""The compiled primitives of the 2048 engine under public names, and the one expectimax search kernel.
+"""The one expectimax search kernel of the 2048 engine and the compiled pieces it is made of.
 
-Every module that runs compiled code (``expectimax``, ``ai``, the n-tuple modules) imports its
-primitives from here instead of reaching for another module's private names. Each primitive works on
-a bitboard (16 cells of 4 bits, see :mod:`tilelab.game2048.fast.bitboard`) and runs compiled with numba,
-or as the same plain Python without it:
+Every module that runs the search (``expectimax``, ``ai``, the n-tuple modules) imports it from here.
+Each piece works on a bitboard (16 cells of 4 bits, see :mod:`tilelab.game2048.fast.bitboard`) and runs
+compiled with numba, or as the same plain Python without it:
 
-- :func:`apply_move` -- one move by direction code: ``(moved, points)``; ``points == OVERFLOW`` when a 65536 would form;
-- :func:`count_empty` -- how many cells of a bitboard are empty;
-- :func:`max_exponent` -- the largest exponent on a bitboard (11 = the 2048 tile);
-- :func:`transpose_bits` -- the board mirrored in its main diagonal (works on arrays too);
-- :func:`spawn_xorshift` -- one spawn drawn from a xorshift ``state``: ``(bits, new state)``;
-- :func:`seed_state` -- a xorshift state drawn from a numpy Generator (plain Python);
-- :func:`random_playout` -- random legal moves until the game ends: ``(bits, points, moves, state)``;
+- the bitboard primitives themselves have one home each: :mod:`~tilelab.game2048.fast.bitrows`
+  (``apply_move``, ``count_empty``, ``max_exponent``, ``transpose_bits``) and
+  :mod:`~tilelab.game2048.fast.bitboard` (``spawn_xorshift``, ``seed_state``, ``random_playout``);
 - :func:`table_slot` -- the transposition-table slot of (afterstate, depth);
 - :func:`count_node` -- count one searched node; True once the node limit or the deadline is passed;
 - :func:`chance_value` -- **the** expectimax chance node, with a pluggable leaf evaluation (its last level,
@@ -42,11 +37,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
-from tilelab.game2048.fast.bitboard import random_playout, seed_state, spawn_xorshift
+from tilelab.game2048.fast.bitboard import seed_state, spawn_xorshift  # lesson 06 imports them from here
 from tilelab.game2048.stopping import over_node_limit, past_deadline
 from tilelab.game2048.fast.bitrows import (
-    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, U64, Bits, I64Array, U64Array, apply_move, count_empty,
-    max_exponent, row_tables, transpose_bits,
+    OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, U64, Bits, I64Array, U64Array,
+    row_tables, transpose_bits,
 )
 
 __all__ = [

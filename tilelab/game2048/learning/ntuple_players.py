@@ -28,7 +28,7 @@ from tilelab.game2048.fast.bitrows import U64
 from tilelab.game2048.learning import ntuple_compact
 from tilelab.game2048.learning.ntuple_compact import STRONG_BUILD, CompactNetwork
 from tilelab.game2048.learning.ntuple_kernels import TD_SEARCH, Weights, greedy_values
-from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_net import NTupleNetwork
 
 __all__ = ["TDPlayer", "TDExpectimax", "MAX_TD_NODES", "LESSON_NET", "lesson_network", "strong_network",
            "strong_player"]
@@ -170,6 +170,7 @@ LESSON_NET = Path(__file__).resolve().parents[2] / "data" / "ntuple-classroom.np
 def lesson_network() -> NTupleNetwork:
     """The classroom net shipped with tilelab (trained by ``benchmarks/train_2048_td.py``; checked on load).
 
+    >>> from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES
     >>> net = lesson_network()
     >>> net.tuples == CLASSROOM_TUPLES and net.training["games"] > 0
     True

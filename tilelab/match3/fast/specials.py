@@ -34,7 +34,6 @@ from tilelab.match3.special_board import (
     check_special_swap,
 )
 from tilelab.match3.board import NO_COLOUR
-from tilelab.match3.special_rules import combo_of
 
 P3, P4, P5 = SHAPE_POINTS["line3"], SHAPE_POINTS["line4"], SHAPE_POINTS["line5"]
 B_WRAPPED = ACTIVATION_BONUS["wrapped"]
