@@ -18,7 +18,7 @@ from tilelab.plots.sliding import (
     plot_move_effect,
     plot_neighbourhood,
     plot_board,
-    plot_puzzles,
+    plot_boards,
     plot_shuffle_comparison,
 )
 from tilelab.sliding import Board, distance_histogram, inversions
@@ -52,12 +52,12 @@ def test_picture_mode_draws_image_pieces():
 
 def test_plot_puzzles_side_by_side_and_errors():
     g = Board.goal(3, 3)
-    fig = plot_puzzles([g, g.slide(8), g.slide(6)], ["goal", "left", "up"])
+    fig = plot_boards([g, g.slide(8), g.slide(6)], ["goal", "left", "up"])
     assert [ax.get_title() for ax in fig.axes] == ["goal", "left", "up"]
     with pytest.raises(ValueError, match="titles"):
-        plot_puzzles([g], ["a", "b"])
+        plot_boards([g], ["a", "b"])
     with pytest.raises(ValueError, match="at least one"):
-        plot_puzzles([])
+        plot_boards([])
 
 
 def test_inversion_diagram_draws_one_arc_per_inversion():

@@ -25,7 +25,7 @@ __all__ = [
     "plot_move_effect",
     "plot_neighbourhood",
     "plot_board",
-    "plot_puzzles",
+    "plot_boards",
     "plot_blank_cells",
     "plot_shuffle_comparison",
 ]
@@ -103,7 +103,7 @@ def plot_board(
     return fig
 
 
-def plot_puzzles(
+def plot_boards(
     boards: Sequence[Board],
     titles: Sequence[str] | None = None,
     *,
@@ -113,7 +113,7 @@ def plot_puzzles(
 
     >>> from tilelab.sliding import Board
     >>> g = Board.goal(2, 3)
-    >>> len(plot_puzzles([g, g.slide(4)], ["before", "after"]).axes)
+    >>> len(plot_boards([g, g.slide(4)], ["before", "after"]).axes)
     2
     """
     if not boards:

@@ -37,7 +37,6 @@ import numpy as np
 import numpy.typing as npt
 
 from tilelab._jit import monotonic, njit
-from tilelab.game2048.fast.bitboard import seed_state, spawn_xorshift  # lesson 06 imports them from here
 from tilelab.game2048.stopping import over_node_limit, past_deadline
 from tilelab.game2048.fast.bitrows import (
     OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, U64, Bits, I64Array, U64Array,
