@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tilelab.exercises import allow_package_calls, check, list_exercises
-from tilelab.game2048 import ai, legal_moves, play, spawn_outcomes
+from tilelab.game2048 import Board, Direction, ai, legal_moves, play, spawn_outcomes
 from tilelab.game2048 import Expectimax, slide_row
 from tilelab.game2048.expectimax import row_terms
 
 
 def test_the_lesson_two_exercises_are_registered():
-    assert {"2048ai.chance_value", "2048ai.monotonicity", "2048ai.merges", "2048ai.best_move"} <= set(list_exercises())
+    assert {"2048ai.chance_value", "2048ai.monotonicity", "2048ai.merges", "2048ai.best_move",
+            "2048ai.expectimax"} <= set(list_exercises())
 
 
 def test_chance_value_right_wrong_and_crashing():
@@ -79,6 +80,68 @@ def test_worst_spawn():
     assert not check("2048ai.worst_spawn", lambda a, f: 0)
 
 
+def _chance(after, depth, evaluate, best):
+    return sum(p * (evaluate(after.with_tile(s.cell, s.value)) if depth == 1
+                    else best(after.with_tile(s.cell, s.value), depth - 1, evaluate))
+               for s, p in spawn_outcomes(after))
+
+
+def _best(board, depth, evaluate):
+    """The lesson's solution, in one expression."""
+    return max((_chance(play(board, d).board, depth, evaluate, _best) for d in legal_moves(board)), default=0.0)
+
+
+def _best_depth_zero(board, depth, evaluate):
+    """An honest variant: the leaf test sits in the max node (depth 0 scores the board), moves tried by hand."""
+    if depth == 0:
+        return evaluate(board)
+    values = []
+    for d in Direction:
+        result = play(board, d)
+        if result.changed:
+            after = result.board
+            total = 0.0
+            for spawn, p in spawn_outcomes(after):
+                total += p * _best_depth_zero(after.with_tile(spawn.cell, spawn.value), depth - 1, evaluate)
+            values.append(total)
+    if not values:
+        return 0.0
+    return max(values)
+
+
+def test_expectimax_accepts_the_solution_and_honest_variants():
+    assert check("2048ai.expectimax", _best)
+    assert check("2048ai.expectimax", _best_depth_zero)
+
+
+def test_expectimax_refuses_the_usual_mistakes_on_the_smallest_board_with_a_picture():
+    def uniform(board, depth, evaluate):  # a plain average, forgetting the probabilities
+        def chance(after, depth):
+            outcomes = spawn_outcomes(after)
+            return sum((evaluate(after.with_tile(s.cell, s.value)) if depth == 1
+                        else uniform(after.with_tile(s.cell, s.value), depth - 1, evaluate)) for s, _ in outcomes) / len(outcomes)
+        return max((chance(play(board, d).board, depth) for d in legal_moves(board)), default=0.0)
+
+    def no_recursion(board, depth, evaluate):  # always scores the spawns, whatever the depth
+        return max((_chance(play(board, d).board, 1, evaluate, None) for d in legal_moves(board)), default=0.0)
+
+    def mean_of_moves(board, depth, evaluate):  # averages the moves instead of taking the best
+        values = [_chance(play(board, d).board, depth, evaluate, mean_of_moves) for d in legal_moves(board)]
+        return sum(values) / len(values) if values else 0.0
+
+    def lost_is_minus_one(board, depth, evaluate):  # a lost board worth -1, not 0
+        return max((_chance(play(board, d).board, depth, evaluate, lost_is_minus_one) for d in legal_moves(board)),
+                   default=-1.0)
+
+    for wrong in (uniform, no_recursion, mean_of_moves, lost_is_minus_one, lambda b, d, f: 0.0):
+        result = check("2048ai.expectimax", wrong)
+        assert not result and result.picture, wrong
+        board = result.counterexample[0]
+        assert board.size == 2, (wrong, result)  # the smallest boards come first
+    first = check("2048ai.expectimax", lambda b, d, f: 0.0).counterexample
+    assert first[0] == Board.parse("8 4\n2 .") and first[1] == 1  # the lesson's own board, depth 1
+
+
 def test_confidence_intervals():
     from tilelab.exercises.game2048_ai import mean_ci, rate_ci
 
@@ -95,6 +158,11 @@ def test_confidence_intervals():
     ("2048ai.monotonicity", lambda line, p: row_terms(line, mono_power=p)["monotonicity"], "row_terms"),
     ("2048ai.merges", lambda line: row_terms(line)["merges"], "row_terms"),
     ("2048ai.merges", lambda line: sum(m.merged for m in slide_row([2**e if e else 0 for e in line]).moves), "slide_row"),
+    ("2048ai.expectimax", lambda board, depth, f: ai.best_value(board, depth, f), "best_value"),
+    ("2048ai.expectimax", lambda b, depth, f: max(ai.expectimax_values(b, depth, f).values(), default=0.0),
+     "expectimax_values"),
+    ("2048ai.expectimax", lambda b, depth, f: max((ai.chance_value(play(b, d).board, depth, f) for d in legal_moves(b)),
+                                                  default=0.0), "chance_value"),
     ("2048ai.best_move", lambda board, depth: Expectimax(depth=depth).think(board).direction, "Expectimax"),
     ("2048ai.best_move", lambda b, d: max((v, m) for m, v in ai.expectimax_values(b, d).items())[1], "expectimax_values"),
 ])

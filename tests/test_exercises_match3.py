@@ -96,7 +96,7 @@ def student_probability(board):
 
 def test_all_match3_exercises_are_registered():
     assert {"match3.find_runs", "match3.fall", "match3.is_dead", "match3.deal", "match3.deal_probability",
-            "match3_specials.striped_wrapped", "match3_specials.made_by"} <= set(list_exercises())
+            "match3_specials.striped_wrapped", "match3_specials.made_by", "match3_specials.chain"} <= set(list_exercises())
 
 
 @pytest.mark.parametrize("name, answer", [
@@ -142,6 +142,92 @@ def test_specials_and_start_checkers_refuse_delegation():
         assert check(name, answer).reason == "delegated", name
     with allow_package_calls():
         assert check("match3_specials.striped_wrapped", via_combo).passed
+
+
+# ----------------------------------------------------------------------------- the chain reaction (05c)
+
+def _lesson_blast(board, cell, special):
+    """05c's own blast(), as the lesson writes it."""
+    from tilelab.match3.special_board import COL, PRIMED, ROW, WRAPPED
+    from tilelab.match3.special_rules import most_common_colour
+
+    r0, c0 = cell
+    if special == ROW:
+        return {(r0, c) for c in range(board.cols)}
+    if special == COL:
+        return {(r, c0) for r in range(board.rows)}
+    if special in (WRAPPED, PRIMED):
+        return {(r, c) for r in range(r0 - 1, r0 + 2) for c in range(c0 - 1, c0 + 2) if board.on_board((r, c))}
+    colour = most_common_colour(board)
+    return {cell} | {x for x in board.cells() if board[x] == colour}
+
+
+def _worklist(take, catch_in_order=True, blast=_lesson_blast):
+    """A chain with a worklist: ``take(list)`` removes the next special (a queue's front, a stack's top)."""
+    from tilelab.match3.special_board import NONE
+
+    def chain(board, start):
+        queue, fired, order, cleared = list(start), set(start), [], set()
+        while queue:
+            cell = take(queue)
+            order.append(cell)
+            hit = blast(board, cell, board.special_code(cell))
+            cleared |= hit
+            for other in (sorted(hit) if catch_in_order else hit):
+                if other not in fired and board.special_code(other) != NONE:
+                    fired.add(other)
+                    queue.append(other)
+        return order, cleared
+    return chain
+
+
+def test_the_chain_checker_accepts_a_queue_a_stack_and_the_package_blast():
+    from tilelab.match3.special_rules import blast_cells
+
+    assert check("match3_specials.chain", _worklist(lambda q: q.pop(0))).passed  # the lesson's solution
+    assert check("match3_specials.chain", _worklist(lambda q: q.pop(0), catch_in_order=False)).passed
+    assert check("match3_specials.chain", _worklist(lambda q: q.pop())).passed  # a stack clears the same cells
+    assert check("match3_specials.chain", _worklist(lambda q: q.pop(0), blast=blast_cells)).passed
+
+
+def test_the_chain_checker_refuses_with_the_smallest_board_drawn():
+    from tilelab.match3.special_board import NONE
+
+    def stub(board, start):
+        return list(start), set()
+
+    def no_chain(board, start):  # only the starting specials go off
+        return list(start), set().union(*(_lesson_blast(board, c, board.special_code(c)) for c in start))
+
+    def no_fired_set(board, start):  # a special caught twice goes off twice
+        queue, order, cleared = list(start), [], set()
+        while queue and len(order) < 50:
+            cell = queue.pop(0)
+            order.append(cell)
+            hit = _lesson_blast(board, cell, board.special_code(cell))
+            cleared |= hit
+            queue += [x for x in sorted(hit) if x != cell and x not in order and board.special_code(x) != NONE]
+        return order, cleared
+
+    def out_of_turn(board, start):  # the right cells, but caught specials listed before the blast that caught them
+        order, cleared = _worklist(lambda q: q.pop(0))(board, start)
+        return list(start) + sorted(set(order) - set(start), reverse=True), cleared
+
+    for wrong in (stub, no_chain, no_fired_set, out_of_turn):
+        r = check("match3_specials.chain", wrong)
+        assert not r.passed and r.picture and "[" in r.picture, (wrong.__name__, r)
+        board, start = r.counterexample
+        assert board.rows * board.cols <= 9, (wrong.__name__, r)  # small boards come first
+    first = check("match3_specials.chain", stub).counterexample[0]
+    assert first.rows * first.cols == 3  # the smallest board of all: one special on a 1x3 board
+
+
+def test_a_chain_that_calls_the_package_is_refused():
+    from tilelab.exercises.match3_specials import reference_chain
+
+    assert check("match3_specials.chain", reference_chain).reason == "delegated"
+    with allow_package_calls():
+        assert check("match3_specials.chain", reference_chain).passed
 
 
 # ----------------------------------------------------------------------------- find_runs and fall

@@ -4,6 +4,11 @@
   the board right after a move: the average of ``evaluate(board with the spawn)`` over every spawn,
   each weighted by its probability. Checked on boards from seeded 2x2..4x4 games, three evaluation
   functions and three values of ``p_four``, to 1e-9.
+- ``"2048ai.expectimax"``: ``answer(board, depth, evaluate) -> float``, the expectimax value of a board where
+  we move next (a max node): the best legal move's chance value, 0 if no move is left; a chance value is the
+  probability-weighted average over the spawns (p_four 0.1) of ``evaluate`` (``depth == 1``) or of the spawned
+  board's own value one level down. Checked first on lesson 2a's 2x2 board ``8 4 / 2 .``, then on boards from
+  seeded 2x2 and 3x3 games at depths 1 and 2 and 4x4 games at depth 1, smallest first, to 1e-9.
 - ``"2048ai.monotonicity"``: ``answer(line, power) -> float``, the monotonicity penalty of one line of
   exponents (0 = empty, 1 = tile 2, ...): the smaller of ``sum(max(0, e[i]**p - e[i+1]**p))`` and the
   same with the line reversed. Checked on every line of 4 exponents 0..5 with powers 1 and 4.
@@ -38,6 +43,8 @@ True
 >>> r = check("2048ai.chance_value", lambda after, f, p: f(after))
 >>> r.passed
 False
+>>> check("2048ai.expectimax", lambda board, depth, f: ai.best_value(board, depth, f)).reason
+'delegated'
 >>> check("2048ai.worst_spawn", lambda after, f: min(f(after.with_tile(s.cell, s.value))
 ...                                                  for s, _ in spawn_outcomes(after))).passed
 True
@@ -218,6 +225,35 @@ def check_worst_spawn(answer: Callable[[Board, Callable[[Board], float]], Any]) 
     return first_counterexample(
         "2048ai.worst_spawn", lambda b, named: answer(b, named[1]), reference, cases, star=True, equal=_close,
         show=lambda c: f"board\n{c[0]}\nwith evaluate = {c[1][0]}",
+    )
+
+
+#: The lesson's 2x2 board (section 2 of lesson 2a): the first case the expectimax checker tries.
+LESSON_BOARD = Board.parse("8 4\n2 .")
+EXPECTIMAX_BOARDS = 4  #: boards per size for the expectimax checker
+
+
+def _alive(b: Board) -> float:
+    return 1.0 if legal_moves(b) else 0.0
+
+
+@checker("2048ai.expectimax", allow=(*_BOARDS, Kit("evaluate", (_alive, *(f for _, f in EVALUATIONS)))),
+         job=("tilelab.game2048.ai:best_value", "tilelab.game2048.ai:chance_value",
+              "tilelab.game2048.ai:expectimax_values"))
+def check_expectimax(answer: Callable[[Board, int, Callable[[Board], float]], Any]) -> Result:
+    """``answer(board, depth, evaluate)``: the value of a max node, searched ``depth`` of our moves deep."""
+    evaluations = [("alive (1 if a move is left, else 0)", _alive), *EVALUATIONS[:3]]
+    cases: list[tuple[Board, int, tuple]] = [(LESSON_BOARD, depth, evaluations[0]) for depth in (1, 2)]
+    for size, depths in ((2, (1, 2)), (3, (1, 2)), (4, (1,))):
+        boards = game_boards(size, EXPECTIMAX_BOARDS)
+        for depth in depths:
+            cases += [(board, depth, named) for board in boards for named in evaluations]
+    cases.sort(key=lambda c: (c[0].size, c[1]))  # the smallest board, then the shallowest search, first
+
+    return first_counterexample(
+        "2048ai.expectimax", lambda b, depth, named: answer(b, depth, named[1]),
+        lambda b, depth, named: ai.best_value(b, depth, named[1]), cases, star=True, equal=_close,
+        show=lambda c: f"board (we move next)\n{c[0]}\nwith depth = {c[1]}, evaluate = {c[2][0]}",
     )
 
 
