@@ -41,6 +41,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     traces = {"BFS": bfs_trace(board), "A*": astar_trace(board, manhattan)}
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(module, "MAX_FRAMES", PER_SEARCH * len(traces))
+        mp.setenv("TILELAB_PAGE_FRAMES", "1")  # as when the lessons are executed for the website
         bundle = SearchStepper(traces)._repr_mimebundle_()
     data = bundle[0] if isinstance(bundle, tuple) else bundle
     v4 = nbformat.v4

@@ -17,7 +17,7 @@ from tilelab.game2048.tree import expectimax_tree  # noqa: E402
 from tilelab.sliding import manhattan, shuffle  # noqa: E402
 from tilelab.sliding.trace import astar_trace, bfs_trace  # noqa: E402
 from tilelab.widgets.access import plain_text  # noqa: E402
-from tilelab.widgets.frames import FRAMES_MIME, shown_steps, stepper_html  # noqa: E402
+from tilelab.widgets.frames import FRAMES_MIME, PAGE_FRAMES_ENV, shown_steps, stepper_html  # noqa: E402
 from tilelab.widgets.search_stepper import SearchStepper, step_summary  # noqa: E402
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -55,9 +55,32 @@ class Page(HTMLParser):
             self.buttons[-1] += data
 
 
+@pytest.fixture(autouse=True)
+def for_the_website(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lessons executed for the website (TILELAB_PAGE_FRAMES=1): the only time steppers store their frames."""
+    monkeypatch.setenv(PAGE_FRAMES_ENV, "1")
+
+
 def _bundle(stepper) -> dict:
     bundle = stepper._repr_mimebundle_()
     return bundle[0] if isinstance(bundle, tuple) else bundle
+
+
+def test_a_students_kernel_renders_no_frames(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without TILELAB_PAGE_FRAMES a stepper's output is the widget and its still picture: no frame is drawn."""
+    import tilelab.widgets.search_stepper as module
+    from tilelab.sliding import Board as SlidingBoard
+
+    board = SlidingBoard.parse("1 2 3\n4 5 6\n7 . 8")
+    monkeypatch.delenv(PAGE_FRAMES_ENV)
+    drawn = []
+    monkeypatch.setattr(module, "frame_png", lambda fig, dpi: drawn.append(fig) or b"")
+    data = _bundle(SearchStepper({"A*": astar_trace(board, manhattan)}))
+    assert FRAMES_MIME not in data and "image/png" in data and drawn == []
+    monkeypatch.setenv(PAGE_FRAMES_ENV, "0")
+    assert FRAMES_MIME not in _bundle(SearchStepper({"A*": astar_trace(board, manhattan)})) and drawn == []
+    monkeypatch.setenv(PAGE_FRAMES_ENV, "1")
+    assert FRAMES_MIME in _bundle(SearchStepper({"A*": astar_trace(board, manhattan)})) and drawn
 
 
 @pytest.mark.parametrize("total, limit", [(1, 2), (2, 2), (5, 40), (39, 40), (41, 40), (402, 13), (921, 13)])

@@ -18,7 +18,8 @@ import matplotlib.pyplot as plt
 
 from tilelab.game2048.tree import ExpectimaxTree
 from tilelab.plots.game2048_ai import plot_expectimax_tree
-from tilelab.widgets.frames import FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, still_sequence
+from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, page_frames_wanted,
+                                     still_sequence)
 
 __all__ = ["TreeStepper"]
 
@@ -90,5 +91,6 @@ class TreeStepper(widgets.VBox):
             data = dict(data)
             data["text/plain"] = f"TreeStepper (step {self.step} of {self.slider.max}): run this cell to step"
             data["image/png"] = base64.b64encode(self.image.value).decode("ascii")
-            data[FRAMES_MIME] = self.page_frames()  # the website steps through these; JupyterLab ignores them
+            if page_frames_wanted():  # executed for the website, which steps through them (JupyterLab ignores them)
+                data[FRAMES_MIME] = self.page_frames()
         return (data, metadata) if isinstance(bundle, tuple) else data

@@ -7,6 +7,10 @@ that type, so it shows the widget (or, in an untrusted notebook, the still pictu
 URIs, each caption shown and as the picture's alt text, first / back / play / next / last buttons (and the arrow
 keys) driven by a few lines of plain JavaScript, no request leaving the page.
 
+Rendering the frames takes seconds and about 190 MiB more at the kernel's peak, which a student's kernel never
+needs: a stepper stores them only when the lessons are executed for the website, with :data:`PAGE_FRAMES_ENV` set
+(``TILELAB_PAGE_FRAMES=1 jupyter nbconvert --execute --inplace ...``, docs/teaching.md).
+
 A stepper with more frames than :data:`MAX_FRAMES` keeps evenly spaced ones, the first and last always:
 
 >>> shown_steps(10, 4)
@@ -25,15 +29,17 @@ import base64
 import hashlib
 import html
 import io
+import os
 from typing import Any, Callable, NamedTuple, Sequence as Seq
 
 from tilelab.widgets.access import plain_text
 
-__all__ = ["FRAMES_MIME", "MAX_FRAMES", "Frame", "Sequence", "frame_png", "frames_data", "shown_steps", "stepper_html",
+__all__ = ["FRAMES_MIME", "MAX_FRAMES", "PAGE_FRAMES_ENV", "page_frames_wanted", "Frame", "Sequence", "frame_png", "frames_data", "shown_steps", "stepper_html",
            "still_sequence"]
 
 FRAMES_MIME = "application/vnd.tilelab.frames+json"  # a stepper's stored frames (JupyterLab ignores it)
 MAX_FRAMES = 40  # frames kept in a stepper's stored page, over all its sequences (a bound on the lesson's size)
+PAGE_FRAMES_ENV = "TILELAB_PAGE_FRAMES"  # set (not "" or "0") when the lessons are executed for the website
 PLAY_MS = 900  # the page's play button: one frame per this many milliseconds
 COLOURS = 128  # a frame's palette: the plots have few colours, so a palette PNG is a third of the size
 PNG = b"\x89PNG\r\n\x1a\n"  # a PNG's signature (the doctest's stand-in picture)
@@ -53,6 +59,11 @@ class Sequence(NamedTuple):
     name: str
     total: int
     frames: list[Frame]
+
+
+def page_frames_wanted() -> bool:
+    """True when a stepper's output should carry its frames: the lessons are being executed for the website."""
+    return os.environ.get(PAGE_FRAMES_ENV, "") not in ("", "0")
 
 
 def shown_steps(total: int, limit: int = MAX_FRAMES) -> tuple[list[int], int]:

@@ -27,7 +27,8 @@ import ipywidgets as widgets
 
 from tilelab.sliding.trace import SearchTrace
 from tilelab.widgets.access import plain_text
-from tilelab.widgets.frames import FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, still_sequence
+from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, page_frames_wanted,
+                                     still_sequence)
 
 __all__ = ["SearchStepper", "step_summary"]
 
@@ -173,5 +174,6 @@ class SearchStepper:
             data = dict(data)
             data["text/plain"] = f"SearchStepper ({', '.join(self.traces)}): run this cell to step"
             data["image/png"] = base64.b64encode(self.image.value).decode("ascii")
-            data[FRAMES_MIME] = self.page_frames()  # the website steps through these; JupyterLab ignores them
+            if page_frames_wanted():  # executed for the website, which steps through them (JupyterLab ignores them)
+                data[FRAMES_MIME] = self.page_frames()
         return (data, metadata) if isinstance(bundle, tuple) else data
