@@ -266,18 +266,7 @@ def test_both_sites_in_chromium(sites: dict, served: str) -> None:
         browser = bl.launch_chromium(pw, chromium)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            outside: list[str] = []
-
-            def route(r: Any) -> None:
-                if r.request.url.startswith(served):
-                    r.continue_()
-                else:
-                    outside.append(r.request.url)
-                    r.abort()
-
-            page.route("**/*", route)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            outside, errors = bl.local_only(page, served)
             for edition in ("student", "teacher"):
                 for name in ["index", *NAMES]:
                     errors.clear()

@@ -101,18 +101,7 @@ def test_a_stepper_reaches_its_last_frame_by_clicks_in_chromium(site: dict, serv
         browser = bl.launch_chromium(pw, chromium)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            outside: list[str] = []
-
-            def route(r: Any) -> None:
-                if r.request.url.startswith(served) or r.request.url.startswith("data:"):
-                    r.continue_()
-                else:
-                    outside.append(r.request.url)
-                    r.abort()
-
-            page.route("**/*", route)
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            outside, errors = bl.local_only(page, served, allow_data=True)
             page.goto(f"{served}teacher/09_watch.html", wait_until="load", timeout=90_000)
             stepper = page.locator(".tl-stepper")
             shown = stepper.locator("figure:not([hidden]) img")

@@ -102,6 +102,27 @@ def launch_chromium(playwright: Any, executable: str) -> Any:
 
 
 # ----------------------------------------------------------------------------------- jupyterlab
+def local_only(page: Any, served: str, *, allow_data: bool = False) -> tuple[list[str], list[str]]:
+    """Keep ``page`` on the site at ``served``: every other request is aborted and listed; page errors are listed.
+
+    Returns ``(outside, errors)``, the two lists the page fills as it runs (``data:`` URLs pass with ``allow_data``).
+    """
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        if url.startswith(served) or (allow_data and url.startswith("data:")):
+            r.continue_()
+        else:
+            outside.append(url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return outside, errors
+
+
 def free_port() -> int:
     """A TCP port on 127.0.0.1 nobody listens on right now."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
