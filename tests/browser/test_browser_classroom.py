@@ -110,7 +110,7 @@ def test_narrow_column_scales_boards_and_every_tile_is_clickable(narrow_lab: bl.
     assert abs(box["height"] / box["width"] - 1) < 0.02, "the board lost its shape"
     scale = box["width"] / 400
     st = lab.kernel_json("(lambda p, o: {'rows': p.rows, 'cols': p.cols, 'o': list(o)})"
-                         "(board.board, __import__('tilelab.widgets.sliding', fromlist=['x'])"
+                         "(board.board, __import__('tilelab.widgets.sliding_pictures', fromlist=['x'])"
                          ".board_origin(4, 4, board.width, board.height))")
     x0, y0, cell = st["o"]
     view.focus()  # a sliding board's focusing click reaches no tile (test_browser_focus_click.py)

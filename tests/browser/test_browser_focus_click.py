@@ -16,7 +16,7 @@ import browserlab as bl
 pytestmark = pytest.mark.browser
 
 SETUP = """\
-from tilelab.widgets import sliding as _S
+from tilelab.widgets import sliding_pictures as _S
 from tilelab.widgets.sliding import SlidingWidget
 board = SlidingWidget(3, rng=5, px=360)
 

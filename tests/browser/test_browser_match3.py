@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 SEED = 5
 SETUP = close_previous("board") + f"""
-from tilelab.widgets import match3 as _M
+from tilelab.widgets import match3_draw as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
 board = Match3Widget(8, 8, 6, rng={SEED}, idle_hint_s=1e9)  # no idle hint: the picture stays put

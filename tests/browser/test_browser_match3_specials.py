@@ -19,7 +19,7 @@ SEED = 5
 SETUP = close_previous("board") + f"""
 import copy
 from tilelab._random import as_generator as _as_generator
-from tilelab.widgets import match3 as _M
+from tilelab.widgets import match3_draw as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
 import tilelab.match3 as _sp

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 SEED = 11
 SETUP = close_previous("board") + f"""
 import json
-from tilelab.widgets import sliding as _S
+from tilelab.widgets import sliding_pictures as _S
 from tilelab.widgets.sliding import SlidingWidget
 board = SlidingWidget(4, rng={SEED}, px=400)
 keys_seen = []

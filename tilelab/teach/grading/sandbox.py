@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,17 @@ class SandboxError(RuntimeError):
     """bubblewrap is missing or cannot make a sandbox here."""
 
 
+def kernel_reads() -> list[str]:
+    """The folders the kernel must read that the private ``/tmp`` would hide: this Python's environment and the
+    tilelab it imports, where they sit under ``/tmp`` (a checkout or a virtualenv made there); elsewhere none."""
+    import tilelab
+
+    tmp = os.path.realpath("/tmp") + os.sep
+    places = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix,
+                                             os.path.dirname(os.path.dirname(os.path.abspath(tilelab.__file__))))}
+    return sorted(p for p in places if (p + os.sep).startswith(tmp) and os.path.isdir(p))
+
+
 def bwrap_command(command: list[str], *, cwd: str, writable: list[str], course: str | None = None,
                   memory: int = 0, file_size: int = 0, env: dict[str, str] | None = None) -> list[str]:
     """``command`` wrapped in bubblewrap (see the module docstring); ``cwd`` and ``writable`` stay writable.
@@ -47,6 +59,8 @@ def bwrap_command(command: list[str], *, cwd: str, writable: list[str], course: 
     bwrap = shutil.which("bwrap") or "bwrap"
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
             "--unshare-all", "--die-with-parent"]
+    for folder in kernel_reads():  # the Python and tilelab the kernel runs, read-only even where they sit in /tmp
+        args += ["--ro-bind", folder, folder]
     if course is not None:
         for name in HIDDEN_FOLDERS:
             if os.path.isdir(os.path.join(course, name)):
