@@ -19,8 +19,11 @@ import threading
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
+from tilelab import _jit
+from tilelab.game2048.fast.bitrows import transpose_bits
 from tilelab.teach.assignments import BEGIN, END, build_course
 from tilelab.teach.grading.run import autograde, nbgrader_env, table
 from tilelab.teach.grading.source import Cell, refusals
@@ -160,7 +163,10 @@ def graded(tmp_path_factory, server):
         "        print('refused', target, e.errno)\n"
         "s = socket.socket()\ns.settimeout(2)\n"
         f"try:\n    s.connect(('127.0.0.1', {port}))\nexcept OSError as e:\n    print('no network', e)\n"
-        "pathlib.Path('scratch.txt').write_text('mine')\n"))
+        "pathlib.Path('scratch.txt').write_text('mine')\n"
+        "import numpy as np\nfrom tilelab.game2048.fast.bitrows import transpose_bits\ntranspose_bits(np.uint64(1))\n"
+        "print('numba cache hits:', sum(getattr(transpose_bits, 'stats', None).cache_hits.values()) "
+        "if hasattr(transpose_bits, 'stats') else 'no numba')\n"))
     for name, nb in subs.items():
         folder = course / "submitted" / name / LESSON
         folder.mkdir(parents=True)
@@ -168,6 +174,7 @@ def graded(tmp_path_factory, server):
     broken = course / "submitted" / "o_not_a_notebook" / LESSON
     broken.mkdir(parents=True)
     (broken / f"{LESSON}.ipynb").write_text(nbformat.writes(release)[:2000], encoding="utf-8")
+    transpose_bits(np.uint64(1))  # compiled and cached by the grader: its sandboxed kernels reuse it
     rows = autograde(course, LESSON, timeout=600)
     print(table(rows))
     return course, {r.student: r for r in rows}
@@ -236,6 +243,12 @@ class TestSandbox:
         other = course / "submitted" / "b_honest" / LESSON / f"{LESSON}.ipynb"
         assert "evil" != other.read_text(encoding="utf-8")
         assert (course / "autograded" / "p_snoop" / LESSON / "scratch.txt").read_text() == "mine"
+
+    def test_kernel_reuses_the_graders_compiled_functions(self, graded):
+        """The package's folders are read-only in the sandbox: the kernel gets copies of numba's compiled code."""
+        out = nbformat.read(graded[0] / "autograded" / "p_snoop" / LESSON / f"{LESSON}.ipynb", as_version=4)
+        text = json.dumps([c.get("outputs") for c in out.cells])
+        assert "numba cache hits: 1" in text or not _jit.HAVE_NUMBA, text[-2000:]
 
     def test_kernel_has_no_network(self, graded, server):
         _, accepted = server

@@ -230,6 +230,20 @@ def test_a_solution_reads_the_stubs_names_and_helpers_it_shares() -> None:
     assert len(source.cells) == 5
 
 
+def test_a_solution_name_that_cannot_be_renamed_is_refused_when_the_course_is_built() -> None:
+    """A ``solution_`` name the student's answer would not define (here inside an f-string) stops the build."""
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[
+        v4.new_code_cell("def my_a(x):\n    return 0\n\ncheck('a', my_a)", metadata={"tags": ["exercise"]}),
+        v4.new_code_cell("def solution_a(x):\n    return x\n\nprint(f'{solution_a(1)}')\ncheck('a', solution_a)",
+                         metadata={"tags": ["solution"]})])
+    if sys.version_info >= (3, 12):  # f-strings are tokens of their own there: the name is renamed
+        assert "print(f'{my_a(1)}')" in assignment_notebook(nb, "demo")[0].cells[0].source
+    else:
+        with pytest.raises(ValueError, match="solution_a"):
+            assignment_notebook(nb, "demo")
+
+
 def test_the_course_is_not_written_over_a_teachers_edits(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert teach_main(["nbgrader", str(tmp_path), "--notebooks", str(ROOT / "notebooks")]) == 0
     first = LESSONS[0].stem

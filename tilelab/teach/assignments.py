@@ -218,6 +218,10 @@ def assignment_notebook(nb: Any, lesson: str) -> tuple[Any, list[Exercise]]:
         name = ast.literal_eval(calls[0].args[0])
         grade_id = _grade_id(name)
         answer = _rename(_without_checks(solution.source), renames)
+        left = sorted({n.id for n in ast.walk(ast.parse(answer)) if isinstance(n, ast.Name) and n.id in renames})
+        if left:  # inside an f-string before Python 3.12, a name is not a token of its own
+            raise ValueError(f"{lesson}: the solution of {name!r} uses {', '.join(left)} where it cannot be renamed "
+                             f"to the student's name (an f-string?): use it outside the f-string, or drop that line")
         # nbgrader replaces the region with one empty line (the code stub is ""), which stands for the blank
         # line between the stub and its check: the student sees the student edition's cell.
         cell.source = (f"{stub.rstrip()}\n" if stub.strip() else "") + f"{BEGIN}\n{answer}{END}\n{tail}"

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 
 from tilelab.game2048.tree import ExpectimaxTree
 from tilelab.plots.game2048_ai import plot_expectimax_tree
-from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, page_frames_wanted,
+from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, TitledImage, frame_png, frames_data, page_frames_wanted,
                                      still_sequence)
 
 __all__ = ["TreeStepper"]
@@ -48,7 +48,7 @@ class TreeStepper(widgets.VBox):
         self.back = widgets.Button(description="◀", layout=widgets.Layout(width="48px"), tooltip="previous event")
         self.forward = widgets.Button(description="▶", layout=widgets.Layout(width="48px"), tooltip="next event")
         self.caption = widgets.HTML()
-        self.image = widgets.Image(format="png")
+        self.image = TitledImage(format="png")
         self.back.on_click(lambda _b: self.show(self.slider.value - 1))
         self.forward.on_click(lambda _b: self.show(self.slider.value + 1))
         self.slider.observe(lambda change: self._draw(change["new"]), names="value")

@@ -32,10 +32,13 @@ import io
 import os
 from typing import Any, Callable, NamedTuple, Sequence as Seq
 
+import ipywidgets as widgets
+import traitlets
+
 from tilelab.widgets.access import plain_text
 
-__all__ = ["FRAMES_MIME", "MAX_FRAMES", "PAGE_FRAMES_ENV", "page_frames_wanted", "Frame", "Sequence", "frame_png", "frames_data", "shown_steps", "stepper_html",
-           "still_sequence"]
+__all__ = ["FRAMES_MIME", "MAX_FRAMES", "PAGE_FRAMES_ENV", "page_frames_wanted", "Frame", "Sequence", "TitledImage",
+           "frame_png", "frames_data", "shown_steps", "stepper_html", "still_sequence"]
 
 FRAMES_MIME = "application/vnd.tilelab.frames+json"  # a stepper's stored frames (JupyterLab ignores it)
 MAX_FRAMES = 40  # frames kept in a stepper's stored page, over all its sequences (a bound on the lesson's size)
@@ -59,6 +62,22 @@ class Sequence(NamedTuple):
     name: str
     total: int
     frames: list[Frame]
+
+
+class TitledImage(widgets.Image):
+    """An ipywidgets ``Image`` whose ``tooltip`` becomes the picture's ``title``, its text alternative.
+
+    The browser side of ipywidgets 8 reads a widget's ``description`` before it sets the title, and ``Image`` has
+    none: a plain ``Image`` given a tooltip fails to display ("Could not create a view"). This one carries an
+    empty ``description``, so the title is set.
+
+    >>> image = TitledImage(format="png")
+    >>> image.tooltip = "step 1 of 3"
+    >>> image.get_state()["description"], image.get_state()["tooltip"]
+    ('', 'step 1 of 3')
+    """
+
+    description = traitlets.Unicode("", help="left empty: ipywidgets' browser side then sets the title").tag(sync=True)
 
 
 def page_frames_wanted() -> bool:

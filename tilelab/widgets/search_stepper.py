@@ -27,7 +27,7 @@ import ipywidgets as widgets
 
 from tilelab.sliding.trace import SearchTrace
 from tilelab.widgets.access import plain_text
-from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, frame_png, frames_data, page_frames_wanted,
+from tilelab.widgets.frames import (FRAMES_MIME, MAX_FRAMES, TitledImage, frame_png, frames_data, page_frames_wanted,
                                      still_sequence)
 
 __all__ = ["SearchStepper", "step_summary"]
@@ -93,7 +93,7 @@ class SearchStepper:
             button.on_click(lambda _b, act=action: act())
             self.buttons.append(button)
         self.caption = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        self.image = TitledImage(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
         self.menu.observe(lambda change: self.choose(change["new"]), names="value")
         self.slider.observe(lambda change: self.show(change["new"]), names="value")
         controls = widgets.HBox([self.menu, *self.buttons])

@@ -99,6 +99,33 @@ def check_bwrap() -> None:
                            "--security-opt seccomp=unconfined), or root")
 
 
+def seed_numba_cache(cache_dir: str) -> int:
+    """Copy tilelab's compiled numba functions into ``cache_dir`` (a sandboxed kernel's ``NUMBA_CACHE_DIR``).
+
+    In the sandbox the package's ``__pycache__`` folders are read-only, so numba would look only in the kernel's
+    own, empty cache and compile every function again (tens of seconds a kernel). The copies sit where numba
+    looks for them (a folder per source folder, named as numba names it); numba still checks each against its
+    source file. Returns the number of files copied (0 when nothing is compiled yet).
+    """
+    import hashlib
+
+    import tilelab
+
+    copied = 0
+    for pycache in Path(tilelab.__file__).resolve().parent.rglob("__pycache__"):
+        source_dir = str(pycache.parent)
+        name = f"{os.path.basename(source_dir)}_{hashlib.sha1(source_dir.encode()).hexdigest()}"
+        # numba's own places: beside the source, or the grader's NUMBA_CACHE_DIR when it has one
+        places = [pycache, *([Path(os.environ["NUMBA_CACHE_DIR"], name)] if os.environ.get("NUMBA_CACHE_DIR") else [])]
+        for place in places:
+            for item in place.iterdir() if place.is_dir() else ():
+                if item.suffix in (".nbi", ".nbc"):
+                    Path(cache_dir, name).mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(item, Path(cache_dir, name, item.name))
+                    copied += 1
+    return copied
+
+
 class SandboxedKernelManager(AsyncKernelManager):
     """An async kernel manager whose kernel runs in bubblewrap (nbgrader's Execute uses it through tilelab's config)."""
 
@@ -134,6 +161,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         runtime = self._runtime
         for sub in ("ipython", "mpl", "numba"):
             Path(runtime, sub).mkdir(exist_ok=True)
+        seed_numba_cache(os.path.join(runtime, "numba"))
         env = {"IPYTHONDIR": os.path.join(runtime, "ipython"), "MPLCONFIGDIR": os.path.join(runtime, "mpl"),
                "NUMBA_CACHE_DIR": os.path.join(runtime, "numba"),  # the package's folder is read-only here
                "JPY_PARENT_PID": "1"}  # the grader's pid means nothing in the sandbox: --die-with-parent watches it
