@@ -10,6 +10,7 @@ grader; with it, that exercise scores 0 and the feedback says why. A malformed s
 from __future__ import annotations
 
 import copy
+import os
 import json
 import shutil
 import socket
@@ -297,3 +298,46 @@ def test_exploring_the_package_at_the_top_level_or_in_the_lessons_cells_is_not_r
     assert SOLV in refusals([Cell(lesson, edited=False), Cell(board + "def show(b):\n    print(is_solvable(b))"),
                              answer, test])
     assert SOLV in refusals([Cell(lesson, edited=False), Cell("exec('pass')", lesson=True), answer, test])
+
+
+@needs_bwrap
+@pytest.mark.skipif(os.geteuid() != 0, reason="about grading as root")
+def test_grading_as_root_in_a_folder_closed_to_root_s_sandbox_says_what_to_do(tmp_path):
+    """bubblewrap's user namespace maps only root: a folder another account closed (0700) stops the kernel. The
+    grader says which folder and what to do, instead of a kernel that dies before it answers."""
+    import asyncio
+
+    from tilelab.teach.grading.sandbox import SandboxedKernelManager, SandboxError
+
+    home = tmp_path / "home"
+    work = home / "course" / "autograded" / "ann" / "lesson"
+    work.mkdir(parents=True)
+    os.chown(home, 54321, 54321)  # an account's home, closed to others
+    home.chmod(0o700)
+
+    async def start() -> None:
+        manager = SandboxedKernelManager(kernel_name="python3")
+        try:
+            await manager.start_kernel(cwd=str(work))
+        finally:
+            if manager.has_kernel:
+                await manager.shutdown_kernel(now=True)
+
+    with pytest.raises(SandboxError, match=f"chmod o\\+x {home}"):
+        asyncio.run(start())
+    home.chmod(0o711)  # enterable: the kernel starts and answers
+    manager = SandboxedKernelManager(kernel_name="python3")
+
+    async def run() -> str:
+        await manager.start_kernel(cwd=str(work))
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=120)
+            reply = await client.execute_interactive("import os; print(os.getcwd())", timeout=120)
+            return reply["content"]["status"]
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel(now=True)
+
+    assert asyncio.run(run()) == "ok"

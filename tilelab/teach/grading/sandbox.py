@@ -85,6 +85,29 @@ def bwrap_command(command: list[str], *, cwd: str, writable: list[str], course: 
     return args + list(command)
 
 
+def closed_to_root_sandbox(paths: list[str]) -> list[str]:
+    """The folders on the way to ``paths`` that a kernel sandboxed by root cannot enter: owned by another account
+    and closed to others (no ``o+x``). bubblewrap's user namespace maps only root, so root's usual right to enter
+    any folder does not reach there. Empty when the grader is not root.
+
+    >>> closed_to_root_sandbox(["/"])
+    []
+    """
+    if os.geteuid() != 0:
+        return []
+    closed = []
+    for path in paths:
+        folder = Path(path).resolve()
+        for step in [*reversed(folder.parents), folder]:
+            try:
+                info = step.stat()
+            except OSError:
+                continue
+            if info.st_uid != 0 and not info.st_mode & 0o001 and str(step) not in closed:
+                closed.append(str(step))
+    return closed
+
+
 def check_bwrap() -> None:
     """Raise :class:`SandboxError` naming the fix when bubblewrap cannot make a sandbox on this machine."""
     import subprocess
@@ -159,6 +182,11 @@ class SandboxedKernelManager(AsyncKernelManager):
                                "--SandboxedKernelManager.sandbox=False")
         course = self.course or (os.getcwd() if os.path.exists("gradebook.db") else None)
         runtime = self._runtime
+        closed = closed_to_root_sandbox([self._sandbox_cwd, runtime, *self.extra_writable, *kernel_reads()])
+        if closed:
+            raise SandboxError(f"grading as root, the sandbox cannot enter {', '.join(closed)}: another account owns "
+                               "it and it is closed to others (bubblewrap's user namespace maps only root). Grade as "
+                               f"that account (on a hub: in the teacher's own server), or `chmod o+x {closed[0]}`")
         for sub in ("ipython", "mpl", "numba"):
             Path(runtime, sub).mkdir(exist_ok=True)
         seed_numba_cache(os.path.join(runtime, "numba"))
