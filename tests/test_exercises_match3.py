@@ -181,13 +181,18 @@ def _worklist(take, catch_in_order=True, blast=_lesson_blast):
     return chain
 
 
-def test_the_chain_checker_accepts_a_queue_a_stack_and_the_package_blast():
+def test_the_chain_checker_accepts_a_queue_in_any_order_within_a_wave_and_the_package_blast():
     from tilelab.match3.special_rules import blast_cells
 
     assert check("match3_specials.chain", _worklist(lambda q: q.pop(0))).passed  # the lesson's solution
     assert check("match3_specials.chain", _worklist(lambda q: q.pop(0), catch_in_order=False)).passed
-    assert check("match3_specials.chain", _worklist(lambda q: q.pop())).passed  # a stack clears the same cells
     assert check("match3_specials.chain", _worklist(lambda q: q.pop(0), blast=blast_cells)).passed
+
+
+def test_the_chain_checker_refuses_a_stack_which_fires_a_later_wave_first():
+    """The lesson asks for a queue, breadth first: a stack clears the same cells, out of wave order."""
+    r = check("match3_specials.chain", _worklist(lambda q: q.pop()))
+    assert not r.passed and "wave" in r.message and r.picture and "[" in r.picture, r
 
 
 def test_the_chain_checker_refuses_with_the_smallest_board_drawn():

@@ -339,3 +339,19 @@ def test_importing_tilelab_inside_an_answer_is_not_a_call(monkeypatch):
         return sum(1 for r in Board(rows).grid for v in r if v == 0)
 
     assert check("count_empty", count_empty)
+
+
+def test_time_running_out_names_the_case_the_answer_was_working_on():
+    """A search that never ends on one case: the message says which case, as a wrong value's message would."""
+    def stuck_on_merges(row):
+        if any(a == b != 0 for a, b in zip(row, row[1:])):
+            time.sleep(120)  # never ends, as a search that does not shrink its problem
+        return [v for v in row if v] + [0] * row.count(0)
+
+    with time_limit(1):
+        r = check("2048.slide_row", stuck_on_merges)
+        wrong = check("2048.slide_row", lambda row: [v for v in row if v] + [0] * row.count(0))
+    # the smallest row with a merge: the one the answer that forgets merging gets wrong first
+    case = wrong.message.split(" you returned")[0].removeprefix("on ")
+    assert r.reason == "too-slow" and f"while your code worked on {case}." in r.message, (r.message, case)
+    assert len(r.message) < MESSAGE_LIMIT

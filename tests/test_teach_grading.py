@@ -23,7 +23,6 @@ import nbformat
 import numpy as np
 import pytest
 
-from tilelab import _jit
 from tilelab.game2048.fast.bitrows import transpose_bits
 from tilelab.teach.assignments import BEGIN, END, build_course
 from tilelab.teach.grading.run import autograde, nbgrader_env, table
@@ -249,7 +248,9 @@ class TestSandbox:
         """The package's folders are read-only in the sandbox: the kernel gets copies of numba's compiled code."""
         out = nbformat.read(graded[0] / "autograded" / "p_snoop" / LESSON / f"{LESSON}.ipynb", as_version=4)
         text = json.dumps([c.get("outputs") for c in out.cells])
-        assert "numba cache hits: 1" in text or not _jit.HAVE_NUMBA, text[-2000:]
+        if "no numba" in text:
+            pytest.skip("numba is not installed (or TILELAB_NO_JIT is set): nothing is compiled")
+        assert "numba cache hits: 1" in text, text[-2000:]
 
     def test_kernel_has_no_network(self, graded, server):
         _, accepted = server

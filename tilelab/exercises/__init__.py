@@ -89,6 +89,8 @@ _LIMIT: list[float] = []
 
 # The watch of the check running now (innermost last): checkers count calls through it (see ``counting``).
 _ACTIVE: list[Watch] = []
+#: The case a running check last handed the answer, and how to show it: named in the message if time runs out.
+_TRYING: list[tuple[Any, Callable[[Any], str]]] = []
 
 # Seeds of the hidden cases a grader draws (innermost last; see ``hidden_cases``).
 _HIDDEN: list[int] = []
@@ -236,6 +238,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
     if handed is not None:  # the answer *is* a function of tilelab's: the checker would call it from tilelab
         return _record(name, _delegated(name, handed, exercise.allow))
     _ACTIVE.append(watch)
+    _TRYING.clear()
     try:
         with watch:
             try:
@@ -250,7 +253,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
     elif watch.delegated is not None:
         result = _delegated(name, watch.delegated, exercise.allow)
     elif watch.timed_out:
-        result = _too_slow(name, watch.seconds)
+        result = _too_slow(name, watch.seconds, _TRYING[-1] if _TRYING else None)
     elif not isinstance(result, Result):  # pragma: no cover - a checker always returns one
         result = Result(name, False, "the check did not finish", reason="raised")
     return _record(name, result)
@@ -294,13 +297,19 @@ def _switched_off(name: str, what: str) -> Result:
     )
 
 
-def _too_slow(name: str, seconds: float | None) -> Result:
+def _too_slow(name: str, seconds: float | None, trying: tuple[Any, Callable[[Any], str]] | None = None) -> Result:
     limit = f"{seconds:g} s" if seconds is not None else "its time"
+    where, picture = "", None
+    if trying is not None:  # the case the answer was working on when the time ran out
+        case, show = trying
+        shown = show(case).strip("\n")
+        where, picture = ((" while your code worked on the case below", shown) if "\n" in shown
+                          else (f" while your code worked on {shown}", None))
     return Result(
         name, False,
-        f"the check took longer than {limit}, so it stopped. Does a loop never end, or a search visit far "
+        f"the check took longer than {limit}, so it stopped{where}. Does a loop never end, or a search visit far "
         "more than it needs? Try your function on one small case first, then run the check again.",
-        seconds, reason="too-slow",
+        seconds, picture, reason="too-slow",
     )
 
 
@@ -575,6 +584,7 @@ def first_counterexample(
     for case in cases:
         n += 1
         want = reference(*case) if star else reference(case)
+        _TRYING[:] = [(case, show)]
         try:
             got = answer(*case) if star else answer(case)
         except Exception as exc:

@@ -7,9 +7,10 @@
   section 4. The specials at the cells ``start`` go off, and every special a blast covers goes off in its turn,
   once, through a queue: ``order`` lists the cells that went off, ``cleared`` is every cell some blast covered
   (a blast is :func:`~tilelab.match3.special_rules.blast_cells`, which the lesson's ``blast()`` rewrites). The
-  blasts do not change the board, so the order does not change what is cleared: a queue (the lesson's, wave by
-  wave) and a stack both pass, as long as each special goes off after a blast has caught it. Checked on seeded
-  boards from 1x3 to 7x7, smallest first.
+  specials go off wave by wave, as a queue fires them (breadth first): a special caught in a later wave never goes
+  off before one caught earlier, though within a wave any order passes (a blast's cells are a set). A stack
+  (depth first) clears the same cells in another order, and does not pass. Checked on seeded boards from 1x3 to
+  7x7 and a board where the two orders differ, smallest first.
 - ``"match3_specials.made_by"``: ``answer(shape, swipe) -> str``: which special a group makes:
   "plain", "striped-row", "striped-col", "wrapped" or "colour-bomb"; ``shape`` is one of
   line3/line4/line5/L/T/cross plus, for a line, its direction ("line4-row" is a horizontal line
@@ -160,6 +161,10 @@ def _chain_boards() -> list[tuple[SpecialBoard, list]]:
             specials = sorted(board.special_cells())
             if specials:
                 cases.append((board, sorted(rng.sample(specials, min(len(specials), rng.choice((1, 1, 2)))))))
+    # the row-striped candy at (0, 0) catches two column-striped ones; the second catches a fourth special: a queue
+    # fires (0, 2) before (3, 4), a stack fires (3, 4) first
+    cases.append((SpecialBoard.parse("0- 1 2| 3 0|\n1 2 3 0 1\n2 3 0 1 2\n3 0 1 2 3-\n0 1 2 3 0", kinds=4),
+                  [(0, 0)]))
     cases.sort(key=lambda c: (c[0].rows * c[0].cols, len(chain_waves(*c))))
     return cases
 
@@ -225,6 +230,12 @@ def check_chain(answer: Callable[[SpecialBoard, list], Any]) -> Result:
         if early is not None:
             return Result(name, False, f"{where} {early} went off before any blast had caught it: a special joins "
                           "the queue only when a blast that went off covers it", (board, start), shown)
+        waves = chain_waves(board, start)
+        later = next((i for i in range(1, len(order)) if waves[order[i]] < waves[order[i - 1]]), None)
+        if later is not None:
+            return Result(name, False, f"{where} {order[later - 1]} went off before {order[later]}, which a blast "
+                          "caught a wave earlier: a caught special joins the back of the queue, so a whole wave "
+                          "goes off before the next (breadth first)", (board, start), shown)
         if cleared != want_cleared:
             return Result(name, False, f"{where} the cells you cleared are not right: # cleared by both, "
                           "- you left out, x you added", (board, start),
