@@ -6,8 +6,8 @@ helpers the exercise offers); calling any other tilelab function (``slide_row``,
 
 - ``"2048.slide_row"`` (also ``"slide_row"``): ``answer(row) -> row``, one row slid toward index 0;
   checked on every row of 4 cells with tiles 0, 2, 4, 8, 16, 32 (1296 rows), every row of 2 and 3
-  cells, then on random rows of length 2 to 8. The answer may return a list, a tuple or anything
-  with a ``.row``. It gets a fresh list each time, so mutating it is fine.
+  cells, every row of 4 cells with tiles 0, 256, 1024, 2048, then on random rows of length 2 to 8.
+  The answer may return a list, a tuple or anything with a ``.row``. It gets a fresh list each time, so mutating it is fine.
 - ``"2048.row_score"``: ``answer(row) -> int``, the points one left slide of the row scores.
 - ``"2048.available_moves"``: ``answer(board) -> directions``, the swipes that change the board
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
@@ -63,6 +63,7 @@ from tilelab.game2048 import Board, Direction, Game, legal_moves, slide_row, spa
 
 SEED = 2048
 ROW_TILES = (0, 2, 4, 8, 16, 32)  #: every 4-cell row over these tiles is checked
+BIG_TILES = (0, 256, 1024, 2048)  #: and every 4-cell row over these: the merges the game is named after
 ROW_LENGTH = 4
 LONGER_ROWS = 300  #: random rows of length 2..8 after the exhaustive part
 GAME_BOARDS = 400  #: boards taken from seeded random games
@@ -95,7 +96,7 @@ def _longer_rows() -> Iterator[list[int]]:
     rng = np.random.default_rng(case_seed(SEED))
     for _ in range(LONGER_ROWS):
         length = int(rng.integers(2, 9))
-        yield [int(v) for v in rng.choice(ROW_TILES + (64, 128), size=length)]
+        yield [int(v) for v in rng.choice(ROW_TILES + (64, 128, 4096, 65536), size=length)]
 
 
 def _as_row(got: Any) -> tuple[int, ...] | Any:
@@ -114,7 +115,7 @@ def _fresh(answer: Callable[[list[int]], Any]) -> Callable[[list[int]], Any]:
 @checker("2048.slide_row", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must slide and merge one row toward index 0 exactly like the game."""
-    cases = itertools.chain(every_row(), every_row(2), every_row(3), _longer_rows())
+    cases = itertools.chain(every_row(), every_row(2), every_row(3), every_row(tiles=BIG_TILES), _longer_rows())
     return first_counterexample(
         "2048.slide_row", lambda row: _as_row(_fresh(answer)(row)), lambda row: slide_row(row).row, cases
     )
@@ -123,7 +124,7 @@ def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
 @checker("2048.row_score", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_row_score(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must return the score of sliding ``row`` toward index 0."""
-    cases = itertools.chain(every_row(), every_row(2), every_row(3), _longer_rows())
+    cases = itertools.chain(every_row(), every_row(2), every_row(3), every_row(tiles=BIG_TILES), _longer_rows())
     return first_counterexample("2048.row_score", _fresh(answer), lambda row: slide_row(row).score, cases)
 
 
