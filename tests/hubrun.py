@@ -555,7 +555,7 @@ class MemoryWatch:
         self.cpu: dict[str, float] = dict.fromkeys(names, 0.0)  # CPU seconds of its processes, last seen
         self.machine_before = self._used()
         self.machine_peak = self.machine_before
-        self._owners: dict[tuple[int, float], str] = {}
+        self._owners: dict[tuple[int, float], tuple[str, str]] = {}
         self._cpu_seen: dict[int, float] = {}  # a student's process's CPU seconds, last seen
         self._cpu_owner: dict[int, str] = {}
         self._task: asyncio.Task[None] | None = None
@@ -565,15 +565,17 @@ class MemoryWatch:
         return (vm.total - vm.available) / 2**20
 
     def _owner(self, process: Any) -> str | None:
-        """The student a process belongs to (None: nobody's), read once per process: by pid and start time, as a
-        pid freed by a short-lived process elsewhere on the machine is soon given to a new one (a kernel)."""
+        """The student a process belongs to (None: nobody's), read once per program a process runs: by pid and start
+        time, as a pid freed by a short-lived process elsewhere on the machine is soon given to a new one (a kernel),
+        and by its command line, as a process read between its fork and its exec still has its parent's environment
+        (the hub's, no JUPYTERHUB_USER: a student's server seen that early was never counted again)."""
         try:
-            key = (process.pid, process.create_time())
-            if key not in self._owners:
-                self._owners[key] = process.environ().get("JUPYTERHUB_USER", "")
+            key, program = (process.pid, process.create_time()), " ".join(process.cmdline())
+            if self._owners.get(key, (None, None))[1] != program:
+                self._owners[key] = (process.environ().get("JUPYTERHUB_USER", ""), program)
         except (self.psutil.Error, OSError):
             return None
-        return self._owners[key] or None
+        return self._owners[key][0] or None
 
     def sample(self) -> None:
         totals = dict.fromkeys(self.names, 0.0)
