@@ -301,10 +301,8 @@ def _too_slow(name: str, seconds: float | None, trying: tuple[Any, Callable[[Any
     limit = f"{seconds:g} s" if seconds is not None else "its time"
     where, picture = "", None
     if trying is not None:  # the case the answer was working on when the time ran out
-        case, show = trying
-        shown = show(case).strip("\n")
-        where, picture = ((" while your code worked on the case below", shown) if "\n" in shown
-                          else (f" while your code worked on {shown}", None))
+        text, picture = _shown(*trying)
+        where = f" while your code worked on {text}"
     return Result(
         name, False,
         f"the check took longer than {limit}, so it stopped{where}. Does a loop never end, or a search visit far "
@@ -554,6 +552,12 @@ def _in_notebook() -> bool:
     return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
 
 
+def _shown(case: Any, show: Callable[[Any], str]) -> tuple[str, str | None]:
+    """How a message names a case: ``(text, None)`` for a one-line case, ``("the board below", picture)`` else."""
+    shown = show(case).strip("\n")
+    return ("the board below", shown) if "\n" in shown else (shown, None)
+
+
 def first_counterexample(
     name: str,
     answer: Callable[..., Any],
@@ -574,11 +578,10 @@ def first_counterexample(
     pictures: dict[int, str] = {}
 
     def on(case: Any) -> str:
-        shown = show(case).strip("\n")
-        if "\n" in shown:
-            pictures[id(case)] = shown
-            return "on the board below "
-        return f"on {shown} "
+        text, picture = _shown(case, show)
+        if picture is not None:
+            pictures[id(case)] = picture
+        return f"on {text} "
 
     n = 0
     for case in cases:

@@ -142,7 +142,12 @@ def chain_waves(board: SpecialBoard, start: list) -> dict:
 def reference_chain(board: SpecialBoard, start: list) -> tuple[list, set]:
     """(the cells that go off, in queue order; every cell their blasts cover)."""
     order = list(chain_waves(board, start))
-    return order, set().union(*(blast_cells(board, cell, board.special_code(cell)) for cell in order))
+    return order, _blasted(board, order)
+
+
+def _blasted(board: SpecialBoard, order: list) -> set:
+    """Every cell the blasts of the specials at ``order`` cover."""
+    return set().union(*(blast_cells(board, cell, board.special_code(cell)) for cell in order))
 
 
 def _chain_boards() -> list[tuple[SpecialBoard, list]]:
@@ -209,7 +214,9 @@ def check_chain(answer: Callable[[SpecialBoard, list], Any]) -> Result:
     name = "match3_specials.chain"
     cases = _chain_boards()
     for board, start in cases:
-        want_order, want_cleared = reference_chain(board, start)
+        waves = chain_waves(board, start)  # the reference: its queue order, and each cell's wave
+        want_order = list(waves)
+        want_cleared = _blasted(board, want_order)
         shown = board_picture(board, start)
         where = "on the board below ([ ] go off first)"
         try:
@@ -230,7 +237,6 @@ def check_chain(answer: Callable[[SpecialBoard, list], Any]) -> Result:
         if early is not None:
             return Result(name, False, f"{where} {early} went off before any blast had caught it: a special joins "
                           "the queue only when a blast that went off covers it", (board, start), shown)
-        waves = chain_waves(board, start)
         later = next((i for i in range(1, len(order)) if waves[order[i]] < waves[order[i - 1]]), None)
         if later is not None:
             return Result(name, False, f"{where} {order[later - 1]} went off before {order[later]}, which a blast "

@@ -127,17 +127,18 @@ def seed_numba_cache(cache_dir: str) -> int:
 
     In the sandbox the package's ``__pycache__`` folders are read-only, so numba would look only in the kernel's
     own, empty cache and compile every function again (tens of seconds a kernel). The copies sit where numba
-    looks for them (a folder per source folder, named as numba names it); numba still checks each against its
-    source file. Returns the number of files copied (0 when nothing is compiled yet).
+    looks for them (a folder per source folder, named by numba's own rule); numba still checks each against its
+    source file. Returns the number of files copied (0 when nothing is compiled yet, or without numba).
     """
-    import hashlib
-
+    try:
+        from numba.core.caching import UserProvidedCacheLocator  # where numba looks, by its own rule
+    except ImportError:  # no numba (or one that keeps its caching elsewhere): nothing compiled to share
+        return 0
     import tilelab
 
     copied = 0
     for pycache in Path(tilelab.__file__).resolve().parent.rglob("__pycache__"):
-        source_dir = str(pycache.parent)
-        name = f"{os.path.basename(source_dir)}_{hashlib.sha1(source_dir.encode()).hexdigest()}"
+        name = UserProvidedCacheLocator.get_suitable_cache_subpath(str(pycache.parent / "module.py"))
         # numba's own places: beside the source, or the grader's NUMBA_CACHE_DIR when it has one
         places = [pycache, *([Path(os.environ["NUMBA_CACHE_DIR"], name)] if os.environ.get("NUMBA_CACHE_DIR") else [])]
         for place in places:
