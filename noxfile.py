@@ -32,8 +32,8 @@ ENGINE_TESTS = ["test_game2048_*.py", "test_sliding_*.py", "test_match3_*.py", "
                 "test_robustness_*.py", "test_types.py", "test_jit*.py"]
 LESSON_TESTS = ["test_lessons_*.py"]
 NOT_HERE = {"test_game2048_td_widget.py", "test_match3_specials_widget.py"}  # widgets: make test covers them
-DOCTEST_MODULES = ["tilelab/game2048", "tilelab/sliding", "tilelab/match3", "tilelab/_protocol.py",
-                   "tilelab/_random.py", "tilelab/_checks.py", "tilelab/_files.py"]
+DOCTEST_MODULES = ["tilelab/game2048", "tilelab/sliding", "tilelab/match3", "tilelab/protocol.py",
+                   "tilelab/randomness.py", "tilelab/inputs.py", "tilelab/files.py"]
 
 nox.options.sessions = ["tests"]
 nox.options.default_venv_backend = "venv"  # the standard library's: nothing downloaded

@@ -40,7 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tilelab.game2048 import Expectimax, play_game  # noqa: E402
+from tilelab.game2048 import Direction, Expectimax, play_game  # noqa: E402
 from tilelab.game2048.ai import evaluate, expectimax_values  # noqa: E402
 from tilelab.game2048.fast.bitrows import DIRECTION_NAMES
 from tilelab.game2048.fast.bitboard import from_bitboard
@@ -305,12 +305,12 @@ class _OldClockPlayer:
         self.budget = module.Budget(ms_per_move=ms)
 
     def __call__(self, board):
-        from tilelab.game2048.ai import _CODE_TO_DIRECTION
+        from tilelab.game2048.fast.bitrows import DIRECTION_NAMES
         from tilelab.game2048.fast.bitboard import to_bitboard
         bits = to_bitboard(board)
         result = self.module.deepen(lambda d, limit: self.module.search_bits(bits, d, self.tables, node_limit=limit),
                                     self.budget)
-        return _CODE_TO_DIRECTION[result.best]
+        return Direction[DIRECTION_NAMES[result.best]]
 
 
 def deadline(ms: float, moves: int, busy_seconds: float, baseline) -> dict:

@@ -36,7 +36,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from tilelab._files import read_npz
+from tilelab.files import read_npz
 from tilelab.game2048 import play_game
 from tilelab.game2048.learning.ntuple_compact import COMPACT_FORMAT, STRONG_NET, load_network
 from tilelab.game2048.learning.ntuple_players import TDExpectimax

@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from tilelab._jit import HAVE_NUMBA
+from tilelab.jit import HAVE_NUMBA
 from tilelab.match3 import legal_moves, new_board, swap, swap_fast, legal_moves_fast
 from tilelab.match3.fast.plain import list_moves, swap_array
 from tilelab.match3.special_reshuffle import reshuffle_specials

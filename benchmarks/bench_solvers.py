@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from baseline import module_at  # benchmarks/baseline.py
-from tilelab._jit import HAVE_NUMBA
+from tilelab.jit import HAVE_NUMBA
 from tilelab.sliding import korf100, shuffle
 from tilelab.sliding import pdb as pdbmod
 from tilelab.sliding.fast.idastar import FastIDAStar

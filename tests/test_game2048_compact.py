@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tilelab.game2048 import Board, legal_moves
-from tilelab._jit import py_func
+from tilelab.jit import py_func
 from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.learning.ntuple_compact import (
     COMPACT_FORMAT,

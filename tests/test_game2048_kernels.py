@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tilelab._jit import HAVE_NUMBA
+from tilelab.jit import HAVE_NUMBA
 from tilelab.game2048 import Board, ai, legal_moves, play
 from tilelab.game2048.fast import bitboard, bitrows, kernels
 from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork

@@ -295,7 +295,7 @@ def test_td_expectimax_wall_clock_and_depth_two_by_hand():
 
 
 def test_evaluate_plays_the_readable_greedy_games_and_learns_nothing():
-    from tilelab._random import as_generator
+    from tilelab.randomness import as_generator
     from tilelab.game2048.fast.bitboard import seed_state as _seed_state
 
     net = NTupleNetwork(SMALL)

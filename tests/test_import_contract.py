@@ -136,6 +136,37 @@ def test_no_private_attribute_crosses_a_module():
     assert crossing == [], "another module's private attribute gets a public name:\n" + "\n".join(crossing)
 
 
+#: Where a test reaches a private name on purpose, and why.
+REACHES_IN_ON_PURPOSE = {("test_exercises_game2048.py", "_cells"): "a dishonest answer writing the storage its check guards",
+                         ("test_exercises_watch.py", "_ALLOW_PACKAGE_CALLS"): "a dishonest answer setting the watch's flag"}
+
+
+def test_tests_and_benchmarks_use_public_names():
+    """A test or a benchmark reaches tilelab as a lesson does: no private module, name or attribute of tilelab's."""
+    files = [*sorted((ROOT / "tests").rglob("*.py")), *sorted((ROOT / "benchmarks").glob("*.py"))]
+    sources = {path: ast.parse(path.read_text(encoding="utf-8")) for path in files}
+    own = {n.id if isinstance(n, ast.Name) else n.attr if isinstance(n, ast.Attribute) else n.name
+           for source in sources.values() for n in ast.walk(source)
+           if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
+           or isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+           or isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and ast.unparse(n.value) == "self"}  # the tests' own
+    private = frozenset().union(*(_private_names(m) for m in modules())) - own
+    found = []
+    for path, source in sources.items():
+        for node in ast.walk(source):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tilelab"):
+                names = [*node.module.split("."), *(alias.name for alias in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [part for alias in node.names if alias.name.startswith("tilelab") for part in alias.name.split(".")]
+            elif isinstance(node, ast.Attribute) and node.attr in private and (path.name, node.attr) not in REACHES_IN_ON_PURPOSE:
+                names = [node.attr]
+            else:
+                continue
+            found += [f"{path.relative_to(ROOT)}:{node.lineno} {name}" for name in names
+                      if name.startswith("_") and not name.startswith(("__", "_jupyter", "_load_jupyter")) and not name.endswith("_")]
+    assert found == [], "a test uses what a lesson would: give the name a public home, or test through one:\n" + "\n".join(found)
+
+
 def test_every_name_is_imported_from_the_module_that_defines_it():
     """No caller (package, tests, benchmarks) goes through a module that only passes a name on.
 

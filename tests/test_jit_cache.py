@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tilelab import _jit
+from tilelab import jit
 
-pytestmark = pytest.mark.skipif(not _jit.HAVE_NUMBA, reason="about numba's disk cache")
+pytestmark = pytest.mark.skipif(not jit.HAVE_NUMBA, reason="about numba's disk cache")
 
-HELPER = "from tilelab._jit import njit\n\n\n@njit\ndef helper():\n    return {}\n"
-OUTER = "from tilelab._jit import njit\nfrom tilelab.probe.a import helper\n\n\n@njit\ndef outer():\n    return helper() + 10\n"
+HELPER = "from tilelab.jit import njit\n\n\n@njit\ndef helper():\n    return {}\n"
+OUTER = "from tilelab.jit import njit\nfrom tilelab.probe.a import helper\n\n\n@njit\ndef outer():\n    return helper() + 10\n"
 RUN = ("import json; from {module} import outer; value = outer(); "
        "print(json.dumps([value, sum(outer.stats.cache_hits.values()), type(outer._cache._impl.locator).__name__]))")
 
@@ -29,7 +29,7 @@ def package(tmp_path: Path) -> Path:
     for sub in ("probe", "other"):
         (root / "tilelab" / sub).mkdir(parents=True)
         (root / "tilelab" / sub / "__init__.py").write_text("")
-    for module in Path(_jit.__file__).parent.glob("*.py"):
+    for module in Path(jit.__file__).parent.glob("*.py"):
         shutil.copy(module, root / "tilelab" / module.name)
     (root / "tilelab" / "probe" / "a.py").write_text(HELPER.format(1))
     (root / "tilelab" / "probe" / "b.py").write_text(OUTER)
@@ -61,7 +61,7 @@ def test_only_its_own_subpackage_and_the_top_level_modules_count(package):
     (package / "tilelab" / "other" / "c.py").write_text("X = 2\n")  # another subpackage: the cache still serves
     value, hits, locator = run(package)
     assert (value, hits) == (11, 1) and locator.startswith("Tilelab")
-    with open(package / "tilelab" / "_checks.py", "a") as module:  # a top-level module: compiled afresh
+    with open(package / "tilelab" / "inputs.py", "a") as module:  # a top-level module: compiled afresh
         module.write("\n# edited\n")
     assert run(package)[:2] == (11, 0)
 
@@ -69,7 +69,7 @@ def test_only_its_own_subpackage_and_the_top_level_modules_count(package):
 def test_functions_outside_the_package_are_cached_as_numba_does(package):
     value, hits, locator = run(package, "student")
     assert value == 11 and not locator.startswith("Tilelab")
-    assert _jit.install_cache_stamp() is True  # installed once, however often it is called
+    assert jit.install_cache_stamp() is True  # installed once, however often it is called
     from numba.core import caching
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
     assert sum(getattr(cls, "_tilelab_stamp", False) for cls in impl._locator_classes) == len(

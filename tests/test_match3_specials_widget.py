@@ -68,7 +68,7 @@ def test_blasts_are_animated_wave_by_wave():
     step = result.steps[0]
     waves = {a.wave for a in step.activations}
     assert waves == {0, 1}
-    frames = board._step_frames(step)
+    frames = board.step_frames(step)
     plain = [f for f in frames]
     pieces = board.canvas[1]
     pieces.reset()

@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE_PACKAGES = ("game2048", "sliding", "match3")
 UI_LIBRARIES = {"ipywidgets", "ipycanvas", "matplotlib", "IPython", "PIL"}
-# Engines may import the standard library, numpy and tilelab itself; numba only via tilelab._jit.
+# Engines may import the standard library, numpy and tilelab itself; numba only via tilelab.jit.
 ALLOWED_THIRD_PARTY = {"numpy", "tilelab"}
 # ... but not tilelab's tooling: the tooling imports the engines, never the other way round.
 TOOLING = ("tilelab.warm", "tilelab.teach", "tilelab.widgets", "tilelab.plots", "tilelab.exercises", "tilelab.results")
@@ -103,13 +103,13 @@ def test_the_import_rule_catches_tooling_imports(tmp_path: Path):
         "import numpy\nfrom tilelab import warm\nimport tilelab.teach.site\n"
         "def later():\n    from tilelab.plots.solvers import plot_search_step\n"
         "TASKS = ('tilelab.exercises.sliding', 'tilelab.results:record')\n"
-        "from tilelab.sliding.core import Board\nfrom tilelab import _checks\n"
+        "from tilelab.sliding.core import Board\nfrom tilelab import inputs\n"
         "HELP = 'see tilelab.widgets for the boards'\n"  # prose, not a module name
     )
     found = _tooling(_imported_modules(bad))
     assert {"tilelab.exercises.sliding", "tilelab.plots.solvers", "tilelab.results", "tilelab.teach.site",
             "tilelab.warm"} <= set(found)
-    assert not [n for n in found if "widgets" in n or "sliding.core" in n or "_checks" in n]
+    assert not [n for n in found if "widgets" in n or "sliding.core" in n or "inputs" in n]
 
 
 def _name(requirement: str) -> str:
@@ -161,7 +161,7 @@ def test_binder_installs_the_package():
 
 
 def test_as_generator_refuses_junk_with_a_clear_error():
-    from tilelab._random import as_generator
+    from tilelab.randomness import as_generator
 
     with pytest.raises(ValueError, match="non-negative"):
         as_generator(-1)

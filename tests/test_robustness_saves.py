@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from tilelab import game2048, match3, sliding
-from tilelab._protocol import generator_from_state, saved_rng_state
+from tilelab.protocol import generator_from_state, saved_rng_state
 
 GAMES = {
     "2048": lambda: game2048.Game(rng=1),
@@ -380,16 +380,16 @@ def test_a_live_board_given_to_a_game_is_kept() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_text_past_the_save_limit_is_refused_unparsed_and_never_written(name: str, monkeypatch) -> None:
-    from tilelab import _protocol
+    from tilelab import protocol
 
     game = _played(name)
     text = game.to_json()
-    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text) - 1)
+    monkeypatch.setattr(protocol, "MAX_SAVE_CHARS", len(text) - 1)
     with pytest.raises(ValueError, match="MAX_SAVE_CHARS"):
         type(game).from_json(text)
     with pytest.raises(ValueError, match="MAX_SAVE_CHARS.*new game"):
         game.to_json()
-    monkeypatch.setattr(_protocol, "MAX_SAVE_CHARS", len(text))
+    monkeypatch.setattr(protocol, "MAX_SAVE_CHARS", len(text))
     assert type(game).from_json(text).to_json() == text
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -129,20 +134,11 @@ def test_wrong_version_is_refused(tmp_cache, monkeypatch):
 
 
 def test_numba_and_python_builders_agree():
-    from tilelab.sliding.pdb import _bfs_layer, _neighbour_cells, _rank_placement
-
-    n, pattern = 6, (2, 4, 5)
-    nb = _neighbour_cells(2, 3)
-    goal_cells = np.array([t - 1 for t in pattern], np.int64)
-    layers = []
-    for layer in (_bfs_layer, _bfs_layer.py_func):
-        dist = np.full(6 * 5 * 4 * n, pdbmod.UNSEEN, np.uint8)
-        dist[_rank_placement(goal_cells, n) * n + n - 1] = 0
-        depth = 0
-        while layer(dist, depth, n, 3, nb):
-            depth += 1
-        layers.append(dist)
-    assert np.array_equal(*layers)
+    """The compiled breadth-first search and its plain-Python run (``TILELAB_NO_JIT=1``) build the same table."""
+    code = "from tilelab.sliding.pdb import build_table; print(build_table(2, 3, (2, 4, 5)).tolist())"
+    env = dict(os.environ, TILELAB_NO_JIT="1")
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert build_table(2, 3, (2, 4, 5)).tolist() == json.loads(plain.stdout)
 
 
 def test_default_3x3_database_solves_and_hint_uses_it(tmp_cache):

@@ -409,7 +409,7 @@ for name in names:
             failed.append(f"{name}: {exc!r}")
     except Exception as exc:
         failed.append(f"{name}: {exc!r}")
-from tilelab._jit import HAVE_NUMBA
+from tilelab.jit import HAVE_NUMBA
 from tilelab.results import results_path
 from tilelab.sliding import walk_distribution
 for rule in ("puzzle8", "lazy", "no-return"):  # numpy is 32-bit there: bincount took int64 indices and raised

@@ -22,7 +22,7 @@ except ModuleNotFoundError:  # Python 3.10
 ROOT = Path(__file__).resolve().parents[1]
 ENGINES = {"tilelab/sliding", "tilelab/match3", "tilelab/game2048"}
 STRICT_MODULES = {"tilelab.sliding.*", "tilelab.match3.*", "tilelab.game2048.*",
-                  "tilelab._random", "tilelab._checks", "tilelab._files"}
+                  "tilelab.randomness", "tilelab.inputs", "tilelab.files"}
 
 
 def _config() -> dict:
@@ -33,7 +33,7 @@ def test_mypy_is_configured_strict_on_the_engines():
     config = _config()
     assert config["strict"] is True
     assert ENGINES <= set(config["files"])
-    assert {"tilelab/_random.py", "tilelab/_checks.py", "tilelab/_files.py"} <= set(config["files"])
+    assert {"tilelab/randomness.py", "tilelab/inputs.py", "tilelab/files.py"} <= set(config["files"])
     # the only escape hatches: numba's missing stubs, tooling followed silently, and modules listed as unfinished
     for override in config.get("overrides", []):
         modules = {override["module"]} if isinstance(override["module"], str) else set(override["module"])
@@ -45,7 +45,7 @@ def test_mypy_is_configured_strict_on_the_engines():
                                                                           "tilelab.game2048")) for m in modules)
         else:
             assert not any(m.startswith("tilelab.sliding") for m in modules), "the sliding engine is fully strict"
-            assert not modules & {"tilelab._random", "tilelab._checks", "tilelab._files"}
+            assert not modules & {"tilelab.randomness", "tilelab.inputs", "tilelab.files"}
 
 
 def test_the_engines_type_check():

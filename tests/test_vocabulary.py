@@ -276,7 +276,7 @@ def test_a_single_letter_is_a_key_and_never_a_direction(letter):
 # ------------------------------------------------------------------ every widget plays a move with play(move) -> Turn
 def test_every_board_widget_plays_a_move_with_play_and_returns_the_games_turn():
     pytest.importorskip("ipycanvas")
-    from tilelab._protocol import Turn
+    from tilelab.protocol import Turn
     from tilelab.widgets.game2048 import Game2048Widget
     from tilelab.widgets.match3 import Match3Widget
     from tilelab.widgets.sliding import SlidingWidget

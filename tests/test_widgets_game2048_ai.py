@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
-import math
+import time
+from types import SimpleNamespace
 
 import pytest
 
 from tilelab.game2048 import Board, CornerPlayer, Direction, Expectimax, Game, legal_moves
+from tilelab.widgets import game2048_ai
 from tilelab.widgets.game2048_ai import Game2048AIWidget, thinking_html
 from tilelab.widgets.testing import FakeMultiCanvas, click_button, press_key, tick
 from tilelab.widgets.testing import fresh_kernel
+
+
+class Clock:
+    """The clock the AI widget reads, moved on by hand: ``clock.wait()`` is a second going by."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = 1000.0
+        monkeypatch.setattr(game2048_ai, "time", SimpleNamespace(monotonic=lambda: self.now, perf_counter=time.perf_counter))
+
+    def wait(self, seconds: float = 1.0) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    return Clock(monkeypatch)
 
 @pytest.fixture(autouse=True)
 def _fresh_kernel():
@@ -42,7 +60,7 @@ def test_hint_thinks_without_moving():
     assert w.player.last is not None and "nodes" in w.thinking.value
 
 
-def test_autoplay_moves_once_per_tick_and_never_piles_up():
+def test_autoplay_moves_once_per_tick_and_never_piles_up(clock):
     w = make()
     w.ai_toggle.value = True
     assert w.playing
@@ -50,11 +68,11 @@ def test_autoplay_moves_once_per_tick_and_never_piles_up():
     assert w.game.moves_played == 1
     tick(w.ticker)  # arrives right after the move: the AI was "still thinking", so it is dropped
     assert w.game.moves_played == 1 and w.dropped_ticks == 1
-    w._last_move_end = -math.inf  # time passes
+    clock.wait()  # time passes
     tick(w.ticker)
     assert w.game.moves_played == 2
     w.ai_toggle.value = False
-    w._last_move_end = -math.inf
+    clock.wait()
     tick(w.ticker)
     assert not w.playing and w.game.moves_played == 2
 
@@ -67,24 +85,24 @@ def test_speed_slider_sets_the_tick_interval():
         make(speed=0)
 
 
-def test_autoplay_stops_at_game_over():
+def test_autoplay_stops_at_game_over(clock):
     board = Board.parse("2 4 8 16\n4 8 16 32\n8 16 32 64\n16 32 64 .")
     w = make(game=Game(board=board, rng=0))
     w.set_autoplay(True)
     while w.playing:
-        w._last_move_end = -math.inf
+        clock.wait()
         tick(w.ticker)
     assert w.game.over and not w.ai_toggle.value
     assert w.board_widget.banner == "over"
     assert w.ai_move() is False and "game over" in w.thinking.value
 
 
-def test_keys_still_play_while_the_ai_is_on_and_players_without_think_work():
+def test_keys_still_play_while_the_ai_is_on_and_players_without_think_work(clock):
     w = make(player=CornerPlayer())
     w.set_autoplay(True)
     press_key(w.board_widget, "ArrowUp")
     moved_by_hand = w.game.moves_played
-    w._last_move_end = -math.inf
+    clock.wait()
     tick(w.ticker)
     assert w.game.moves_played == moved_by_hand + 1
     assert "chose" in w.thinking.value

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tilelab.match3 import Board, find_matches, hint, is_dead, legal_moves
 from tilelab.match3.candies import candy_style
+from tilelab.widgets import base
 from tilelab.widgets import match3 as wm
 from tilelab.widgets import match3_draw as wd
 from tilelab.widgets.match3 import Match3Widget
@@ -133,7 +137,7 @@ def test_a_cascade_animates_flash_fall_and_refill_in_one_batch():
     assert len(flashes) >= matched * wd.FLASH_FRAMES // 2
 
 
-def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board():
+def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board(monkeypatch):
     w = make(frame_ms=200)
     first = w.play(*legal_moves(w.board)[0])
     board = w.board
@@ -143,7 +147,8 @@ def test_input_during_an_animation_is_ignored_and_never_corrupts_the_board():
         pick(w, b)
     assert w.play(*legal_moves(board)[0]) is None
     assert w.board == board and w.moves_played == 1 and w.score == first.score
-    w._animation_end = 0.0  # the browser finished playing
+    later = time.monotonic() + 3600.0  # an hour later: the browser finished playing
+    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic=lambda: later))
     assert w.play(*legal_moves(board)[0]) is not None and w.moves_played == 2
 
 
@@ -331,7 +336,7 @@ def test_a_hint_clicked_during_a_cascade_is_answered_after_its_last_frame():
     assert w.show_hint() == hint(w.board) == w.hint_move and "hint coming" in w.status.value
     # one batch: wait out the cascade still playing in the browser, then the outline
     sleeps = w.canvas.sleeps()
-    assert len(sleeps) == 1 and 0 < sleeps[0] <= (w._animation_end - __import__("time").monotonic()) * 1000 + w.frame_ms + 50
+    assert len(sleeps) == 1 and 0 < sleeps[0] <= w.animation_left_ms() + w.frame_ms + 50
     assert w.layer(2).count("stroke_rect") == 2
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import datetime
 from types import SimpleNamespace
 
 import numpy as np
@@ -333,7 +334,8 @@ def test_students_own_photo_via_upload():
     buffer = io.BytesIO()
     Image.fromarray(generated_picture(50, rng=9)).save(buffer, format="PNG")
     board, _ = make(3, seed=1)
-    board._on_upload(({"name": "me.png", "content": memoryview(buffer.getvalue())},))
+    board.upload.value = ({"name": "me.png", "type": "image/png", "size": len(buffer.getvalue()),
+                           "content": memoryview(buffer.getvalue()), "last_modified": datetime.now()},)
     assert board.picture_mode and _since_clear(board.canvas[1], "draw_image") == 8
 
 

@@ -29,7 +29,7 @@ One vocabulary across the three games (the reference: ``docs/vocabulary.md``, ch
 - :func:`tilelab.check_game` checks any game against the shared protocol (Gymnasium's ``check_env``);
 - every widget takes ``px=`` for its size in pixels;
 - randomness is a keyword-only ``rng`` taking a seed or a ``numpy.random.Generator``
-  (:data:`tilelab._random.RngLike`).
+  (:data:`tilelab.randomness.RngLike`).
 """
 
 import sys as _sys

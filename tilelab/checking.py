@@ -1,11 +1,11 @@
 """``check_game(factory)``: the conformance check every tilelab game passes, and any game of your own can run.
 
 Gymnasium checks an environment with ``check_env``; OpenSpiel plays random games through every state. This is
-the same for the :class:`~tilelab._protocol.GameProtocol` shape the three games share: it plays ``games`` seeded
+the same for the :class:`~tilelab.protocol.GameProtocol` shape the three games share: it plays ``games`` seeded
 random games of ``moves`` legal moves each and checks, on every one, that
 
 - a game is ``over`` exactly when ``legal_moves()`` is empty, and ``play`` accepts every move it lists;
-- ``play(move)`` returns a :class:`~tilelab._protocol.Turn` that counts as true exactly when the move changed the
+- ``play(move)`` returns a :class:`~tilelab.protocol.Turn` that counts as true exactly when the move changed the
   game, with chance outcomes whose probabilities lie in (0, 1], and ``chance_outcomes()`` sums to 1 (or is empty);
 - ``undo()`` takes back every move, to any depth, and then says False;
 - ``to_json()`` / ``from_json()`` restore the game exactly, and the loaded game goes on with the same random draws;
@@ -55,7 +55,7 @@ def _check_shape(game: Any) -> None:
 
 
 def _check_turn(turn: Any, before: str, after: str, where: str) -> None:
-    from tilelab._protocol import Turn
+    from tilelab.protocol import Turn
 
     _require(isinstance(turn, Turn), where, f"play() returned {type(turn).__name__}, not a Turn")
     _require(bool(turn) == turn.changed == (before != after), where,

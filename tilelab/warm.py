@@ -141,7 +141,7 @@ def _numba_cache_files(functions: Sequence[object]) -> tuple[str, int]:
 
 
 def _numba_task(run: Callable[[], Sequence[object]], modules: Sequence[str]) -> str:
-    from tilelab._jit import HAVE_NUMBA
+    from tilelab.jit import HAVE_NUMBA
 
     mods = [importlib.import_module(m) for m in modules]
     funcs = [v for m in mods for v in vars(m).values() if hasattr(v, "_cache") and hasattr(v, "py_func")]

@@ -351,7 +351,7 @@ def test_first_start_and_hello(lite: Lite, on_failure: LitePage) -> None:
                                  "err = io.StringIO()\n"
                                  "with contextlib.redirect_stderr(err):\n"
                                  "    import tilelab, numpy, matplotlib.pyplot\n"
-                                 "from tilelab._jit import HAVE_NUMBA\n"
+                                 "from tilelab.jit import HAVE_NUMBA\n"
                                  "print(sys.platform, tilelab.__version__, numpy.__version__, HAVE_NUMBA, "
                                  "'font' in err.getvalue())",
                                  timeout=BOOT_TIMEOUT_S)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 SEED = 5
 SETUP = close_previous("board") + f"""
 import copy
-from tilelab._random import as_generator as _as_generator
+from tilelab.randomness import as_generator as _as_generator
 from tilelab.widgets import match3_draw as _M
 from tilelab.widgets.match3 import Match3Widget
 from tilelab.match3.candies import candy_style
@@ -51,16 +51,12 @@ def board_state():
                      "half": _M.CANDY_SCALE * board.cell_px, "blast": _M.BLAST_COLOUR}}}}
 
 def set_board(picture, seed):
-    # a hand-made position, repainted the way New game does it (board, clean slate, redraw, status)
+    # a hand-made position, loaded as a saved game is (set_game repaints the board and its status)
     assert board.specials, "specials are off"
     from tilelab.match3 import Game as _Game
     # a game of its own from this position; its refills after the swap are known in advance (seed)
     board.set_game(_Game(rules=board.game.rules, rng=_as_generator(seed),
                          board=_sp.SpecialBoard.parse(picture, kinds=board.kinds)))
-    board.message = "hand-made position"
-    board.clear_banner()
-    board.redraw()
-    board._update_status()
 
 def expected_swap(a, b):
     r = _sp.swap_specials(board.board, a, b, rng=copy.deepcopy(board.rng))

@@ -62,7 +62,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.exercises import Result, case_seed, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, RandomPlayer, ai, legal_moves, spawn_outcomes

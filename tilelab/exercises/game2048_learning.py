@@ -30,7 +30,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab._random import RngLike
+from tilelab.randomness import RngLike
 from tilelab.exercises import Result, case_seed, checker
 from tilelab.exercises.allow import NUMPY, Kit
 from tilelab.exercises.game2048_ai import mean_ci

@@ -45,7 +45,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from tilelab._protocol import Turn
+from tilelab.protocol import Turn
 from tilelab.game2048.board import BLANK, MAX_SIZE, MIN_SIZE, Board, Cell, Direction
 from tilelab.game2048.chance import Spawn, spawn, spawn_outcomes
 from tilelab.game2048.game import Game

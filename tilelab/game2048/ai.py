@@ -32,9 +32,9 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from tilelab._checks import as_float
-from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator
+from tilelab.inputs import as_float
+from tilelab.jit import njit
+from tilelab.randomness import RngLike, as_generator
 from tilelab.game2048.fast.bitrows import DIRECTION_NAMES, OVERFLOW, SIZE, Bits, I64Array, U64Array, row_tables
 from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.fast.bitrows import MAX_TILE as BITBOARD_MAX_TILE
@@ -172,7 +172,7 @@ class MonteCarloPlayer:
 
     def __init__(self, rollouts: int = 40, max_rollout_moves: int = 10_000, p_four: float = DEFAULT_P_FOUR, *,
                  rng: RngLike = None) -> None:
-        from tilelab._checks import as_float, as_int
+        from tilelab.inputs import as_float, as_int
 
         self.rollouts = as_int(rollouts, "rollouts", minimum=1, maximum=MAX_ROLLOUTS)
         self.max_rollout_moves = as_int(max_rollout_moves, "max_rollout_moves", minimum=1, maximum=100_000)

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Iterator, Sequence, Union
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import is_int, short_repr
+from tilelab.inputs import is_int, short_repr
 
 __all__ = [
     "BLANK",

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator, outcome_at
+from tilelab.randomness import RngLike, as_generator, outcome_at
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, Cell, DEFAULT_P_FOUR, SMALL_TILE, as_board, check_p_four,
 )

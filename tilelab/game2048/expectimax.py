@@ -61,8 +61,8 @@ from typing import Any, Callable
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import as_float, as_int
-from tilelab._jit import njit
+from tilelab.inputs import as_float, as_int
+from tilelab.jit import njit
 from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, ROW_BITS, ROW_VALUES, SIZE, Bits, row_tables
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.stopping import check_deadline, check_node_limit

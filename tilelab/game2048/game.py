@@ -9,11 +9,11 @@ from typing import Any, Mapping, NamedTuple, SupportsInt, cast
 
 import numpy as np
 
-from tilelab._checks import is_int, short_repr
-from tilelab._protocol import (
+from tilelab.inputs import is_int, short_repr
+from tilelab.protocol import (
     SessionBase, Turn, dump_json, generator_from_state, jsonable, rng_state_to_save, saved_fields, saved_rng_state,
 )
-from tilelab._random import RngLike, seeded_generator
+from tilelab.randomness import RngLike, seeded_generator
 from tilelab.game2048.board import (
     BIG_TILE, Board, BoardLike, DEFAULT_P_FOUR, DEFAULT_SIZE, DEFAULT_TARGET, Direction, DirectionLike,
     JSON_FORMAT, JSON_VERSION, MAX_SIZE, MIN_SIZE, START_TILES, as_board, check_p_four, check_size,
@@ -63,7 +63,7 @@ def _as_spawn(outcome: object) -> Spawn:
     return Spawn((int(r), int(c)), int(value))
 
 
-_jsonable = jsonable  # one converter for every game's saved random state (tilelab._protocol)
+_jsonable = jsonable  # one converter for every game's saved random state (tilelab.protocol)
 
 
 _generator_from_state = generator_from_state  # one loader for every game's saved random state

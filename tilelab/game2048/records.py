@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from tilelab._random import RngLike
+from tilelab.randomness import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, Direction
 from tilelab.game2048.game import Game
 from tilelab.game2048.chance import Spawn
@@ -83,7 +83,7 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GameRecord":
         """Rebuild a record from :meth:`to_dict`; every field is checked and the game replayed (ValueError if not)."""
-        from tilelab._checks import short_repr
+        from tilelab.inputs import short_repr
 
         if not isinstance(data, dict) or data.get("format") != "tilelab.game2048.record":
             raise ValueError("not a tilelab 2048 game record (missing format 'tilelab.game2048.record')")

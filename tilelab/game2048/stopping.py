@@ -12,7 +12,7 @@ fit in the time left, a busy machine's lateness) is the budget's policy, :class:
 
 from __future__ import annotations
 
-from tilelab._checks import as_float, as_int
+from tilelab.inputs import as_float, as_int
 
 __all__ = ["check_node_limit", "check_deadline", "over_node_limit", "past_deadline"]
 

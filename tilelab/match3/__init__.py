@@ -97,7 +97,7 @@ from tilelab.match3.special_reshuffle import reshuffle_specials
 
 # The session (play -> Turn, undo, hint, save/load) and its rules objects: the same shape as
 # game2048.Game and sliding.Game.
-from tilelab._protocol import Turn  # noqa: E402
+from tilelab.protocol import Turn  # noqa: E402
 from tilelab.match3.game import PLAIN, WITH_SPECIALS, Game, PlainRules, Rules, SpecialRules, play  # noqa: E402
 
 __all__ = [

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Iterator, Sequence, Sized
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import as_int, is_int, short_repr
+from tilelab.inputs import as_int, is_int, short_repr
 
 __all__ = [
     "Cell",

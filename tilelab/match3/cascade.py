@@ -12,7 +12,7 @@ from typing import Callable, Generic, Iterable, Sequence, TypeVar, Union
 
 import numpy as np
 
-from tilelab._random import as_generator, outcome_at, RngLike
+from tilelab.randomness import as_generator, outcome_at, RngLike
 from tilelab.match3.board import (
     Board, BoardBase, Cell, check_cell, check_full, EMPTY, Move, neighbours,
 )

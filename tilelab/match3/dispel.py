@@ -20,7 +20,7 @@ from typing import Iterator, Sequence, cast
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.match3.matches import DIRECTIONS
 from tilelab.match3.board import EMPTY, RUN, Board, Cell, check_cell, check_full
 from tilelab.match3.moves import check_stable

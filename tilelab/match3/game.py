@@ -1,7 +1,7 @@
 """A match-3 session: deal, swap, score, reshuffle a dead board, undo, hints, save/load.
 
 The same shape as :class:`tilelab.game2048.Game` and :class:`tilelab.sliding.Game`: ``play(move)``
-returns a :class:`~tilelab._protocol.Turn` (``events`` is the engine's swap result, ``chance`` the
+returns a :class:`~tilelab.protocol.Turn` (``events`` is the engine's swap result, ``chance`` the
 refills with their probabilities, ``reshuffle`` the new deal when the swap left the board dead),
 ``legal_moves()``, ``undo()`` to any depth (the random state too), ``hint()``, ``seed``/``rng``
 and an exact ``to_json()``/``from_json()``.
@@ -36,8 +36,8 @@ from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, cast, overload
 
 import numpy as np
 
-from tilelab._checks import short_repr
-from tilelab._protocol import (
+from tilelab.inputs import short_repr
+from tilelab.protocol import (
     SessionBase,
     Turn,
     check_saved_header,
@@ -49,7 +49,7 @@ from tilelab._protocol import (
     saved_fields,
     saved_rng_state,
 )
-from tilelab._random import seeded_generator
+from tilelab.randomness import seeded_generator
 from tilelab.match3.cascade import ChosenRefills, MAX_CASCADES, RefillSource, SwapResult, refill_outcomes, refill_source, swap
 from tilelab.match3.moves import hint
 from tilelab.match3.board import SHAPE_POINTS, Board, Cell, Move

@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.match3.board import EMPTY, RUN, Board, check_full, check_kinds, check_shape
 from tilelab.match3.cascade import kind_from_uniform
 from tilelab.match3.fast.plain import any_move, fill_no_runs, has_run

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import short_repr, is_int
+from tilelab.inputs import short_repr, is_int
 from tilelab.match3.board import (
     check_kinds, check_rectangle, default_kinds, BOMB_CODE, Board, BoardBase, Cell, check_cell, EMPTY, MAX_SIDE,
     Move, neighbours, NO_COLOUR, read_picture, SHAPE_POINTS, SPECIAL_MARKS,

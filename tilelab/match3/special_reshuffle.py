@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilelab._checks import as_int
-from tilelab._random import as_generator, RngLike
+from tilelab.inputs import as_int
+from tilelab.randomness import as_generator, RngLike
 from tilelab.match3.board import Board, Cell
 from tilelab.match3.special_board import BOMB, NONE, SpecialBoard
 from tilelab.match3.board import NO_COLOUR

@@ -21,8 +21,8 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator
+from tilelab.jit import njit
+from tilelab.randomness import RngLike, as_generator
 from tilelab.match3.board import Board, check_kinds, check_shape
 from tilelab.match3.fast.plain import any_move, count_dead, has_run, list_moves, swap_array
 from tilelab.match3.generate import new_board, reshuffle_report

@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.plots.sliding import CELL_INCHES, draw_board
 from tilelab.sliding import Board
 from tilelab.sliding.heuristics import HEURISTICS

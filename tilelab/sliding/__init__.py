@@ -65,7 +65,7 @@ from tilelab.sliding.pdb import PatternDatabase, pattern_database  # noqa: E402
 from tilelab.sliding.solvers import Budget, SolveResult, hint, solve  # noqa: E402
 
 # The session (play -> Turn, undo, hint, save/load): the same shape as game2048.Game and match3.Game.
-from tilelab._protocol import Turn  # noqa: E402
+from tilelab.protocol import Turn  # noqa: E402
 from tilelab.sliding.game import Game, Plan  # noqa: E402
 
 __all__ += [

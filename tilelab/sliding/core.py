@@ -41,7 +41,7 @@ import numbers
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence
 
-from tilelab._checks import as_int, is_int, short_repr
+from tilelab.inputs import as_int, is_int, short_repr
 
 __all__ = ["DIRECTIONS", "Board"]
 

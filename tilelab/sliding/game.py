@@ -1,7 +1,7 @@
 """A sliding-puzzle session: deal, play, count, undo, the Hint/Solve plan, save/load.
 
 The same shape as :class:`tilelab.game2048.Game` and :class:`tilelab.match3.Game`: ``play(move)``
-returns a :class:`~tilelab._protocol.Turn` (its ``events`` is the :class:`Slide` that
+returns a :class:`~tilelab.protocol.Turn` (its ``events`` is the :class:`Slide` that
 :func:`tilelab.sliding.play` returns),
 ``legal_moves()``, ``undo()`` to any depth, ``hint()``, ``over``/``won``, ``seed``/``rng`` and an
 exact ``to_json()``/``from_json()``. Its own extras: the move counter in both metrics (one rule,
@@ -30,8 +30,8 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from tilelab._checks import short_repr
-from tilelab._protocol import (
+from tilelab.inputs import short_repr
+from tilelab.protocol import (
     SessionBase,
     Turn,
     check_saved_header,
@@ -41,7 +41,7 @@ from tilelab._protocol import (
     saved_field,
     saved_fields,
 )
-from tilelab._random import RngLike, seeded_generator
+from tilelab.randomness import RngLike, seeded_generator
 from tilelab.sliding.core import Board
 from tilelab.sliding.human import human_first_move
 from tilelab.sliding.moves import Move, MoveCount, Slide, parse_move, play

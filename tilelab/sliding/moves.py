@@ -34,7 +34,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Iterable, TypeAlias, Union
 
-from tilelab._checks import short_repr
+from tilelab.inputs import short_repr
 from tilelab.sliding.core import DIRECTIONS, Cell, Board, require_board
 
 __all__ = ["Move", "MoveCount", "Slide", "count_moves", "legal_moves", "parse_move", "play"]

@@ -13,7 +13,7 @@ Layout: a pattern's table is indexed by the cells of its tiles written as digits
 placements (two tiles on one cell) but makes an update after a move a single addition, which
 is what the IDA* inner loop wants. 6 tiles on 16 cells: 16**6 bytes = 16 MiB per table.
 
-Building runs breadth-first search with numba (through :mod:`tilelab._jit`) over
+Building runs breadth-first search with numba (through :mod:`tilelab.jit`) over
 ``placements x blank cells`` states, one BFS layer per call so a progress callback can report.
 Tables are cached on disk (see :func:`cache_dir`) with a format version and a SHA-256 checksum,
 and rebuilt when the file is missing or does not verify.
@@ -39,9 +39,9 @@ from typing import Any, Callable, Iterable, Literal, Sequence, overload
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import short_repr, as_int
-from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._jit import njit
+from tilelab.inputs import short_repr, as_int
+from tilelab.files import DamagedFileError, header_field, one_line, read_npz
+from tilelab.jit import njit
 from tilelab.sliding.core import Board, check_shape
 
 __all__ = [

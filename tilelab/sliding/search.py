@@ -31,7 +31,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Callable, Collection, Hashable, Iterator, Optional, TypeVar
 
-from tilelab._checks import as_float, as_int
+from tilelab.inputs import as_float, as_int
 from tilelab.sliding.core import BLANK, Board, require_board
 from tilelab.sliding.parity import is_solvable
 

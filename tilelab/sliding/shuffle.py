@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator
-from tilelab._checks import as_int
+from tilelab.randomness import RngLike, as_generator
+from tilelab.inputs import as_int
 from tilelab.sliding.core import BLANK, Board, check_shape, require_board
 from tilelab.sliding.parity import is_solvable
 

@@ -34,7 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
-from tilelab._checks import short_repr, as_float, as_int, is_int
+from tilelab.inputs import short_repr, as_float, as_int, is_int
 from tilelab.sliding.core import Board
 from tilelab.sliding.parity import inversions, is_solvable
 from tilelab.sliding.heuristics import HEURISTICS

@@ -1,6 +1,6 @@
 """What a board says and sounds after a move, for students who cannot see the canvas (or like to hear it).
 
-Everything here is computed from the engine's :class:`~tilelab._protocol.Turn` and the board after it; no
+Everything here is computed from the engine's :class:`~tilelab.protocol.Turn` and the board after it; no
 rule lives here. :func:`describe_2048`, :func:`describe_sliding` and :func:`describe_match3` give the sentence a
 screen reader announces from the board's ``aria-live`` region (what the move did, the score, then the rows);
 :func:`sound_kind` names the short tone a move gives when the board's Sound toggle is on, and :data:`SOUNDS`

@@ -329,7 +329,11 @@ class BoardWidget:
 
     def animating(self) -> bool:
         """True while the browser is (by our clock) still playing the last animation we sent."""
-        return time.monotonic() < self._animation_end
+        return self.animation_left_ms() > 0.0
+
+    def animation_left_ms(self) -> float:
+        """Milliseconds the browser still plays the last animation we sent, by our clock (0 once it is done)."""
+        return max(0.0, (self._animation_end - time.monotonic()) * 1000.0)
 
     def animation_ms(self, ms: float) -> float:
         """``ms``, or 0 when the previous animation is still playing (input outran the animation)."""

@@ -29,8 +29,8 @@ from typing import Any, Callable, Mapping
 import ipywidgets as widgets
 
 from tilelab.game2048 import Board, Direction, Game, TileMove
-from tilelab._protocol import Turn
-from tilelab._random import RngLike
+from tilelab.protocol import Turn
+from tilelab.randomness import RngLike
 from tilelab.game2048.board import DEFAULT_P_FOUR
 from tilelab.game2048.palette import BLANK_COLOR, BOARD_COLOR, INK_TEXT, font_fraction, tile_style
 from tilelab.widgets.access import describe_2048, rows_text

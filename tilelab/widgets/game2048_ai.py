@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._random import RngLike
+from tilelab.randomness import RngLike
 from tilelab.game2048 import Board, Direction, Expectimax, Game
 from tilelab.widgets.game2048 import Game2048Widget
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from tilelab._jit import HAVE_NUMBA
-from tilelab._random import RngLike
+from tilelab.jit import HAVE_NUMBA
+from tilelab.randomness import RngLike
 from tilelab.game2048 import Board, Direction, play
 from tilelab.game2048.learning.ntuple_compact import CompactNetwork
 from tilelab.game2048.learning.ntuple_net import NTupleNetwork

@@ -26,12 +26,11 @@ was given (plain or with specials); the board holds no rules of its own. Candies
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import ipywidgets as widgets
 
-from tilelab._random import RngLike
+from tilelab.randomness import RngLike
 from tilelab.match3 import Board, Cell, Move, SwapResult, Turn
 from tilelab.match3.game import Game, Rules, as_rules
 from tilelab.widgets.access import candy_name, describe_match3
@@ -310,7 +309,7 @@ class Match3Widget(Match3Drawing, BoardWidget):
         if self.animating():
             self.hint_move = self.game.hint()
             with self.hold():  # the browser plays this batch after the cascade: wait out its frames
-                self.pause(max(0.0, (self._animation_end - time.monotonic()) * 1000.0) + self.frame_ms)
+                self.pause(self.animation_left_ms() + self.frame_ms)
                 self._draw_overlay()
             self.message = "hint coming when the cascade ends: try the outlined swap" if self.hint_move else "no moves left"
             self._update_status()

@@ -226,7 +226,7 @@ class Match3Drawing:
 
         return [frame(t) for t in ts]
 
-    def _step_frames(self, step: CascadeStep) -> list[Callable[[], None]]:
+    def step_frames(self, step: CascadeStep) -> list[Callable[[], None]]:
         """Flash the matched groups, clear them, let candies fall and new ones drop in."""
         matched = sorted(set().union(*(g.cells for g in step.groups)))
         before, cleared = self._pieces(step.before), self._pieces(step.cleared)
@@ -289,7 +289,7 @@ class Match3Drawing:
     def _animate_result(self, before: Board, result: SwapResult, shuffled: Board | None) -> None:
         frames = self._swap_frames(before, result.a, result.b, back=False)
         for step in result.steps:
-            frames += self._step_frames(step)
+            frames += self.step_frames(step)
         if shuffled is not None:
             frames += self._banner_frames("no moves left, shuffling", shuffled)
         frames.append(self.redraw)

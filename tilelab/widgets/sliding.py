@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 import ipywidgets as widgets
 
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.sliding import METHODS, MoveCount, Board, Slide, Turn, play
 from tilelab.sliding.game import (
     Game,

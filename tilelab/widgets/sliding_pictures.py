@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._random import RngLike, as_generator
+from tilelab.randomness import RngLike, as_generator
 from tilelab.sliding import Board
 from tilelab.widgets.base import fit_font_size
 from tilelab.widgets.pictures import bold_font, rgb

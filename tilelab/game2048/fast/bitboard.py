@@ -35,8 +35,8 @@ from typing import Any, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit, py_func
-from tilelab._random import RngLike, as_generator
+from tilelab.jit import njit, py_func
+from tilelab.randomness import RngLike, as_generator
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board, check_p_four
 from tilelab.game2048.chance import sample_outcome, SPAWN_TILES, tile_probability
 from tilelab.game2048.fast.bitrows import (

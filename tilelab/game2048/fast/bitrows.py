@@ -17,7 +17,7 @@ from typing import Any, Callable, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit
+from tilelab.jit import njit
 from tilelab.game2048.chance import SPAWN_TILES, tile_probability
 
 __all__ = [

@@ -36,7 +36,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import monotonic, njit
+from tilelab.jit import monotonic, njit
 from tilelab.game2048.stopping import over_node_limit, past_deadline
 from tilelab.game2048.fast.bitrows import (
     OVERFLOW, ROW_BITS, ROW_MASK, SIZE, SPAWN_FOUR, spawn_probability, SPAWN_TWO, U64, Bits, I64Array, U64Array,
@@ -62,7 +62,7 @@ FREE_TAG = 0  #: the tag of a transposition-table slot never written (a search's
 # and an atomic subtract each: the recursive chance_value passes seven arrays (and the learned player seven more in
 # its leaf_data), and perf put 15-17% of a depth-3 search's time on those two instructions. The search allocates
 # nothing (the caller owns every array for the whole search), so its copies are compiled without that counting
-# (see tilelab._jit.njit): the same tree and values, 1.2-1.34x faster (interleaved in one process).
+# (see tilelab.jit.njit): the same tree and values, 1.2-1.34x faster (interleaved in one process).
 NO_REFCOUNTS = {"refcounts": False}
 _SLOT_WORDS = 4  # board, tag, value, spare: 32 bytes, two slots to a 64-byte cache line
 ROW_MASK_U64 = U64(ROW_MASK)

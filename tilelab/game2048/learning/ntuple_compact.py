@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import short_repr
-from tilelab._files import DamagedFileError, header_field, one_line, read_npz
+from tilelab.inputs import short_repr
+from tilelab.files import DamagedFileError, header_field, one_line, read_npz
 from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import Board
 from tilelab.game2048.fast.bitrows import U64

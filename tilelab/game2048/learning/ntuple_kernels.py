@@ -19,7 +19,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import compile_by_kind, njit, popcount, prefetch
+from tilelab.jit import compile_by_kind, njit, popcount, prefetch
 from tilelab.game2048.fast.bitrows import CELL_BITS, CELL_MASK, Bits, I64Array, Points, U64Array
 from tilelab.game2048.fast.bitrows import OVERFLOW, U64, apply_move, max_exponent
 from tilelab.game2048.fast.kernels import F64Array, make_search
@@ -203,7 +203,7 @@ def train_games(games: int, state: Bits, alpha: float, tc: bool, p_four: float, 
 
     The same games, weights and state as :func:`train_games_plain`, about twice as fast on a large net: each
     afterstate's feature indices are worked out once (not three times), and every weight and learning-rate
-    sum a move will read is asked for (:func:`~tilelab._jit.prefetch`) before the first is used.
+    sum a move will read is asked for (:func:`~tilelab.jit.prefetch`) before the first is used.
     """
     n = cells.shape[0]
     features = np.empty((4, n), dtype=np.int64)  # each move's afterstate: where its n weights are

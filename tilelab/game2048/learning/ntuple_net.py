@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._checks import short_repr, as_int, is_int
-from tilelab._files import DamagedFileError, header_field, one_line, read_npz
-from tilelab._random import RngLike, as_generator
+from tilelab.inputs import short_repr, as_int, is_int
+from tilelab.files import DamagedFileError, header_field, one_line, read_npz
+from tilelab.randomness import RngLike, as_generator
 from tilelab.game2048.fast.bitrows import CELLS, SIZE, row_tables
 from tilelab.game2048.fast.bitboard import to_bitboard
 from tilelab.game2048.board import DEFAULT_P_FOUR, Board

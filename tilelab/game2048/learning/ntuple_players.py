@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tilelab._files import one_line
+from tilelab.files import one_line
 from tilelab.game2048.ai import Thought
 from tilelab.game2048.fast.bitrows import DIRECTION_NAMES, row_tables
 from tilelab.game2048.fast.bitboard import to_bitboard

@@ -1,6 +1,6 @@
 """Fast match-3 engine: the same rules as :mod:`tilelab.match3` on ``int8`` arrays.
 
-The kernels are compiled by numba when it is available (:func:`tilelab._jit.njit`) and run as
+The kernels are compiled by numba when it is available (:func:`tilelab.jit.njit`) and run as
 plain Python otherwise. They consume the random generator exactly as the reference does (one
 ``rng.random()`` per refilled hole, holes in reading order), so for the same seed the fast
 and the readable engines reach the same boards and scores; the tests check this.
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator
+from tilelab.jit import njit
+from tilelab.randomness import RngLike, as_generator
 from tilelab.match3.board import EMPTY, RUN, SHAPE_POINTS, Board, Cell, Move, check_full
 from tilelab.match3.cascade import cascade_until_settled, check_swap, SwapResult
 from tilelab.match3.moves import check_stable

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit
-from tilelab._random import RngLike, as_generator
+from tilelab.jit import njit
+from tilelab.randomness import RngLike, as_generator
 from tilelab.match3.board import EMPTY, SHAPE_POINTS, Board, Cell, Move
 from tilelab.match3.cascade import cascade_until_settled
 from tilelab.match3.fast.plain import group_root  # union-find root with path halving: one compiled copy for both kernels

@@ -1,4 +1,4 @@
-"""The fast IDA*: an explicit-stack depth-first search compiled with numba (via tilelab._jit).
+"""The fast IDA*: an explicit-stack depth-first search compiled with numba (via tilelab.jit).
 
 Same search as :func:`tilelab.sliding.search.idastar_reference` -- same move order (the
 blank goes up, down, left, right), never straight back, children whose ``f = g + h`` exceeds
@@ -28,7 +28,7 @@ from typing import Any, TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from tilelab._jit import njit, py_func
+from tilelab.jit import njit, py_func
 from tilelab.sliding.core import Board
 
 if TYPE_CHECKING:

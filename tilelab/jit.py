@@ -35,7 +35,7 @@ PACKAGE = Path(__file__).resolve().parent  #: the tilelab package's folder
 def source_digest(py_file: str | os.PathLike[str]) -> str:
     """A hash of every module a compiled function in ``py_file`` may call: the ``.py`` files of its own game
     (the subpackage under ``tilelab``, its ``fast/`` and ``learning/`` parts included) and the package's
-    top-level modules (``_jit`` and friends), names and contents.
+    top-level modules (``jit`` and friends), names and contents.
 
     numba reuses a disk-cached function while *its own* file is unchanged, but the functions it calls are
     compiled into it: after an edit to a helper in another file it would run the old helper (a fast twin

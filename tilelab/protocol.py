@@ -25,7 +25,7 @@ from typing import Any, Generic, Iterable, Protocol, Sequence, TypeVar, runtime_
 
 import numpy as np
 
-from tilelab._checks import short_repr
+from tilelab.inputs import short_repr
 
 __all__ = [
     "GameProtocol", "MAX_SAVE_CHARS", "SAVED_BIT_GENERATOR", "SessionBase", "Turn", "check_saved_header", "dump_json",

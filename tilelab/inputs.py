@@ -110,4 +110,3 @@ def short_repr(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-_short = short_repr  # the name it had before it was shared; other modules import short_repr
