@@ -276,6 +276,14 @@ def test_no_import_cycle_even_through_type_only_or_by_name_imports():
     assert _cycles(graph) == []
 
 
+def test_a_module_inside_a_package_never_imports_that_package_whole():
+    """``import tilelab.sliding as engine`` inside ``tilelab.sliding`` is the same loop through the package face."""
+    whole = [f"{module}:{node.lineno} imports {alias.name}" for module, path in modules().items()
+             for node in ast.walk(tree(path)) if isinstance(node, ast.Import) for alias in node.names
+             if alias.name != "tilelab" and alias.name in modules() and module.startswith(alias.name + ".")]
+    assert whole == [], "\n".join(whole)
+
+
 def test_a_module_inside_a_package_never_imports_its_own_package_face():
     """(A name the package ``__init__`` defines itself is fine: that is where it lives.)"""
     inward = [f"{module}:{node.lineno} imports {alias.name} from {mod}"

@@ -347,7 +347,7 @@ def _fake_solvers(monkeypatch, calls, optimal=True):
         calls.append(method)
         return SimpleNamespace(moves=tuple(_optimal_path(board)), optimal=optimal, complete=True)
 
-    monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
+    monkeypatch.setattr(tilelab.sliding.solvers, "solve", solve, raising=False)
     # a stand-in needs no compiling: no warm-up call, whichever tests ran before (the warm-up has its own test)
     monkeypatch.setattr(session, "_warm_solver", lambda *args: None)
 
@@ -435,14 +435,15 @@ def test_a_game_solved_with_hints_is_not_a_record(monkeypatch):
 
 def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
     calls = []
+    real_solve = tilelab.sliding.solvers.solve
 
     def solve(board, method="idastar", **kw):
         calls.append(method)
         if method == "human":
-            return tilelab.sliding.solvers.solve(board, method="human")
+            return real_solve(board, method="human")
         return SimpleNamespace(moves=(), optimal=False, complete=False)  # budget used up
 
-    monkeypatch.setattr(tilelab.sliding, "solve", solve, raising=False)
+    monkeypatch.setattr(tilelab.sliding.solvers, "solve", solve, raising=False)
     monkeypatch.setattr(session, "_warm_solver", lambda *args: None)  # the warm-up has its own test
     board, _ = make(4, seed=5)
     tile = board.show_hint()
@@ -452,7 +453,7 @@ def test_4x4_tries_optimal_then_falls_back_to_the_human_strategy(monkeypatch):
 
 
 def test_broken_solver_is_caught(monkeypatch):
-    monkeypatch.setattr(tilelab.sliding, "solve",
+    monkeypatch.setattr(tilelab.sliding.solvers, "solve",
                         lambda board, method="idastar", **kw: SimpleNamespace(moves=(1,), optimal=False,
                                                                                complete=True), raising=False)
     monkeypatch.setattr(session, "_warm_solver", lambda *args: None)
@@ -469,8 +470,8 @@ def test_real_solver_agrees_on_4x4():
 
 
 def test_errors_in_buttons_are_shown_not_raised(monkeypatch):
-    monkeypatch.delattr(tilelab.sliding, "hint", raising=False)
-    monkeypatch.delattr(tilelab.sliding, "solve", raising=False)
+    monkeypatch.delattr(tilelab.sliding.solvers, "hint", raising=False)
+    monkeypatch.delattr(tilelab.sliding.solvers, "solve", raising=False)
     board, _ = make(3, seed=1)
     board.raise_errors = False
     find_button(board, "Hint").click()  # shown in board.output, the notebook keeps running

@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 import itertools
+import traceback
 import types
 from typing import Any, Callable, Iterable, Iterator
 
@@ -154,11 +155,13 @@ def _show_board(board: Board) -> str:
 
 
 def _direction_set(got: Any) -> tuple[str, ...] | Any:
-    """The distinct directions in ``got`` as names, in the fixed order up, down, left, right."""
+    """The directions in ``got`` as names, in the fixed order up, down, left, right; as given if one is named twice."""
     try:
-        found = {Direction.parse(d) for d in got}
+        found = [Direction.parse(d) for d in got]
     except (TypeError, ValueError):
         return got
+    if len(set(found)) < len(found):  # a list that names a move twice is not the list of moves
+        return tuple(d.value for d in found)
     return tuple(d.value for d in Direction if d in found)
 
 
@@ -175,22 +178,33 @@ def check_available_moves(answer: Callable[[Board], Any]) -> Result:
     )
 
 
-def _outcome_map(got: Any) -> dict | Any:
-    items = got.items() if hasattr(got, "items") else got
-    try:
-        out = {}
-        for key, p in items:
+def _outcome_map(got: Any, board: Board) -> dict | str:
+    """``got`` as ``{(cell, value): probability}`` with its zero entries dropped, or what is wrong with it, in words."""
+    try:  # a dict, or pairs (key, probability) as the package's spawn_outcomes gives them
+        pairs = list(got.items() if hasattr(got, "items") else got)
+        if not all(isinstance(pair, tuple) and len(pair) == 2 for pair in pairs):
+            raise TypeError
+    except TypeError:
+        return f"you returned {type(got).__name__} {str(got)[:60]}; return a dict {{(cell, value): probability}}"
+    out = {}
+    for key, p in pairs:
+        try:
             cell, value = key
-            out[(tuple(int(v) for v in cell), int(value))] = float(p)
-        return {k: p for k, p in out.items() if p > 0}
-    except (TypeError, ValueError):
-        return got
+            key = (tuple(int(v) for v in cell), int(value))
+            p = float(p)
+        except (TypeError, ValueError):
+            return f"a key {str(key)[:30]} is not (cell, value), for example ((0, 1), 2) for a 2 at row 0, column 1"
+        if p == 0 and (key[0] not in board.empty_cells() or key[1] not in (2, 4)):
+            return f"you listed a {key[1]} at {key[0]}, which cannot happen"
+        out[key] = p
+    return {k: p for k, p in out.items() if p > 0}
 
 
 def _spawn_boards() -> Iterator[Board]:
-    """Every 2x2 board over 0, 2, 4 with a blank (fewest blanks first), then boards from games."""
-    small = [b for b in _every_small_board((0, 2, 4)) if b.empty_cells()]
-    yield from sorted(small, key=lambda b: len(b.empty_cells()))
+    """Every 2x2 board over 0, 2, 4 with a blank (fewest blanks first), the full ones (no spawn), then boards from games."""
+    small = sorted(_every_small_board((0, 2, 4)), key=lambda b: len(b.empty_cells()))
+    yield from (b for b in small if b.empty_cells())
+    yield from (b for b in small if not b.empty_cells())
     yield from (b for b in itertools.islice(_game_boards(), 120) if b.empty_cells())
 
 
@@ -199,8 +213,9 @@ def _first_difference(got: dict, want: dict) -> str:
     for key in sorted(set(want) | set(got)):
         if key not in got or key not in want or abs(got[key] - want[key]) > PROBABILITY_TOLERANCE:
             (cell, value) = key
-            gave = f"{got[key]:.4g}" if key in got else "nothing"
-            wanted = f"{want[key]:.4g}" if key in want else "nothing (it cannot happen)"
+            digits = 4 if key not in got or key not in want or f"{got[key]:.4g}" != f"{want[key]:.4g}" else 10
+            gave = f"{got[key]:.{digits}g}" if key in got else "nothing"
+            wanted = f"{want[key]:.{digits}g}" if key in want else "nothing (it cannot happen)"
             return f"for a {value} at {cell} you gave {gave}, expected {wanted}"
     return "the outcomes differ"
 
@@ -212,13 +227,18 @@ def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
     for board in _spawn_boards():
         for p_four in (0.1, 0.25, 0.0, 1.0):
             n += 1
-            want = _outcome_map(spawn_outcomes(board, p_four))
-            got = _outcome_map(answer(board, p_four))
-            if not isinstance(got, dict):
-                return Result("2048.spawn_outcomes", False,
-                              f"with p_four={p_four} on the board below you returned {type(got).__name__} "
-                              f"{str(got)[:60]}; return a dict {{(cell, value): probability}}", (board, p_four),
-                              str(board))
+            want = _outcome_map(spawn_outcomes(board, p_four), board)
+            try:
+                got = _outcome_map(answer(board, p_four), board)
+            except Exception as exc:
+                error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                full = " (a full board: no tile can spawn)" if not board.empty_cells() else ""
+                return Result("2048.spawn_outcomes", False, f"with p_four={p_four} on the board below{full} your "
+                              f"code raised {error}", (board, p_four), str(board), "raised")
+            if isinstance(got, str):
+                return Result("2048.spawn_outcomes", False, f"with p_four={p_four} on the board below: {got}",
+                              (board, p_four), str(board))
+            assert isinstance(want, dict)
             if set(got) != set(want) or any(abs(got[k] - want[k]) > PROBABILITY_TOLERANCE for k in want):
                 return Result("2048.spawn_outcomes", False,
                               f"with p_four={p_four} on the board below: {_first_difference(got, want)}",

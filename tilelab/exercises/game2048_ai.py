@@ -73,6 +73,7 @@ TOLERANCE = 1e-9
 LINE_EXPONENTS = range(6)  #: lines over exponents 0..5 (empty .. 32), 6**4 = 1296 lines
 LINE_LENGTH = 4
 POWERS = (1.0, 4.0)
+EVALUATION_POWER = 3.5  #: the power the lesson's evaluation gives the tiles' sum (cell values not whole)
 P_FOURS = (0.1, 0.25, 0.0)
 BOARDS_PER_SIZE = 12
 BEST_MOVE_BOARDS = 10
@@ -93,6 +94,13 @@ def every_line(length: int = LINE_LENGTH) -> Iterator[list[int]]:
     """Every line of ``length`` exponents over 0..5."""
     for line in itertools.product(LINE_EXPONENTS, repeat=length):
         yield list(line)
+
+
+def other_lines() -> list[list[int]]:
+    """Lines of the other board sizes the evaluation takes: every line of 2 and 3, then 200 seeded lines of 5 and 6."""
+    rng = np.random.default_rng(case_seed(SEED))
+    longer = [[int(e) for e in rng.integers(0, len(LINE_EXPONENTS), size=n)] for n in (5, 6) for _ in range(100)]
+    return [*every_line(2), *every_line(3), *longer]
 
 
 def game_boards(size: int, count: int, *, rng: RngLike = None) -> list[Board]:
@@ -175,6 +183,8 @@ def check_chance_value(answer: Callable[[Board, Callable[[Board], float], float]
 def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     """``answer(line, power)``: the smaller of the two directions' summed drops."""
     cases = [(line, power) for power in POWERS for line in every_line()]
+    cases += [(line, EVALUATION_POWER) for line in every_line()]  # the evaluation's own power: not whole numbers
+    cases += [(line, power) for line in other_lines() for power in (*POWERS, EVALUATION_POWER)]
     return first_counterexample(
         "2048ai.monotonicity", lambda line, p: answer(list(line), p),
         lambda line, p: row_terms(line, mono_power=p)["monotonicity"], cases, star=True, equal=_close,
@@ -186,7 +196,8 @@ def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
 def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(line)``: merges one slide makes (gaps closed, each tile merges once)."""
     return first_counterexample(
-        "2048ai.merges", lambda line: answer(list(line)), lambda line: row_terms(line)["merges"], every_line(),
+        "2048ai.merges", lambda line: answer(list(line)), lambda line: row_terms(line)["merges"],
+        itertools.chain(every_line(), other_lines()),
     )
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import traceback
+from functools import lru_cache
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -134,6 +135,9 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
             return Result(name, False, f"on the board below you returned {type(got).__name__}, not a Board",
                           board, _show(board))
         picture = side_by_side(("board", board.picture()), ("yours", got.picture()), ("expected", want.picture()))
+        if got.grid == want.grid and got.kinds != want.kinds:
+            return Result(name, False, f"on the board below your candies land right, but your board has {got.kinds} "
+                          f"kinds where the board you were given has {board.kinds}: pass board.kinds on", board, picture)
         return Result(name, False, "on the board below your board differs from where the candies end up",
                       board, picture)
     return Result(name, True, f"passed on all {n} boards (1x6 .. 7x9, with holes)")
@@ -297,8 +301,15 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
             return Result(name, False, f"on {rows}x{cols} boards with 3 kinds, the board below came up in {share:.1%} of "
                           f"{FAIR_DEALS:,} deals; the exclude deal (each cell uniform among the kinds allowed there) "
                           f"gives it {fair:.1%}. Draw uniformly among the allowed kinds", board, _show(board))
+    unfair = _unfair_corner(answer)
+    if unfair is not None:
+        board, share, fair = unfair
+        return Result(name, False, f"on 3x3 boards with 3 kinds, the last cell and the pairs left of it and above it "
+                      f"came out as in the board below in {share:.1%} of {FAIR_DEALS:,} deals; the exclude deal gives "
+                      f"{fair:.1%}. Draw uniformly among the kinds allowed there (a kind both pairs ban is banned once)",
+                      board, _show(board))
     return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
-                  "board from the same seed, and each 1x3 and 3x1 board as often as the exclude deal deals it")
+                  "board from the same seed, and each 1x3 and 3x1 board, and the last cell of a 3x3 board, as often as the exclude deal deals them")
 
 
 #: The tiny boards whose every deal is counted: 24 boards each, with the exclude deal's exact chances.
@@ -326,6 +337,52 @@ def _unfair_deal(answer: Callable[..., Any], rows: int, cols: int) -> tuple[Boar
         return None
     worst = max(fair, key=lambda b: abs(counts.get(b, 0) / FAIR_DEALS - fair[b]) / fair[b] ** 0.5)
     return worst, counts.get(worst, 0) / FAIR_DEALS, fair[worst]
+
+
+def _corner(board: Board) -> tuple[int | None, int | None, int]:
+    """What the exclude deal sees at a 3x3 board's last cell: the kind its left pair bans (None if the pair differs),
+    the kind its upper pair bans, and the kind it got."""
+    left = int(board[2, 0]) if board[2, 0] == board[2, 1] else None
+    up = int(board[0, 2]) if board[0, 2] == board[1, 2] else None
+    return left, up, int(board[2, 2])
+
+
+@lru_cache(maxsize=1)
+def _exact_corners() -> tuple[dict[tuple[int | None, int | None, int], float], dict[tuple[int | None, int | None, int], Board]]:
+    """The exclude deal's chance of each :func:`_corner` on 3x3 boards with 3 kinds, and its likeliest board."""
+    chance: dict[tuple[int | None, int | None, int], float] = {}
+    likeliest: dict[tuple[int | None, int | None, int], tuple[float, Board]] = {}
+    for grid in np.ndindex(*(3,) * 9):
+        board = Board(tuple(tuple(int(k) for k in grid[r * 3:(r + 1) * 3]) for r in range(3)), 3)
+        p = exclude_probability(board)
+        if p > 0:
+            key = _corner(board)
+            chance[key] = chance.get(key, 0.0) + float(p)
+            if key not in likeliest or p > likeliest[key][0]:
+                likeliest[key] = (float(p), board)
+    return chance, {key: board for key, (_, board) in likeliest.items()}
+
+
+def _unfair_corner(answer: Callable[..., Any]) -> tuple[Board, float, float] | None:
+    """Where two pairs ban kinds at one cell (only a 2-D board has that): the corner furthest from the exclude deal's
+    share over ``FAIR_DEALS`` 3x3 deals, if unfair (a kind banned by both pairs counted twice, say)."""
+    from tilelab.exercises.sliding import chi_square_critical
+
+    rng = CountingGenerator(np.random.PCG64(case_seed(SEED + 1)))
+    counts: dict[tuple[int | None, int | None, int], int] = {}
+    for _ in range(FAIR_DEALS):
+        board = answer(3, 3, 3, rng)
+        if not isinstance(board, Board) or (board.rows, board.cols) != (3, 3) or find_runs(board):
+            return None  # the first checks report those
+        key = _corner(board)
+        counts[key] = counts.get(key, 0) + 1
+    chance, likeliest = _exact_corners()
+    fair = {key: p for key, p in chance.items() if FAIR_DEALS * p >= 5}
+    spread = sum((counts.get(key, 0) - FAIR_DEALS * p) ** 2 / (FAIR_DEALS * p) for key, p in fair.items())
+    if spread <= chi_square_critical(len(fair) - 1, 0.9999):
+        return None
+    worst = max(fair, key=lambda key: abs(counts.get(key, 0) / FAIR_DEALS - fair[key]) / fair[key] ** 0.5)
+    return likeliest[worst], counts.get(worst, 0) / FAIR_DEALS, fair[worst]
 
 
 def _deal_probability_cases() -> list[Board]:

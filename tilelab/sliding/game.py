@@ -87,12 +87,12 @@ class _Snapshot(NamedTuple):
 
 
 def _solver(name: str) -> Callable[..., Any]:
-    """``tilelab.sliding.solve`` (or ``hint``), looked up when needed (tests may replace it)."""
-    import tilelab.sliding as engine
+    """``tilelab.sliding.solvers.solve`` (or ``hint``), looked up when needed (tests may replace it)."""
+    from tilelab.sliding import solvers
 
-    found: Callable[..., Any] | None = getattr(engine, name, None)
+    found: Callable[..., Any] | None = getattr(solvers, name, None)
     if found is None:
-        raise RuntimeError(f"Hint and Solve need tilelab.sliding.{name} (the solvers module)")
+        raise RuntimeError(f"Hint and Solve need tilelab.sliding.solvers.{name}")
     return found
 
 
