@@ -21,7 +21,7 @@ import pytest
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 TRACKS = {
     "2048": ["00", "01a", "01b", "01c", "02a", "02b", "06"],
-    "sliding": ["00", "03a", "03b", "04a", "04b", "04c"],
+    "sliding": ["00", "03a", "03b", "04a", "04b", "04c", "04d"],
     "match-3": ["00", "05a", "05b", "05c", "05d"],
 }
 #: feature -> the words that name it in a "You need" line (lower case)
@@ -37,6 +37,13 @@ NAMES = {
     "itertools": ("itertools",),
     "collections": ("collections",),
     "numpy": ("numpy",),
+    "unpacking": ("unpacking",),
+    "booleans as numbers": ("booleans as numbers",),
+    "format specs": ("format spec",),
+    "conditional expressions": ("conditional expression",),
+    "chained comparisons": ("chained comparison",),
+    "star arguments": ("star argument", "`*args`"),
+    "bit shifts": ("bit shift",),
 }
 MODULES = ("heapq", "itertools", "collections", "numpy")
 HIDDEN = {"deeper", "solution", "teacher"}
@@ -65,6 +72,37 @@ def _module_of(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def _is_truth(node: ast.expr) -> bool:
+    """A comparison, ``and``/``or``, ``not`` or ``bool(...)``: a True or False a reader may not expect to add up."""
+    return (isinstance(node, (ast.Compare, ast.BoolOp)) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+            or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool")
+
+
+def _syntax(node: ast.AST) -> set[str]:
+    """The plainer-looking features one node uses (each trips a first-year reader who has not met it)."""
+    found = set()
+    if isinstance(node, (ast.For, ast.comprehension)) and isinstance(node.target, (ast.Tuple, ast.List)):
+        found.add("unpacking")
+    elif isinstance(node, ast.Assign) and any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets):
+        found.add("unpacking")
+    elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and _is_truth(node.value):
+        found.add("booleans as numbers")
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sum" and node.args
+          and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and _is_truth(node.args[0].elt)):
+        found.add("booleans as numbers")
+    elif isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+        found.add("format specs")
+    elif isinstance(node, ast.IfExp):
+        found.add("conditional expressions")
+    elif isinstance(node, ast.Compare) and len(node.ops) > 1:
+        found.add("chained comparisons")
+    elif isinstance(node, ast.Call) and any(isinstance(a, ast.Starred) for a in node.args):
+        found.add("star arguments")
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift)):
+        found.add("bit shifts")
+    return found
+
+
 def features(sources: list[str]) -> set[str]:
     """The features of :data:`NAMES` that the code uses."""
     found: set[str] = set()
@@ -80,6 +118,7 @@ def features(sources: list[str]) -> set[str]:
                 ast.GeneratorExp: {"comprehensions"}, ast.ClassDef: {"classes"}, ast.Try: {"exceptions"},
                 ast.Raise: {"exceptions"}, ast.Lambda: {"lambda"},
             }.get(type(node), set())
+            found |= _syntax(node)
             if isinstance(node, ast.Import):
                 found |= {a.name.split(".")[0] for a in node.names} & set(MODULES)
             elif isinstance(node, ast.ImportFrom) and node.module:
@@ -176,6 +215,9 @@ def outer():
     except ValueError:
         pass
     return sorted([i for i in range(3)], key=lambda i: -i), np.zeros(2)
+a, b = 1, 2
+hits = sum(x == 2 for x in (a, b))
+print(f"{hits:4d}", max(*(a, b)), a if 0 < a < b else b, a >> 1)
 '''
     assert features([code]) == set(NAMES)
     assert features(["def f(n):\n    return [n]\n", "print(f(2))"]) == set()  # a call from outside is no recursion

@@ -1,4 +1,4 @@
-"""Lessons 4a, 4b and 4c: every claim their prose makes in words holds at every setting a student may try.
+"""Lessons 4a, 4b, 4c and 4d: every claim their prose makes in words holds at every setting a student may try.
 
 Each lesson runs once per setting (its defaults, another seed, the edge values its parameters cell allows, the
 browser edition's sizes); the tests fetch what the run computed and check each claim as a predicate on it. No cell
@@ -16,7 +16,7 @@ import pytest
 
 from tests.lessonrun import check_exercises, errors, lesson_path, run_lesson, warnings_shown
 
-A, B, C = "04a_sliding_search", "04b_sliding_idastar", "04c_sliding_heuristics"
+A, B, C, D = "04a_sliding_search", "04b_sliding_idastar", "04c_sliding_heuristics", "04d_sliding_human"
 # The browser edition: tilelab.IN_BROWSER is True there, so a lesson that imports it after its parameters cell (4c)
 # sees it too.
 BROWSER = "import tilelab\ntilelab.IN_BROWSER = IN_BROWSER = True\n"
@@ -143,22 +143,32 @@ def test_04b_watched_searches(b):
 
 C_SETTINGS = {
     "defaults": None,
-    "other seeds and sizes": {"SEED": 9, "FIRST_BOARD": 30, "N_BOARDS": 6, "N_KORF": 3, "BIG": 12},
-    "browser, N_KORF and BIG out of range": BROWSER + "N_KORF = 40\nBIG = 2",
+    "other seeds and sizes": {"SEED": 9, "FIRST_BOARD": 30, "N_BOARDS": 6, "N_KORF": 3},
+    "browser, N_KORF out of range": BROWSER + "N_KORF = 40",
 }
 C_FETCH = [
     "[len(t) for t in tables]",
     "min(sum(t[tuple(p.tiles.index(x) for x in pat)] for pat, t in zip(patterns, tables)) - manhattan(p) for p in eight)",
     "[db3.value(example), distance(example)]", "gain", "korf_rows", "[korf[n] / nodes for n, _, _, nodes in korf_rows]",
+    BROWSER_FLAG,
+]
+D_SETTINGS = {
+    "defaults": None,
+    "other seeds and sizes": {"SEED": 9, "FIRST_BOARD": 30, "N_BOARDS": 6, "N_KORF": 3, "BIG": 12},
+    "browser, N_KORF and BIG out of range": BROWSER + "N_KORF = 40\nBIG = 2",
+}
+D_FETCH = [
     "[[w, m] for w, m, _ in rows]", "pairs", "[big.play_all(big_moves).is_goal(), len(big_moves), big.rows]",
     "ArticleRouter(4, 4).get_path(9, 1, {0, 5})", "plain.walk[:5]",
     "(lambda r: (r.get_path(5, 0, set()), r.previous, r.get_path(2, 1, {5})))(ArticleRouter(4, 4))",
     "ArticleRouter(4, 4).get_path(2, 1, {5})", "PatchedRouter(4, 4).get_path(9, 1, {0, 5})",
-    "{str(k): v for k, v in tally.items()}", "[six_moves, six_nodes, len(human_moves(six))]", BROWSER_FLAG,
+    "{str(k): v for k, v in tally.items()}", "[six_moves, six_nodes, len(human_moves(six))]",
+    "[route_bfs(4, 4, **case), route_bfs(4, 4, 2, 1, {5})]", BROWSER_FLAG,
 ]
 
 
 c = _lesson_runs(C, C_SETTINGS, C_FETCH)
+d = _lesson_runs(D, D_SETTINGS, D_FETCH)
 
 
 def test_04c_runs_cleanly_and_its_exercise_checks(c):
@@ -189,41 +199,53 @@ def test_04c_the_browser_shows_what_a_laptop_computes():
     assert [list(r) for r in saved] == laptop["korf_rows"]
 
 
-def test_04c_the_saved_6x6_weighted_astar_is_what_the_search_finds():
+def test_04d_runs_cleanly_and_its_exercise_checks(d):
+    assert errors(d.notebook) == [] and warnings_shown(d.notebook) == []
+    check_exercises(d.notebook)
+
+
+def test_04d_the_saved_6x6_weighted_astar_is_what_the_search_finds():
     """The deeper cell shows saved numbers (the search holds about 100 MB): they are the search's own."""
     from tilelab.sliding import manhattan, shuffle
     from tilelab.sliding.search import astar_reference
 
-    six = next(cell.source for cell in nbformat.read(lesson_path(C), as_version=4).cells if "six_moves, six_nodes =" in cell.source)
+    six = next(cell.source for cell in nbformat.read(lesson_path(D), as_version=4).cells if "six_moves, six_nodes =" in cell.source)
     saved = [int(x) for x in re.search(r"six_moves, six_nodes = (\d+), (\d+)\n", six).groups()]
     out = astar_reference(shuffle(6, 6, rng=0), manhattan, weight=5, max_nodes=300_000)
     assert out.found and [len(out.moves), out.nodes] == saved
 
 
-def test_04c_weighted_astar_and_the_human_strategy(c):
-    rows = c["[[w, m] for w, m, _ in rows]"]
+def test_04d_weighted_astar_and_the_human_strategy(d):
+    rows = d["[[w, m] for w, m, _ in rows]"]
     assert rows[0] == [1.0, 1.0] and all(m <= w for w, m in rows)              # never worse than the guarantee
     assert rows[-1][0] == 5.0 and rows[-1][1] < 2.5                            # "far from it"
-    assert all(h > 1.5 * o for h, o in c["pairs"])                             # "well over the optimal number"
-    solved, moves, side = c[C_FETCH[8]]
+    assert all(h > 1.5 * o for h, o in d["pairs"])                             # "well over the optimal number"
+    solved, moves, side = d[D_FETCH[2]]
     assert solved and side >= 3
-    six_moves, six_nodes, human = c[C_FETCH[15]]
+    six_moves, six_nodes, human = d[D_FETCH[9]]
     assert 0 < six_moves < human                          # weighted A* reaches 6x6, here shorter than the strategy
 
 
-def test_04c_article_router_bugs(c):
-    assert c["ArticleRouter(4, 4).get_path(9, 1, {0, 5})"] == "gave up"         # bug 1: circles
-    assert c["plain.walk[:5]"] == [[9, 8], [8, 4], [8, 12], [12, 13], [13, 9]]  # "left to 8, up to 4, ... up to 9"
-    tile_route, stale, blank_route = c[C_FETCH[11]]
+def test_04d_article_router_bugs(d):
+    assert d["ArticleRouter(4, 4).get_path(9, 1, {0, 5})"] == "gave up"         # bug 1: circles
+    assert d["plain.walk[:5]"] == [[9, 8], [8, 4], [8, 12], [12, 13], [13, 9]]  # "left to 8, up to 4, ... up to 9"
+    tile_route, stale, blank_route = d[D_FETCH[5]]
     assert tile_route == [1, 0] and stale == 1 and len(blank_route) > 1          # bug 2: "a long detour"
-    assert c["ArticleRouter(4, 4).get_path(2, 1, {5})"] == [1]                 # "instead of one step"
-    assert c["PatchedRouter(4, 4).get_path(9, 1, {0, 5})"] == [10, 6, 2, 1]
-    tally = c["{str(k): v for k, v in tally.items()}"]
+    assert d["ArticleRouter(4, 4).get_path(2, 1, {5})"] == [1]                 # "instead of one step"
+    assert d["PatchedRouter(4, 4).get_path(9, 1, {0, 5})"] == [10, 6, 2, 1]
+    tally = d["{str(k): v for k, v in tally.items()}"]
     assert 0 < tally["True"]["loops"] < tally["False"]["loops"]                 # "removes some circles, not all"
     assert "missed a route" not in tally["True"] and "missed a route" not in tally["False"]
 
 
+def test_04d_the_route_that_remembers(d):
+    article, stale = d["[route_bfs(4, 4, **case), route_bfs(4, 4, 2, 1, {5})]"]
+    assert article and article[-1] == 1 and len(article) <= 4     # it reaches the target the article circled round
+    assert stale == [1]                                             # "one step", where the stale field took a detour
+
+
 def test_the_browser_settings_run_the_browser_branches():
-    for stem, settings, fetch in ((A, A_SETTINGS, A_FETCH), (B, B_SETTINGS, B_FETCH), (C, C_SETTINGS, C_FETCH)):
+    for stem, settings, fetch in ((A, A_SETTINGS, A_FETCH), (B, B_SETTINGS, B_FETCH), (C, C_SETTINGS, C_FETCH),
+                                  (D, D_SETTINGS, D_FETCH)):
         browser = next(value for name, value in settings.items() if name.startswith("browser"))
         assert run_lesson(stem, overrides=browser, fetch=fetch)[BROWSER_FLAG] is True, stem

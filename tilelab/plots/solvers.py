@@ -60,7 +60,7 @@ def plot_nodes_by_heuristic(nodes: Mapping[str, Sequence[int]], *, title: str | 
         ax.text(i, counts.mean() * 1.15, f"{counts.mean():,.0f}", ha="center", va="bottom", fontsize=9)
     ax.set_xticks(range(len(nodes)), list(nodes))
     ax.set_yscale("log")
-    ax.set_ylabel("nodes expanded (log scale: each step up is 10x)")
+    ax.set_ylabel("nodes expanded, log scale")
     ax.set_title(title or "Nodes expanded per board (bar = mean)")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -125,7 +125,7 @@ def plot_weighted_tradeoff(rows: Sequence[tuple[float, float, float]]) -> Figure
     other = ax.twinx()
     other.plot(weights, nodes, marker="s", color="#1f6f99", label="nodes expanded")
     other.set_yscale("log")
-    other.set_ylabel("nodes expanded (log scale: each step up is 10x)", color="#1f6f99")
+    other.set_ylabel("nodes expanded, log scale", color="#1f6f99")
     ax.set_title("Weighted A*: shorter searches, longer solutions")
     fig.tight_layout()
     return fig
@@ -155,7 +155,7 @@ def plot_pattern_database(db) -> Figure:
         ax.set_title(f"{len(pattern)} tiles: {int(hist.sum()):,} placements", fontsize=9)
         ax.set_xlabel("moves of the pattern's tiles")
         ax.set_yscale("log")
-    axes[1].set_ylabel("placements (log scale: each step up is 10x)")
+    axes[1].set_ylabel("placements, log scale")
     fig.tight_layout()
     return fig
 
