@@ -21,7 +21,7 @@ import pytest
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 TRACKS = {
     "2048": ["00", "01a", "01b", "01c", "02a", "02b", "06"],
-    "sliding": ["00", "03a", "03b", "04a", "04b", "04c", "04d"],
+    "sliding": ["00", "03a", "03c", "04a", "04b", "04c", "04d"],
     "match-3": ["00", "05a", "05b", "05c", "05d"],
 }
 #: feature -> the words that name it in a "You need" line (lower case)

@@ -1,4 +1,4 @@
-"""Lessons 3a and 3b: every claim their prose makes in words holds at every setting a student may try.
+"""Lessons 3a and 3c: every claim their prose makes in words holds at every setting a student may try.
 
 Each lesson runs once per setting (its defaults, another seed, a value its parameters cell suggests, the
 browser edition's sizes); the tests fetch what the run computed and check each claim as a predicate on it.
@@ -12,7 +12,7 @@ import pytest
 
 from tests.lessonrun import check_exercises, errors, run_lesson, warnings_shown
 
-A, B = "03a_sliding_parity", "03b_sliding_shuffles"
+A, B = "03a_sliding_parity", "03c_sliding_shuffles"
 # The browser edition: tilelab.IN_BROWSER is True there, so a lesson that imports it after its parameters cell sees it too.
 BROWSER = "import tilelab\ntilelab.IN_BROWSER = IN_BROWSER = True\n"
 BROWSER_FLAG = "globals().get('IN_BROWSER')"
@@ -81,7 +81,7 @@ def test_03a_deeper_rules_agree_and_the_multi_tile_table_matches_count_moves(a):
     assert steps == multi == best
 
 
-# ------------------------------------------------------------------ 03b
+# ------------------------------------------------------------------ 03c
 #
 # The defaults; the length the parameters cell suggests (80) with one naive board and a small sample; and the
 # browser edition's sizes with the shortest walk there is.
@@ -109,12 +109,12 @@ def b(request):
     return run_lesson(B, overrides=B_SETTINGS[request.param], fetch=B_FETCH)
 
 
-def test_03b_runs_cleanly_and_its_exercises_check(b):
+def test_03c_runs_cleanly_and_its_exercises_check(b):
     assert errors(b.notebook) == [] and warnings_shown(b.notebook) == []
     check_exercises(b.notebook)
 
 
-def test_03b_the_bug_and_its_fix(b):
+def test_03c_the_bug_and_its_fix(b):
     by_rule, by_bfs, boards = b["[by_rule, by_bfs, NAIVE_BOARDS]"]
     assert by_rule == by_bfs                                          # "We ask the rule *and* the BFS table"
     if boards >= 500:
@@ -122,7 +122,7 @@ def test_03b_the_bug_and_its_fix(b):
     assert b["[is_solvable(bad), is_solvable(fixed), distance(fixed) >= 0]"] == [False, True, True]
 
 
-def test_03b_walks_deal_one_parity_and_miss_five_or_four_ninths(b):
+def test_03c_walks_deal_one_parity_and_miss_five_or_four_ninths(b):
     steps, samples = b["WALK_STEPS"], b["SAMPLES"]
     odd = b["{k: float(np.mean(np.array(v) % 2 == 1)) for k, v in dealt.items()}"]
     exact = b["float(np.mean(dist % 2 == 1))"]
@@ -136,7 +136,7 @@ def test_03b_walks_deal_one_parity_and_miss_five_or_four_ninths(b):
     assert missed * 9 == total * (5 if steps % 2 else 4)              # odd length misses 5/9, even 4/9
 
 
-def test_03b_exact_walk_distributions(b):
+def test_03c_exact_walk_distributions(b):
     same, by_hand, package = b["[bool(same), tvd_by_hand, total_variation(package)]"]
     assert same is True and by_hand == pytest.approx(package, abs=1e-12)   # readable == package on 2x3
     steps = b["WALK_STEPS"]
@@ -152,7 +152,7 @@ def test_03b_exact_walk_distributions(b):
     assert lazy300 < 0.1 < lazy81                                     # "It gets there slowly"
 
 
-def test_03b_puzzle8_walk_opened(b):
+def test_03c_puzzle8_walk_opened(b):
     assert b["ours == puzzle8_walk(goal3, 81, rng=np.random.default_rng(SEED))"] is True
     assert b["turn_probabilities(0, 2)"][1] == 0.75                  # up and right both turn into down
     grid = [x for row in b["mass_by_blank_cell(puzzle8_n).tolist()"] for x in row]

@@ -1,4 +1,4 @@
-"""Checkers for lessons 3a and 3b (the sliding puzzle's parity, and fair shuffles).
+"""Checkers for lessons 3a and 3c (the sliding puzzle's parity, and fair shuffles).
 
 - ``"sliding.inversions"``: ``answer(board) -> int``, the number of inversions (blank ignored),
   on every 2x2 and 2x3 board and 200 random boards up to 6x6.

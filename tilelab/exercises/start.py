@@ -83,7 +83,7 @@ COURSE = (
     ("02a_2048_expectimax", "2048", "expectimax: chance nodes, by hand and as a recursion"),
     ("02b_2048_heuristics", "2048", "what makes a board \"good\", and players compared"),
     ("03a_sliding_parity", "sliding puzzle", "inversions and parity: why half of all arrangements are unsolvable"),
-    ("03b_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
+    ("03c_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
     ("04a_sliding_search", "sliding puzzle", "BFS and A*: searching for the shortest solution"),
     ("04b_sliding_idastar", "sliding puzzle", "IDA* with almost no memory, linear conflict, the searches watched"),
     ("04c_sliding_heuristics", "sliding puzzle", "pattern databases: a stronger heuristic built by breadth-first search"),

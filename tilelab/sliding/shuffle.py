@@ -17,7 +17,7 @@
 :func:`puzzle8_walk` is the iOS Puzzle8 article's walk as written there: draw one of four
 directions for the blank and, when the blank cannot go that way, turn to the next direction
 (up, down, left, right, up, ...). The turn makes some moves likelier than others (from the
-top-right corner the blank goes down 3 times in 4); lesson 03b measures the bias.
+top-right corner the blank goes down 3 times in 4); lesson 03c measures the bias.
 
 :func:`random_board` is the naive shuffle (a random permutation, unchecked) that gives
 unsolvable boards half the time -- the bug the lesson reproduces.
