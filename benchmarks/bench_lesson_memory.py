@@ -1,7 +1,7 @@
 """Each lesson's kernel memory, run top to bottom: the figures a hub's per-student limit is sized from.
 
     python benchmarks/bench_lesson_memory.py               # every lesson, with the numba caches as they are
-    python benchmarks/bench_lesson_memory.py --cold 02 06  # these lessons with empty numba caches (first run)
+    python benchmarks/bench_lesson_memory.py --cold 02 06a  # these lessons with empty numba caches (first run)
 
 Runs each lesson as the lesson tests do (``tests/lessonrun.py``: nbclient, a fresh kernel) and prints the
 kernel's peak resident memory (VmHWM), the wall-clock seconds of the run, and the kernel's CPU seconds, against

@@ -149,7 +149,8 @@ class EqualsAnything:
 #: Every exercise that compares the answer's value with the right one (the hunt's probe found nine passing).
 COMPARED = ["count_empty", "largest_tile", "match3.fall", "match3_specials.made_by", "sliding.inversions",
             "sliding.is_solvable", "sliding.multi_moves", "solvers.manhattan", "solvers.misplaced", "2048.row_score",
-            "match3.is_dead", "match3.deal_probability", "2048ai.merges", "solvers.admissible", "2048ai.expectimax"]
+            "match3.is_dead", "match3.deal_probability", "2048ai.merges", "solvers.admissible", "2048ai.expectimax",
+            "sliding.bfs", "2048ai.monotonicity"]
 
 
 @pytest.mark.parametrize("name", COMPARED)

@@ -108,8 +108,8 @@ def _score_via_tables(row):
     ("2048.row_score", _score_via_tables, "row_tables"),
     ("2048.available_moves", legal_moves, "legal_moves"),
     ("2048.available_moves", lambda b: Game(board=b).legal_moves(), "Game"),  # naming Game is fine, running one is not
-    ("2048.spawn_outcomes", spawn_outcomes, "spawn_outcomes"),
-    ("2048.spawn_outcomes", lambda b, p: spawn_outcomes(b, p), "spawn_outcomes"),
+    ("2048.spawn_outcomes", lambda b, p: dict(spawn_outcomes(b, p)), "spawn_outcomes"),
+    ("2048.spawn_outcomes", lambda b, p: {s: q for s, q in spawn_outcomes(b, p)}, "spawn_outcomes"),
 ])
 def test_an_answer_that_delegates_to_the_package_is_refused(name, answer, called):
     r = check(name, answer)
@@ -158,6 +158,30 @@ def test_spawn_outcomes_checker():
     r = check("2048.spawn_outcomes", c_sharp_odds)
     assert not r.passed and r.counterexample[1] == 0.1
     assert not check("2048.spawn_outcomes", lambda b, p: None).passed
+
+
+@pytest.mark.parametrize("given, named", [
+    (lambda b, p: [((cell, 2), 1 / len(b.empty_cells())) for cell in b.empty_cells()], "a list"),
+    (lambda b, p: tuple(own_spawn_outcomes(b, p).items()), "a tuple"),
+    (lambda b, p: None, "None"),
+    (lambda b, p: 0.9, "a float"),
+])
+def test_spawn_outcomes_asks_for_a_dict_and_names_what_came_back(given, named):
+    """The exercise asks for a dict: a list of pairs (even right ones) or anything else is refused, kindly."""
+    r = check("2048.spawn_outcomes", given)
+    assert not r.passed and f"you returned {named};" in r.message and "return a dict" in r.message, r.message
+    assert len(r.message) < MESSAGE_LIMIT and r.picture
+    from collections import OrderedDict
+
+    assert check("2048.spawn_outcomes", lambda b, p: OrderedDict(own_spawn_outcomes(b, p))).passed  # any mapping
+
+
+def test_spawn_outcomes_refuses_tiles_written_as_text():
+    """A reader's dict with "2" and "4" for the tiles passed: text is not a tile."""
+    as_text = lambda b, p: {(cell, str(v)): q for (cell, v), q in own_spawn_outcomes(b, p).items()}  # noqa: E731
+    r = check("2048.spawn_outcomes", as_text)
+    assert not r.passed and "is not (cell, value)" in r.message, r.message
+    assert check("2048.spawn_outcomes", own_spawn_outcomes).passed
 
 
 def test_spawn_outcomes_message_is_short_and_shows_the_smallest_board():

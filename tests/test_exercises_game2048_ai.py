@@ -43,6 +43,26 @@ def test_monotonicity_and_merges():
     assert not pairs  # counting equal neighbours misses gaps and triple runs
 
 
+def test_the_line_checks_draw_the_line_they_fail_on():
+    # the course's rule: the smallest counterexample shown as a picture, here the line as tiles and exponents
+    wrong = check("2048ai.monotonicity", lambda line, power: 0.0)
+    line, power = wrong.counterexample
+    assert not wrong and wrong.picture is not None
+    tiles, exponents = wrong.picture.splitlines()[:2]
+    assert tiles.split()[1:] == ["." if e == 0 else str(2 ** e) for e in line]
+    assert exponents.split()[1:] == [str(e) for e in line]
+
+    def right_for_power_1(line, power):
+        down = sum(max(0, line[i] - line[i + 1]) for i in range(len(line) - 1))
+        return min(down, sum(max(0, line[i + 1] - line[i]) for i in range(len(line) - 1))) if power == 1 else 0.0
+
+    fourth = check("2048ai.monotonicity", right_for_power_1)  # wrong first at power 4: the 4th powers are drawn too
+    assert not fourth and fourth.counterexample[1] == 4
+    assert fourth.picture.splitlines()[2].split()[3:] == [f"{e ** 4:.4g}" for e in fourth.counterexample[0]]
+    crash = check("2048ai.merges", lambda line: 1 / 0)
+    assert not crash and crash.picture.splitlines()[1].split()[1:] == [str(e) for e in crash.counterexample]
+
+
 def test_best_move():
     def best(board, depth):
         values = ai.expectimax_values(board, depth)

@@ -1,10 +1,15 @@
-"""Lesson 6 checkers: the TD update and the tuple-shape contest."""
+"""Lessons 6a and 6b checkers: the TD update and the tuple-shape contest (6a), the learner's loop (6b)."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from tilelab.exercises import allow_package_calls, check
-from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES
-from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, td_update_ref, value_ref
+from tilelab.exercises.game2048_learning import TrainerSpawn
+from tilelab.game2048 import Board, legal_moves, play
+from tilelab.game2048.learning.ntuple_net import CLASSROOM_TUPLES, NTupleNetwork
+from tilelab.game2048.learning.ntuple_ref import feature_indices_ref, learn_game_ref, td_update_ref, value_ref
 
 
 def my_td_update(net, after, target, alpha):  # written here, not the package's
@@ -28,6 +33,29 @@ def test_td_update_checker_accepts_a_right_answer_and_refuses_near_misses():
 
     wrong = check("2048learn.td_update", no_split)
     assert not wrong and wrong.picture is not None and len(wrong.picture.splitlines()) == 4
+
+
+def test_td_update_must_change_the_array_the_net_has():
+    """The brief says "change the numbers inside net.weights": a new array (the trainer and players would never see
+    it) does not pass, even with the right numbers in it."""
+
+    def new_array(net, after, target, alpha):
+        weights = net.weights.copy()
+        indices = feature_indices_ref(net, after)
+        error = target - value_ref(net, after)
+        for i in indices:
+            weights[i] += alpha * error / len(indices)
+        net.weights = weights
+
+    result = check("2048learn.td_update", new_array)
+    assert not result and "new weights array" in result.message and len(result.picture.splitlines()) == 4
+
+    def slice_assign(net, after, target, alpha):  # writes into the same array: fine
+        weights = net.weights.copy()
+        my_td_update(NTupleNetwork(net.tuples, weights), after, target, alpha)
+        net.weights[:] = weights
+
+    assert check("2048learn.td_update", slice_assign).passed
 
 
 def test_td_update_refuses_the_package_update():
@@ -66,3 +94,137 @@ def test_tuple_shape_gains_nothing_from_a_mirror_copy_of_a_given_tuple():
     for copy in ([(0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11)], [(0, 1, 2, 3), (3, 2, 1, 0), (4, 5, 6, 7)]):
         result = check("2048learn.tuple_shape", copy, games=300)
         assert not result and "dropped" in result.message and "+0 ± 0" in result.message
+
+
+# ------------------------------------------------------------------------------ 6b: the learner's loop
+def my_learn_game(net, spawn, alpha=0.1):  # the lesson's solution
+    board = spawn(spawn(Board.empty(4)))
+    score = 0
+    previous = None
+    while True:
+        moves = [play(board, d) for d in legal_moves(board)]
+        if not moves:
+            if previous is not None:
+                td_update_ref(net, previous, 0.0, alpha)
+            return score
+        best = None
+        best_value = 0.0
+        for m in moves:
+            value = m.score + value_ref(net, m.board)
+            if best is None or value > best_value:
+                best = m
+                best_value = value
+        if previous is not None:
+            td_update_ref(net, previous, best_value, alpha)
+        previous = best.board
+        score = score + best.score
+        board = spawn(best.board)
+
+
+def learner(*, choose="value", update="previous", target="full", final=True, ties="first", spawn_first=False,
+            own_update=False):
+    """A learner with one slip (or one honest variation) switched on."""
+
+    def td(net, after, aim, alpha):
+        if not own_update:
+            return td_update_ref(net, after, aim, alpha)
+        indices = feature_indices_ref(net, after)
+        error = aim - value_ref(net, after)
+        for i in indices:
+            net.weights[i] += alpha * error / len(indices)
+
+    def game(net, spawn, alpha=0.1):
+        board = spawn(spawn(Board.empty(4)))
+        score, previous = 0, None
+        while True:
+            moves = [play(board, d) for d in legal_moves(board)]
+            if not moves:
+                if previous is not None and final:
+                    td(net, previous, 0.0, alpha)
+                return score
+            best = None
+            for m in moves:
+                key = m.score if choose == "reward" else m.score + value_ref(net, m.board)
+                best_key = None if best is None else (
+                    best.score if choose == "reward" else best.score + value_ref(net, best.board))
+                if best is None or key > best_key or (ties == "last" and key == best_key):
+                    best = m
+            aim = {"full": best.score + value_ref(net, best.board), "no reward": value_ref(net, best.board),
+                   "reward only": float(best.score)}[target]
+            if spawn_first:
+                board = spawn(best.board)
+            if previous is not None:
+                td(net, previous if update == "previous" else best.board, aim, alpha)
+            previous, score = best.board, score + best.score
+            if not spawn_first:
+                board = spawn(best.board)
+
+    return game
+
+
+@pytest.mark.parametrize("honest", [
+    my_learn_game, learner(), learner(ties="last"), learner(spawn_first=True), learner(own_update=True),
+], ids=["solution", "max-key", "ties-last", "update-after-spawn", "own-update"])
+def test_learn_game_accepts_honest_learners(honest):
+    result = check("2048learn.learn_game", honest)
+    assert result.passed, result
+
+
+@pytest.mark.parametrize("slip, words", [
+    (dict(choose="reward"), "largest reward + V"),
+    (dict(final=False), "game over"),
+    (dict(update="new"), "new afterstate"),
+    (dict(target="no reward"), "leaves out the move's reward"),
+    (dict(target="reward only"), "leaves out V(new afterstate)"),
+    (dict(final=False, spawn_first=True), "game over"),
+], ids=["reward-only", "no-final-update", "wrong-afterstate", "target-without-reward", "target-without-V",
+        "no-final-update-after-spawn"])
+def test_learn_game_refuses_near_misses_with_a_picture(slip, words):
+    result = check("2048learn.learn_game", learner(**slip))
+    assert not result and words in result.message and result.picture, result
+    assert "a net of one 2-cell tuple" in result.message  # the smallest net shows it already
+
+
+def test_learn_game_refuses_what_is_no_game():
+    def stops_early(net, spawn, alpha=0.1):
+        spawn(spawn(Board.empty(4)))
+        return 0
+
+    assert "still had a move" in check("2048learn.learn_game", stops_early).message
+    assert "never got going" in check("2048learn.learn_game", lambda net, spawn, alpha=0.1: 0).message
+
+    def wrong_score(net, spawn, alpha=0.1):
+        return my_learn_game(net, spawn, alpha) + 2
+
+    assert "return the score" in check("2048learn.learn_game", wrong_score).message
+
+    def no_moves_chosen(net, spawn, alpha=0.1):  # hands spawn a board no move makes
+        board = spawn(spawn(Board.empty(4)))
+        return spawn(board)
+
+    assert "no move makes" in check("2048learn.learn_game", no_moves_chosen).message
+
+
+def test_learn_game_refuses_the_package_learner():
+    def trains(net, spawn, alpha=0.1):
+        net.train(1, rng=1)
+        return 0
+
+    result = check("2048learn.learn_game", trains)
+    assert not result and result.reason == "delegated"
+
+    def readable(net, spawn, alpha=0.1):
+        return learn_game_ref(net, 12345, alpha)[0]
+
+    result = check("2048learn.learn_game", readable)
+    assert not result and result.reason == "delegated" and result.counterexample.endswith("learn_game_ref")
+
+
+def test_trainer_spawn_hands_a_learner_the_trainers_games():
+    """The loop the lesson asks for is the package's learner: with the trainer's tiles, the same weights exactly."""
+    mine, package = NTupleNetwork.classroom(), NTupleNetwork.classroom()
+    spawn = TrainerSpawn(2048)
+    scores = [my_learn_game(mine, spawn) for _ in range(3)]
+    package.train(3, rng=2048, block=3)
+    assert np.array_equal(mine.weights, package.weights)
+    assert package.curve[0].mean_score == sum(scores) / 3

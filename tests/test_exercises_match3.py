@@ -44,12 +44,17 @@ def student_is_dead(board, directions=((0, 1), (1, 0)), both_cells=True):
     return True
 
 
-def student_fall(board):
-    columns = []
+def student_fall(board):  # lesson 5d's skeleton, filled in
+    grid = [[EMPTY] * board.cols for _ in range(board.rows)]
     for c in range(board.cols):
-        candies = [board[r, c] for r in range(board.rows) if board[r, c] != EMPTY]
-        columns.append([EMPTY] * (board.rows - len(candies)) + candies)
-    return Board(tuple(tuple(columns[c][r] for c in range(board.cols)) for r in range(board.rows)), board.kinds)
+        candies = []
+        for r in range(board.rows):
+            if board[r, c] != EMPTY:
+                candies.append(board[r, c])
+        top = board.rows - len(candies)
+        for i in range(len(candies)):
+            grid[top + i][c] = candies[i]
+    return Board(grid, board.kinds)
 
 
 def _banned(grid, r, c):
@@ -255,6 +260,23 @@ def test_fall_checker():
               else b[r, c]) for c in range(b.cols)) for r in range(b.rows)), b.kinds)
     result = check("match3.fall", one_step)
     assert not result.passed and "yours" in result.picture and "\\n" not in result.message
+    skeleton = lambda b: Board([[EMPTY] * b.cols for _ in range(b.rows)], b.kinds)  # noqa: E731 - 5d's, unfilled
+    assert not check("match3.fall", skeleton).passed
+
+
+def test_fall_checker_names_the_sizes_it_tried():
+    """The PASSED label lists exactly the board sizes the answer was called on, smallest first."""
+    seen = []
+
+    def watched(board):
+        if (board.rows, board.cols) not in seen:
+            seen.append((board.rows, board.cols))
+        return student_fall(board)
+
+    result = check("match3.fall", watched)
+    assert result.passed and seen == sorted(seen, key=lambda size: size[0] * size[1])
+    assert result.message.endswith("of sizes " + ", ".join(f"{r}x{c}" for r, c in seen))
+    assert "8x8" in result.message and "6x1" in result.message
 
 
 # ----------------------------------------------------------------------------- is_dead: every move pattern matters
@@ -334,6 +356,20 @@ def test_deal_checker():
     fixed = lambda r, c, k, rng: student_deal(r, c, k, np.random.default_rng(0))  # noqa: E731
     assert "different seeds" in check("match3.deal", fixed).message
     assert not check("match3.deal", lambda r, c, k, rng: np.zeros((r, c))).passed
+
+
+def test_deal_checker_names_the_sizes_it_dealt():
+    """The PASSED label lists each size of the 120 first deals once (the fairness checks name their own)."""
+    seen = []
+
+    def watched(rows, cols, kinds, rng):
+        if len(seen) < 120:
+            seen.append(f"{rows}x{cols}")
+        return student_deal(rows, cols, kinds, rng)
+
+    result = check("match3.deal", watched)
+    assert result.passed and f"(sizes {', '.join(dict.fromkeys(seen))};" in result.message
+    assert "6x1" in result.message and "1 .. " not in result.message
 
 
 def test_deal_checker_wants_one_draw_per_cell():

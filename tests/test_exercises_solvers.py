@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from tilelab.exercises import allow_package_calls, check
-from tilelab.exercises.solvers import all_eight_puzzles
+from tilelab.exercises import hidden_cases
+from tilelab.exercises.solvers import FAR_SAMPLE, NEAR_MOVES, admissible_cases, all_eight_puzzles, line_conflicts_3x3
 from tilelab.sliding import Board, distance, linear_conflict, manhattan, misplaced, solve
 from tilelab.sliding.pdb import PatternDatabase, build_table
 from tilelab.sliding.search import astar_reference, bfs_reference, children
@@ -194,7 +195,76 @@ def test_pair_counting_is_not_admissible_but_true_linear_conflict_is():
     assert not result.passed and "not admissible" in result.message
     assert my_pair_conflict(result.counterexample) > distance(result.counterexample)
     result = check("solvers.admissible", my_linear_conflict)
-    assert result.passed and "181,440" in result.message
+    assert result.passed and f"{len(admissible_cases()[0]):,}" in result.message
+    with hidden_cases(2024):                                   # other far boards drawn: still passes
+        assert check("solvers.admissible", my_linear_conflict).passed
+
+
+def _wrong_conflict(count=lambda xs: len(xs) - _longest_increasing(xs), per=2, keep_row=None, keep_col=None,
+                    column=lambda p, c: p.tiles[c::p.cols]):
+    """Linear conflict written with one mistake: ``count`` per line, ``per`` moves each, which tiles a line keeps."""
+    keep_row = keep_row or (lambda t, r, cols: t and (t - 1) // cols == r)
+    keep_col = keep_col or (lambda t, c, cols: t and (t - 1) % cols == c)
+
+    def h(p: Board) -> int:
+        extra = 0
+        for r in range(p.rows):
+            line = [t for t in p.tiles[r * p.cols:(r + 1) * p.cols] if keep_row(t, r, p.cols)]
+            extra += per * count(line)
+        for c in range(p.cols):
+            line = [t for t in column(p, c) if keep_col(t, c, p.cols)]
+            extra += per * count(line)
+        return my_manhattan(p) + extra
+    return h
+
+
+#: A first-year student's plausible ways to get linear conflict wrong; each overestimates somewhere, some on few boards
+#: far from the goal only (counting pairs: on 7 of the 181,440, 26 or more moves away).
+WRONG_CONFLICTS = {
+    "pairs out of order, 2 each": my_pair_conflict,
+    "every tile of the row, not only its own": _wrong_conflict(keep_row=lambda t, r, cols: t,
+                                                               keep_col=lambda t, c, cols: t),
+    "the blank kept in a column": _wrong_conflict(keep_col=lambda t, c, cols: (t - 1) % cols == c),
+    "a column keeps the tiles of that goal row": _wrong_conflict(keep_col=lambda t, c, cols: t and (t - 1) // cols == c),
+    "rows counted twice": _wrong_conflict(column=lambda p, c: p.tiles[c * p.cols:(c + 1) * p.cols],
+                                          keep_col=lambda t, c, cols: t and (t - 1) // cols == c),
+    "3 moves per tile": _wrong_conflict(per=3),
+    "4 per line out of order": _wrong_conflict(per=4, count=lambda xs: int(len(xs) > _longest_increasing(xs))),
+    "every tile out of its sorted place": _wrong_conflict(count=lambda xs: sum(a != b for a, b in zip(xs, sorted(xs)))),
+    "2 * len - longest": _wrong_conflict(per=1, count=lambda xs: 2 * len(xs) - _longest_increasing(xs)),
+    "columns read bottom to top": _wrong_conflict(column=lambda p, c: p.tiles[c::p.cols][::-1]),
+}
+
+
+@pytest.mark.parametrize("mistake", list(WRONG_CONFLICTS))
+def test_plausible_wrong_linear_conflicts_are_refused(mistake):
+    h = WRONG_CONFLICTS[mistake]
+    result = check("solvers.admissible", h)
+    assert not result.passed and "not admissible" in result.message, mistake
+    assert h(result.counterexample) > distance(result.counterexample)
+    with hidden_cases(2024):                                   # the far boards drawn differ; the refusal stays
+        assert not check("solvers.admissible", h).passed
+
+
+def test_the_admissible_check_tries_the_boards_where_mistakes_show():
+    boards, truth, mans = all_eight_puzzles()
+    tried, tried_truth, tried_mans = admissible_cases()
+    index = {board: i for i, board in enumerate(boards)}
+    picked = np.array([index[b] for b in tried])
+    assert list(picked) == sorted(set(picked)) and len(tried) < 15_000      # nearest first, each once; a quick check
+    assert list(tried_truth) == list(truth[picked]) and list(tried_mans) == list(mans[picked])
+    assert set(np.flatnonzero(truth <= NEAR_MOVES)) <= set(picked)           # every board near the goal
+    tiles = np.array([b.tiles for b in boards])
+    exact = np.flatnonzero(mans + line_conflicts_3x3(tiles) == truth)
+    assert set(exact) <= set(picked)                                        # every board where linear conflict is exact
+    layers = np.bincount(truth, minlength=32)
+    assert all(np.sum(tried_truth == d) >= min(FAR_SAMPLE, layers[d]) for d in range(NEAR_MOVES + 1, 32))
+    assert boards[-1] in set(tried)                                        # a farthest board (31 moves)
+    some = np.random.default_rng(1).choice(len(boards), 2000, replace=False)
+    assert all(mans[i] + line_conflicts_3x3(tiles[i:i + 1])[0] == linear_conflict(boards[i]) for i in some)
+    with hidden_cases(2024):
+        hidden = admissible_cases()[0]
+    assert set(hidden) != set(tried) and {index[b] for b in hidden} >= set(exact)
 
 
 def test_admissible_must_also_beat_manhattan(tables):
@@ -290,8 +360,8 @@ def lessons_ida_star(start: Board) -> list[int]:
 
 
 @pytest.mark.parametrize("answer, why", [
-    (lessons_bfs, "after one with f ="),               # breadth first: f goes down again
-    (lessons_ida_star, "twice"),                       # iterative deepening: the root again each round
+    (lessons_bfs, "tested the board"),                 # breadth first: tests the goal when it generates it
+    (lessons_ida_star, "start a second time"),         # iterative deepening: the root again each round
     (astar_with(lambda p: 0), "above"),                # h = 0 is Dijkstra, breadth first here
     (astar_with(lambda p: sum(1 for i, t in enumerate(p.tiles) if t != (i + 1) % p.cell_count)), "f ="),  # aima's misplaced
 ], ids=["lesson-4a-bfs", "lesson-4b-ida-star", "h-zero", "aima-misplaced"])
@@ -349,3 +419,234 @@ def test_the_lessons_own_astar_passes():
         return []
 
     assert check("solvers.search", astar)
+
+
+# ---------------------------------------------------------------- "write A*" as lesson 4a asks it: my_astar(start, h)
+from tilelab.exercises.solvers import blind_cases, no_guess, search_cases  # noqa: E402 - the A* cases, for the oracle
+
+#: The boards the answers below expand and test for the goal, in order, while a test listens (None: nobody listens).
+_HEARD: dict[str, list] | None = None
+
+
+def _expand(board: Board):
+    """children(board), as the answers below call it (the check watches the call; a listening test records it)."""
+    if _HEARD is not None:
+        _HEARD["expanded"].append(board)
+    return children(board)
+
+
+def _goal(board: Board) -> bool:
+    if _HEARD is not None:
+        _HEARD["tested"].append(board)
+    return board.is_goal()
+
+
+def _best_g_search(key, *, stop_on_push=False, skip_stale=False, ties=lambda n: n, goal_test=None):
+    """A search with a dict of best g (the lesson's skeleton): entries (key(g, h, parent h), tie, g, board)."""
+    def search(start: Board, h) -> list[int] | None:
+        is_goal = goal_test(start) if goal_test else _goal
+        if stop_on_push and is_goal(start):
+            return []
+        tie = itertools.count()
+        queue = [(key(0, h(start), 0), ties(next(tie)), 0, start)]
+        best_g, parent = {start: 0}, {start: None}
+        while queue:
+            _, _, g, board = heapq.heappop(queue)
+            if skip_stale and g > best_g[board]:
+                continue
+            if not stop_on_push and is_goal(board):
+                return _path_to(board, parent)
+            for tile, child in _expand(board):
+                g = best_g[board] + 1
+                if child not in best_g or g < best_g[child]:
+                    best_g[child], parent[child] = g, (board, tile)
+                    if stop_on_push and is_goal(child):
+                        return _path_to(child, parent)
+                    heapq.heappush(queue, (key(g, h(child), h(board)), ties(next(tie)), g, child))
+        return None
+    return search
+
+
+def closed_set_astar(start: Board, h) -> list[int] | None:
+    """A textbook A* with a closed set and entries (f, g, board, path): no counter, no dict of best g."""
+    closed = set()
+    queue = [(h(start), 0, start, [])]
+    while queue:
+        f, g, board, path = heapq.heappop(queue)
+        if board in closed:
+            continue
+        if _goal(board):
+            return path
+        closed.add(board)
+        for tile, child in _expand(board):
+            if child not in closed:
+                heapq.heappush(queue, (g + 1 + h(child), g + 1, child, path + [tile]))
+    return None
+
+
+def closed_set_no_skip(start: Board, h) -> list[int] | None:
+    """A closed set checked only when pushing, entries (f, board, path): a board queued twice is expanded twice."""
+    closed = set()
+    queue = [(h(start), start, [])]
+    while queue:
+        f, board, path = heapq.heappop(queue)
+        if _goal(board):
+            return path
+        closed.add(board)
+        for tile, child in _expand(board):
+            if child not in closed:
+                heapq.heappush(queue, (len(path) + 1 + h(child), child, path + [tile]))
+    return None
+
+
+def ida_star_with_h(start: Board, h) -> list[int]:
+    path: list[int] = []
+
+    def search(board, g, bound):
+        if _goal(board):
+            return None
+        smallest = math.inf
+        for tile, child in _expand(board):
+            f = g + 1 + h(child)
+            if f > bound:
+                smallest = min(smallest, f)
+                continue
+            path.append(tile)
+            cut = search(child, g + 1, bound)
+            if cut is None:
+                return None
+            path.pop()
+            smallest = min(smallest, cut)
+        return smallest
+
+    bound = h(start)
+    while (cut := search(start, 0, bound)) is not None:
+        bound = cut
+    return path
+
+
+def tree_astar(start: Board, h) -> list[int] | None:
+    """A* that remembers no board at all: every child queued, the start again among its grandchildren."""
+    tie = itertools.count()
+    queue = [(h(start), next(tie), start, [])]
+    while queue:
+        _, _, board, path = heapq.heappop(queue)
+        if _goal(board):
+            return path
+        for tile, child in _expand(board):
+            heapq.heappush(queue, (len(path) + 1 + h(child), next(tie), child, path + [tile]))
+    return None
+
+
+def bfs_with_h(start: Board, h) -> list[int]:
+    """Lesson 4a's breadth-first search, given an h it does not use."""
+    if _goal(start):
+        return []
+    parent, queue = {start: None}, deque([start])
+    while queue:
+        board = queue.popleft()
+        for tile, child in _expand(board):
+            if child not in parent:
+                parent[child] = (board, tile)
+                if _goal(child):
+                    return _path_to(child, parent)
+                queue.append(child)
+    return []
+
+
+A_STAR = lambda g, h, h_parent: g + h  # noqa: E731
+HONEST_ASTARS = {
+    "the lesson's solution: best_g, (f, tie, board), stale entries expanded again": _best_g_search(A_STAR),
+    "stale entries skipped": _best_g_search(A_STAR, skip_stale=True),
+    "ties to the newest entry": _best_g_search(A_STAR, ties=lambda n: -n),
+    "no counter: ties compare g, then the boards": _best_g_search(A_STAR, ties=lambda n: 0),
+    "a closed set, no counter": closed_set_astar,
+    "a closed set checked only when pushing": closed_set_no_skip,
+}
+WRONG_ASTARS = {
+    "breadth-first order (g only), goal tested when taken out": (_best_g_search(lambda g, h, hp: g), "above"),
+    "greedy order (h only)": (_best_g_search(lambda g, h, hp: h), "above"),
+    "an inadmissible mix, g + 2h": (_best_g_search(lambda g, h, hp: g + 2 * h), "the fewest is"),
+    "the parent's h": (_best_g_search(lambda g, h, hp: g + hp), "above"),
+    "stops when the goal is generated (is_goal)": (_best_g_search(A_STAR, stop_on_push=True), "tested the board"),
+    "stops when the goal is generated (== goal)": (
+        _best_g_search(A_STAR, stop_on_push=True, goal_test=lambda s: Board.goal(s.rows, s.cols).__eq__), "stopped before"),
+    "ignores the h it is given": (lambda start, h: _best_g_search(A_STAR)(start, my_manhattan), "stopped before"),
+    "lesson 4a's breadth-first search": (bfs_with_h, "tested the board"),
+    "IDA*": (ida_star_with_h, "start a second time"),
+    "no memory of boards (a tree search)": (tree_astar, "start a second time"),
+}
+
+
+@pytest.mark.parametrize("variant", list(HONEST_ASTARS))
+def test_honest_astars_pass(variant):
+    """With or without a closed set, stale entries skipped or not, any tie-break: A* is A*."""
+    result = check("solvers.search", HONEST_ASTARS[variant])
+    assert result.passed and "h = Manhattan and h = 0" in result.message, (variant, result)
+
+
+def _drawn(board: Board, picture: str | None) -> bool:
+    """Is ``board`` drawn in ``picture`` (alone, or as the left of two boards side by side)?"""
+    lines, rows = (picture or "").splitlines(), str(board).splitlines()
+    return any(all(lines[i + k].startswith(row) for k, row in enumerate(rows)) for i in range(len(lines) - len(rows) + 1))
+
+
+def _true_g(start: Board, most: int) -> dict[Board, int]:
+    """Fewest moves from ``start`` to every board at most ``most`` moves from it (plain breadth-first search)."""
+    g, frontier = {start: 0}, [start]
+    for depth in range(1, most + 1):
+        frontier = [c for b in frontier for _, c in children(b) if c not in g]
+        frontier = list(dict.fromkeys(frontier))
+        for c in frontier:
+            g[c] = depth
+    return g
+
+
+def _goes_wrong(answer, start: Board, h) -> bool:
+    """Does ``answer`` go wrong on ``start`` with the consistent ``h``? Judged apart from the checker's code: the moves
+    must be a shortest solution, and the boards it expands and tests must be those A* takes (true g by a plain
+    breadth-first search): the start once, in order of f = g + h (a board taken again: any time), none with
+    f > C, every one with f < C, and goal tests only on boards with f <= C."""
+    global _HEARD
+    truth = distance(start)
+    _HEARD = {"expanded": [], "tested": []}
+    try:
+        moves = answer(start, h)
+    finally:
+        heard, _HEARD = _HEARD, None
+    if not isinstance(moves, list) or len(moves) != truth or not start.play_all(moves).is_goal():
+        return True
+    g = _true_g(start, truth + 12)
+    f = {b: g[b] + h(b) if b in g else math.inf for b in heard["expanded"] + heard["tested"]}
+    taken = [b for i, b in enumerate(heard["expanded"]) if i == 0 or b is not heard["expanded"][i - 1]]
+    firsts = [b for i, b in enumerate(taken) if b not in taken[:i]]
+    if taken.count(start) > 1 or any(f[b] > truth for b in taken + heard["tested"]):
+        return True
+    order = [f[b] for b in firsts]
+    if order != sorted(order):
+        return True
+    return any(g[b] + h(b) < truth and b not in firsts for b in g)
+
+
+@pytest.mark.parametrize("variant", list(WRONG_ASTARS))
+def test_wrong_astars_fail_on_the_smallest_board_where_they_go_wrong(variant):
+    """BFS order, greedy order, a wrong f, stopping when the goal is generated, IDA*, a search without memory: each is
+    refused, with the first board (nearest the goal, then fewest cells) where it goes wrong, judged independently."""
+    answer, why = WRONG_ASTARS[variant]
+    result = check("solvers.search", answer)
+    assert not result.passed and result.reason == "" and why in result.message, (variant, result)
+    assert isinstance(result.counterexample, Board) and _drawn(result.counterexample, result.picture)
+    cases = sorted([(b, manhattan, c) for b, c, _ in search_cases()] + [(b, no_guess, c) for b, c, _ in blind_cases()],
+                   key=lambda case: (case[2], case[0].cell_count))
+    first = next(board for board, h, _ in cases if _goes_wrong(answer, board, h))
+    assert result.counterexample == first, (variant, result, first)
+
+
+def test_write_astar_messages_fit_and_a_pair_is_named():
+    def with_count(start, h):  # the lesson's readable astar returns (moves, expanded)
+        return _best_g_search(A_STAR)(start, h), 0
+
+    result = check("solvers.search", with_count)
+    assert not result.passed and "pair" in result.message
+    for answer, _ in WRONG_ASTARS.values():
+        assert len(check("solvers.search", answer).message) < 300   # never cut short

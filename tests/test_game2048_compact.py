@@ -422,7 +422,7 @@ def test_shipped_strong_net_plays_strongly_from_the_first_move(shipped):
 
 
 def test_saved_strong_results_are_of_the_shipped_file(shipped):
-    """The depth-3 and depth-4 figures in the README and lesson 06 were played by exactly this file."""
+    """The depth-3 and depth-4 figures in the README and lesson 6b were played by exactly this file."""
     sha = shipped.sha256
     for setting in ("compact-depth3", "compact-depth4"):
         lines = (ROOT / "benchmarks" / "results" / f"bench_2048_strong_{setting}.jsonl").read_text().splitlines()
@@ -472,7 +472,7 @@ SAVED_STRONG = {"depth3": ("full-depth3", "compact-depth3"), "depth4": ("compact
 @pytest.mark.parametrize("folder", [RESULTS, RESULTS / "shipped203k"], ids=["shipped", "shipped-before"])
 @pytest.mark.parametrize("name", sorted(SAVED_STRONG))
 def test_saved_strong_summaries_are_their_game_records(name, folder):
-    """Lesson 06 prints the saved summaries: they must be what the per-game records say (no hand edits)."""
+    """Lesson 6b prints the saved summaries: they must be what the per-game records say (no hand edits)."""
     saved = json.loads((folder / f"bench_2048_strong_{name}.json").read_text())
     groups = bench.by_setting([folder / f"bench_2048_strong_{s}.jsonl" for s in SAVED_STRONG[name]])
     assert set(saved["players"]) == set(groups)

@@ -39,7 +39,7 @@ from tests.hubrun import (
 
 REQUIRE = any(os.environ.get(v, "") not in ("", "0", "false") for v in ("TILELAB_REQUIRE_BROWSER", "CI"))
 LESSON = "00_start_here.ipynb"
-ASSIGNMENT = "01c_2048_bugs"  # two autograded exercises, a short lesson to autograde
+ASSIGNMENT = "03a_sliding_parity"  # two autograded exercises, a short lesson to autograde
 COURSE_ID = "tilelab"
 _SUFFIX = secrets.token_hex(2)
 ADA, GRACE, TOM = f"ada-{_SUFFIX}", f"grace-{_SUFFIX}", f"tom-{_SUFFIX}"

@@ -51,7 +51,7 @@ def test_every_lesson_ends_with_a_summary_questions_and_the_next_lesson(path: Pa
 
 def test_the_tracks_follow_the_course_order() -> None:
     """Each lesson's first Next link is the following lesson of its track; a track's last lesson leaves the track."""
-    tracks = [["01a", "01b", "01c", "02a", "02b", "06"], ["03a", "03c", "04a", "04b", "04c", "04d"],
+    tracks = [["01a", "01b", "01c", "02a", "02b", "06a", "06b"], ["03a", "03b", "03c", "04a", "04b", "04c", "04d"],
               ["05a", "05b", "05c", "05d"]]
     by_number = {p.name.split("_")[0]: p for p in LESSONS}
     for track in tracks:

@@ -3,7 +3,7 @@
 The lessons themselves are measured where they run anyway: every lesson test's run at the lesson's own settings
 (``tests/lessonrun.py``) reads its kernel's peak resident memory and fails past the budget. Here: that the
 measurement measures (a notebook that holds 450 MiB is refused, one that holds little passes with a plausible
-figure), and the two things that kept lessons 02 and 06 over it: the strong 2048 net expanded to float32 tables,
+figure), and the two things that kept lessons 02 and 06 (now 06a and 06b) over it: the strong 2048 net expanded to float32 tables,
 and transposition tables written in full when made.
 """
 

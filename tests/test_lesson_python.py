@@ -20,8 +20,8 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 TRACKS = {
-    "2048": ["00", "01a", "01b", "01c", "02a", "02b", "06"],
-    "sliding": ["00", "03a", "03c", "04a", "04b", "04c", "04d"],
+    "2048": ["00", "01a", "01b", "01c", "02a", "02b", "06a", "06b"],
+    "sliding": ["00", "03a", "03b", "03c", "04a", "04b", "04c", "04d"],
     "match-3": ["00", "05a", "05b", "05c", "05d"],
 }
 #: feature -> the words that name it in a "You need" line (lower case)
@@ -44,7 +44,21 @@ NAMES = {
     "chained comparisons": ("chained comparison",),
     "star arguments": ("star argument", "`*args`"),
     "bit shifts": ("bit shift",),
+    # built-ins and methods a first-year course may not have reached (readers met each without a word)
+    "divmod": ("`divmod`",),
+    "dict.get": ("`.get`", "`dict.get`"),
+    "setdefault": ("`setdefault`", "`.setdefault`"),
+    "infinity": ("`math.inf`", "infinity"),
+    "any/all": ("`any`", "`all`"),
+    "next": ("`next`",),
+    "map": ("`map`",),
+    "zip": ("`zip`",),
+    "enumerate": ("`enumerate`",),
 }
+#: the built-in functions (called by name) and methods (called on a value) behind the features above
+BUILTIN_CALLS = {"divmod": "divmod", "any": "any/all", "all": "any/all", "next": "next", "map": "map", "zip": "zip",
+                 "enumerate": "enumerate"}
+METHOD_CALLS = {"get": "dict.get", "setdefault": "setdefault"}
 MODULES = ("heapq", "itertools", "collections", "numpy")
 HIDDEN = {"deeper", "solution", "teacher"}
 PRIMER = "## Python you will meet"
@@ -100,6 +114,16 @@ def _syntax(node: ast.AST) -> set[str]:
         found.add("star arguments")
     elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.RShift, ast.LShift)):
         found.add("bit shifts")
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in BUILTIN_CALLS:
+        found.add(BUILTIN_CALLS[node.func.id])
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in METHOD_CALLS
+          and _module_of(node.func) not in ("np", "numpy")):
+        found.add(METHOD_CALLS[node.func.attr])
+    elif isinstance(node, ast.Attribute) and node.attr == "inf" and _module_of(node) in ("math", "np", "numpy"):
+        found.add("infinity")
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "float" and node.args
+          and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower().lstrip("+-") == "inf"):
+        found.add("infinity")
     return found
 
 
@@ -218,6 +242,10 @@ def outer():
 a, b = 1, 2
 hits = sum(x == 2 for x in (a, b))
 print(f"{hits:4d}", max(*(a, b)), a if 0 < a < b else b, a >> 1)
+q, r = divmod(7, 2)
+seen = {}
+seen.setdefault(q, []).append(seen.get(r, math.inf))
+print(any(map(bool, [0])), all([]), next(iter(zip([1], [2]))), list(enumerate("ab")))
 '''
     assert features([code]) == set(NAMES)
     assert features(["def f(n):\n    return [n]\n", "print(f(2))"]) == set()  # a call from outside is no recursion

@@ -1,4 +1,4 @@
-"""Lessons 2a, 2b (expectimax, heuristics) and 06 (TD learning), each run at its defaults and at other settings
+"""Lessons 2a, 2b (expectimax, heuristics) and 6a, 6b (TD learning), each run at its defaults and at other settings
 (another seed, the values its parameters cell suggests, the browser edition's sizes): no cell raises, the
 exercises still check, and every claim the prose makes in words holds, each checked as a predicate on the
 run's fetched values."""
@@ -13,7 +13,8 @@ import pytest  # noqa: E402
 
 from tests.test_lessons_01 import checks_still_work, run_at  # noqa: E402
 
-L2A, L2B, L06 = "02a_2048_expectimax", "02b_2048_heuristics", "06_2048_learning"
+L2A, L2B = "02a_2048_expectimax", "02b_2048_heuristics"
+L6A, L6B = "06a_2048_learning", "06b_2048_training"
 
 
 # ------------------------------------------------------------------------------------------ 2a
@@ -64,8 +65,14 @@ FETCH_2B = [
     "[round(row_terms([5, 5, 0, 0])['sum']), round(row_terms([6, 0, 0, 0])['sum'])]",
     "[agree, len(boards), CHECK_BOARDS]", "evaluate(sorted_board) > evaluate(messy_board)",
     "[evaluate(late), len(legal_moves(late))]",
-    "[[float(np.median(depth_scores[d])) for d in depths], [float(np.mean(depth_ms[d])) for d in depths]]",
-    "never", "reach", "[len(off_zero), comparisons]",
+    "[depth_scores, depth_ms]",
+    "[max(lows) < min(highs), lows, highs]", "summary", "[len(off_zero), comparisons]",
+    "[sorted_value > messy_value, sorted_mono, messy_mono, share, DEFAULT_WEIGHTS.alive]",
+    "[exponent(t) for t in (0, 2, 4, 8, 2048)]", "lines_of(sorted_board)",
+    "[solution_monotonicity([4, 1, 3, 2], 4), row_terms([4, 1, 3, 2])['monotonicity'], "
+    "row_terms([4, 3, 2, 1])['monotonicity'], row_terms([1, 1, 1, 1])['merges']]",
+    "[more, less, len(bigger), sorted(g['seed'] for g in bigger)]",
+    "{n: sorted(g['seed'] for g in games if g['setting'] == n) for n in order}",
 ]
 SETTINGS_2B = [None, "browser", {"SEED": 11, "CHECK_BOARDS": 5}]
 
@@ -73,7 +80,49 @@ SETTINGS_2B = [None, "browser", {"SEED": 11, "CHECK_BOARDS": 5}]
 @pytest.mark.parametrize("overrides", SETTINGS_2B, ids=["defaults", "browser", "seed11"])
 def test_02b_claims_hold_at_every_setting(overrides):
     ran = run_at(L2B, overrides, FETCH_2B)
-    checks_still_work(ran, exercises=3, solutions=2)  # monotonicity, merges, and the contest (no solution)
+    checks_still_work(ran, exercises=3, solutions=2)  # monotonicity (core); merges and the contest (deeper)
+    # 1: "every board gets a head start, alive (a million)"
+    prefers_sorted, sorted_mono, messy_mono, share, alive = ran[FETCH_2B[10]]
+    assert alive == 1_000_000
+    # 2: "a 2 is 1, 4 is 2, 8 is 3, 2048 is 11, a blank is 0"; "transpose() turns its columns into rows"
+    assert ran[FETCH_2B[11]] == [0, 1, 2, 3, 11]
+    lines = ran["lines_of(sorted_board)"]
+    assert len(lines) == 8 and all(lines[4 + c] == [row[c] for row in lines[:4]] for c in range(4))
+    # "a 2 next to a 4 is a step of 15, a 1024 next to a 2048 one of 4,641"; the worked example's table: 4th powers
+    # 256, 1, 81, 16, drops 320, rises 80, "the penalty is the smaller total, 80" (the solution and the package
+    # agree); "a sorted line ... its penalty is 0"
+    assert (2 ** 4 - 1 ** 4, 11 ** 4 - 10 ** 4) == (15, 4641)
+    powers = [e ** 4 for e in (4, 1, 3, 2)]
+    steps = list(zip(powers, powers[1:]))
+    assert powers == [256, 1, 81, 16]
+    assert [sum(max(0, a - b) for a, b in steps), sum(max(0, b - a) for a, b in steps)] == [320, 80]
+    solved, package, sorted_line, merges = ran[FETCH_2B[13]]
+    assert solved == package == 80 and sorted_line == 0
+    # "Why does the sorted board win? Mostly because of one term"; with monotonicity alone "each still starts from
+    # the head start alive"; "The sorted board loses nothing to monotonicity; the messy one loses nearly all of the gap"
+    assert prefers_sorted is True and sorted_mono == alive > messy_mono and 0.9 <= share <= 1
+    # deeper: "[1, 1, 1, 1] gives 2"; nneonneo's "1 + counter for each run of equal tiles (blanks skipped), which is
+    # the number of tiles in the run: 4 for the same line" (his heuristic's loop, replayed here)
+    assert merges == 2
+
+    def nneonneo_merges(line):
+        merges = counter = prev = 0
+        for rank in line:
+            if rank:
+                if rank == prev:
+                    counter += 1
+                elif counter > 0:
+                    merges, counter = merges + 1 + counter, 0
+                prev = rank
+        return merges + (1 + counter if counter > 0 else 0)
+
+    def tiles_in_runs(line):
+        tiles = [e for e in line if e]
+        return sum(1 for i, e in enumerate(tiles) if e in tiles[max(0, i - 1):i] + tiles[i + 1:i + 2])
+
+    assert nneonneo_merges([1, 1, 1, 1]) == 4
+    every = [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4)]
+    assert all(nneonneo_merges(line) == tiles_in_runs(line) for line in every)
     # "The one 8 costs more"; a merge raises the charge up to 16 + 16 -> 32 and lowers it from 32 + 32 -> 64
     four_twos, one_eight = ran[FETCH_2B[0]]
     assert four_twos < one_eight
@@ -82,73 +131,137 @@ def test_02b_claims_hold_at_every_setting(overrides):
     agree, boards, check_boards = ran[FETCH_2B[3]]
     assert agree == boards == check_boards  # our evaluate gives the package's values
     assert ran[FETCH_2B[4]] is True
-    # "Below 0 ... one move still open"
+    # deeper: "the game not over yet (the cell lists the moves still open)"; "Worse than a lost board" (printed)
     value, moves = ran[FETCH_2B[5]]
     assert value < 0 < moves
     # "Each extra level buys score and costs time"
     scores, ms = ran[FETCH_2B[6]]
-    assert scores == sorted(scores) and ms == sorted(ms)
-    # "random, greedy and corner never reach 1024" is printed; search "in another league"
-    assert set(ran["never"]) >= {"random", "greedy", "corner"}
-    reach = ran["reach"]
-    assert reach["expectimax-150k-nodes"]["16384"] > 0 and reach["monte-carlo-10"]["4096"] == 0
+    assert len(scores) == 4 and scores == sorted(scores) and ms == sorted(ms)
+    # the live games: "each player's best saved game beats every other's worst" is printed only when it holds
+    overlap, lows, highs = ran[FETCH_2B[7]]
+    assert len(lows) == len(highs) == 3 and overlap == (max(lows) < min(highs))
+    # search "in another league": every expectimax game made 2048, no simple player's did, Monte-Carlo never 4096;
+    # "Three times the nodes reached 16384 more often, but in only 12 games"
+    summary = ran["summary"]
+    assert all(summary[n]["reach_2048"] == 0 for n in ("random", "greedy", "corner"))
+    assert summary["expectimax-150k-nodes"]["reach_2048"] == summary["expectimax-450k-nodes"]["reach_2048"] == 1
+    assert summary["monte-carlo-10"]["reach_4096"] == 0 < summary["monte-carlo-10"]["reach_2048"]
+    assert summary["expectimax-450k-nodes"]["reach_16384"] > summary["expectimax-150k-nodes"]["reach_16384"]
+    assert summary["expectimax-450k-nodes"]["games"] == 12 < summary["expectimax-150k-nodes"]["games"]
+    # "The saved results played every player on the same seeds" (each the first of one list); "Both budgets played
+    # the same first seeds"; the seed-by-seed count adds up (ties aside)
+    seeds = ran[FETCH_2B[15]]
+    longest = max(seeds.values(), key=len)
+    assert all(s == longest[:len(s)] for s in seeds.values())
+    more, less, shared, shared_seeds = ran[FETCH_2B[14]]
+    assert shared_seeds == seeds["expectimax-150k-nodes"][:shared] and more + less <= shared
     # deeper: "A few intervals lie below 0"; "among many, a miss somewhere is far from rare"
     below, comparisons = ran[FETCH_2B[9]]
     assert 0 < below < comparisons and 1 - 0.95 ** comparisons > 0.3
 
 
-# ------------------------------------------------------------------------------------------ 06
-FETCH_06 = [
-    "[result.score, len(outcomes)]", "[indices[0], len(indices), len(set(indices)), step]",
-    "[value_ref(tiny, prev_after), alpha * target]", "bool(np.array_equal(mine.weights, package.weights))",
+# ------------------------------------------------------------------------------------------ 6a
+FETCH_6A = [
+    "[result.score, len(outcomes), len(result.board.empty_cells())]", "[same, BOARDS, len(last_lookups)]",
+    "[indices[0], len(indices), len(set(indices)), step]", "[value_ref(tiny, prev_after), alpha * target]",
+    "[net.memory_bytes, len(net.tuples), len(symmetric_tuples(net.tuples[0]))]",
+    "[list(p) for p in symmetric_tuples(CLASSROOM_TUPLES[2])[:4]]",
+    "(lambda n: [td_update_ref(n, [[0] * 4] * 4, 40.0, 0.1), value_ref(n, [[0] * 4] * 4)][1])(NTupleNetwork([(0, 1)]))",
+    "feature_indices_ref(NTupleNetwork([(0, 1)]), [[3, 1, 0, 0]] + [[0] * 4] * 3)[0]",
+]
+SETTINGS_6A = [None, "browser", {"SEED": 7, "BOARDS": 5}]
+
+
+@pytest.mark.parametrize("overrides", SETTINGS_6A, ids=["defaults", "browser", "seed7-5boards"])
+def test_06a_claims_hold_at_every_setting(overrides):
+    ran = run_at(L6A, overrides, FETCH_6A)
+    checks_still_work(ran, exercises=2, solutions=2)  # the TD update on the core path, the tuple shape deeper
+    # "slide the board below left. How many points ... how many boards"; "2 x (empty cells) boards"
+    score, outcomes, empty = ran[FETCH_6A[0]]
+    assert [score, outcomes] == [12, 6] and outcomes == 2 * empty
+    same, boards, lookups = ran[FETCH_6A[1]]
+    assert same == boards > 0 and lookups == 40  # our few-line look-up picks the package's weights; "40 look-ups"
+    # "exponents 1 and 2 ... give index 1 + 2 x 16 = 33"; 8 placements, all different pairs; "each +2.5"
+    assert ran[FETCH_6A[2]] == [1 + 2 * 16, 8, 8, 2.5]
+    value, fraction = ran[FETCH_6A[3]]
+    assert value == fraction == 20.0  # "moved from 0 toward the target 40 by the fraction alpha"
+    # "5 x 16^4 x 4 B = 1.25 MiB" (five tuples, 8 placements each); "4 x 16^6 x 4 B = 256 MiB"
+    assert ran[FETCH_6A[4]] == [5 * 16**4 * 4, 5, 8] and 5 * 16**4 * 4 == 1.25 * 2**20 and 4 * 16**6 * 4 == 256 * 2**20
+    # "each placement reads its cells in its own order": the four shown do not all read in the same pattern
+    placements = ran[FETCH_6A[5]]
+    assert len({tuple(sorted(range(4), key=p.__getitem__)) for p in placements}) > 1
+    assert any(p != sorted(p) for p in placements)
+    # "When a board looks up the same weight twice ... V moves by more than alpha x error" (the empty board)
+    assert ran[FETCH_6A[6]] > 0.1 * 40.0
+    assert ran[FETCH_6A[7]] == 3 + 1 * 16  # Check yourself 2: "Index 3 + 1 x 16 = 19"
+
+
+# ------------------------------------------------------------------------------------------ 6b
+FETCH_6B = [
+    "[{d.name: play(board, d).score for d in legal_moves(board)}, best.direction.name, best_value, "
+    "{d.name: play(board, d).score + value_ref(lesson_network(), play(board, d).board) for d in legal_moves(board)}]",
+    "[before, value_ref(step_net, previous), best_value]",
     "[curve[0].block, TRAIN_GAMES, [p.games for p in curve]]", "net.curve[0].block", "made_2048",
-    "[learned['median_score'], lesson2b['expectimax-150k-nodes']['median_score']]",
+    "[net.training['games'], TRAIN_GAMES, load_results('bench_2048_learning_wuyeh_tc.json')['net']['trained_games']]",
+    "[s['median_score'] for s in saved_players.values()]",
     "[ply1.direction.name, ply3.direction.name]",
     "strong.training['games'] / net.training['games']",
     "[saved[k]['reach_16384']['wilson95'] for k in ('full-depth3', 'compact-depth3')]",
     "saved['compact-depth4']['ms_per_move'] / saved['compact-depth3']['ms_per_move']",
     "[after < before, recovered > long_curve[i]['games'], sum(ahead[lead:shared]) / (shared - lead)]",
     "[[s[f'reach_{t}']['wilson95'] for s in (one_ply, one_ply_long)] for t in (2048, 16384)]",
-    "[same, len(random_boards)]",
+    "[one_ply['reach_16384']['rate'], big['summary']['td-expectimax-depth2']['reach_16384']['rate']]",
+    "{name: s['reach_16384']['rate'] for name, s in search.items()}",
 ]
-SETTINGS_06 = [None, "browser", {"SEED": 7, "TRAIN_GAMES": 1000, "TEST_GAMES": 100, "COMPARE_GAMES": 4}]
+SETTINGS_6B = [None, "browser", {"SEED": 7, "TRAIN_GAMES": 1000, "TEST_GAMES": 100, "COMPARE_GAMES": 4}]
 
 
-@pytest.mark.parametrize("overrides", SETTINGS_06, ids=["defaults", "browser", "seed7-suggested"])
-def test_06_claims_hold_at_every_setting(overrides):
-    ran = run_at(L06, overrides, FETCH_06)
-    checks_still_work(ran, exercises=2, solutions=2)  # the TD update on the core path, the tuple shape deeper
-    assert ran[FETCH_06[0]] == [12, 6]
-    same, boards = ran["[same, len(random_boards)]"]
-    assert same == boards > 0  # our few-line look-up picks the package's weights
-    # "exponents 1 and 2 ... give index 1 + 2 x 16 = 33"; 8 placements, all different pairs; "each +2.5"
-    assert ran[FETCH_06[1]] == [1 + 2 * 16, 8, 8, 2.5]
-    value, fraction = ran[FETCH_06[2]]
-    assert value == fraction == 20.0  # "moved from 0 toward the target 40 by the fraction alpha"
-    assert ran[FETCH_06[3]] is True   # our learner learns exactly what net.train learns
-    block, games, points = ran[FETCH_06[4]]
-    assert block == min(500, games) and points[-1] == games  # "blocks of 500 (fewer when fewer games were played)"
-    assert ran["net.curve[0].block"] == 2000
-    # "The learned 1-ply player beats the hand-made strategies easily, but not the hand-written evaluation with
-    # search"
+@pytest.mark.parametrize("overrides", SETTINGS_6B, ids=["defaults", "browser", "seed7-suggested"])
+def test_06b_claims_hold_at_every_setting(overrides):
+    ran = run_at(L6B, overrides, FETCH_6B)
+    checks_still_work(ran, exercises=1)  # the learner's loop
+    # "LEFT and RIGHT score the most points now (4 + 4 and 8 + 8 merge). Is one of them the best move?" No: "The
+    # moves that score most now are not the best here: the net values the boards they leave lower, by more than
+    # the extra points they score"
+    rewards, chosen, target, values = ran[FETCH_6B[0]]
+    top = max(rewards.values())
+    assert rewards["LEFT"] == rewards["RIGHT"] == top == 4 + 4 + 8 + 8
+    assert rewards[chosen] < top and target == max(values.values()) == values[chosen]
+    # "The update then moves V(previous) toward the value of the move we really play"
+    before, after, aim = ran[FETCH_6B[1]]
+    assert abs(after - aim) < abs(before - aim) and (after - before) * (aim - before) > 0
+    block, games, points = ran[FETCH_6B[2]]
+    assert block == min(500, games) and points[-1] == games  # "each block of 500 games (fewer when fewer ...)"
+    assert ran["net.curve[0].block"] == 2000  # deeper: "Its points average blocks of 2,000 games"
+    # "The learned 1-ply player beats the hand-made strategies"
     reached = ran["made_2048"]
     assert reached["TD 1-ply"] > max(reached["corner"], reached["greedy"])
-    learned, searched = ran[FETCH_06[7]]
-    assert learned < searched
-    one, three = ran[FETCH_06[8]]
+    # "tilelab ships the classroom net trained the same way for longer"; the big net "trained for far longer"
+    shipped, live, big_games = ran[FETCH_6B[5]]
+    assert shipped > live and big_games > 5 * shipped
+    # "the classroom net loses to lesson 2b's search ...: compare the median scores. A bigger net trained longer
+    # closes most of that gap with no search at all"
+    classroom, big, expectimax = ran[FETCH_6B[6]]
+    assert classroom < big < expectimax and big - classroom > 0.5 * (expectimax - classroom)
+    one, three = ran[FETCH_6B[7]]
     assert one != three  # "They disagree"
     # deeper: "trained far longer"; the rounding "costs nothing these games can measure"; depth 4 "costs several
     # times as much"
-    assert ran[FETCH_06[9]] >= 10
-    (lo_full, hi_full), (lo_compact, hi_compact) = ran[FETCH_06[10]]
+    assert ran[FETCH_6B[8]] >= 10
+    (lo_full, hi_full), (lo_compact, hi_compact) = ran[FETCH_6B[9]]
     assert lo_full <= hi_compact and lo_compact <= hi_full
-    assert ran[FETCH_06[11]] >= 3
+    assert ran[FETCH_6B[10]] >= 3
     # "scored a ... less"; "the score was back"; "scored more in almost every block to the end"
-    dipped, recovered, share_ahead = ran[FETCH_06[12]]
+    dipped, recovered, share_ahead = ran[FETCH_6B[11]]
     assert dipped and recovered and share_ahead > 0.9
     # "16384 moved most, the two intervals far apart, while 2048 stayed (the two intervals overlap)"
-    (a2048, b2048), (a16k, b16k) = ran[FETCH_06[13]]
+    (a2048, b2048), (a16k, b16k) = ran[FETCH_6B[12]]
     assert a2048[0] <= b2048[1] and b2048[0] <= a2048[1] and b16k[0] > a16k[1]
+    # "Search helps as well" (the big net, 1-ply against depth 2); "Training longer did more than searching deeper"
+    plain, searched = ran[FETCH_6B[13]]
+    assert searched > plain
+    rates = ran[FETCH_6B[14]]
+    assert rates["depth 3, trained on"] > max(rates["depth 3"], rates["depth 4"], rates["50 ms"])
 
 
 def test_figures_the_lessons_use_stay_readable():
@@ -164,5 +277,12 @@ def test_figures_the_lessons_use_stay_readable():
     assert legend.x0 >= ax.get_window_extent().x1  # beside the bars, not over them
     fig = plot_tuples(WU_YEH_TUPLES)
     assert len(fig.axes) == 4 and all(len(a.texts) == 6 for a in fig.axes)
+    # lesson 6a: "the big number in a cell is its cell number ...; the small 1st, 2nd, ... in its corner is the
+    # order in which the tuple reads it"
+    fig = plot_tuples([(3, 2, 7, 6)], order=True)
+    shown = [t.get_text() for t in fig.axes[0].texts]
+    assert shown == ["3", "1st", "2", "2nd", "7", "3rd", "6", "4th"]
+    places = {t.get_text(): t.get_position() for t in fig.axes[0].texts}
+    assert places["1st"][0] > places["2nd"][0] and places["3rd"][1] > places["1st"][1]  # cell 3 right of 2, 7 below
     fig = plot_expectimax_tree(expectimax_tree(Board.parse("8 4\n2 ."), 2, evaluate=lambda b: 1.0))
     assert min(t.get_fontsize() for t in fig.axes[0].texts) >= 10

@@ -40,16 +40,30 @@ A_SETTINGS = {
     "seed 0, a 30-move walk": {"SEED": 0, "WALK_STEPS": 30},
     "browser, the goal itself": BROWSER + "SEED = 3\nWALK_STEPS = 0",
 }
+A_TABLE = "__import__('tilelab.sliding.space', fromlist=['distance_table']).distance_table(3, 3)"
+A_MOVES_TRUE = "[len(moves), expanded, distance(walked)]"
+A_SHARES = f"(lambda t: [int(((t >= 0) & (t <= distance(walked) - k)).sum()) for k in (2, 1)] + [int(((t >= 0) & (t <= t.max() - 2)).sum())])({A_TABLE})"
+A_NEAR = "[b for b in [walked, start, example, *boards, *traps]]"
+A_STEP = "[distance(start), start.is_goal(), f, min(1 + manhattan(c) for _, c in children(start)), manhattan(board) + 1, board in [c for _, c in children(start)]]"
 A_FETCH = [
-    "[sizes[3], sizes[4], sizes[5]]", "[len(moves), expanded, distance(board)]",
-    "[len(bfs_reference(board).moves), bfs_reference(board).nodes]",
-    "(lambda t: [int(((t >= 0) & (t <= distance(board) - k)).sum()) for k in (2, 1)])"
-    "(__import__('tilelab.sliding.space', fromlist=['distance_table']).distance_table(3, 3))",
+    "[sizes[3], sizes[4], sizes[5]]", A_MOVES_TRUE,
+    "[len(bfs_reference(walked).moves), bfs_reference(walked).nodes]", A_SHARES,
     "[misplaced(example), manhattan(example), distance(example)]",
-    "{name: [len(m), n, astar_reference(board, guesses[name]).nodes] for name, (m, n) in found.items()}",
+    "{name: [len(m), n, astar_reference(walked, guesses[name]).nodes] for name, (m, n) in found.items()}",
     "[[distance(b), len(astar_closed(b, mixed)), len(astar(b, mixed)[0])] for b in traps]",
     "[sum(len(astar(b, mixed)[0]) == distance(b) for b in boards), len(boards)]", BROWSER_FLAG,
+    f"sorted({{len(list(children(b))) for b in {A_NEAR}}})",
+    "sum(1 for i, t in enumerate(Board.goal(3, 3).slide(8).tiles) if t != (i + 1) % 9)",
+    f"{{name: [max(abs(h(b) - h(c)) for b in {A_NEAR} for _, c in children(b)), "
+    f"all(h(b) <= distance(b) for b in {A_NEAR})] for name, h in guesses.items()}}",
+    A_STEP,
+    "[len(solution_astar(walked, manhattan)), len(astar(walked, manhattan)[0])]",
+    "[counts, drop, all(mixed(b) <= distance(b) for b in boards)]",
 ]
+A_CORE_ASTAR = "{name: [len(r.moves), r.nodes] for name, r in package.items()}"
+A_LAYERS = "[d, zero, nearer, goal_layer]"
+A_MAN_GE_MIS = f"all(manhattan(b) >= misplaced(b) for b in {A_NEAR})"
+A_FETCH += [A_CORE_ASTAR, A_LAYERS, A_MAN_GE_MIS]
 
 
 a = _lesson_runs(A, A_SETTINGS, A_FETCH)
@@ -57,36 +71,66 @@ a = _lesson_runs(A, A_SETTINGS, A_FETCH)
 
 def test_04a_runs_cleanly_and_its_exercises_check(a):
     assert errors(a.notebook) == [] and warnings_shown(a.notebook) == []    # no older name warns either
-    check_exercises(a.notebook)
+    check_exercises(a.notebook)                                             # A* (core), the two heuristics (deeper)
 
 
 def test_04a_counts_and_bfs(a):
     three, four, five = a["[sizes[3], sizes[4], sizes[5]]"]
     assert three == 181_440 and 1.0e13 < four < 1.1e13 and 7.75e24 < five < 7.85e24   # "about ten trillion", "7.8 × 10²⁴"
-    length, expanded, truth = a["[len(moves), expanded, distance(board)]"]
+    assert set(a[A_FETCH[9]]) <= {2, 3, 4}                                      # "from any board there are 2, 3 or 4 moves"
+    length, expanded, truth = a[A_MOVES_TRUE]
     assert length == truth                                                      # "BFS is optimal"
-    assert a["[len(bfs_reference(board).moves), bfs_reference(board).nodes]"] == [length, expanded]
-    below, up_to = a[A_FETCH[3]]                                                # boards at <= d-2 and <= d-1
+    assert a["[len(bfs_reference(walked).moves), bfs_reference(walked).nodes]"] == [length, expanded]
+    below, up_to, far = a[A_SHARES]                                             # boards at <= d-2 and <= d-1
     assert truth == 0 or below <= expanded <= up_to                             # "every board closer than d-1, and some at d-1"
+    assert far > 0.9 * three                                                    # "the farthest boards need almost all"
 
 
-def test_04a_heuristics_and_astar(a):
+def test_04a_heuristics(a):
     m, man, truth = a["[misplaced(example), manhattan(example), distance(example)]"]
     assert m <= truth and man <= truth and 2 * max(m, man) <= truth          # "lower bounds ... fall far short"
+    assert a[A_FETCH[10]] == 2                                                # counting the blank "scores a board one move from the goal 2"
+    steps = a[A_FETCH[11]]
+    for name in ("misplaced", "Manhattan"):
+        drop, admissible = steps[name]
+        assert drop <= 1 and admissible     # "lowers the sum by at most 1", "never guess too many"; deeper: "consistent"
+    assert a[A_MAN_GE_MIS]                  # Check yourself 2: Manhattan distance is never smaller than misplaced tiles
+
+
+def test_04a_the_worked_round_and_the_exercise(a):
+    d, is_goal, f, smallest, f_taken, is_child = a[A_STEP]
+    assert d == 2 and not is_goal                                # "the board of section 1", "it is not the goal"
+    assert f == smallest == f_taken and is_child                 # "the child with the smallest f comes out next"
+    solution, ours = a[A_FETCH[13]]
+    _, _, truth = a[A_MOVES_TRUE]
+    assert solution == ours == truth                             # the readable A* is the solution plus a count
+
+
+def test_04a_astar_against_bfs_and_the_package(a):
     rows = a[A_FETCH[5]]
-    _, _, d = a["[len(moves), expanded, distance(board)]"]
-    assert all(length == d and ours == package for length, ours, package in rows.values())   # same length; counts agree
-    bfs_nodes = a["[len(moves), expanded, distance(board)]"][1]
+    length, bfs_nodes, d = a[A_MOVES_TRUE]
+    assert all(n == d and ours == package for n, ours, package in rows.values())   # "all four find the same length"; counts agree
+    assert rows["h = 0"][1] >= bfs_nodes and (d < 2 or rows["h = 0"][1] > bfs_nodes)  # deeper: h = 0 expands more than BFS
+    core = a[A_CORE_ASTAR]                                                      # core: BFS against the package's A*
+    assert all(n == d for n, _ in core.values()) and {k: v[1] for k, v in core.items()} == {
+        k: rows[k][1] for k in core}                                            # "all three find the same length"
+    depth, zero, nearer, goal_layer = a[A_LAYERS]
+    assert depth == d and zero == rows["h = 0"][1]
+    assert nearer <= zero < nearer + goal_layer     # h = 0: every board nearer than the goal, then only part of its layer
     if d >= 10:                                                                 # "on a board more than a few moves away"
         assert rows["h = 0"][1] > rows["misplaced"][1] > rows["Manhattan"][1]  # each better guess saves work
         assert 5 * rows["Manhattan"][1] < bfs_nodes                            # summary: far fewer than BFS
+        assert bfs_nodes > rows["misplaced"][1]                                # core: BFS > misplaced > Manhattan
 
 
 def test_04a_deeper_reopening(a):
     for optimal, closed, ours in a[A_FETCH[6]]:
         assert closed > optimal and ours == optimal          # the closed-set A* is longer on the two boards; ours is not
     optimal, total = a[A_FETCH[7]]
-    assert optimal == total
+    assert optimal == total                                  # "our astar is optimal" on every random board
+    counts, drop, admissible = a[A_FETCH[14]]
+    assert counts["Manhattan"][1] == 0                       # consistent: "never reopens an expanded one"
+    assert admissible and drop >= 3                          # mixed never overestimates, but "can drop by several moves in one"
 
 
 # ------------------------------------------------------------------ 4b
@@ -97,13 +141,16 @@ B_SETTINGS = {
     "browser sizes, a far watch": BROWSER + "N_BOARDS = 6\nSAMPLE = 500\nWATCH_MOVES = 14",
 }
 B_FETCH = [
-    "[[list(ida_star(b, manhattan)[0]), ida_star(b, manhattan)[1], list(idastar_reference(b, manhattan).moves), "
-    "idastar_reference(b, manhattan).nodes, distance(b)] for b in eight[:3]]",
-    "[[len(ida_star(near, h)[0]) for h in (lambda p: 0, manhattan)], distance(near)]",
+    "[[list(ida_star(b, manhattan)[0]), list(idastar_reference(b, manhattan).moves), distance(b), "
+    "ida_star(b, manhattan)[1], manhattan(b)] for b in eight[:3]]",
+    "[[[len(ida_star(near, h)[0]), ida_star(near, h)[1], idastar_reference(near, h).nodes] "
+    "for h in (lambda p: 0, manhattan)], distance(near)]",
     "[longest_increasing(r) for r in ([1, 2, 3], [3, 1, 2], [3, 2, 1], [2, 4, 1, 3])]",
     "[misplaced(example), manhattan(example), linear_conflict(example), distance(example)]",
     "list(ratios.values())", "{k: [t.found, len(t.moves), max((len(s.open) for s in t.steps), default=0)] "
     "for k, t in traces.items()}", "distance(watch)", BROWSER_FLAG,
+    "[[idastar_reference(b, manhattan).nodes, astar_reference(b, manhattan).nodes] for b in eight] + [more]",
+    "len(__import__('tilelab.exercises.solvers', fromlist=['admissible_cases']).admissible_cases()[0])",
 ]
 
 
@@ -116,10 +163,24 @@ def test_04b_runs_cleanly_and_its_exercise_checks(b):
 
 
 def test_04b_ida_star_is_the_package_s_and_optimal_even_with_h_zero(b):
-    for ours, our_nodes, package, package_nodes, truth in b[B_FETCH[0]]:
-        assert ours == package and our_nodes == package_nodes and len(ours) == truth
-    lengths, truth = b[B_FETCH[1]]
-    assert lengths == [truth, truth]                          # h = 0 is admissible: iterative deepening, still optimal
+    for ours, package, truth, bounds, h_start in b[B_FETCH[0]]:
+        assert ours == package and len(ours) == truth         # the package's moves, a shortest solution
+        assert bounds[0] == h_start                           # "the first bound is h(start)"
+        assert all(x < y for x, y in zip(bounds, bounds[1:]))  # "each failed round raises the bound"
+        assert bounds[-1] == truth                            # "the last bound is the solution's length"
+    (zero, man), truth = b[B_FETCH[1]]
+    assert zero[0] == man[0] == truth                         # h = 0 is admissible: still optimal
+    assert zero[1] == list(range(truth + 1))                  # iterative deepening: depth 0, then 1, then 2, ...
+    assert len(man[1]) < len(zero[1]) and man[2] < zero[2]    # "Manhattan needs fewer rounds and expands fewer boards"
+
+
+def test_04b_the_exercise_s_check(b):
+    assert 1_000 <= b[B_FETCH[9]] < 100_000                  # "it tries it on thousands of 8-puzzle boards"
+
+
+def test_04b_deeper_ida_star_against_astar(b):
+    *counts, more = b[B_FETCH[8]]
+    assert more == sum(ida > astar for ida, astar in counts)  # the verdict printed is the count
 
 
 def test_04b_linear_conflict_and_what_sharper_heuristics_save(b):

@@ -29,6 +29,18 @@ def test_max_tile_bars_stack_to_100_percent():
     assert "games" in ax.get_xlabel()
 
 
+def test_max_tile_footnote_fits_inside_the_figure():
+    # six long player names with different game counts: the footnote is long, and the legend pushes the axes left
+    names = ["random", "greedy", "corner", "monte-carlo-10", "expectimax-150k-nodes", "expectimax-450k-nodes"]
+    fig = plot_max_tiles({n: [64 * 2 ** i] * (12 if i == 5 else 20 if i == 3 else 100) for i, n in enumerate(names)})
+    fig.canvas.draw()
+    label = fig.axes[0].xaxis.label
+    box = label.get_window_extent()
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.x1  # nothing cut off at either edge
+    assert all(f"{n} " in label.get_text().replace("\n", " ") for n in names)
+    assert "\n" not in plot_max_tiles({"a": [64], "b": [128, 256]}).axes[0].get_xlabel()  # a short one stays one line
+
+
 def test_tile_shares_counts_games():
     assert tile_shares([2048, 2048, 4096, 8192]) == {2048: 0.5, 4096: 0.25, 8192: 0.25}
     with pytest.raises(ValueError):

@@ -60,7 +60,7 @@ def test_student_edition_has_no_solution(path: Path, student_dir: Path) -> None:
 
 
 def test_student_edition_carries_the_saved_benchmark_results(student_dir: Path) -> None:
-    """Lessons 02, 05c and 06 plot saved results: the edition carries them where tilelab.results looks."""
+    """Lessons 02, 05c and 06b plot saved results: the edition carries them where tilelab.results looks."""
     repo_results = LESSONS[0].parent.parent / "benchmarks" / "results"
     wanted = sorted(p.name for p in repo_results.glob("*.json"))
     copied = sorted(p.name for p in (student_dir / "benchmarks" / "results").glob("*.json"))

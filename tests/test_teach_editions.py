@@ -175,6 +175,8 @@ def test_core_exercises_carry_the_points_and_optional_ones_none(path: Path) -> N
         if meta.get("grade"):
             optional = meta["grade_id"].removeprefix("test-") in deeper
             assert meta["points"] == (OPTIONAL_POINTS if optional else POINTS)
+            if meta["grade_id"].startswith("test-"):  # an optional exercise's test is skipped with the deeper cells
+                assert (DEEPER_TAG in tags(cell)) == optional, meta["grade_id"]
     core = [c for c in nb.cells if EXERCISE_TAG in tags(c) and DEEPER_TAG not in tags(c)]
     if core:
         assert sum(c.metadata["nbgrader"]["points"] for c in source.cells

@@ -34,7 +34,7 @@ from test_browser_sliding import centre
 pytestmark = pytest.mark.browser
 
 #: ``00_start_here`` and one lesson of each game; ``TILELAB_LITE_LESSONS=all`` (``make test-lite``) runs
-#: every lesson, ``TILELAB_LITE_LESSONS=02a_2048_expectimax,06_2048_learning`` the ones named.
+#: every lesson, ``TILELAB_LITE_LESSONS=02a_2048_expectimax,06b_2048_training`` the ones named.
 LESSONS = ("00_start_here", "01a_2048_merge", "03a_sliding_parity", "05c_match3_specials")
 if os.environ.get("TILELAB_LITE_LESSONS") == "all":
     LESSONS = tuple(name[:-len(".ipynb")] for name in bl.lesson_notebooks())

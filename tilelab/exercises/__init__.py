@@ -60,6 +60,7 @@ _LESSON_MODULES = (
     "tilelab.exercises.game2048_ai",
     "tilelab.exercises.game2048_learning",
     "tilelab.exercises.sliding",
+    "tilelab.exercises.sliding_bfs",
     "tilelab.exercises.solvers",
     "tilelab.exercises.match3",
     "tilelab.exercises.match3_specials",

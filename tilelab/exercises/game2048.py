@@ -12,8 +12,9 @@ helpers the exercise offers); calling any other tilelab function (``slide_row``,
 - ``"2048.row_score"``: ``answer(row) -> int``, the points one left slide of the row scores.
 - ``"2048.available_moves"``: ``answer(board) -> directions``, the swipes that change the board
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
-- ``"2048.spawn_outcomes"``: ``answer(board, p_four) -> {(cell, value): probability}`` (or a list
-  of ``((cell, value), p)`` pairs), checked to 1e-9, smallest boards first.
+- ``"2048.spawn_outcomes"``: ``answer(board, p_four) -> {(cell, value): probability}``, a dict (any
+  mapping; anything else, a list of pairs too, is refused by a message naming its type), checked to 1e-9,
+  smallest boards first.
 - ``"2048.one_legal_move"``: ``answer`` is a board (a :class:`Board` or its text) with an empty cell,
   at least two tiles and fewer than two legal moves: a counterexample to the C# walkthrough's claim
   that an empty cell guarantees two legal moves.
@@ -55,6 +56,7 @@ from __future__ import annotations
 import itertools
 import traceback
 import types
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
@@ -180,7 +182,7 @@ def check_available_moves(answer: Callable[[Board], Any]) -> Result:
 
 def _outcome_map(got: Any, board: Board) -> dict | str:
     """``got`` as ``{(cell, value): probability}`` with its zero entries dropped, or what is wrong with it, in words."""
-    try:  # a dict, or pairs (key, probability) as the package's spawn_outcomes gives them
+    try:  # a dict (the answer), or pairs (key, probability) as the package's spawn_outcomes gives them
         pairs = list(got.items() if hasattr(got, "items") else got)
         if not all(isinstance(pair, tuple) and len(pair) == 2 for pair in pairs):
             raise TypeError
@@ -190,14 +192,25 @@ def _outcome_map(got: Any, board: Board) -> dict | str:
     for key, p in pairs:
         try:
             cell, value = key
+            if isinstance(value, (str, bytes)) or any(isinstance(v, (str, bytes)) for v in cell):
+                raise TypeError  # "2" is text, not the tile 2
             key = (tuple(int(v) for v in cell), int(value))
             p = float(p)
         except (TypeError, ValueError):
             return f"a key {str(key)[:30]} is not (cell, value), for example ((0, 1), 2) for a 2 at row 0, column 1"
         if p == 0 and (key[0] not in board.empty_cells() or key[1] not in (2, 4)):
-            return f"you listed a {key[1]} at {key[0]}, which cannot happen"
+            return f"you listed {'an' if str(key[1])[0] == '8' else 'a'} {key[1]} at {key[0]}, which cannot happen"
         out[key] = p
     return {k: p for k, p in out.items() if p > 0}
+
+
+def _not_a_dict(got: Any) -> str:
+    """What to say when an answer returns something other than the dict the exercise asks for."""
+    name = type(got).__name__
+    kind = "None" if got is None else f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+    hint = {"NoneType": " (did the function forget its return?)",
+            "list": " (dict(pairs) turns a list of pairs into one)"}.get(name, "")
+    return f"you returned {kind}; return a dict {{(cell, value): probability}}{hint}"
 
 
 def _spawn_boards() -> Iterator[Board]:
@@ -229,7 +242,8 @@ def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
             n += 1
             want = _outcome_map(spawn_outcomes(board, p_four), board)
             try:
-                got = _outcome_map(answer(board, p_four), board)
+                given = answer(board, p_four)
+                got = _outcome_map(given, board) if isinstance(given, Mapping) else _not_a_dict(given)
             except Exception as exc:
                 error = traceback.format_exception_only(type(exc), exc)[-1].strip()
                 full = " (a full board: no tile can spawn)" if not board.empty_cells() else ""

@@ -11,9 +11,13 @@
   seeded 2x2 and 3x3 games at depths 1 and 2 and 4x4 games at depth 1, smallest first, to 1e-9.
 - ``"2048ai.monotonicity"``: ``answer(line, power) -> float``, the monotonicity penalty of one line of
   exponents (0 = empty, 1 = tile 2, ...): the smaller of ``sum(max(0, e[i]**p - e[i+1]**p))`` and the
-  same with the line reversed. Checked on every line of 4 exponents 0..5 with powers 1 and 4.
+  same with the line reversed. Checked on every line of 4 exponents 0..5 with powers 1, 4 and 3.5, then on
+  lines of 2, 3, 5 and 6.
 - ``"2048ai.merges"``: ``answer(line) -> int``, how many merges a slide of this line of exponents
-  makes (gaps closed first, each tile merges at most once). Every line of 4 exponents 0..5.
+  makes (gaps closed first, each tile merges at most once). Every line of 4 exponents 0..5, then other lengths.
+
+Both line checks draw the first line they fail on as a picture (:func:`line_picture`): the tiles, the exponents
+and, for a power other than 1, the exponents to that power.
 - ``"2048ai.best_move"``: ``answer(board, depth) -> Direction``, the move a plain expectimax of that
   depth picks with :func:`tilelab.game2048.ai.evaluate` (any move tied with the best counts).
   Checked on positions from seeded 3x3 games, depths 1 and 2.
@@ -128,6 +132,36 @@ def game_boards(size: int, count: int, *, rng: RngLike = None) -> list[Board]:
     return boards
 
 
+def line_picture(line: list[int], power: float | None = None) -> str:
+    """A line of exponents drawn as the 2048 row it stands for (``.`` for a blank), its exponents below the
+    tiles and, given a ``power`` other than 1, each exponent to that power below them: the picture a failed
+    line check shows.
+
+    >>> print(line_picture([4, 0, 1]))
+    tiles      16  .  2
+    exponents   4  0  1
+    >>> print(line_picture([2, 1], 3.5))
+    tiles                4     2
+    exponents            2     1
+    exponent ** 3.5  11.31     1
+    """
+    rows = {"tiles": ["." if e == 0 else str(2 ** e) for e in line], "exponents": [str(e) for e in line]}
+    if power is not None and power != 1:
+        rows[f"exponent ** {power:g}"] = [f"{e ** power:.4g}" for e in line]
+    label = max(len(name) for name in rows) + 2
+    width = max(len(cell) for cells in rows.values() for cell in cells)
+    return "\n".join(name.ljust(label) + " ".join(cell.rjust(width) for cell in cells) for name, cells in rows.items())
+
+
+def _drawn(result: Result) -> Result:
+    """A line check's result with the line it fails on drawn as a picture (:func:`line_picture`)."""
+    case = result.counterexample
+    if result.passed or result.picture is not None or case is None:
+        return result
+    line, power = (case[0], case[1]) if isinstance(case, tuple) else (case, None)
+    return dataclasses.replace(result, picture=line_picture(list(line), power))
+
+
 def _close(a: Any, b: float) -> bool:
     try:
         return math.isclose(float(a), b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
@@ -185,20 +219,20 @@ def check_monotonicity(answer: Callable[[list[int], float], Any]) -> Result:
     cases = [(line, power) for power in POWERS for line in every_line()]
     cases += [(line, EVALUATION_POWER) for line in every_line()]  # the evaluation's own power: not whole numbers
     cases += [(line, power) for line in other_lines() for power in (*POWERS, EVALUATION_POWER)]
-    return first_counterexample(
+    return _drawn(first_counterexample(
         "2048ai.monotonicity", lambda line, p: answer(list(line), p),
         lambda line, p: row_terms(line, mono_power=p)["monotonicity"], cases, star=True, equal=_close,
         show=lambda c: f"line {c[0]} with power {c[1]}",
-    )
+    ))
 
 
 @checker("2048ai.merges", allow=_LINES, job=("tilelab.game2048.expectimax:row_terms",))
 def check_merges(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(line)``: merges one slide makes (gaps closed, each tile merges once)."""
-    return first_counterexample(
+    return _drawn(first_counterexample(
         "2048ai.merges", lambda line: answer(list(line)), lambda line: row_terms(line)["merges"],
         itertools.chain(every_line(), other_lines()),
-    )
+    ))
 
 
 @checker("2048ai.best_move", allow=(*_BOARDS, "tilelab.game2048.ai:evaluate"),

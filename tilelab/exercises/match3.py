@@ -120,9 +120,11 @@ def side_by_side(*panels: tuple[str, str]) -> str:
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
     name = "match3.fall"
-    n = 0
+    n, sizes = 0, []  # the sizes tried, smallest first: the label says what was checked
     for board in sorted(_random_boards(300, holes=True), key=lambda b: b.rows * b.cols):
         n += 1
+        if (board.rows, board.cols) not in sizes:
+            sizes.append((board.rows, board.cols))
         want = fall(board)[0]
         try:
             got = answer(board)
@@ -140,7 +142,8 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
                           f"kinds where the board you were given has {board.kinds}: pass board.kinds on", board, picture)
         return Result(name, False, "on the board below your board differs from where the candies end up",
                       board, picture)
-    return Result(name, True, f"passed on all {n} boards (1x6 .. 7x9, with holes)")
+    shown = ", ".join(f"{rows}x{cols}" for rows, cols in sizes)
+    return Result(name, True, f"passed on all {n} boards with holes, of sizes {shown}")
 
 
 def template_index(cells: tuple) -> int:
@@ -308,8 +311,10 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
                       f"came out as in the board below in {share:.1%} of {FAIR_DEALS:,} deals; the exclude deal gives "
                       f"{fair:.1%}. Draw uniformly among the kinds allowed there (a kind both pairs ban is banned once)",
                       board, _show(board))
-    return Result(name, True, "passed on 120 deals (sizes 1x6 .. 7x9, 3 to 7 kinds), one draw per cell, the same "
-                  "board from the same seed, and each 1x3 and 3x1 board, and the last cell of a 3x3 board, as often as the exclude deal deals them")
+    sizes = ", ".join(dict.fromkeys(f"{rows}x{cols}" for (rows, cols), _, _ in cases))  # the label says what was dealt
+    return Result(name, True, f"passed on {len(cases)} deals (sizes {sizes}; 3 to 7 kinds), one draw per cell, the "
+                  "same board from the same seed, and each 1x3 and 3x1 board, and the last cell of a 3x3 board, as "
+                  "often as the exclude deal deals them")
 
 
 #: The tiny boards whose every deal is counted: 24 boards each, with the exclude deal's exact chances.

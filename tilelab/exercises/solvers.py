@@ -4,9 +4,10 @@
 - ``"solvers.manhattan"``: ``answer(board) -> int``, the Manhattan distance; every 2x2 and 2x3
   board, then random boards from 3x3 to 5x5, square or not.
 - ``"solvers.admissible"``: ``answer(board) -> int``, *your own* heuristic that must do two things:
-  never overestimate the true distance, on every one of the 181,440 solvable 8-puzzle boards (exact
-  distances by one breadth-first search from the goal, done once per process), AND beat Manhattan
-  distance on average over them (a larger mean value; ``lambda p: 0`` and ``manhattan`` itself fail).
+  never overestimate the true distance on the 8-puzzle boards tried (:func:`admissible_cases`: every one up
+  to 14 moves from the goal, every farther one where linear conflict is exact, 300 seeded ones at each
+  larger distance; exact distances by one breadth-first search from the goal, done once per process), AND
+  beat Manhattan distance on average over them (a larger mean value; ``lambda p: 0`` and ``manhattan`` fail).
 - ``"solvers.pattern_lookup"``: ``answer(board) -> int``, the additive 8-puzzle pattern-database
   value for the split 1-2-3-4 / 5-6-7-8 (the sum of the two patterns' exact distances, no mirror).
 - ``"solvers.pattern_table"``: ``answer(rows, cols, pattern) -> dict``, one pattern's table built by
@@ -15,9 +16,13 @@
 - ``"solvers.blank_route"``: ``answer(rows, cols, start, target, avoid) -> list of cells or None``, the blank's
   shortest route (the cells it enters, ``target`` last) never entering a cell of ``avoid``, or None when there is
   none: every situation on 2x2 and 2x3 boards, then seeded ones up to 4x4.
-- ``"solvers.search"``: ``answer(board) -> list of tiles``, an optimal solver (your A*): every move
-  legal, the goal reached, and the length equal to the true distance, on 2x3 and 3x3 boards from
-  0 to 31 moves.
+- ``"solvers.search"``: ``answer(board, h) -> list of tiles``, your A*: every move legal, the goal
+  reached, the length equal to the true distance, and the boards expanded (watched through ``children``)
+  and tested for the goal (``is_goal``) the ones A* takes: in order of f = g + h, every one with f < C, none
+  with f > C, the start once. Run with h = Manhattan on 2x2, 2x3 and 3x3 boards (random 8-puzzles among them) and with
+  h = 0 on boards up to 8 moves, nearest first, so a mistake shows on the smallest board it spoils. Honest
+  variants pass (a closed set or a dict of best g, stale entries skipped or not, any tie-break); an answer
+  taking the board alone is run with Manhattan only.
 
 Each exercise refuses an answer that calls the package function doing its job (``manhattan`` for
 "write Manhattan", ``solve``/``astar_reference``/``distance`` for "write A*", ``linear_conflict`` or a
@@ -38,7 +43,9 @@ False
 from __future__ import annotations
 
 import functools
+import inspect
 import itertools
+import reprlib
 import traceback
 from typing import Any, Callable, Iterator
 
@@ -53,7 +60,7 @@ from tilelab.sliding.space import distance_table, rank, unrank
 SEED = 4
 RANDOM_SHAPES = [(3, 3), (4, 4), (3, 4), (4, 3), (5, 5), (2, 5), (3, 5)]
 EXHAUSTIVE_SHAPES = [(2, 2), (2, 3)]
-SEARCH_BOARDS = 12  # random 8-puzzles for "write A*" (plus the goal, a one-move board and 2x3 boards)
+SEARCH_BOARDS = 12  # random 8-puzzles for "write A*" (after every 2x2 board and the 2x3 and 3x3 boards near the goal)
 MIN_GAIN = 0.01  # "beats Manhattan": a mean at least this much larger (rules out rounding noise)
 PDB8_PATTERNS = ((1, 2, 3, 4), (5, 6, 7, 8))
 TABLE_CASES = ((2, 2, (1,)), (2, 3, (1, 2)), (2, 3, (3, 4, 5)), (3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)))
@@ -71,14 +78,15 @@ _HEURISTICS = (_S + "manhattan", _S + "misplaced")
 ALLOW = {
     "heuristic": (PUZZLE, NUMPY),
     "admissible": (PUZZLE, *_HEURISTICS, NUMPY),
-    "search": (PUZZLE, _MOVES, _S + "manhattan", NUMPY),
+    "search": (PUZZLE, _MOVES, Kit("the h you are given (manhattan, no_guess)",
+                                   (_S + "manhattan", "tilelab.exercises.solvers:no_guess")), NUMPY),
     "pattern": (PUZZLE, _MOVES, NUMPY),
     "route": (NUMPY,),
 }
 
 
-#: The two checks that run the answer on all 181,440 8-puzzle boards get longer: a Python heuristic takes
-#: 2-3 s for them unwatched, 3-6 s watched on Python 3.12+, up to 25 s with the profile hook of 3.10/3.11.
+#: The checks that run the answer on many 8-puzzle boards get longer: a Python heuristic takes 2-3 s for all
+#: 181,440 unwatched, 3-6 s watched on Python 3.12+, up to 25 s with the profile hook of 3.10/3.11.
 EIGHT_PUZZLE_LIMIT = 180.0
 
 
@@ -111,6 +119,25 @@ def _unrank_many(ranks: np.ndarray, n: int) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
+def _eight_puzzle_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(tiles, true distance, Manhattan value) of every solvable 8-puzzle, nearest the goal first, as numpy arrays."""
+    table = distance_table(3, 3)
+    ranks = np.flatnonzero(table >= 0)
+    ranks = ranks[np.argsort(table[ranks], kind="stable")]
+    tiles = _unrank_many(ranks, 9)
+    goal_row, goal_col = np.divmod(np.arange(-1, 8) % 9, 3)  # goal cell of tile t (t = 0 unused)
+    cell_row, cell_col = np.divmod(np.arange(9), 3)
+    away = np.abs(cell_row - goal_row[tiles]) + np.abs(cell_col - goal_col[tiles])
+    mans = np.where(tiles != 0, away, 0).sum(axis=1)
+    return tiles, table[ranks].astype(np.int64), mans
+
+
+def _boards_of(tiles: np.ndarray) -> tuple[Board, ...]:
+    """A 3x3 Board for each row of ``tiles`` (every row is a permutation: no check needed)."""
+    return tuple(Board.trusted(t, 3, 3, t.index(0)) for t in map(tuple, tiles.tolist()))
+
+
+@functools.lru_cache(maxsize=1)
 def all_eight_puzzles() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
     """Every solvable 8-puzzle board, nearest the goal first, with its true distance and Manhattan value.
 
@@ -118,17 +145,8 @@ def all_eight_puzzles() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
     (:func:`tilelab.sliding.space.distance_table`), computed once per process. Every board, so there is
     nothing random to draw: :func:`tilelab.exercises.hidden_cases` leaves this set as it is.
     """
-    table = distance_table(3, 3)
-    ranks = np.flatnonzero(table >= 0)
-    ranks = ranks[np.argsort(table[ranks], kind="stable")]
-    tiles = _unrank_many(ranks, 9)
-    rows = list(map(tuple, tiles.tolist()))
-    boards = tuple(Board.trusted(t, 3, 3, t.index(0)) for t in rows)  # every row is a permutation: no check needed
-    goal_row, goal_col = np.divmod(np.arange(-1, 8) % 9, 3)  # goal cell of tile t (t = 0 unused)
-    cell_row, cell_col = np.divmod(np.arange(9), 3)
-    away = np.abs(cell_row - goal_row[tiles]) + np.abs(cell_col - goal_col[tiles])
-    mans = np.where(tiles != 0, away, 0).sum(axis=1)
-    return boards, table[ranks].astype(np.int64), mans
+    tiles, truth, mans = _eight_puzzle_arrays()
+    return _boards_of(tiles), truth, mans
 
 
 @checker("solvers.misplaced", allow=ALLOW["heuristic"], job=("tilelab.sliding:misplaced",))
@@ -189,14 +207,70 @@ def _layers(truth: np.ndarray) -> Iterator[tuple[int, int]]:
         start = int(end)
 
 
-@checker("solvers.admissible", allow=ALLOW["admissible"], prepare=all_eight_puzzles, seconds=EIGHT_PUZZLE_LIMIT,
+#: "A heuristic of your own" tries a chosen part of the 181,440 boards, not all (a watched Python heuristic takes
+#: 10-40 s on them all, and a student runs the check several times while debugging): every board up to NEAR_MOVES
+#: moves from the goal (a systematic mistake shows there first), every farther board where linear conflict is
+#: exact (there a heuristic that adds 2 too many overestimates: counting pairs instead of tiles, the classic
+#: mistake, overestimates on only 7 boards, all 26 or more moves away, 5 of them such), and FAR_SAMPLE seeded
+#: boards at each larger distance (every one of the farthest). tests/test_exercises_solvers.py runs a dozen
+#: plausible wrong answers through it.
+NEAR_MOVES = 14
+FAR_SAMPLE = 300
+
+
+def line_conflicts_3x3(tiles: np.ndarray) -> np.ndarray:
+    """Linear conflict's extra moves on each 8-puzzle (one row of ``tiles`` each), vectorised.
+
+    In a line of 3 the tiles that must leave are those outside the longest increasing subsequence of the line's own
+    tiles: none if no pair of them is out of order, two if all three are, one otherwise.
+    """
+    tiles = np.asarray(tiles, dtype=np.int64)
+    goal_row, goal_col = np.divmod(tiles - 1, 3)
+    extra = np.zeros(len(tiles), dtype=np.int64)
+    for k in range(3):
+        row, column = [3 * k, 3 * k + 1, 3 * k + 2], [k, k + 3, k + 6]
+        for cells, home, place in ((row, goal_row, goal_col), (column, goal_col, goal_row)):
+            own = (tiles[:, cells] != 0) & (home[:, cells] == k)
+            at = place[:, cells]
+            out_of_order = sum(own[:, i] & own[:, j] & (at[:, i] > at[:, j]) for i, j in ((0, 1), (0, 2), (1, 2)))
+            extra += (out_of_order > 0).astype(np.int64) + (out_of_order == 3)
+    return 2 * extra
+
+
+@functools.lru_cache(maxsize=1)
+def _always_tried() -> np.ndarray:
+    """Indices (into :func:`all_eight_puzzles`) of the boards up to NEAR_MOVES moves away or where linear conflict
+    is exact."""
+    tiles, truth, mans = _eight_puzzle_arrays()
+    return np.flatnonzero((truth <= NEAR_MOVES) | (mans + line_conflicts_3x3(tiles) == truth))
+
+
+@cases_cache()
+def admissible_cases() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
+    """The boards "a heuristic of your own" is tried on, nearest the goal first, with true distance and Manhattan value.
+
+    Every board up to :data:`NEAR_MOVES` moves from the goal, every farther one where linear conflict is exact, and
+    :data:`FAR_SAMPLE` drawn (from :func:`tilelab.exercises.case_seed`) at each larger distance. Computed once per
+    process (and per hidden seed).
+    """
+    tiles, truth, mans = _eight_puzzle_arrays()
+    rng = np.random.default_rng(case_seed(SEED))
+    chosen = [_always_tried()]
+    for start, end in _layers(truth):
+        if truth[start] > NEAR_MOVES:
+            chosen.append(rng.choice(np.arange(start, end), size=min(FAR_SAMPLE, end - start), replace=False))
+    picked = np.unique(np.concatenate(chosen))  # sorted, so nearest first
+    return _boards_of(tiles[picked]), truth[picked], mans[picked]
+
+
+@checker("solvers.admissible", allow=ALLOW["admissible"], prepare=admissible_cases, seconds=EIGHT_PUZZLE_LIMIT,
          job=("tilelab.sliding:linear_conflict",))
 def check_admissible(answer: Callable[[Board], Any]) -> Result:
-    """Is ``answer`` a lower bound on the true distance of every solvable 8-puzzle, and above Manhattan's mean?"""
+    """Is ``answer`` a lower bound on the true distance of every board tried, and above Manhattan's mean on them?"""
     name = "solvers.admissible"
-    boards, truth, mans = all_eight_puzzles()
+    boards, truth, mans = admissible_cases()
     values = np.empty(len(boards))
-    for start, end in _layers(truth):  # nearest first: the smallest counterexample is found first
+    for start, end in _layers(truth):  # nearest first: the smallest counterexample is found first, and the check stops
         got, problem = _numbers(name, _evaluate(answer, boards, start, end), boards, start)
         if problem is not None:
             return problem
@@ -212,12 +286,13 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
     mean, man = values.mean(), mans.mean()
     if not mean > man + MIN_GAIN:
         return Result(name, False,
-                      f"admissible on all {len(boards):,} boards, but not stronger than Manhattan: your mean is "
+                      f"admissible on all {len(boards):,} boards tried, but not stronger than Manhattan: your mean is "
                       f"{mean:.2f}, Manhattan's {man:.2f}. Hint: add to Manhattan 2 for every tile "
                       "that must leave its goal row or column to let another pass (lesson 4b's linear conflict)")
     return Result(name, True,
-                  f"admissible on all {len(boards):,} solvable 8-puzzle boards, and stronger than Manhattan: "
-                  f"mean {mean:.2f} vs {man:.2f} (the true mean distance is {truth.mean():.2f})")
+                  f"admissible on all {len(boards):,} 8-puzzle boards tried (every one up to {NEAR_MOVES} moves "
+                  f"from the goal, and farther ones), and stronger than Manhattan: mean {mean:.2f} vs {man:.2f} on "
+                  f"them (their true mean distance is {truth.mean():.2f})")
 
 
 def values_repr(h: float) -> str:
@@ -225,16 +300,30 @@ def values_repr(h: float) -> str:
     return str(int(h)) if float(h).is_integer() else f"{h:g}"
 
 
+def no_guess(board: Board) -> int:
+    """h = 0: "write A*" hands it to the answer as ``h``, beside :func:`manhattan` (both consistent)."""
+    return 0
+
+
+SEARCH_GUESSES = {"Manhattan": manhattan, "0": no_guess}  #: the h "write A*" hands the answer, by their names
+
+
+def _boards_within(rows: int, cols: int, most: int) -> list[Board]:
+    """Every solvable ``rows`` x ``cols`` board at most ``most`` moves from the goal (exact distances), nearest first."""
+    table = distance_table(rows, cols)
+    ranks = np.flatnonzero((table >= 0) & (table <= most))
+    ranks = ranks[np.argsort(table[ranks], kind="stable")]
+    return [Board(unrank(int(r), rows * cols), rows, cols) for r in ranks]
+
+
 def _search_boards() -> list[Board]:
-    """The goal, a one-move board, three 2x3 boards and random 8-puzzles (drawn from the grader's seed inside
-    :func:`tilelab.exercises.hidden_cases`), nearest the goal first."""
+    """The boards "write A*" solves with h = Manhattan, nearest the goal first: every 2x2 board, the 2x3 ones up to
+    10 moves and the 3x3 ones up to 4 (a mistake shows on the smallest board it spoils), then random boards drawn
+    from the grader's seed inside :func:`tilelab.exercises.hidden_cases` (most 8-puzzles 18 to 26 moves away)."""
     rng = np.random.default_rng(case_seed(SEED))
-    boards = [Board.goal(3, 3), Board.goal(3, 3).slide(8)]
+    boards = _boards_within(2, 2, 6) + _boards_within(2, 3, 10) + _boards_within(3, 3, 4)
     boards += [b for b in (random_board(2, 3, rng=rng) for _ in range(12)) if is_solvable(b)][:3]
     boards += [b for b in (random_board(3, 3, rng=rng) for _ in range(4 * SEARCH_BOARDS)) if is_solvable(b)][:SEARCH_BOARDS]
-    table = distance_table(3, 3)
-    far = unrank(int(np.flatnonzero(table == table.max())[0]), 9)  # one of the two 31-move boards
-    boards.append(Board(far, 3, 3))
     return sorted(boards, key=_true_distance)
 
 
@@ -245,98 +334,152 @@ def _true_distance(board: Board) -> int:
 #: Expanding a board: what a search calls to list the boards one move away (their first argument is the board).
 EXPANSIONS = ("tilelab.sliding.search:children", _S + "legal_moves", *(
     f"{_S}Board.{name}" for name in ("legal_moves", "neighbour_tiles", "neighbours", "successors", "legal_directions")))
+GOAL_TESTS = (_S + "Board.is_goal",)  #: testing a board for the goal (A* tests the boards it takes out of the queue)
 
 
-@cases_cache()
-def search_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
-    """The search boards with their true distance C and, for every board A* may expand, its f = g + h.
-
-    A* with Manhattan (a consistent heuristic) expands only boards with f = g + h <= C, each once, in
-    order of nondecreasing f; a breadth-first search from the start that never goes past f > C finds
-    them all with their true g (every board on a shortest path to such a board has f <= C too).
-    """
+def _f_values(board: Board, h: Callable[[Board], int], limit: int) -> dict[Board, int]:
+    """f = g + h of every board with f <= ``limit`` (A* with the consistent ``h`` expands every one with f < limit,
+    some with f = limit): a breadth-first search that never steps past f > limit finds each with its true g, as f
+    never drops along a shortest path when h is consistent."""
     from collections import deque
 
     from tilelab.sliding.search import children
 
-    out = []
-    for board in _search_boards():
-        limit = _true_distance(board)
-        g = {board: 0}
-        queue = deque([board])
-        while queue:
-            node = queue.popleft()
-            for _, child in children(node):
-                if child not in g and g[node] + 1 + manhattan(child) <= limit:
-                    g[child] = g[node] + 1
-                    queue.append(child)
-        out.append((board, limit, {node: depth + manhattan(node) for node, depth in g.items()}))
-    return tuple(out)
+    g = {board: 0}
+    queue = deque([board])
+    while queue:
+        node = queue.popleft()
+        for _, child in children(node):
+            if child not in g and g[node] + 1 + h(child) <= limit:
+                g[child] = g[node] + 1
+                queue.append(child)
+    return {node: depth + h(node) for node, depth in g.items()}
 
 
-def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[Any]) -> tuple[str, Any] | None:
-    """Why the boards an answer expanded (in order) are not what A* with Manhattan expands, with the board to show."""
-    done: set[Board] = set()
+@cases_cache()
+def search_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
+    """The boards solved with h = Manhattan, with their true distance C and :func:`_f_values`."""
+    return tuple((board, _true_distance(board), _f_values(board, manhattan, _true_distance(board)))
+                 for board in _search_boards())
+
+
+@functools.lru_cache(maxsize=1)
+def blind_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
+    """The boards solved with h = 0, all near the goal, none random: A* takes every board nearer than the goal first
+    (f = g < C), so stopping when the goal is *generated* shows."""
+    boards = _boards_within(2, 2, 6) + _boards_within(2, 3, 8) + _boards_within(3, 3, 4)
+    return tuple((board, _true_distance(board), _f_values(board, no_guess, _true_distance(board))) for board in boards)
+
+
+def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[Any],
+               tested: list[Any]) -> tuple[str, Any] | None:
+    """Why the boards an answer expanded and tested for the goal (in order) are not what A* with a consistent h does,
+    and the board to show; None when they are. Any honest A* (a closed set or not, stale entries skipped or taken
+    again with a key at least their f, any tie-break) takes the start once, the boards in order of f, every one with
+    f < C, none with f > C, and tests for the goal only boards it takes out."""
+    seen: set[Board] = set()
     highest, previous = -1, None
     for node in expanded:
         if node is previous or not isinstance(node, Board):
             continue  # the same expansion seen twice (children and neighbours of one board), or not a board
         previous = node
-        if node in done:
-            return ("it expanded the board below twice: with a consistent h such as Manhattan, A* takes each board "
-                    "out of the queue once with its shortest g and skips any older entry of it (IDA* and plain "
-                    "searches expand boards again)", node)
-        done.add(node)
         f = f_of.get(node)
         if f is None:
-            return (f"it expanded the board below, whose f = g + h is above {limit}, the length of the answer: "
-                    "A* never takes such a board (breadth-first search does)", node)
+            return (f"it expanded the board on the right, whose f = g + h is above {limit}: A* never takes such a "
+                    "board out of the queue. Is yours ordered by f = g + h(child)?", node)
+        if node in seen:
+            if node == board:
+                return ("it expanded the start a second time: A* remembers the boards it reached (best_g) and "
+                        "never queues the start again (IDA* starts over from it every round)", node)
+            highest = max(highest, f)  # an older entry of the board, taken again: its key was at least f
+            continue
         if f < highest:
-            return (f"it expanded the board below (f = g + h = {f}) after one with f = {highest}: A* always takes "
-                    "the waiting board with the smallest f next, with h = manhattan", node)
+            return (f"it expanded the board on the right (f = g + h = {f}) after one with f = {highest}: A* always "
+                    "takes the waiting board with the smallest f next", node)
+        seen.add(node)
         highest = f
+    missed = [node for node, f in f_of.items() if f < limit and node not in seen]
+    if missed:
+        node = min(missed, key=f_of.__getitem__)
+        return (f"it stopped before expanding the board on the right, whose f = g + h = {f_of[node]} is below "
+                f"{limit}: A* takes every such board out before the goal. Does yours stop when it generates the "
+                "goal, or use another h than the one it is given?", node)
+    for node in tested:
+        if isinstance(node, Board) and node not in f_of:
+            return (f"it tested the board on the right for the goal, but A* never takes it out (its f = g + h is "
+                    f"above {limit}): test a board when you take it out of the queue, not when you generate it", node)
     return None
 
 
-@checker("solvers.search", allow=ALLOW["search"], prepare=search_cases, job=("tilelab.sliding:solve",))
-def check_search(answer: Callable[[Board], Any]) -> Result:
-    """``answer(board)`` returns the tiles to slide: optimal, found the way A* with Manhattan finds them."""
+def _takes_h(answer: Callable[..., Any]) -> bool:
+    """Does ``answer`` take ``(board, h)``? (One taking the board alone is A* with Manhattan.)"""
+    try:
+        inspect.signature(answer).bind(None, None)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+@checker("solvers.search", allow=ALLOW["search"], prepare=lambda: (search_cases(), blind_cases()),
+         job=("tilelab.sliding:solve",))
+def check_search(answer: Callable[..., Any]) -> Result:
+    """``answer(board, h)`` returns the tiles to slide: optimal, and found the way A* finds them, with h = Manhattan
+    and with h = 0 (an answer taking the board alone is run with Manhattan only)."""
     name = "solvers.search"
-    cases = search_cases()
+    with_h = _takes_h(answer)
+    cases = [(board, "Manhattan", limit, f_of) for board, limit, f_of in search_cases()]
+    if with_h:
+        cases += [(board, "0", limit, f_of) for board, limit, f_of in blind_cases()]
+    cases.sort(key=lambda case: (case[2], case[0].rows * case[0].cols))  # nearest first: the smallest mistake first
     expansions = 0
-    for board, limit, g in cases:
-        with counting(*EXPANSIONS, record=True) as tally:
-            moves = answer(board)
-            moves = list(moves) if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Board)) else moves
+    for board, guess, limit, f_of in cases:
+        with counting(*EXPANSIONS, record=True) as tally, counting(*GOAL_TESTS, record=True) as goals:
+            moves = answer(board, SEARCH_GUESSES[guess]) if with_h else answer(board)
+        expanded, tested, where = tally["args"], goals["args"], f"with h = {guess}"
+        if isinstance(moves, tuple) and len(moves) == 2 and isinstance(moves[0], (list, tuple)):
+            return Result(name, False, f"{where}, you returned a pair {reprlib.repr(moves)}: return only the list of "
+                          "tiles to slide", board, _show(board))
+        if hasattr(moves, "__iter__") and not isinstance(moves, (str, bytes, Board)):
+            moves = list(moves)
+        if moves is None:
+            hint = "it is the goal: test the boards you take out" if board.is_goal() else "did the queue run empty?"
+            return Result(name, False, f"{where}, you returned None on the board below: return the list of tiles "
+                          f"to slide ({hint})", board, _show(board))
         if not isinstance(moves, list):
-            return Result(name, False, f"return the list of tiles to slide, not {moves!r}", board, _show(board))
+            return Result(name, False, f"{where}, you returned {reprlib.repr(moves)}: return the list of tiles to slide",
+                          board, _show(board))
         try:
             end = board.play_all(moves)
         except (ValueError, TypeError) as exc:
-            return Result(name, False, f"an illegal move on the board below: {exc}", board, _show(board))
+            return Result(name, False, f"{where}, an illegal move on the board below: {exc}", board, _show(board))
         if not end.is_goal():
-            return Result(name, False, f"your moves {moves!r} do not reach the goal from the board below",
+            return Result(name, False, f"{where}, your moves {reprlib.repr(moves)} do not reach the goal from the board below",
                           board, _show(board))
         if len(moves) != limit:
-            return Result(name, False, f"you used {len(moves)} moves on the board below; the fewest is {limit}",
-                          board, _show(board))
-        if limit > 1 and not tally["args"]:
+            return Result(name, False, f"{where}, you used {len(moves)} moves on the board below; the fewest is "
+                          f"{limit}", board, _show(board))
+        if limit > 1 and not expanded:
             return Result(name, False, "right, but the check cannot see your search: expand each board with "
-                          "children(board), as the exercise says, so that it can tell A* from other searches",
-                          board, _show(board))
-        why = _not_astar(board, limit, g, tally["args"])
+                          "children(board) so that it can tell A* from other searches", board, _show(board))
+        why = _not_astar(board, limit, f_of, expanded, tested)
         if why is not None:
             message, shown = why
-            return Result(name, False, f"right length, but not A*: on the {board.rows}x{board.cols} board "
-                          f"{_inline(board)} {message}", shown, _show(shown))
-        expansions += len(tally["args"])
-    return Result(name, True, f"A*: optimal on all {len(cases)} boards (2x3 and 3x3, up to {cases[-1][1]} moves), "
-                  f"each board expanded once, in order of f = g + h ({expansions:,} expansions)")
+            return Result(name, False, f"right length, but not A*: {where}, from the start on the left ({limit} "
+                          f"move{'s' * (limit != 1)} away), {message}", board, _side_by_side(board, shown))
+        expansions += len(expanded)
+    largest = max(limit for _, _, limit, _ in cases)
+    guesses = "h = Manhattan and h = 0" if with_h else "h = Manhattan"
+    return Result(name, True, f"A*: optimal on all {len(cases)} searches ({guesses}; 2x2, 2x3 and 3x3 boards up to "
+                  f"{largest} moves), boards taken in order of f = g + h ({expansions:,} expansions)")
 
 
-def _inline(board: Board) -> str:
-    """A board on one line for a message (``1 2 3 / 4 . 6 / 7 5 8``)."""
-    return " / ".join(" ".join(str(t) if t else "." for t in row) for row in board.grid)
+def _side_by_side(start: Board, other: Board) -> str:
+    """The start board and the board a message is about, side by side (just the start when they are one board)."""
+    if other == start:
+        return _show(start)
+    width = max(len("the start"), *map(len, str(start).splitlines())) + 6
+    pairs = itertools.zip_longest(["the start", *str(start).splitlines()], ["that board", *str(other).splitlines()])
+    return "".join(f"{a or '':<{width}}{b or ''}\n" for a, b in pairs)
 
 
 @functools.lru_cache(maxsize=1)

@@ -83,6 +83,7 @@ COURSE = (
     ("02a_2048_expectimax", "2048", "expectimax: chance nodes, by hand and as a recursion"),
     ("02b_2048_heuristics", "2048", "what makes a board \"good\", and players compared"),
     ("03a_sliding_parity", "sliding puzzle", "inversions and parity: why half of all arrangements are unsolvable"),
+    ("03b_sliding_reachable", "sliding puzzle", "breadth-first search: every reachable board, the parity rule checked on every arrangement"),
     ("03c_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
     ("04a_sliding_search", "sliding puzzle", "BFS and A*: searching for the shortest solution"),
     ("04b_sliding_idastar", "sliding puzzle", "IDA* with almost no memory, linear conflict, the searches watched"),
@@ -92,7 +93,8 @@ COURSE = (
     ("05b_match3_dead_boards", "match-3", "dealing without ready matches, dead boards, reshuffles"),
     ("05c_match3_specials", "match-3", "special candies: striped, wrapped, colour bombs"),
     ("05d_match3_bugs", "match-3", "bugs in published match-3 code: CheckDispel, RemoveCandys, lowest-first clearing"),
-    ("06_2048_learning", "2048", "a player that learns from its own games (TD learning, n-tuple networks)"),
+    ("06a_2048_learning", "2048", "learning to play: afterstates, n-tuple networks and the TD(0) update"),
+    ("06b_2048_training", "2048", "a player that learns from its own games: the learner's loop, trained live and measured"),
 )
 
 

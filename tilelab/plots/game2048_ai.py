@@ -5,7 +5,7 @@
 - :func:`plot_depth_tradeoff`: search depth against strength (median score) and speed (ms per move);
 - :func:`plot_values`: one decision's expected value per direction (the "thinking" panel as a chart);
 - :func:`plot_reach`: share of games reaching 2048, 4096, 8192... per player;
-- :func:`plot_tuples`: the cells of n-tuples on the 4x4 grid, one tuple per panel (lesson 06).
+- :func:`plot_tuples`: the cells of n-tuples on the 4x4 grid, one tuple per panel (lessons 6a, 6b).
 
 Inputs are plain data (``{player: [max tiles]}``, ``{player: [scores]}``, rows of numbers), so the
 lesson can plot saved benchmark results as easily as fresh games.
@@ -77,9 +77,22 @@ def plot_max_tiles(results: Mapping[str, Sequence[int]], *, title: str = "Larges
     counts = "games per player: " + ", ".join(f"{n} {len(results[n])}" for n in names)
     sizes = {len(t) for t in results.values()}
     counts = f"{sizes.pop()} games per player" if len(sizes) == 1 else counts
-    ax.set_xlabel(counts, fontsize=8, color="#666")
-    fig.tight_layout()
+    _fit_footnote(fig, ax.set_xlabel(counts, fontsize=8, color="#666"))
     return fig
+
+
+def _fit_footnote(fig: Figure, label) -> None:
+    """Lay the figure out, breaking the footnote ``label`` into lines (at its commas) until it fits inside the
+    figure: a long list of players, centred under axes pushed left by the legend, would be cut off at the edge.
+    """
+    parts = label.get_text().split(", ")
+    for lines in range(1, len(parts) + 1):
+        per_line = -(-len(parts) // lines)  # ceiling division: parts per line
+        label.set_text(",\n".join(", ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line)))
+        fig.tight_layout()
+        box = label.get_window_extent(fig.canvas.get_renderer())
+        if box.x0 >= 0 and box.x1 <= fig.bbox.x1:
+            return
 
 
 def plot_scores(results: Mapping[str, Sequence[float]], *, title: str = "Final score", log: bool = True) -> Figure:
@@ -267,20 +280,29 @@ def plot_expectimax_tree(tree, step: int | None = None, *, title: str | None = N
     return fig
 
 
-# ---------------------------------------------------------------------------------- n-tuples (lesson 06)
+# ---------------------------------------------------------------------------------- n-tuples (lessons 6a, 6b)
+def _ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th", ... (up to 20)."""
+    return str(n) + {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+
+
 TUPLE_COLOURS = ("#e15759", "#4e79a7", "#59a14f", "#f28e2b", "#b07aa1", "#76b7b2", "#edc948", "#ff9da7")
 
 
 def plot_tuples(tuples: Sequence[Sequence[int]], titles: Sequence[str] | None = None, *,
-                title: str | None = None) -> Figure:
+                title: str | None = None, order: bool = False) -> Figure:
     """One 4x4 grid per tuple: its cells shaded and labelled with their numbers ``4 * row + col`` (the
-    numbering the lesson uses); the panel's title lists them in the order the tuple reads them.
+    numbering the lesson uses); the panel's title lists them in the order the tuple reads them. With
+    ``order=True`` each cell also shows, small in its top-left corner, its place in that order ("1st", "2nd",
+    ...): the 1st cell's exponent is the units digit of the tuple's index, the 2nd's the 16s digit.
 
     Every tuple gets a panel of its own, so even four 6-cell tuples that share cells stay readable.
 
     >>> fig = plot_tuples([(0, 1, 2, 3, 4, 5), (4, 5, 6, 8, 9, 10)])
     >>> len(fig.axes), [t.get_text() for t in fig.axes[1].texts][:3]
     (2, ['4', '5', '6'])
+    >>> [t.get_text() for t in plot_tuples([(5, 1)], order=True).axes[0].texts]
+    ['5', '1st', '1', '2nd']
     """
     tuples = [tuple(int(c) for c in t) for t in tuples]
     if not tuples or any(not t or not all(0 <= c < 16 for c in t) for t in tuples):
@@ -298,11 +320,14 @@ def plot_tuples(tuples: Sequence[Sequence[int]], titles: Sequence[str] | None = 
         for k in range(5):
             ax.plot([0, 4], [k, k], color="#bbb", lw=1)
             ax.plot([k, k], [0, 4], color="#bbb", lw=1)
-        for cell in cells:
+        for place, cell in enumerate(cells, start=1):
             row, col = divmod(cell, 4)
             ax.add_patch(plt.Rectangle((col + 0.06, row + 0.06), 0.88, 0.88, color=colour, alpha=0.35))
-            ax.text(col + 0.5, row + 0.5, str(cell), ha="center", va="center", fontsize=13,
+            ax.text(col + 0.5, row + 0.55, str(cell), ha="center", va="center", fontsize=13,
                     fontweight="bold", color="#1f1f1f")
+            if order:
+                ax.text(col + 0.12, row + 0.1, _ordinal(place), ha="left", va="top", fontsize=7.5, color="#333",
+                        gid="reading-order")
         ax.set_title(titles[i] if titles is not None else str(cells), fontsize=10)
     if title:
         fig.suptitle(title, fontsize=11)

@@ -312,7 +312,7 @@ def plot_neighbourhood(board: Board, depth: int = 2, metric: str = "single") -> 
         draw_board(ax, board, highlight=moved if layer_of[board] else ())
     fig.suptitle(
         f"Every board within {depth} {metric}-tile move{'s' if depth > 1 else ''}: "
-        f"{len(layer_of)} boards, {len(edges)} moves (orange: touch it to go back one level)",
+        f"{len(layer_of)} boards joined by {len(edges)} lines, one per move (orange: touch it to go back one layer)",
         fontsize=11,
     )
     fig.neighbourhood = {"layers": layers, "edges": edges}

@@ -226,8 +226,10 @@ def assignment_notebook(nb: Any, lesson: str) -> tuple[Any, list[Exercise]]:
         # line between the stub and its check: the student sees the student edition's cell.
         cell.source = (f"{stub.rstrip()}\n" if stub.strip() else "") + f"{BEGIN}\n{answer}{END}\n{tail}"
         cell.metadata["nbgrader"] = _nbgrader_meta(grade_id, solution=True, grade=False)
+        # an optional exercise's test is optional too: a reader who skips the deeper cells skips it with them
+        test_tags = [TEST_TAG, DEEPER_TAG] if DEEPER_TAG in t else [TEST_TAG]
         test = nbformat.v4.new_code_cell(_test_source(tail, _check_calls(tail)),
-                                         metadata={"tags": [TEST_TAG], "editable": False, "deletable": False})
+                                         metadata={"tags": test_tags, "editable": False, "deletable": False})
         test.id = _cell_id(f"test-{grade_id}", {c.get("id") for c in cells})  # the same on every build
         points = OPTIONAL_POINTS if DEEPER_TAG in t else POINTS
         test.metadata["nbgrader"] = _nbgrader_meta(f"test-{grade_id}", solution=False, grade=True, points=points)

@@ -7,7 +7,7 @@ the rules live in the engines. Imported lazily, so ``import tilelab.widgets`` st
 - :class:`Game2048AIWidget` -- the same board with "AI plays" and a thinking panel
 - :class:`SlidingWidget` -- the sliding-tile puzzle with numbers or a picture, hint and solve
 - :class:`Match3Widget` -- a match-3 candy board with cascades, hints, a step mode and specials
-- :class:`Game2048TDWidget` -- 2048 played by a learned n-tuple network (lesson 6)
+- :class:`Game2048TDWidget` -- 2048 played by a learned n-tuple network (lesson 6b)
 
 Step-through visualisers for the lessons' searches:
 
