@@ -47,7 +47,7 @@ __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",
     "case_seed", "cases_cache", "check", "checker",
     "counting", "equals_anything", "first_counterexample", "hidden_cases", "list_exercises", "package_calls", "report", "report_json", "reset_results",
-    "results", "time_limit",
+    "results", "side_by_side", "time_limit",
 ]
 
 #: A check's message stays short enough to read at a glance (the picture comes on top of it).
@@ -551,6 +551,24 @@ def _in_notebook() -> bool:
 
     shell = get_ipython()
     return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def side_by_side(*panels: tuple[str, str]) -> str:
+    """Monospace pictures next to each other, each under its title (a check's picture of two or more boards).
+
+    >>> print(side_by_side(("board", "0.\\n12"), ("yours", "..\\n12")))
+    board  yours
+    0.     ..
+    12     12
+    """
+    blocks = [[title, *picture.splitlines()] for title, picture in panels]
+    width = [max(len(line) for line in block) for block in blocks]
+    height = max(len(block) for block in blocks)
+    lines = []
+    for i in range(height):
+        cells = [(block[i] if i < len(block) else "").ljust(w) for block, w in zip(blocks, width)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
 
 
 def _shown(case: Any, show: Callable[[Any], str]) -> tuple[str, str | None]:

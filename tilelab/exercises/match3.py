@@ -38,7 +38,9 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab import IN_BROWSER
-from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, equals_anything, first_counterexample
+from tilelab.exercises import (
+    Result, as_real, case_seed, cases_cache, checker, equals_anything, first_counterexample, side_by_side,
+)
 from tilelab.exercises.allow import MATCH3_BOARD, NUMPY, Kit
 from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
@@ -98,33 +100,12 @@ def check_find_runs(answer: Callable[[Board], Any]) -> Result:
     return first_counterexample("match3.find_runs", student, reference, _random_boards(300), show=_show)
 
 
-def side_by_side(*panels: tuple[str, str]) -> str:
-    """Monospace pictures next to each other, each under its title.
-
-    >>> print(side_by_side(("board", "0.\\n12"), ("yours", "..\\n12")))
-    board  yours
-    0.     ..
-    12     12
-    """
-    blocks = [[title, *picture.splitlines()] for title, picture in panels]
-    width = [max(len(line) for line in block) for block in blocks]
-    height = max(len(block) for block in blocks)
-    lines = []
-    for i in range(height):
-        cells = [(block[i] if i < len(block) else "").ljust(w) for block, w in zip(blocks, width)]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
-
-
 @checker("match3.fall", allow=ALLOW["fall"], job=("tilelab.match3:fall",))
 def check_fall(answer: Callable[[Board], Board]) -> Result:
     """``answer(board)`` must let every candy drop as far as the holes below it allow."""
     name = "match3.fall"
-    n, sizes = 0, []  # the sizes tried, smallest first: the label says what was checked
-    for board in sorted(_random_boards(300, holes=True), key=lambda b: b.rows * b.cols):
-        n += 1
-        if (board.rows, board.cols) not in sizes:
-            sizes.append((board.rows, board.cols))
+    boards = sorted(_random_boards(300, holes=True), key=lambda b: b.rows * b.cols)
+    for board in boards:
         want = fall(board)[0]
         try:
             got = answer(board)
@@ -142,8 +123,8 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
                           f"kinds where the board you were given has {board.kinds}: pass board.kinds on", board, picture)
         return Result(name, False, "on the board below your board differs from where the candies end up",
                       board, picture)
-    shown = ", ".join(f"{rows}x{cols}" for rows, cols in sizes)
-    return Result(name, True, f"passed on all {n} boards with holes, of sizes {shown}")
+    sizes = ", ".join(dict.fromkeys(f"{b.rows}x{b.cols}" for b in boards))  # smallest first: the label says what was tried
+    return Result(name, True, f"passed on all {len(boards)} boards with holes, of sizes {sizes}")
 
 
 def template_index(cells: tuple) -> int:

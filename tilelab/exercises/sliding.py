@@ -112,7 +112,8 @@ def _sized(result: Result, board: Board | None) -> Result:
     return Result(result.name, False, message, result.counterexample, result.picture)
 
 
-def _every_board(rows: int, cols: int) -> Iterator[Board]:
+def every_board(rows: int, cols: int) -> Iterator[Board]:
+    """Every arrangement of a ``rows x cols`` board, solvable or not, in rank order (:func:`tilelab.sliding.rank`)."""
     for tiles in itertools.permutations(range(rows * cols)):
         yield Board.trusted(tiles, rows, cols, tiles.index(0))
 
@@ -132,7 +133,7 @@ def _truth_value(value: Any) -> Any:
 @checker("sliding.inversions", allow=ALLOW["inversions"], job=("tilelab.sliding:inversions",))
 def check_inversions(answer: Callable[[Board], Any]) -> Result:
     """Compare ``answer(board)`` with :func:`tilelab.sliding.inversions` (every 2x2 and 2x3 board first)."""
-    cases = itertools.chain(_every_board(2, 2), _every_board(2, 3), _random_boards(200))
+    cases = itertools.chain(every_board(2, 2), every_board(2, 3), _random_boards(200))
     result = first_counterexample("sliding.inversions", answer, inversions, cases, show=_show)
     return _sized(result, result.counterexample)
 
@@ -145,7 +146,7 @@ def _bfs_truth(p: Board) -> bool:
 def check_is_solvable(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must say whether the goal can be reached, for every shape."""
     name = "sliding.is_solvable"
-    exhaustive = itertools.chain.from_iterable(_every_board(r, c) for r, c in EXHAUSTIVE_SHAPES)
+    exhaustive = itertools.chain.from_iterable(every_board(r, c) for r, c in EXHAUSTIVE_SHAPES)
     rng = np.random.default_rng(case_seed(SEED))
     sampled = [random_board(r, c, rng=rng) for r, c in SAMPLED_TABLE_SHAPES for _ in range(150)]
     truth = first_counterexample(
@@ -217,7 +218,7 @@ def _solvable_boards(rows: int, cols: int) -> list[tuple[int, Board]]:
     """``(moves to the goal, board)`` for every solvable ``rows x cols`` board, nearest the goal first."""
     if (rows, cols) not in _SOLVABLE:
         table = distance_table(rows, cols)
-        boards = [(int(table[k]), board) for k, board in enumerate(_every_board(rows, cols)) if table[k] >= 0]
+        boards = [(int(table[k]), board) for k, board in enumerate(every_board(rows, cols)) if table[k] >= 0]
         _SOLVABLE[rows, cols] = sorted(boards, key=lambda pair: pair[0])  # stable: rank order within a distance
     return _SOLVABLE[rows, cols]
 

@@ -10,15 +10,15 @@ An answer may build and read boards and make moves; the package's own searches d
 
 from __future__ import annotations
 
-import itertools
 import traceback
 from collections import deque
 from typing import Any, Callable
 
 import numpy as np
 
-from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, counting
+from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, counting, side_by_side
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
+from tilelab.exercises.sliding import every_board
 from tilelab.sliding import Board, random_board
 
 SEED = 2024
@@ -28,11 +28,6 @@ _S = "tilelab.sliding:"
 def _show(p: Board) -> str:
     """A board as its monospace picture (the result draws it under the message)."""
     return f"{p}\n"
-
-
-def _every_board(rows: int, cols: int) -> Any:
-    for tiles in itertools.permutations(range(rows * cols)):
-        yield Board.trusted(tiles, rows, cols, tiles.index(0))
 
 
 
@@ -78,7 +73,7 @@ def bfs_cases() -> tuple[tuple[Board, dict[tuple[int, ...], int]], ...]:
     to every board it reaches (the seeded starts come from the grader's seed inside
     :func:`tilelab.exercises.hidden_cases`)."""
     goal = Board.goal(2, 2)
-    starts = [goal] + [p for p in _every_board(2, 2) if p != goal]
+    starts = [goal] + [p for p in every_board(2, 2) if p != goal]
     rng = np.random.default_rng(case_seed(SEED + 3))
     for rows, cols in BFS_SHAPES:
         home = Board.goal(rows, cols)
@@ -108,19 +103,12 @@ def _moves(n: int) -> str:
     return f"{n} move" if n == 1 else f"{n} moves"
 
 
-def _side_by_side(start: Board, board: Board, label: str) -> str:
-    """The start and the board a message is about, next to each other under their labels."""
-    left, right = str(start).splitlines(), str(board).splitlines()
-    width = max(len("start"), *(len(line) for line in left)) + 5
-    return "\n".join([f"{'start':<{width}}{label}"] + [f"{a:<{width}}{b}" for a, b in zip(left, right)]) + "\n"
-
-
 def _bfs_verdict(name: str, got: Any, start: Board, truth: dict[tuple[int, ...], int]) -> Result | None:
     """What is wrong with ``got`` as every board ``start`` reaches with its fewest moves (nearest first), or None."""
     shape = f"{start.rows}x{start.cols}"
 
     def wrong(message: str, board: Board | None = None, label: str = "board") -> Result:
-        picture = _show(start) if board is None else _side_by_side(start, board, label)
+        picture = _show(start) if board is None else side_by_side(("start", str(start)), (label, str(board))) + "\n"
         return Result(name, False, message, start, picture)
 
     if not isinstance(got, dict):

@@ -52,6 +52,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, counting, first_counterexample
+from tilelab.exercises import side_by_side
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import Board, is_solvable, random_board
 from tilelab.sliding.heuristics import manhattan, misplaced
@@ -359,8 +360,8 @@ def _f_values(board: Board, h: Callable[[Board], int], limit: int) -> dict[Board
 @cases_cache()
 def search_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
     """The boards solved with h = Manhattan, with their true distance C and :func:`_f_values`."""
-    return tuple((board, _true_distance(board), _f_values(board, manhattan, _true_distance(board)))
-                 for board in _search_boards())
+    return tuple((board, limit, _f_values(board, manhattan, limit))
+                 for board, limit in ((board, _true_distance(board)) for board in _search_boards()))
 
 
 @functools.lru_cache(maxsize=1)
@@ -368,7 +369,8 @@ def blind_cases() -> tuple[tuple[Board, int, dict[Board, int]], ...]:
     """The boards solved with h = 0, all near the goal, none random: A* takes every board nearer than the goal first
     (f = g < C), so stopping when the goal is *generated* shows."""
     boards = _boards_within(2, 2, 6) + _boards_within(2, 3, 8) + _boards_within(3, 3, 4)
-    return tuple((board, _true_distance(board), _f_values(board, no_guess, _true_distance(board))) for board in boards)
+    return tuple((board, limit, _f_values(board, no_guess, limit))
+                 for board, limit in ((board, _true_distance(board)) for board in boards))
 
 
 def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[Any],
@@ -477,9 +479,7 @@ def _side_by_side(start: Board, other: Board) -> str:
     """The start board and the board a message is about, side by side (just the start when they are one board)."""
     if other == start:
         return _show(start)
-    width = max(len("the start"), *map(len, str(start).splitlines())) + 6
-    pairs = itertools.zip_longest(["the start", *str(start).splitlines()], ["that board", *str(other).splitlines()])
-    return "".join(f"{a or '':<{width}}{b or ''}\n" for a, b in pairs)
+    return side_by_side(("the start", str(start)), ("that board", str(other))) + "\n"
 
 
 @functools.lru_cache(maxsize=1)
