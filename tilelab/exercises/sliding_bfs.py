@@ -11,7 +11,6 @@ An answer may build and read boards and make moves; the package's own searches d
 from __future__ import annotations
 
 import traceback
-from collections import deque
 from typing import Any, Callable
 
 import numpy as np
@@ -19,7 +18,7 @@ import numpy as np
 from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, counting, side_by_side
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.exercises.sliding import every_board
-from tilelab.sliding import Board, random_board
+from tilelab.sliding import Board, bfs_distances, random_board
 
 SEED = 2024
 _S = "tilelab.sliding:"
@@ -47,26 +46,6 @@ BFS_STEPS = (_S + "play", _S + "legal_moves", _S + "Board.__init__", *(
                                       "tile_for", "legal_directions")))
 
 
-def _reachable(start: Board) -> dict[tuple[int, ...], int]:
-    """The fewest single-tile moves from ``start`` to every board it can reach (breadth-first search on tuples)."""
-    rows, cols = start.shape
-    near = [[(r + dr) * cols + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-             if 0 <= r + dr < rows and 0 <= c + dc < cols] for r, c in (divmod(i, cols) for i in range(rows * cols))]
-    found = {start.tiles: 0}
-    queue = deque([start.tiles])
-    while queue:
-        tiles = queue.popleft()
-        blank = tiles.index(0)
-        for cell in near[blank]:
-            moved = list(tiles)
-            moved[blank], moved[cell] = moved[cell], 0
-            child = tuple(moved)
-            if child not in found:
-                found[child] = found[tiles] + 1
-                queue.append(child)
-    return found
-
-
 @cases_cache()
 def bfs_cases() -> tuple[tuple[Board, dict[tuple[int, ...], int]], ...]:
     """Every 2x2 start (the goal first), then three starts of each of BFS_SHAPES, each with the fewest moves
@@ -78,7 +57,7 @@ def bfs_cases() -> tuple[tuple[Board, dict[tuple[int, ...], int]], ...]:
     for rows, cols in BFS_SHAPES:
         home = Board.goal(rows, cols)
         starts += [home, home.swap_tiles(1, 2), random_board(rows, cols, rng=rng)]
-    return tuple((start, _reachable(start)) for start in starts)
+    return tuple((start, {board.tiles: moves for board, moves in bfs_distances(start).items()}) for start in starts)
 
 
 class _Runaway(BaseException):
