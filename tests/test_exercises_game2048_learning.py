@@ -205,6 +205,21 @@ def test_learn_game_refuses_what_is_no_game():
     assert "no move makes" in check("2048learn.learn_game", no_moves_chosen).message
 
 
+def test_learn_game_names_the_missing_first_move_guard():
+    def no_guard(net, spawn, alpha=0.1):  # updates V(previous) while previous is still None
+        board = spawn(spawn(Board.empty(4)))
+        previous = None
+        while True:
+            moves = [play(board, d) for d in legal_moves(board)]
+            best = max(moves, key=lambda m: m.score + value_ref(net, m.board))
+            td_update_ref(net, previous, best.score + value_ref(net, best.board), alpha)
+            previous = best.board
+            board = spawn(best.board)
+
+    result = check("2048learn.learn_game", no_guard)
+    assert not result and "first move" in result.message and "previous is not None" in result.message, result
+
+
 def test_learn_game_refuses_the_package_learner():
     def trains(net, spawn, alpha=0.1):
         net.train(1, rng=1)

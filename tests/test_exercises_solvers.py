@@ -267,12 +267,20 @@ def test_the_admissible_check_tries_the_boards_where_mistakes_show():
     assert set(hidden) != set(tried) and {index[b] for b in hidden} >= set(exact)
 
 
-def test_admissible_must_also_beat_manhattan(tables):
-    for weak in (lambda p: 0, my_manhattan, lambda p: max(my_manhattan(p), misplaced(p))):
-        result = check("solvers.admissible", weak)
-        assert not result.passed and "not stronger than Manhattan" in result.message
+def test_admissible_must_be_linear_conflict(tables):
+    """The exercise asks for linear conflict: an admissible heuristic that is not it (weaker, half done, or
+    another good one) is refused on the nearest board where it differs, with both values."""
     mine = _lookup(tables)
-    assert check("solvers.admissible", lambda p: max(my_manhattan(p), mine(p))).passed
+    half_done = {"rows only": _wrong_conflict(keep_col=lambda t, c, cols: False),
+                 "columns only": _wrong_conflict(keep_row=lambda t, r, cols: False),
+                 "1 a tile, not 2": _wrong_conflict(per=1)}  # what readers of lesson 4b tried, and the old check took
+    for weak in (lambda p: 0, my_manhattan, lambda p: max(my_manhattan(p), misplaced(p)),
+                 lambda p: max(my_manhattan(p), mine(p)), *half_done.values()):
+        result = check("solvers.admissible", weak)
+        assert not result.passed and "not linear conflict" in result.message
+        board = result.counterexample
+        assert weak(board) != linear_conflict(board) and weak(board) <= distance(board)
+        assert f"linear conflict gives {linear_conflict(board)}" in result.message
 
 
 def test_bad_values_are_reported_kindly():
@@ -441,8 +449,10 @@ def _goal(board: Board) -> bool:
     return board.is_goal()
 
 
-def _best_g_search(key, *, stop_on_push=False, skip_stale=False, ties=lambda n: n, goal_test=None):
-    """A search with a dict of best g (the lesson's skeleton): entries (key(g, h, parent h), tie, g, board)."""
+def _best_g_search(key, *, stop_on_push=False, skip_stale=False, ties=lambda n: n, goal_test=None,
+                   g_from_f=False, requeue=True):
+    """A search with a dict of best g (the lesson's skeleton): entries (key(g, h, parent h), tie, g, board); two
+    slips of it: g = f + 1 (``g_from_f``), a board reached by a shorter path not queued again (``requeue=False``)."""
     def search(start: Board, h) -> list[int] | None:
         is_goal = goal_test(start) if goal_test else _goal
         if stop_on_push and is_goal(start):
@@ -451,14 +461,14 @@ def _best_g_search(key, *, stop_on_push=False, skip_stale=False, ties=lambda n: 
         queue = [(key(0, h(start), 0), ties(next(tie)), 0, start)]
         best_g, parent = {start: 0}, {start: None}
         while queue:
-            _, _, g, board = heapq.heappop(queue)
+            f, _, g, board = heapq.heappop(queue)
             if skip_stale and g > best_g[board]:
                 continue
             if not stop_on_push and is_goal(board):
                 return _path_to(board, parent)
             for tile, child in _expand(board):
-                g = best_g[board] + 1
-                if child not in best_g or g < best_g[child]:
+                g = f + 1 if g_from_f else best_g[board] + 1
+                if child not in best_g or (requeue and g < best_g[child]):
                     best_g[child], parent[child] = g, (board, tile)
                     if stop_on_push and is_goal(child):
                         return _path_to(child, parent)
@@ -568,6 +578,8 @@ WRONG_ASTARS = {
     "greedy order (h only)": (_best_g_search(lambda g, h, hp: h), "above"),
     "an inadmissible mix, g + 2h": (_best_g_search(lambda g, h, hp: g + 2 * h), "the fewest is"),
     "the parent's h": (_best_g_search(lambda g, h, hp: g + hp), "above"),
+    "g = f + 1 (the lesson's skeleton)": (_best_g_search(A_STAR, g_from_f=True), "g = f + 1"),
+    "a shorter path not queued again": (_best_g_search(A_STAR, requeue=False), "or g < best_g[child]"),
     "stops when the goal is generated (is_goal)": (_best_g_search(A_STAR, stop_on_push=True), "tested the board"),
     "stops when the goal is generated (== goal)": (
         _best_g_search(A_STAR, stop_on_push=True, goal_test=lambda s: Board.goal(s.rows, s.cols).__eq__), "stopped before"),

@@ -160,13 +160,18 @@ B_MADE_UP_BRANCHES = [("real", "90/10"), ("real", "75/25"), ("hint", "90/10"), (
                       ("cannot", None), ("cannot", None), ("real", "90/10")]
 B_MADE_UP = f"[verdict(g) for g in {B_MADE_UP_GAPS!r}]"
 B_FAST = "[float(4 * fours_spawned_fast(population[p]).mean()) for p in (0.1, 0.25)]"
+#: "Leave out p_four and it uses 0.1"
+B_DEFAULT_P_FOUR = ("[(s.cell, s.value, p) for s, p in spawn_outcomes(small)]"
+                    " == [(s.cell, s.value, p) for s, p in spawn_outcomes(small, 0.1)]")
+#: the exercise: "On a full board the loop never runs and the dict stays empty" (the skeleton and the solution)
+B_FULL_BOARD = "[len(f(Board.parse('2 4\\n8 16'), 0.1)) for f in (my_spawn_outcomes, solution_spawn_outcomes)]"
 B_STARTS = "[float(share), float(half), float(tries.mean()), float(1.96 * tries.std(ddof=1) / np.sqrt(tries.size))]"
 FETCH_B = [
     "GAMES", "BATCH", "REPEATS", "RUNS", "ENGINE", "identity == record.score", "tile_points(8)",
     "[tile_points(2 ** k) for k in range(1, 18)]", "[len(record.spawns), record.moves_played, len(record.start.tile_map())]",
     "[len(spawn_outcomes(small)), len(small.empty_cells())]", "int(covered)", B_PAIRS, B_FIRST_PAIR, B_LOST, B_MOVES,
     "len(population[0.1].scores)", B_RERUNS, B_VERDICTS, B_IN_ORDER, B_LUCK, B_MADE_UP, "float(gap)", B_FAST, B_STARTS,
-    "[callable(f) for f in (rerun_means, verdict, interval)]",
+    "[callable(f) for f in (rerun_means, verdict, interval)]", B_DEFAULT_P_FOUR, B_FULL_BOARD,
 ]
 SETTINGS_B = [None, "browser", {"SEED": 300, "GAMES": 60, "BATCH": 4_000, "RUNS": 4},
               {"SEED": 1000, "GAMES": 400, "BATCH": 4_000, "RUNS": 20}]
@@ -224,6 +229,9 @@ def test_01b_claims_hold_at_every_setting(overrides):
     assert spawned == moves and start_tiles == 2
     # "The 2x2 board below has one blank": two outcomes
     assert ran["[len(spawn_outcomes(small)), len(small.empty_cells())]"] == [2, 1]
+    # "Leave out p_four and it uses 0.1"; the exercise: "On a full board ... the dict stays empty"
+    assert ran[B_DEFAULT_P_FOUR] is True
+    assert ran[B_FULL_BOARD] == [0, 0]
     # "each seed gives a pair of games that differ only in the rule"
     first, by_hand = ran[B_FIRST_PAIR]
     assert first == by_hand

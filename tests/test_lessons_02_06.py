@@ -220,6 +220,11 @@ SETTINGS_6B = [None, "browser", {"SEED": 7, "TRAIN_GAMES": 1000, "TEST_GAMES": 1
 def test_06b_claims_hold_at_every_setting(overrides):
     ran = run_at(L6B, overrides, FETCH_6B)
     checks_still_work(ran, exercises=1)  # the learner's loop
+    # "The check starts with its smallest net (one 2-cell tuple)"
+    from tilelab.exercises.game2048_learning import learn_cases
+
+    nets = [case[1] for case in learn_cases()]
+    assert [len(t) for t in nets[0].tuples] == [2] and nets[0].weights.size == min(n.weights.size for n in nets)
     # "LEFT and RIGHT score the most points now (4 + 4 and 8 + 8 merge). Is one of them the best move?" No: "The
     # moves that score most now are not the best here: the net values the boards they leave lower, by more than
     # the extra points they score"
@@ -233,18 +238,18 @@ def test_06b_claims_hold_at_every_setting(overrides):
     block, games, points = ran[FETCH_6B[2]]
     assert block == min(500, games) and points[-1] == games  # "each block of 500 games (fewer when fewer ...)"
     assert ran["net.curve[0].block"] == 2000  # deeper: "Its points average blocks of 2,000 games"
-    # "The learned 1-ply player beats the hand-made strategies"
+    # "On the same seeds, the 1-ply learned player made 2048 more often than lesson 2b's corner and greedy players"
     reached = ran["made_2048"]
     assert reached["TD 1-ply"] > max(reached["corner"], reached["greedy"])
-    # "tilelab ships the classroom net trained the same way for longer"; the big net "trained for far longer"
+    # "the shipped net (trained the same way, for longer)"; deeper: the big net "trained for far longer"
     shipped, live, big_games = ran[FETCH_6B[5]]
     assert shipped > live and big_games > 5 * shipped
-    # "the classroom net loses to lesson 2b's search ...: compare the median scores. A bigger net trained longer
-    # closes most of that gap with no search at all"
+    # deeper: "The classroom net loses to lesson 2b's search ...: compare the median scores. A bigger net trained
+    # longer closes most of that gap with no search at all"
     classroom, big, expectimax = ran[FETCH_6B[6]]
     assert classroom < big < expectimax and big - classroom > 0.5 * (expectimax - classroom)
     one, three = ran[FETCH_6B[7]]
-    assert one != three  # "They disagree"
+    assert one != three  # deeper: "They disagree"
     # deeper: "trained far longer"; the rounding "costs nothing these games can measure"; depth 4 "costs several
     # times as much"
     assert ran[FETCH_6B[8]] >= 10

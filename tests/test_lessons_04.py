@@ -46,8 +46,8 @@ A_SHARES = f"(lambda t: [int(((t >= 0) & (t <= distance(walked) - k)).sum()) for
 A_NEAR = "[b for b in [walked, start, example, *boards, *traps]]"
 A_STEP = "[distance(start), start.is_goal(), f, min(1 + manhattan(c) for _, c in children(start)), manhattan(board) + 1, board in [c for _, c in children(start)]]"
 A_FETCH = [
-    "[sizes[3], sizes[4], sizes[5]]", A_MOVES_TRUE,
-    "[len(bfs_reference(walked).moves), bfs_reference(walked).nodes]", A_SHARES,
+    "[__import__('math').factorial(n * n) // 2 for n in (3, 4, 5)]", A_MOVES_TRUE,
+    "[len(written[0]), written[1]]", A_SHARES,
     "[misplaced(example), manhattan(example), distance(example)]",
     "{name: [len(m), n, astar_reference(walked, guesses[name]).nodes] for name, (m, n) in found.items()}",
     "[[distance(b), len(astar_closed(b, mixed)), len(astar(b, mixed)[0])] for b in traps]",
@@ -63,7 +63,9 @@ A_FETCH = [
 A_CORE_ASTAR = "{name: [len(r.moves), r.nodes] for name, r in package.items()}"
 A_LAYERS = "[d, zero, nearer, goal_layer]"
 A_MAN_GE_MIS = f"all(manhattan(b) >= misplaced(b) for b in {A_NEAR})"
-A_FETCH += [A_CORE_ASTAR, A_LAYERS, A_MAN_GE_MIS]
+A_SMALLEST = "sorted({c[1] for c in __import__('tilelab.exercises.solvers', fromlist=['search_cases']).search_cases()})[:2]"
+A_TILES = "[[b.rows, b.cols, list(b.tiles)] for b in [walked, *boards, *traps]]"
+A_FETCH += [A_CORE_ASTAR, A_LAYERS, A_MAN_GE_MIS, A_SMALLEST, A_TILES]
 
 
 a = _lesson_runs(A, A_SETTINGS, A_FETCH)
@@ -75,14 +77,14 @@ def test_04a_runs_cleanly_and_its_exercises_check(a):
 
 
 def test_04a_counts_and_bfs(a):
-    three, four, five = a["[sizes[3], sizes[4], sizes[5]]"]
-    assert three == 181_440 and 1.0e13 < four < 1.1e13 and 7.75e24 < five < 7.85e24   # "about ten trillion", "7.8 × 10²⁴"
+    three, four, _ = a[A_FETCH[0]]
+    assert three == 181_440 and 1.0e13 < four < 1.1e13                         # "181,440", "about ten trillion"
     assert set(a[A_FETCH[9]]) <= {2, 3, 4}                                      # "from any board there are 2, 3 or 4 moves"
     length, expanded, truth = a[A_MOVES_TRUE]
-    assert length == truth                                                      # "BFS is optimal"
-    assert a["[len(bfs_reference(walked).moves), bfs_reference(walked).nodes]"] == [length, expanded]
+    assert length == truth                                                      # "it finds a shortest solution"
+    assert a[A_FETCH[2]] == [length, expanded]                                  # deeper: the BFS written out is the package's
     below, up_to, far = a[A_SHARES]                                             # boards at <= d-2 and <= d-1
-    assert truth == 0 or below <= expanded <= up_to                             # "every board closer than d-1, and some at d-1"
+    assert truth == 0 or below <= expanded <= up_to                             # deeper: "every board at most d − 2 ... then d − 1"
     assert far > 0.9 * three                                                    # "the farthest boards need almost all"
 
 
@@ -104,6 +106,43 @@ def test_04a_the_worked_round_and_the_exercise(a):
     solution, ours = a[A_FETCH[13]]
     _, _, truth = a[A_MOVES_TRUE]
     assert solution == ours == truth                             # the readable A* is the solution plus a count
+    assert a[A_SMALLEST] == [0, 1]                               # "check tries the goal itself, then one move away"
+
+
+def _stale_pushes(start, h) -> int:
+    """Lesson 4a's A* (section 4's steps), counting the entries queued while expanding a board from an older entry
+    (one taken out after a newer entry of the same board)."""
+    import heapq
+
+    from tilelab.sliding.search import children
+
+    number, queue, best_g, taken, olders, stale_pushes = 0, [(h(start), 0, start)], {start: 0}, {}, 0, 0
+    while queue:
+        f, n, board = heapq.heappop(queue)
+        if board.is_goal():
+            break
+        older = board in taken and taken[board] > n             # a newer entry of this board came out before
+        olders += older
+        taken[board] = max(taken.get(board, -1), n)
+        for _, child in children(board):
+            g = best_g[board] + 1
+            if child not in best_g or g < best_g[child]:
+                best_g[child], number = g, number + 1
+                stale_pushes += older
+                heapq.heappush(queue, (g + h(child), number, child))
+    return olders, stale_pushes
+
+
+def test_04a_an_older_entry_queues_nothing(a):
+    from tilelab.sliding import Board, manhattan
+
+    def inconsistent(p):                                     # the deeper part's `mixed`: admissible, not consistent
+        return manhattan(p) if sum(i * t for i, t in enumerate(p.tiles)) % 3 else 0
+
+    boards = [Board(tiles, rows, cols) for rows, cols, tiles in a[A_TILES]]
+    runs = [_stale_pushes(b, h) for h in (manhattan, lambda p: 0, inconsistent) for b in boards]
+    assert sum(olders for olders, _ in runs) > 0                # older entries do come out (on these boards)
+    assert all(pushes == 0 for _, pushes in runs)               # "its older entry, when it comes out later, queues nothing"
 
 
 def test_04a_astar_against_bfs_and_the_package(a):
@@ -151,6 +190,8 @@ B_FETCH = [
     "for k, t in traces.items()}", "distance(watch)", BROWSER_FLAG,
     "[[idastar_reference(b, manhattan).nodes, astar_reference(b, manhattan).nodes] for b in eight] + [more]",
     "len(__import__('tilelab.exercises.solvers', fromlist=['admissible_cases']).admissible_cases()[0])",
+    "(lambda s: [manhattan(s), linear_conflict(s), solution_heuristic(s)])(Board.parse('2 1 3 \\n 4 5 6 \\n 7 8 .'))",
+    "[sum(nodes[n]) for n in ('misplaced', 'manhattan', 'linear-conflict')]",
 ]
 
 
@@ -168,6 +209,7 @@ def test_04b_ida_star_is_the_package_s_and_optimal_even_with_h_zero(b):
         assert bounds[0] == h_start                           # "the first bound is h(start)"
         assert all(x < y for x, y in zip(bounds, bounds[1:]))  # "each failed round raises the bound"
         assert bounds[-1] == truth                            # "the last bound is the solution's length"
+        assert all(y - x >= 2 and (y - x) % 2 == 0 for x, y in zip(bounds, bounds[1:]))  # "steps of 2", f's parity
     (zero, man), truth = b[B_FETCH[1]]
     assert zero[0] == man[0] == truth                         # h = 0 is admissible: still optimal
     assert zero[1] == list(range(truth + 1))                  # iterative deepening: depth 0, then 1, then 2, ...
@@ -188,7 +230,10 @@ def test_04b_linear_conflict_and_what_sharper_heuristics_save(b):
     m, man, lc, truth = b[B_FETCH[3]]
     assert m <= man <= lc < truth                            # "each at least as large as the one before"
     first, second = b["list(ratios.values())"]
-    assert first > 2 * second and second > 1                 # "both save work, and the first saves far more"
+    assert first > 2 * second and second > 1                 # "the first saves far more" (and both save work)
+    mis, man, lc = b[B_FETCH[11]]
+    assert first == mis / man and second == man / lc         # the ratios divide the counts: the bars' means
+    assert b[B_FETCH[10]] == [2, 4, 4]                        # the smallest case: Manhattan 2, "it should be 4"
 
 
 def test_04b_watched_searches(b):

@@ -274,8 +274,9 @@ def _site(tmp_path: Path, settings: dict) -> Path:
     config["jupyter-config-data"]["litePluginSettings"][lite_fetch.KERNEL_PLUGIN].update(settings)
     (out / "jupyter-lite.json").write_text(json.dumps(config))
     (out / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps({"packages": {}}))
-    (out / "lab").mkdir()
-    (out / "lab" / "index.html").write_text(_APP_PAGE)
+    for app in ("lab", "repl"):
+        (out / app).mkdir()
+        (out / app / "index.html").write_text(_APP_PAGE)
     lite.add_board_keys(out)
     return out
 
@@ -311,6 +312,10 @@ def test_check_site_refuses_a_lab_page_without_the_board_keys_script(tmp_path: P
     out = _site(tmp_path, {"pyodideUrl": "./static/pyodide/pyodide.js"})
     (out / "lab" / "index.html").write_text(_APP_PAGE)
     with pytest.raises(lite_fetch.LiteBuildError, match="board keys"):
+        lite.check_site(out)
+    lite.add_board_keys(out)
+    (out / "repl" / "index.html").unlink()  # a site built without the REPL: the website's boards could not play
+    with pytest.raises(lite_fetch.LiteBuildError, match="repl/index.html is missing"):
         lite.check_site(out)
 
 

@@ -24,7 +24,8 @@ from tilelab.teach import lesson_paths
 from tilelab.teach.__main__ import main as teach_main
 from tilelab.teach.lessons import DEEPER_TAG, SOLUTION_TAG, TEACHER_TAG, tags
 from tilelab.teach.links import lesson_links
-from tilelab.teach.site import WIDGET_VIEW, build_site, site_notebook
+from tilelab.teach.site import WIDGET_VIEW, board_code, build_site, site_notebook
+from tilelab.widgets.frames import FRAMES_MIME
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSONS = lesson_paths(ROOT / "notebooks")
@@ -119,10 +120,65 @@ def test_every_board_shows_its_picture_and_where_to_play_it(sites: dict) -> None
         widgets = [o for c in nb.cells if c.cell_type == "code" and SOLUTION_TAG not in tags(c)
                    for o in c.outputs if WIDGET_VIEW in o.get("data", {})]
         pictures = [o for o in widgets if "image/png" in o["data"]]
+        boards = [o for o in widgets if FRAMES_MIME not in o["data"]]
         page = _page(sites["student"], path.stem)
         assert page.count('class="tl-play"') >= len(widgets), path.name
         assert page.count("<img") >= len(pictures), path.name
         assert "widget-view+json" not in page and "@jupyter-widgets" not in page
+        # a lite site beside it: each board (not a stepper: it steps in the page) can be played in the page
+        live = re.findall(r'<div class="tl-live" data-src="([^"]+)"', page)
+        assert len(live) == len(boards), path.name
+        assert all(html.unescape(src).startswith(STUDENT_LITE + "repl/index.html?") for src in live), live
+
+
+def _boards() -> list[tuple[str, int, str]]:
+    """(lesson, cell, the code the site plays it with) for every board of every lesson."""
+    found = []
+    for path in LESSONS:
+        nb = nbformat.read(path, as_version=4)
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type == "code" and any(WIDGET_VIEW in o.get("data", {}) and FRAMES_MIME not in o["data"]
+                                                for o in cell.outputs):
+                found.append((path.stem, index, board_code(nb, index)))
+    return found
+
+
+_RUN_BOARD = """
+import ast, sys
+import ipywidgets
+code = sys.stdin.read()
+tree = ast.parse(code)
+last = ast.Expression(tree.body.pop().value)
+ns = {}
+exec(compile(tree, "<board>", "exec"), ns)
+board = eval(compile(last, "<board>", "eval"), ns)
+bundle = board._repr_mimebundle_() if hasattr(board, "_repr_mimebundle_") else {}
+assert isinstance(board, ipywidgets.DOMWidget) or "application/vnd.jupyter.widget-view+json" in bundle, type(board)
+print(type(board).__name__)
+"""
+
+
+def test_every_board_cell_runs_after_the_parameters_cell_alone() -> None:
+    """What the site plays and what a student runs after a restart: the parameters cell, then the board's cell,
+    in a fresh Python, ends with the board (a widget)."""
+    boards = _boards()
+    assert len(boards) >= 9
+    for lesson, index, code in boards:
+        done = subprocess.run([sys.executable, "-c", _RUN_BOARD], input=code, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "MPLBACKEND": "Agg"})
+        assert done.returncode == 0, f"{lesson} cell {index}:\n{done.stderr[-2000:]}"
+        assert done.stdout.strip().endswith("Widget"), (lesson, index, done.stdout)
+
+
+def test_a_board_cell_that_needs_an_earlier_cell_is_refused() -> None:
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[v4.new_code_cell("SEED = 1", metadata={"tags": ["parameters"]}),
+                                v4.new_code_cell("net = make()"), v4.new_code_cell("Board(net, rng=SEED)")])
+    with pytest.raises(ValueError, match=r"cell 2 reads Board, net.*parameters cell alone"):
+        board_code(nb, 2)
+    nb.cells[0].source = "SEED = 1 if IN_BROWSER else 2"
+    with pytest.raises(ValueError, match=r"parameters cell reads IN_BROWSER.*on its own"):
+        board_code(nb, 2)
 
 
 def test_going_deeper_is_marked_optional(sites: dict) -> None:

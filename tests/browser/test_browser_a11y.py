@@ -150,7 +150,9 @@ def student_site(tmp_path_factory: pytest.TempPathFactory):
     from tilelab.teach.__main__ import main as teach_main
 
     out = tmp_path_factory.mktemp("site")
-    assert teach_main(["site", str(out), "--notebooks", str(bl.NOTEBOOKS), "--edition", "student"]) == 0
+    # with a lite site's address: the board's page also has its "Play this board here" button
+    assert teach_main(["site", str(out), "--notebooks", str(bl.NOTEBOOKS), "--edition", "student",
+                       "--student-lite-url", "../lite/"]) == 0
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args) -> None:

@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import socketserver
 import sys
@@ -344,6 +345,11 @@ def test_first_start_and_hello(lite: Lite, on_failure: LitePage) -> None:
     on_failure.open_notebook("00_start_here.ipynb")
     TIMINGS["kernel_ready_s"] = round(time.perf_counter() - t0, 1)
     assert on_failure.page.evaluate("() => window.__tilelabSawStarting"), "nothing said the kernel was starting"
+    # stored outputs render as in JupyterLab before any cell runs (lesson 00's course map is a table, not its text
+    # joined by commas), and the table of contents reads the lesson's markdown outputs without an error
+    tables = on_failure.page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea-output table")
+    assert tables.count() >= 1, "lesson 00's stored course map does not show as a table"
+    assert not [line for line in on_failure.console if "table of contents" in line], on_failure.console_errors()
     on_failure.wait_for(lambda: on_failure.page.locator(".tilelab-kernel-starting").count() == 0 or None, 10,
                         "the 'Python is starting' line to go once the kernel is ready")
     t1 = time.perf_counter()
@@ -460,4 +466,93 @@ def test_sliding_board_plays_by_click_and_key(lite: Lite, on_failure: LitePage) 
         page.kernel_json("board_state()")), 30, "the key to slide a tile")
     assert_sliding_pixels(view, moved)
     assert page.widget_errors() == []
+    assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"
+
+
+# ------------------------------------------------------------------ boards played in the website's pages
+_ROW = re.compile(r"row (\d+): ([^;.]+)")
+
+
+def _announced(frame: Any) -> str:
+    return frame.locator(".tilelab-announce").first.text_content(timeout=5_000) or ""
+
+
+def _blank(said: str) -> tuple[int, int, int]:
+    """(row, column, columns) of the blank in a sliding board's announced rows (counted from 0)."""
+    rows = [[cell.strip() for cell in text.split(",")] for _, text in _ROW.findall(said)]
+    for r, row in enumerate(rows):
+        if "blank" in row:
+            return r, row.index("blank"), len(row)
+    raise AssertionError(f"no blank in the announced rows: {said!r}")
+
+
+def _until(condition: Any, seconds: float) -> bool:
+    """Poll ``condition`` until it is true or ``seconds`` pass; whether it came true."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _start_board(page: Any, url: str) -> Any:
+    """Open the lesson's site page, press "Play this board here", wait for the live board; its frame."""
+    page.goto(url, wait_until="load")
+    picture = page.locator("div.output img").first
+    assert picture.is_visible(), "the stored picture shows before the reader asks for Python"
+    assert page.locator("iframe").count() == 0, "no Python starts before the reader asks"
+    page.locator("button.tl-live-start").first.click()
+    frame = page.frame_locator("iframe.tl-live-frame").first
+    frame.locator("canvas").last.wait_for(state="visible", timeout=BOOT_TIMEOUT_S * 1000)
+    assert not picture.is_visible(), "the live board replaces the stored picture"
+    return frame
+
+
+def test_site_boards_play_in_the_page(lite: Lite) -> None:
+    """The website built with the lite site beside it: a board's page starts Python only when asked, in the
+    page, and the board takes a move by key (2048, lesson 00) and by click (sliding puzzle, lesson 03c)."""
+    from tilelab.teach.site import build_site
+
+    lessons = Path(tempfile.mkdtemp(prefix="tilelab-site-lessons-"))
+    for name in ("00_start_here", "03c_sliding_shuffles"):
+        shutil.copy2(bl.NOTEBOOKS / f"{name}.ipynb", lessons / f"{name}.ipynb")
+    build_site(lite.out / "site", lessons, edition="student", lite_url="..", quiet=True)
+    shutil.rmtree(lessons)
+    page = lite.new_page("site").page
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    t0 = time.perf_counter()
+    frame = _start_board(page, lite.server.url("site/00_start_here.html"))
+    TIMINGS["site_board_ready_s"] = round(time.perf_counter() - t0, 1)
+    canvas = frame.locator("canvas").last
+    canvas.click()
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        canvas.press(key)
+        if _until(lambda: _announced(frame).startswith("slid"), 20):
+            break
+    said = _announced(frame)
+    assert said.startswith("slid"), f"no arrow key moved the 2048 board in the page (last said {said!r})"
+
+    frame = _start_board(page, lite.server.url("site/03c_sliding_shuffles.html"))
+    canvas = frame.locator("canvas").last
+    canvas.click()  # gives the board the keyboard (the first click slides nothing)
+    for key in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"):
+        canvas.press(key)
+        if _until(lambda: _announced(frame).startswith("slid"), 20):
+            break
+    br, bc, cols = _blank(_announced(frame))
+    rows = len(_ROW.findall(_announced(frame)))
+    c = 0 if bc != 0 else cols - 1  # a tile in the blank's row: a click slides it (and those between)
+    from tilelab.widgets.sliding_pictures import board_origin
+
+    size = canvas.evaluate("c => [c.width, c.height]")
+    box = canvas.bounding_box()
+    x0, y0, cell = board_origin(rows, cols, size[0], size[1])
+    before = _announced(frame)
+    canvas.click(position={"x": (x0 + (c + 0.5) * cell) * box["width"] / size[0],
+                           "y": (y0 + (br + 0.5) * cell) * box["height"] / size[1]})
+    assert _until(lambda: _announced(frame) != before and _announced(frame).startswith("slid"), 30), before
+    assert _blank(_announced(frame))[:2] == (br, c), _announced(frame)
+    assert errors == [], errors
     assert lite.foreign == [], f"requests to other hosts: {lite.foreign[:10]}"

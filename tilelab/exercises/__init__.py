@@ -62,6 +62,7 @@ _LESSON_MODULES = (
     "tilelab.exercises.sliding",
     "tilelab.exercises.sliding_bfs",
     "tilelab.exercises.solvers",
+    "tilelab.exercises.blank_route",
     "tilelab.exercises.match3",
     "tilelab.exercises.match3_specials",
 )

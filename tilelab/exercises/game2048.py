@@ -227,7 +227,7 @@ def _first_difference(got: dict, want: dict) -> str:
         if key not in got or key not in want or abs(got[key] - want[key]) > PROBABILITY_TOLERANCE:
             (cell, value) = key
             digits = 4 if key not in got or key not in want or f"{got[key]:.4g}" != f"{want[key]:.4g}" else 10
-            gave = f"{got[key]:.{digits}g}" if key in got else "nothing"
+            gave = f"{got[key]:.{digits}g}" if key in got else "0 (or left it out)"  # zero entries are dropped
             wanted = f"{want[key]:.{digits}g}" if key in want else "nothing (it cannot happen)"
             return f"for a {value} at {cell} you gave {gave}, expected {wanted}"
     return "the outcomes differ"

@@ -174,7 +174,7 @@ _V_TOL = 1e-3  #: two moves' reward + V this close count as equally good
 MAX_MOVES = 20_000  #: a learning game longer than this is stopped (a fresh or small net loses far sooner)
 
 
-def _learn_cases() -> list[tuple[str, NTupleNetwork, int, float]]:
+def learn_cases() -> list[tuple[str, NTupleNetwork, int, float]]:
     """(what the net is, net, game seed, alpha): the smallest net first. Its weights are small random whole numbers,
     so that an update is never a no-op by chance (a fresh net's V is 0 everywhere); then a two-tuple net, then a
     fresh classroom net."""
@@ -236,7 +236,7 @@ def _slip(update: _Update, weights: np.ndarray, tuples: Any, alpha: float) -> st
 def _check_learn_game(answer: Any) -> Result:
     name = "2048learn.learn_game"
     games = 0
-    for what, net, seed, alpha in _learn_cases():
+    for what, net, seed, alpha in learn_cases():
         result = _follow_game(answer, name, what, net, seed, alpha)
         if result is not None:
             return result
@@ -332,6 +332,12 @@ def _follow_game(answer: Any, name: str, what: str, net: NTupleNetwork, seed: in
         returned = answer(mine, dice, alpha)
     except _Stop as stopped:
         return stopped.result
+    except TypeError as err:  # the commonest slip: updating V(previous) at the first move, while previous is None
+        if game["calls"] == 2 and game["moves"] == 0 and "NoneType" in str(err):
+            return Result(name, False, f"{where}: your code raised TypeError ({err}) at the first move. There is no "
+                          "previous afterstate yet (previous is None): update only if previous is not None",
+                          reason="raised")
+        raise
     final = dice.last
     if game["calls"] < 2 or final is None:
         return Result(name, False, f"{where}: your game never got going. Start it with board = spawn(spawn("

@@ -3,19 +3,16 @@
 - ``"solvers.misplaced"``: ``answer(board) -> int``, tiles off their goal cell, blank not counted.
 - ``"solvers.manhattan"``: ``answer(board) -> int``, the Manhattan distance; every 2x2 and 2x3
   board, then random boards from 3x3 to 5x5, square or not.
-- ``"solvers.admissible"``: ``answer(board) -> int``, *your own* heuristic that must do two things:
-  never overestimate the true distance on the 8-puzzle boards tried (:func:`admissible_cases`: every one up
-  to 14 moves from the goal, every farther one where linear conflict is exact, 300 seeded ones at each
-  larger distance; exact distances by one breadth-first search from the goal, done once per process), AND
-  beat Manhattan distance on average over them (a larger mean value; ``lambda p: 0`` and ``manhattan`` fail).
+- ``"solvers.admissible"``: ``answer(board) -> int``, linear conflict written by the student: it must never
+  overestimate the true distance on the 8-puzzle boards tried (:func:`admissible_cases`: every one up to 14 moves
+  from the goal, every farther one where linear conflict is exact, 300 seeded ones at each larger distance; exact
+  distances by one breadth-first search from the goal, done once per process), AND give linear conflict's value on
+  each (a half-done one, rows only or 1 a tile, is admissible but refused, with the first board it differs on).
 - ``"solvers.pattern_lookup"``: ``answer(board) -> int``, the additive 8-puzzle pattern-database
   value for the split 1-2-3-4 / 5-6-7-8 (the sum of the two patterns' exact distances, no mirror).
 - ``"solvers.pattern_table"``: ``answer(rows, cols, pattern) -> dict``, one pattern's table built by
   breadth-first search: ``{cells of the pattern's tiles (in pattern order): fewest pattern moves}``,
   compared with :func:`tilelab.sliding.pdb.build_table` on small boards.
-- ``"solvers.blank_route"``: ``answer(rows, cols, start, target, avoid) -> list of cells or None``, the blank's
-  shortest route (the cells it enters, ``target`` last) never entering a cell of ``avoid``, or None when there is
-  none: every situation on 2x2 and 2x3 boards, then seeded ones up to 4x4.
 - ``"solvers.search"``: ``answer(board, h) -> list of tiles``, your A*: every move legal, the goal
   reached, the length equal to the true distance, and the boards expanded (watched through ``children``)
   and tested for the goal (``is_goal``) the ones A* takes: in order of f = g + h, every one with f < C, none
@@ -36,13 +33,14 @@ False
 >>> with allow_package_calls():
 ...     check("solvers.manhattan", manhattan).passed
 True
->>> check("solvers.admissible", lambda p: 0).passed      # admissible, but weaker than Manhattan
+>>> check("solvers.admissible", lambda p: 0).passed      # admissible, but not linear conflict
 False
 """
 
 from __future__ import annotations
 
 import functools
+import heapq
 import inspect
 import itertools
 import reprlib
@@ -62,7 +60,6 @@ SEED = 4
 RANDOM_SHAPES = [(3, 3), (4, 4), (3, 4), (4, 3), (5, 5), (2, 5), (3, 5)]
 EXHAUSTIVE_SHAPES = [(2, 2), (2, 3)]
 SEARCH_BOARDS = 12  # random 8-puzzles for "write A*" (after every 2x2 board and the 2x3 and 3x3 boards near the goal)
-MIN_GAIN = 0.01  # "beats Manhattan": a mean at least this much larger (rules out rounding noise)
 PDB8_PATTERNS = ((1, 2, 3, 4), (5, 6, 7, 8))
 TABLE_CASES = ((2, 2, (1,)), (2, 3, (1, 2)), (2, 3, (3, 4, 5)), (3, 3, (1, 2, 3, 4)), (3, 3, (5, 6, 7, 8)))
 
@@ -82,7 +79,6 @@ ALLOW = {
     "search": (PUZZLE, _MOVES, Kit("the h you are given (manhattan, no_guess)",
                                    (_S + "manhattan", "tilelab.exercises.solvers:no_guess")), NUMPY),
     "pattern": (PUZZLE, _MOVES, NUMPY),
-    "route": (NUMPY,),
 }
 
 
@@ -267,7 +263,7 @@ def admissible_cases() -> tuple[tuple[Board, ...], np.ndarray, np.ndarray]:
 @checker("solvers.admissible", allow=ALLOW["admissible"], prepare=admissible_cases, seconds=EIGHT_PUZZLE_LIMIT,
          job=("tilelab.sliding:linear_conflict",))
 def check_admissible(answer: Callable[[Board], Any]) -> Result:
-    """Is ``answer`` a lower bound on the true distance of every board tried, and above Manhattan's mean on them?"""
+    """Is ``answer`` a lower bound on the true distance of every board tried, and linear conflict on each?"""
     name = "solvers.admissible"
     boards, truth, mans = admissible_cases()
     values = np.empty(len(boards))
@@ -284,16 +280,17 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
             return Result(name, False, f"not admissible: h = {h} but the board below is only {d} move{'s' if d != 1 else ''} "
                           "from the goal", board, _show(board))
         values[start:end] = got
-    mean, man = values.mean(), mans.mean()
-    if not mean > man + MIN_GAIN:
-        return Result(name, False,
-                      f"admissible on all {len(boards):,} boards tried, but not stronger than Manhattan: your mean is "
-                      f"{mean:.2f}, Manhattan's {man:.2f}. Hint: add to Manhattan 2 for every tile "
-                      "that must leave its goal row or column to let another pass (lesson 4b's linear conflict)")
+    want = mans + line_conflicts_3x3(np.array([b.tiles for b in boards]))
+    wrong = np.flatnonzero(values != want)
+    if len(wrong):  # admissible but not linear conflict: the nearest board where it differs
+        i, board = int(wrong[0]), boards[int(wrong[0])]
+        return Result(name, False, f"admissible, but not linear conflict yet: on the board below your h is {values_repr(values[i])}, "
+                      f"linear conflict gives {int(want[i])} (Manhattan {int(mans[i])} plus 2 for every tile that must "
+                      "leave its goal row or column; are both loops done?)", board, _show(board))
     return Result(name, True,
                   f"admissible on all {len(boards):,} 8-puzzle boards tried (every one up to {NEAR_MOVES} moves "
-                  f"from the goal, and farther ones), and stronger than Manhattan: mean {mean:.2f} vs {man:.2f} on "
-                  f"them (their true mean distance is {truth.mean():.2f})")
+                  f"from the goal, and farther ones), and linear conflict on each: mean {want.mean():.2f} against "
+                  f"Manhattan's {mans.mean():.2f} (their true mean distance is {truth.mean():.2f})")
 
 
 def values_repr(h: float) -> str:
@@ -388,7 +385,7 @@ def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[
         f = f_of.get(node)
         if f is None:
             return (f"it expanded the board on the right, whose f = g + h is above {limit}: A* never takes such a "
-                    "board out of the queue. Is yours ordered by f = g + h(child)?", node)
+                    "board out of the queue. Is yours ordered by f = g + h(child), g = best_g[board] + 1?", node)
         if node in seen:
             if node == board:
                 return ("it expanded the start a second time: A* remembers the boards it reached (best_g) and "
@@ -397,7 +394,7 @@ def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[
             continue
         if f < highest:
             return (f"it expanded the board on the right (f = g + h = {f}) after one with f = {highest}: A* always "
-                    "takes the waiting board with the smallest f next", node)
+                    "takes the smallest f next (and queues a board again on a shorter path)", node)
         seen.add(node)
         highest = f
     missed = [node for node, f in f_of.items() if f < limit and node not in seen]
@@ -411,6 +408,46 @@ def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[
             return (f"it tested the board on the right for the goal, but A* never takes it out (its f = g + h is "
                     f"above {limit}): test a board when you take it out of the queue, not when you generate it", node)
     return None
+
+
+#: Slips of lesson 4a's skeleton the check can tell by replaying them (:func:`_slip`), with what to say.
+SLIPS = {
+    "f + 1": "you expand the boards an A* with g = f + 1 expands, in its order; but f holds the guess h too, which "
+             "is not moves made: g = best_g[board] + 1",
+    "no requeue": "the board on the right came out late, as when a shorter path to a board is not queued again: "
+                  "keep 'or g < best_g[child]', record the new g and parent and queue the child",
+}
+
+
+def _distinct(expanded: list[Any]) -> list[Board]:
+    """The boards expanded, in order, each expansion once (children and neighbours of one board count once)."""
+    out: list[Board] = []
+    for node in expanded:
+        if isinstance(node, Board) and not (out and node is out[-1]):
+            out.append(node)
+    return out
+
+
+def _slip(start: Board, h: Callable[[Board], int], expanded: list[Any]) -> str | None:
+    """The hint for a slip of :data:`SLIPS` whose replay (lesson 4a's skeleton, entries ``(f, number, board)``)
+    expands exactly the boards the answer expanded, in order, where A* itself expands others; None when none does."""
+    from tilelab.sliding.search import children
+
+    seen, orders = _distinct(expanded), {}
+    for slip in ("A*", *SLIPS):
+        number, queue, best_g, order = 0, [(h(start), 0, start)], {start: 0}, []
+        while queue and len(order) <= len(seen):
+            f, _, board = heapq.heappop(queue)
+            if board.is_goal():
+                break
+            order.append(board)
+            for _, child in children(board):
+                g = f + 1 if slip == "f + 1" else best_g[board] + 1
+                if child not in best_g or (slip != "no requeue" and g < best_g[child]):
+                    best_g[child], number = g, number + 1
+                    heapq.heappush(queue, (g + h(child), number, child))
+        orders[slip] = order
+    return next((hint for slip, hint in SLIPS.items() if orders[slip] == seen != orders["A*"]), None)
 
 
 def _takes_h(answer: Callable[..., Any]) -> bool:
@@ -458,14 +495,17 @@ def check_search(answer: Callable[..., Any]) -> Result:
             return Result(name, False, f"{where}, your moves {reprlib.repr(moves)} do not reach the goal from the board below",
                           board, _show(board))
         if len(moves) != limit:
+            slip = _slip(board, SEARCH_GUESSES[guess], expanded) if with_h else None
             return Result(name, False, f"{where}, you used {len(moves)} moves on the board below; the fewest is "
-                          f"{limit}", board, _show(board))
+                          f"{limit}" + (f": {slip}" if slip else ""), board, _show(board))
         if limit > 1 and not expanded:
             return Result(name, False, "right, but the check cannot see your search: expand each board with "
                           "children(board) so that it can tell A* from other searches", board, _show(board))
         why = _not_astar(board, limit, f_of, expanded, tested)
         if why is not None:
             message, shown = why
+            slip = _slip(board, SEARCH_GUESSES[guess], expanded) if with_h else None
+            message = slip or message
             return Result(name, False, f"right length, but not A*: {where}, from the start on the left ({limit} "
                           f"move{'s' * (limit != 1)} away), {message}", board, _side_by_side(board, shown))
         expansions += len(expanded)
@@ -544,107 +584,3 @@ def check_pattern_table(answer: Callable[[int, int, tuple], Any]) -> Result:
                               f"{got[cells]!r}, the fewest pattern moves are {d}", (rows, cols, pattern, cells))
         total += len(want)
     return Result(name, True, f"all {total:,} placements right in {len(TABLE_CASES)} tables")
-
-
-# ---------------------------------------------------------------------------------- the blank's route (lesson 4d)
-ROUTE_SHAPES = ((3, 3), (3, 4), (4, 3), (4, 4))
-ROUTE_RANDOM = 300  #: seeded situations on the shapes above, after every one on 2x2 and 2x3
-
-
-def _neighbour_cells(rows: int, cols: int, cell: int) -> list[int]:
-    r, c = divmod(cell, cols)
-    return [(r + dr) * cols + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            if 0 <= r + dr < rows and 0 <= c + dc < cols]
-
-
-def shortest_route_length(rows: int, cols: int, start: int, target: int, avoid: frozenset[int]) -> int | None:
-    """Steps on a shortest route of the blank (breadth-first search), None when the avoided cells wall it off.
-
-    >>> shortest_route_length(2, 2, 0, 3, frozenset({1})), shortest_route_length(2, 2, 0, 3, frozenset({1, 2}))
-    (2, None)
-    """
-    steps, frontier = {start: 0}, [start]
-    while frontier:
-        nxt = []
-        for cell in frontier:
-            if cell == target:
-                return steps[cell]
-            for n in _neighbour_cells(rows, cols, cell):
-                if n not in avoid and n not in steps:
-                    steps[n] = steps[cell] + 1
-                    nxt.append(n)
-        frontier = nxt
-    return None
-
-
-def _route_cases() -> Iterator[tuple[int, int, int, int, frozenset[int]]]:
-    """Every situation on 2x2 and 2x3 boards with at most two cells avoided (fewest cells first), then seeded ones."""
-    for rows, cols in ((2, 2), (2, 3)):
-        n = rows * cols
-        for k in range(3):
-            for avoid in itertools.combinations(range(n), k):
-                for start, target in itertools.permutations(set(range(n)) - set(avoid), 2):
-                    yield rows, cols, start, target, frozenset(avoid)
-    rng = np.random.default_rng(case_seed(SEED + 1))
-    for i in range(ROUTE_RANDOM):
-        rows, cols = ROUTE_SHAPES[i % len(ROUTE_SHAPES)]
-        n = rows * cols
-        cells = [int(c) for c in rng.permutation(n)]
-        k = int(rng.integers(1, n // 2))
-        yield rows, cols, cells[0], cells[1], frozenset(cells[2:2 + k])
-
-
-def _route_picture(rows: int, cols: int, start: int, target: int, avoid: frozenset[int]) -> str:
-    """The board with its cells numbered, S the blank's cell, T the target, # the cells to avoid."""
-    def mark(cell: int) -> str:
-        return f"{cell:>2}" + ("S" if cell == start else "T" if cell == target else "#" if cell in avoid else " ")
-    return "\n".join(" ".join(mark(r * cols + c) for c in range(cols)) for r in range(rows)) + "\n"
-
-
-def _route_problem(got: Any, rows: int, cols: int, start: int, target: int, avoid: frozenset[int],
-                   best: int | None) -> str | None:
-    """What is wrong with ``got`` as the blank's route, in words, or None."""
-    if got is None:
-        return None if best is None else f"you returned None, but the blank can get there in {best} step{'s' * (best != 1)}"
-    if not isinstance(got, (list, tuple)):
-        return f"you returned {type(got).__name__}; return the list of cells the blank enters, or None"
-    route = []
-    for cell in got:
-        try:
-            route.append(int(cell))
-        except (TypeError, ValueError):
-            return f"your route holds {cell!r}: give each cell as one number, row * cols + col"
-    if best is None:
-        return "the avoided cells wall the target off, so there is no route: return None"
-    if route and route[0] == start:
-        return f"your route begins with cell {start}, where the blank already is: list only the cells it enters"
-    here = start
-    for step, cell in enumerate(route, start=1):
-        if cell not in _neighbour_cells(rows, cols, here):
-            return f"step {step} goes from cell {here} to cell {cell}, which is not next to it"
-        if cell in avoid:
-            return f"step {step} enters cell {cell}, which the blank must avoid"
-        here = cell
-    if here != target:
-        return f"your route {route} ends on cell {here}, not on the target {target}"
-    if len(route) > best:
-        return f"your route takes {len(route)} steps; the shortest takes {best}"
-    return None
-
-
-@checker("solvers.blank_route", allow=ALLOW["route"])
-def check_blank_route(answer: Callable[[int, int, int, int, set], Any]) -> Result:
-    """``answer(rows, cols, start, target, avoid)``: the cells a shortest route enters, or None when there is none."""
-    name = "solvers.blank_route"
-    n = 0
-    for rows, cols, start, target, avoid in _route_cases():
-        n += 1
-        got = answer(rows, cols, start, target, set(avoid))
-        problem = _route_problem(got, rows, cols, start, target, avoid,
-                                 shortest_route_length(rows, cols, start, target, avoid))
-        if problem is not None:
-            where = f"avoiding {sorted(avoid)}" if avoid else "avoiding nothing"
-            return Result(name, False, f"from cell {start} to cell {target} on the {rows}x{cols} board below "
-                          f"({where}): {problem}", (rows, cols, start, target, sorted(avoid)),
-                          _route_picture(rows, cols, start, target, avoid))
-    return Result(name, True, f"passed on all {n} situations (every one on 2x2 and 2x3, then up to 4x4)")

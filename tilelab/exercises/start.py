@@ -86,7 +86,7 @@ COURSE = (
     ("03b_sliding_reachable", "sliding puzzle", "breadth-first search: every reachable board, the parity rule checked on every arrangement"),
     ("03c_sliding_shuffles", "sliding puzzle", "fair shuffles: random walks versus uniform deals"),
     ("04a_sliding_search", "sliding puzzle", "BFS and A*: searching for the shortest solution"),
-    ("04b_sliding_idastar", "sliding puzzle", "IDA* with almost no memory, linear conflict, the searches watched"),
+    ("04b_sliding_idastar", "sliding puzzle", "IDA* with almost no memory, and linear conflict written by you"),
     ("04c_sliding_heuristics", "sliding puzzle", "pattern databases: a stronger heuristic built by breadth-first search"),
     ("04d_sliding_human", "sliding puzzle", "weighted A*, the human strategy, a route finder's bugs and their fix"),
     ("05a_match3_dispel", "match-3", "finding runs, groups, cascades and why they end"),

@@ -2,7 +2,8 @@
 
 ``python -m tilelab.teach lite OUT`` (or ``make lite``) writes a folder of static files: JupyterLite
 (JupyterLab in the browser) with the Pyodide kernel (CPython compiled to WebAssembly), every lesson,
-the saved results the lessons plot, and an index page. Any static web server can host it.
+the saved results the lessons plot, and an index page; and JupyterLite's REPL page, through which the course
+website plays its boards in the page (:mod:`tilelab.teach.site`). Any static web server can host it.
 
 Where each piece comes from (every file checked):
 
@@ -371,20 +372,49 @@ def index_page(lessons: Sequence[Any], student: bool) -> str:
         "</body></html>\n")
 
 
+def joined_texts(nb: dict[str, Any]) -> dict[str, Any]:
+    """The notebook with every multi-line text as one string (``nbformat`` stores a list of lines): JupyterLite
+    hands a stored output's data to its renderers as read, so a list showed as one line joined by commas (the
+    course map's table in lesson 00) and its table of contents failed (``e.split is not a function``).
+
+    >>> joined_texts({"cells": [{"source": ["a\\n", "b"], "outputs": [{"data": {"text/markdown": ["| x |\\n", "|-|"],
+    ...     "image/png": "iVBO"}}, {"name": "stdout", "text": ["1\\n", "2\\n"]}]}]})["cells"][0]
+    {'source': 'a\\nb', 'outputs': [{'data': {'text/markdown': '| x |\\n|-|', 'image/png': 'iVBO'}}, {'name': 'stdout', 'text': '1\\n2\\n'}]}
+    """
+    def one(value: Any) -> Any:
+        return "".join(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else value
+
+    for cell in nb.get("cells", []):
+        cell["source"] = one(cell.get("source", ""))
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output["text"] = one(output["text"])
+            for mime, value in output.get("data", {}).items():
+                if not mime.endswith("json"):
+                    output["data"][mime] = one(value)
+    return nb
+
+
 def write_contents(files: Path, notebooks: Path | None, student: bool, quiet: bool = True) -> list[Path]:
-    """The lessons (teacher or student edition) and the saved results into ``files``; the lesson paths."""
+    """The lessons (teacher or student edition, texts joined: :func:`joined_texts`) and the saved results into
+    ``files``; the lesson paths."""
     from tilelab.teach.student import build_student_editions, copy_saved_results
 
     files.mkdir(parents=True, exist_ok=True)
     if student:
-        return [Path(p) for p in build_student_editions(files, notebooks, quiet=True)]
-    paths = lesson_paths(notebooks)
-    if not paths:
-        raise ValueError("no notebooks to build the lite site from")
-    for path in paths:
-        shutil.copy2(path, files / path.name)
-    copy_saved_results(paths[0].parent, files)
-    return [files / p.name for p in paths]
+        written = [Path(p) for p in build_student_editions(files, notebooks, quiet=True)]
+    else:
+        paths = lesson_paths(notebooks)
+        if not paths:
+            raise ValueError("no notebooks to build the lite site from")
+        for path in paths:
+            shutil.copy2(path, files / path.name)
+        copy_saved_results(paths[0].parent, files)
+        written = [files / p.name for p in paths]
+    for path in written:
+        nb = joined_texts(json.loads(path.read_text(encoding="utf-8")))
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return written
 
 
 def results_files(notebooks: Path | None) -> dict[str, Path]:
@@ -464,7 +494,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
         env["JUPYTER_DATA_DIR"] = str(work / ".jupyter-data")
         say(quiet, "  jupyter lite build ...")
         run([str(python), "-m", "jupyterlite_core", "build", "--lite-dir", str(work), "--output-dir", str(out),
-              "--contents", str(work / "files"), "--apps", "lab", "--no-sourcemaps", "--no-unused-shared-packages",
+              "--contents", str(work / "files"), "--apps", "lab", "--apps", "repl", "--no-sourcemaps", "--no-unused-shared-packages",
               f"--FederatedExtensionAddon.extra_labextensions_path={work / 'labextensions'}"],
              "jupyter lite build", cwd=work, env=env)
     described = [describe(p, nbformat.read(p, as_version=4)) for p in lesson_paths(nb_dir)]
@@ -492,8 +522,11 @@ def check_site(out: Path) -> None:
     for name in settings.get("loadPyodideOptions", {}).get("packages", []):
         if canonical(name) not in site_packages["packages"]:
             raise LiteBuildError(f"the kernel loads {name!r} as it starts, and the site's lock has no such package")
-    if BOARD_KEYS_SCRIPT not in (out / "lab" / "index.html").read_text(encoding="utf-8"):
-        raise LiteBuildError("lab/index.html lacks the board keys script: arrow keys would not reach a board")
+    for app in ("lab", "repl"):  # the REPL plays the website's boards in its pages (tilelab.teach.site)
+        page = out / app / "index.html"
+        if not page.is_file() or BOARD_KEYS_SCRIPT not in page.read_text(encoding="utf-8"):
+            raise LiteBuildError(f"{app}/index.html is missing or lacks the board keys script: arrow keys would not "
+                                 "reach a board")
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
     for entry in lock["packages"].values():
         path = out / "static" / "pyodide" / entry["file_name"]

@@ -11,9 +11,10 @@ executed):
 Each site has full-text search, the lessons in a sidebar, each page's contents, previous and next lesson, a
 download of each notebook, launch buttons (Binder, a JupyterHub through nbgitpuller, the lite site), "Going
 deeper" sections marked as optional, math typeset by the site's own MathJax, each board's stored picture with
-a note saying where to play it, and each stepper stepping through its frames in the page (the stepper's stored
-``text/html``: :mod:`tilelab.widgets.frames`). Nothing is fetched at build or view time: every script, style,
-font and MathJax file is in the site.
+a note saying where to play it (and, when the site has a lite site's address, a button that plays the board in the
+page: :func:`board_code` run by the lite site's REPL in a frame made only when the reader asks), and each stepper
+stepping through its frames in the page (the stepper's stored ``text/html``: :mod:`tilelab.widgets.frames`).
+Nothing is fetched at build or view time: every script, style, font and MathJax file is in the site.
 
 The Sphinx project is written to a scratch folder: ``conf.py`` (``templates/site/conf.py.in``, which reads the
 build's settings from ``site.json`` beside it), the lessons as prepared notebooks and an ``index.md``.
@@ -22,6 +23,7 @@ build's settings from ``site.json`` beside it), the lessons as prepared notebook
 from __future__ import annotations
 
 import copy
+import html
 import json
 import os
 import shutil
@@ -70,13 +72,103 @@ def _mathjax_source() -> Path:
     return source
 
 
-def _play_note(kind: str, has_picture: bool) -> dict[str, Any]:
+def _play_note(kind: str, has_picture: bool, here: bool = False) -> dict[str, Any]:
     """The note under a board or stepper: what it is and where to play it (an HTML output)."""
     what = "the stored picture of this " + kind if has_picture else "This " + kind
-    text = (f"&#9654; {what.capitalize() if not has_picture else 'Above: ' + what}. It plays in JupyterLab: launch "
+    where = ("Play it in this page with the button below, or in JupyterLab: " if here else "It plays in JupyterLab: ")
+    text = (f"&#9654; {what.capitalize() if not has_picture else 'Above: ' + what}. {where}launch "
             "this lesson with the rocket button at the top of the page (Binder, your JupyterHub or the browser "
             "site) and run the cell.")
     return nbformat.v4.new_output("display_data", data={"text/html": f'<p class="tl-play">{text}</p>'})
+
+
+#: The tag of a lesson's settings cell (papermill's word): the only cell a board cell may rely on.
+PARAMETERS_TAG = "parameters"
+#: What a board's "Play here" iframe opens: the lite site's REPL, which runs the code it is given (its input
+#: hidden, no banner) and then takes more Python typed by the reader.
+REPL_OPTIONS = {"kernel": "python", "toolbar": "1", "showBanner": "0", "hideCodeInput": "1", "execute": "1"}
+
+
+def _free_names(source: str) -> set[str]:
+    """Names a cell reads that it neither assigns, imports nor defines, and that are not built-ins.
+
+    >>> sorted(_free_names("from x import W\\nb = W(rng=SEED)\\nprint(len(b), net)"))
+    ['SEED', 'net']
+    """
+    import ast
+    import builtins
+
+    tree = ast.parse(source)
+    bound, read = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (read if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    return read - bound - set(dir(builtins))
+
+
+def board_code(nb: Any, index: int) -> str:
+    """The code that brings back the board of cell ``index`` on its own: the lesson's parameters cell, then the
+    board's cell (a board cell may read nothing else, so that it runs after a restart and in a page).
+
+    >>> v4 = nbformat.v4
+    >>> nb = v4.new_notebook(cells=[v4.new_code_cell("SEED = 1", metadata={"tags": ["parameters"]}),
+    ...                             v4.new_code_cell("x = 2"), v4.new_code_cell("W(rng=SEED)")])
+    >>> board_code(nb, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: the board in cell 2 reads W, which neither its cell nor the parameters cell defines: a board cell must run after the parameters cell alone (make or import what it uses in the cell)
+    >>> nb.cells[2].source = "from w import W\\nW(rng=SEED)"
+    >>> print(board_code(nb, 2))
+    SEED = 1
+    <BLANKLINE>
+    from w import W
+    W(rng=SEED)
+    """
+    cells = [c for c in nb.cells[:index] if c.cell_type == "code" and PARAMETERS_TAG in tags(c)]
+    parts = [c.source for c in cells[:1]] + [nb.cells[index].source]
+    if cells and _free_names(parts[0]):
+        raise ValueError(f"the parameters cell reads {', '.join(sorted(_free_names(parts[0])))}, which it does not "
+                         "define: it must run on its own, first after a restart (import what it uses in the cell)")
+    missing = _free_names(nb.cells[index].source) - (_bound_names(parts[0]) if cells else set())
+    if missing:
+        raise ValueError(f"the board in cell {index} reads {', '.join(sorted(missing))}, which neither its cell nor "
+                         "the parameters cell defines: a board cell must run after the parameters cell alone (make or "
+                         "import what it uses in the cell)")
+    return "\n\n".join(parts)
+
+
+def _bound_names(source: str) -> set[str]:
+    """Names a cell assigns, imports or defines at its top level."""
+    import ast
+
+    names = set()
+    for node in ast.parse(source).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        for target in filter(None, targets):
+            names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+    return names
+
+
+def _play_here(code: str, repl: str) -> dict[str, Any]:
+    """The button under a board's stored picture that starts Python in the page (the lite site's REPL in an
+    iframe, made only when the reader asks: ``tilelab-play.js``) and plays the board there."""
+    from urllib.parse import urlencode
+
+    src = html.escape(f"{repl}?{urlencode({**REPL_OPTIONS, 'code': code})}", quote=True)
+    text = ('<div class="tl-live" data-src="{src}"><button type="button" class="tl-live-start">&#9654; Play this '
+            'board here</button> <span class="tl-live-say">Python starts in this page (about 20 seconds the first '
+            "time, nothing is installed); the board appears below.</span></div>").format(src=src)
+    return nbformat.v4.new_output("display_data", data={"text/html": text})
 
 
 def _step_note() -> dict[str, Any]:
@@ -92,9 +184,10 @@ def _widget_kind(output: dict[str, Any]) -> str:
     return "stepper" if "stepper" in text or "step" in text else "board"
 
 
-def site_notebook(nb: Any, edition: str) -> Any:
+def site_notebook(nb: Any, edition: str, repl: str | None = None) -> Any:
     """A copy of a lesson prepared for the site: the edition's cells, each widget replaced by its stored picture
-    and a note, solutions folded (teacher), "Going deeper" markdown wrapped as optional.
+    and a note, solutions folded (teacher), "Going deeper" markdown wrapped as optional. With ``repl`` (the lite
+    site's REPL page), each board also gets a button that plays it in the page (:func:`board_code`).
 
     >>> v4 = nbformat.v4
     >>> nb = v4.new_notebook(cells=[
@@ -129,7 +222,7 @@ def site_notebook(nb: Any, edition: str) -> Any:
     nb.metadata.pop("widgets", None)  # no widget state: the page never loads the widget scripts
     from tilelab.widgets.frames import FRAMES_MIME, stepper_html  # a stepper's frames, made when its cell ran
 
-    for cell in nb.cells:
+    for index, cell in enumerate(nb.cells):
         t = tags(cell)
         if cell.cell_type == "markdown" and DEEPER_TAG in t:
             cell.source = _wrap_deeper(cell.source)
@@ -153,7 +246,9 @@ def site_notebook(nb: Any, edition: str) -> Any:
                 continue
             if "image/png" in rest:
                 outputs.append(nbformat.from_dict({**output, "data": rest}))
-            outputs.append(_play_note(kind, "image/png" in rest))
+            outputs.append(_play_note(kind, "image/png" in rest, here=repl is not None))
+            if repl is not None:
+                outputs.append(_play_here(board_code(nb, index), repl))
         cell.outputs = outputs
     return nb
 
@@ -229,13 +324,14 @@ def write_project(src: Path, notebooks: str | os.PathLike | None, edition: str,
             lesson = Lesson(lesson.name, lesson.title, what[lesson.name], lesson.path)
         lessons.append(lesson)
         times[lesson.name] = minutes(nb)
-        nbformat.write(site_notebook(nb, edition), src / path.name)
+        nbformat.write(site_notebook(nb, edition, settings.get("repl")), src / path.name)
         originals[lesson.name] = path
     (src / "index.md").write_text(_index(lessons, times, edition), encoding="utf-8")
     shutil.copy2(TEMPLATE / "conf.py.in", src / "conf.py")
     static = src / "_static"
     static.mkdir(exist_ok=True)
-    shutil.copy2(TEMPLATE / "tilelab.css", static / "tilelab.css")
+    for name in ("tilelab.css", "tilelab-play.js"):
+        shutil.copy2(TEMPLATE / name, static / name)
     shutil.copytree(_mathjax_source(), static / "mathjax", dirs_exist_ok=True,
                     ignore=shutil.ignore_patterns("localization"))
     (src / "site.json").write_text(json.dumps({**settings, "title": TITLE, "edition": edition,
@@ -255,11 +351,14 @@ def launch_settings(edition: str, names: list[str], *, repo: str | None, branch:
             launch[row["lesson"]]["Binder"] = row["binder"]
             if hub is not None:
                 launch[row["lesson"]]["JupyterHub"] = row["nbgitpuller"]
+    repl = None
     if lite_url is not None:
         base = relative_base(lite_url)
+        repl = base + "repl/index.html"
         for name in names:
             launch[name]["JupyterLite"] = base + lesson_url(name)  # the name quoted: it goes into an attribute
-    return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch}
+    return {"launch": launch, "repository": f"https://github.com/{repo}" if repo else None, "branch": branch,
+            "repl": repl}
 
 
 def download(path: Path, edition: str) -> Any:

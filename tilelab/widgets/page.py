@@ -24,7 +24,8 @@ BOARD_STYLE = (
 #: with the notebook (a reopened lesson), or the kernel stopped. ipywidgets marks such a view
 #: ``jupyter-widgets-disconnected``; a live board never shows the line.
 SAVED_NOTE = ('<div class="tilelab-saved-note">&#9654; This board is a saved picture, not connected to Python: '
-              "run this cell to play.</div>")
+              "run this cell to play (after a restart of Python, run the lesson's parameters cell at the top first)."
+              "</div>")
 #: Run once per page by the first board shown. ipycanvas cancels every wheel event over its canvas
 #: (the notebook would stop scrolling under the pointer) and keeps every key, Escape included: a
 #: capturing listener lets the wheel scroll the page over a board, and turns Escape on a board into
