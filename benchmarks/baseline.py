@@ -1,4 +1,5 @@
-"""A tilelab module as it was at another git revision, for the benchmarks that time old and new side by side."""
+"""Git for the benchmarks: a tilelab module as it was at another revision (to time old and new side by side), and
+the commit a figure was measured at."""
 
 from __future__ import annotations
 
@@ -33,3 +34,12 @@ def module_at(rev: str, path: str, name: str) -> ModuleType | None:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def head_commit() -> str:
+    """The checkout's commit, short (``unknown`` without git): printed and saved beside every figure."""
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"

@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from baseline import head_commit  # noqa: E402  (benchmarks/baseline.py)
 from tests.hubrun import Hub, course_repository, run_class  # noqa: E402
 
 #: A lesson per kind of class day, by its number: the heaviest of its kind (docs/hub.md's kernel table)
@@ -64,14 +65,6 @@ def shared_caches(folder: Path) -> Path:
                    timeout=3600)
     print(f"shared caches in {folder} ({time.perf_counter() - tick:.0f} s to build or check)", flush=True)
     return folder
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def summary(run, n: int) -> dict:
@@ -134,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     shared = shared_caches(args.shared or cache_dir() / "hub-bench-shared")
     root = Path(tempfile.mkdtemp(prefix="tilelab-hub-bench-"))
     repo, branch = course_repository(root / "repos" / "tilelab")
-    print(f"{time.strftime('%Y-%m-%d')}, commit {commit()}, {platform.node() or 'this machine'}: "
+    print(f"{time.strftime('%Y-%m-%d')}, commit {head_commit()}, {platform.node() or 'this machine'}: "
           f"{os.cpu_count()} cores, {os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB",
           flush=True)
     hub = Hub(root / "hub", shared=shared).start()
@@ -154,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in sizing(rows):
         print(line)
     if args.save:
-        args.save.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "commit": commit(),
+        args.save.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "commit": head_commit(),
                                          "cores": os.cpu_count(), "rows": rows}, indent=1) + "\n")
     return 0 if all(not r["failed"] for r in rows) else 1
 

@@ -1,27 +1,31 @@
-"""The browser edition's first minute: open a lesson, press Run All, time the first output and the last cell.
+"""The browser edition's first minute: seconds from opening a lesson's address to its first output, first visit
+and second (cached) visit, on a quiet machine and with every core busy.
 
     TILELAB_PYODIDE_SOURCE=transport python benchmarks/bench_lite_start.py        # builds the site (offline here)
-    python benchmarks/bench_lite_start.py --lite-site lite/ --runs 3 --lesson 01a_2048_merge
+    python benchmarks/bench_lite_start.py --lite-site lite/ --runs 3 --lesson 01a_2048_merge --conditions quiet
 
-A student's first minute in the JupyterLite site: a fresh browser (nothing cached), the lesson opened from the
-index, its stored outputs cleared (only this run counts), Run All pressed as soon as the notebook has a kernel
-(starting): pressed before that, JupyterLab asks which kernel to use and runs nothing. Seconds from the notebook
-showing to its kernel existing, and from Run All to the first output of any cell and to the last cell finished. Two ways, taking turns run by run on the same site (only the kernel's start-up settings
-differ, read from ``jupyter-lite.json``): as built (the kernel loads matplotlib's font list made at build time as it
-starts) and without that (the kernel starts bare; matplotlib makes its font list in the lesson, and says so).
-Medians printed, each run too. Debian's Chromium; every request to another host is blocked.
+What a student does: open ``lab/index.html?path=LESSON.ipynb`` (the site's index links each lesson so), press Run
+All as soon as the notebook has a kernel (pressed before that, JupyterLab asks which kernel to use and runs
+nothing), and wait for the first output. The lesson's stored outputs are cleared first (only this run's count).
+The clock starts when the browser starts loading the address (``performance.now()`` counts from there). Each run is
+a fresh browser profile: its first visit fetches everything, its second (a new tab in the same profile, as next
+week's class) finds what the browser cached. Busy: one process per core spinning for the whole measurement (the
+lecture hall's laptop running other things). Medians of the runs, each run too; the date and commit head the figures.
+Debian's Chromium; every request to another host fails (a resolver rule; routing requests through Playwright
+would switch the browser's cache off) and is counted.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,28 +33,27 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 sys.path.insert(0, str(ROOT))
 
 import browserlab as bl  # noqa: E402
+from baseline import head_commit  # noqa: E402  (benchmarks/baseline.py)
 from test_browser_lite import StaticServer  # noqa: E402
 
-KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
-
-_OPEN_AND_RUN_JS = r"""
-async ([path]) => {
+_RUN_ALL_WHEN_READY_JS = r"""
+async () => {
   const app = window.jupyterapp;
   await app.started; await app.restored;
-  const panel = await app.commands.execute('docmanager:open', {path, factory: 'Notebook'});
+  let panel = null;
+  while (!(panel = app.shell.currentWidget) || !panel.content || !panel.sessionContext) {
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
   await panel.context.ready; await panel.revealed;
-  app.shell.activateById(panel.id);
   window.__tilelabPanel = panel;
   const shownAt = performance.now();
   await app.commands.execute('notebook:clear-all-cell-outputs');  // the stored outputs: only this run's count
-  // Run All before the session has a kernel (starting) opens JupyterLab's "Select Kernel" dialog and runs nothing:
-  // press it the moment the kernel exists, as a student does who waits for the kernel name in the toolbar
   while (!(panel.sessionContext.session && panel.sessionContext.session.kernel)) {
-    await new Promise(resolve => setTimeout(resolve, 50));
+    await new Promise(resolve => setTimeout(resolve, 20));
   }
   window.__runAllAt = performance.now();
   app.commands.execute('notebook:run-all-cells');
-  return (window.__runAllAt - shownAt) / 1000;
+  return {shown: shownAt / 1000, run_all: window.__runAllAt / 1000};
 }
 """
 
@@ -59,73 +62,81 @@ _PROGRESS_JS = r"""
   const panel = window.__tilelabPanel;
   const cells = panel.content.widgets.filter(c => c.model.type === 'code' && c.model.sharedModel.getSource().trim());
   const outputs = cells.some(c => c.model.outputs.length > 0);
-  const done = cells.every(c => c.model.executionCount !== null) && panel.sessionContext.session &&
-               panel.sessionContext.session.kernel && panel.sessionContext.session.kernel.status === 'idle';
-  return {now: performance.now() - window.__runAllAt, outputs, done};
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  const done = cells.every(c => c.model.executionCount !== null) && kernel && kernel.status === 'idle';
+  return {now: performance.now() / 1000, outputs, done};
 }
 """
 
 
-_STUCK_JS = r"""
-() => {
-  const panel = window.__tilelabPanel;
-  const cells = panel.content.widgets.filter(c => c.model.type === 'code' && c.model.sharedModel.getSource().trim());
-  const session = panel.sessionContext.session;
-  const dialog = document.querySelector('.jp-Dialog');
-  return {cells: cells.length, ran: cells.filter(c => c.model.executionCount !== null).length,
-          kernel: session && session.kernel ? session.kernel.status : null,
-          dialog: dialog ? dialog.innerText.slice(0, 300) : null};
-}
-"""
+def _spin() -> None:  # pragma: no cover - runs in a child process until terminated
+    while True:
+        pass
 
 
-def one_run(browser, server: StaticServer, lesson: str, bare: bool, timeout: float) -> dict[str, float]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+class Busy:
+    """One spinning process per core while the block runs (``on=False``: nothing)."""
 
-    def route(r):
-        parts = urlsplit(r.request.url)
-        if parts.hostname != "127.0.0.1" or parts.port != server.port:
-            return r.abort()
-        if parts.path != "/jupyter-lite.json":
-            return r.continue_()
-        response = r.fetch()
-        config = response.json()
-        data = config.setdefault("jupyter-config-data", {})
-        data["exposeAppInBrowser"] = True
-        if bare:
-            data["litePluginSettings"][KERNEL_PLUGIN].pop("loadPyodideOptions", None)
-        return r.fulfill(response=response, body=json.dumps(config),
-                         headers={**response.headers, "content-type": "application/json"})
+    def __init__(self, on: bool) -> None:
+        self.on = on
+        self.procs: list[multiprocessing.Process] = []
 
-    context.route("**/*", route)
+    def __enter__(self) -> "Busy":
+        if self.on:
+            self.procs = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(os.cpu_count() or 1)]
+            for proc in self.procs:
+                proc.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            proc.join()
+
+
+def one_visit(context: Any, server: StaticServer, lesson: str, timeout: float, foreign: list[str]) -> dict[str, float]:
+    """Open the lesson's address in a new tab of ``context``, Run All when it can; seconds from the address."""
     page = context.new_page()
+
+    def count(request: Any) -> None:
+        parts = urlsplit(request.url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.port != server.port:
+            foreign.append(request.url)
+
+    page.on("request", count)
     try:
-        page.goto(server.url("lab/index.html"), wait_until="domcontentloaded", timeout=bl.PAGE_LOAD_TIMEOUT_MS)
+        page.goto(server.url(f"lab/index.html?path={lesson}.ipynb"), wait_until="domcontentloaded",
+                  timeout=bl.PAGE_LOAD_TIMEOUT_MS)
         page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands",
                                timeout=bl.PAGE_LOAD_TIMEOUT_MS)
-        waited = page.evaluate(_OPEN_AND_RUN_JS, [f"{lesson}.ipynb"])
+        marks = page.evaluate(_RUN_ALL_WHEN_READY_JS)
         first = None
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             state = page.evaluate(_PROGRESS_JS)
             if first is None and state["outputs"]:
-                first = state["now"] / 1000
+                first = state["now"]
             if state["done"]:
-                return {"session_s": waited, "first_output_s": first or state["now"] / 1000,
-                        "last_cell_s": state["now"] / 1000}
-            page.wait_for_timeout(100)
-        raise TimeoutError(f"{lesson} did not finish within {timeout:.0f} s: {page.evaluate(_STUCK_JS)}")
+                return {"shown_s": marks["shown"], "run_all_s": marks["run_all"],
+                        "first_output_s": first or state["now"], "last_cell_s": state["now"]}
+            page.wait_for_timeout(50)
+        raise TimeoutError(f"{lesson} did not finish within {timeout:.0f} s of opening")
     finally:
-        context.close()
+        page.close()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lite-site", type=Path, default=None, help="an already built site (make lite)")
     parser.add_argument("--lesson", default="00_start_here")
-    parser.add_argument("--runs", type=int, default=2, help="runs of each way (default 2)")
+    parser.add_argument("--runs", type=int, default=3, help="fresh browser profiles per condition (default 3)")
+    parser.add_argument("--conditions", default="quiet,busy", help="quiet, busy or both (default quiet,busy)")
     parser.add_argument("--timeout", type=float, default=400)
     args = parser.parse_args(argv)
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    if not conditions or set(conditions) - {"quiet", "busy"}:
+        parser.error(f"--conditions takes quiet, busy or quiet,busy, not {args.conditions!r}")
     chromium = bl.find_chromium()
     if chromium is None:
         parser.error("Chromium is not installed (Debian: apt-get install chromium)")
@@ -135,31 +146,42 @@ def main(argv: list[str] | None = None) -> int:
 
         site = Path(tempfile.mkdtemp(prefix="tilelab-bench-lite-")) / "lite"
         tick = time.monotonic()
-        summary = build_lite(site, quiet=True)
-        print(f"site built in {time.monotonic() - tick:.0f} s ({summary['bytes'] / 1e6:.1f} MB, Pyodide packages from "
-              f"{summary['pyodide_source']})", flush=True)
+        summary = build_lite(site, quiet=True, pyodide_source=os.environ.get("TILELAB_PYODIDE_SOURCE"))
+        print(f"site built in {time.monotonic() - tick:.0f} s ({summary['bytes'] / 1e6:.1f} MB)", flush=True)
     from playwright.sync_api import sync_playwright
 
     server = StaticServer(site)
-    results: dict[str, list[dict[str, float]]] = {"as built": [], "bare kernel": []}
-    print(f"{time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores; {args.lesson}, Run All as soon as its kernel exists",
-          flush=True)
+    foreign: list[str] = []
+    results: dict[tuple[str, str], list[dict[str, float]]] = {}
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, commit {head_commit()}, {os.cpu_count()} cores; {args.lesson}: seconds "
+          "from opening its address", flush=True)
     with sync_playwright() as playwright:
-        browser = bl.launch_chromium(playwright, chromium)
+        browser = playwright.chromium.launch(
+            executable_path=chromium, headless=True, timeout=60_000,
+            args=bl.chromium_args() + ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"])
         try:
-            for run in range(args.runs):
-                for way in (("as built", "bare kernel") if run % 2 == 0 else ("bare kernel", "as built")):
-                    got = one_run(browser, server, args.lesson, way == "bare kernel", args.timeout)
-                    results[way].append(got)
-                    print(f"  {way:>11}: kernel after {got['session_s']:4.1f} s; from Run All: first output "
-                          f"{got['first_output_s']:5.1f} s, last cell "
-                          f"{got['last_cell_s']:5.1f} s", flush=True)
+            for condition in conditions:
+                with Busy(condition == "busy"):
+                    for run in range(args.runs):
+                        context = browser.new_context(viewport={"width": 1280, "height": 800})
+                        try:
+                            for visit in ("first visit", "second visit"):
+                                got = one_visit(context, server, args.lesson, args.timeout, foreign)
+                                results.setdefault((condition, visit), []).append(got)
+                                print(f"  {condition:>5}, {visit}: notebook shown {got['shown_s']:5.1f}, Run All "
+                                      f"{got['run_all_s']:5.1f}, first output {got['first_output_s']:5.1f}, last "
+                                      f"cell {got['last_cell_s']:5.1f}", flush=True)
+                        finally:
+                            context.close()
         finally:
             browser.close()
             server.stop()
-    for way, runs in results.items():
-        print(f"{way:>11}: median first output {statistics.median(r['first_output_s'] for r in runs):5.1f} s, "
-              f"last cell {statistics.median(r['last_cell_s'] for r in runs):5.1f} s ({len(runs)} runs)")
+    for (condition, visit), runs in results.items():
+        med = {key: statistics.median(r[key] for r in runs) for key in runs[0]}
+        print(f"{condition:>5}, {visit:>12}: median first output {med['first_output_s']:5.1f} s (notebook shown "
+              f"{med['shown_s']:4.1f}, Run All {med['run_all_s']:4.1f}, last cell {med['last_cell_s']:5.1f}; "
+              f"{len(runs)} runs)")
+    print(f"requests to other hosts: {len(foreign)}")
     return 0
 
 

@@ -243,3 +243,18 @@ def test_trainer_spawn_hands_a_learner_the_trainers_games():
     package.train(3, rng=2048, block=3)
     assert np.array_equal(mine.weights, package.weights)
     assert package.curve[0].mean_score == sum(scores) / 3
+
+
+def test_tuple_shape_in_the_browser_says_where_its_verdict_is_given(monkeypatch):
+    """The browser kernel plays 10 games a net, too few to tell two nets apart: a refusal there says the verdict
+    comes in JupyterLab, not that the shape is worse; JupyterLab's own refusal does not say so."""
+    import tilelab.exercises.game2048_learning as learning
+
+    squares = [(0, 1, 4, 5), (1, 2, 5, 6)]
+    at_home = check("2048learn.tuple_shape", [(0,)], games=300)
+    monkeypatch.setattr(learning, "IN_BROWSER", True)
+    monkeypatch.setattr(learning, "MIN_TEST_GAMES", learning.BROWSER_GAMES)
+    browser = check("2048learn.tuple_shape", squares)
+    assert not at_home.passed and "JupyterLab" not in at_home.message
+    if not browser.passed:
+        assert "verdict in JupyterLab" in browser.message and "interval must lie above zero" not in browser.message

@@ -659,3 +659,43 @@ def test_bfs_checker_names_plain_faults():
     assert not crash.passed and crash.reason == "raised" and "ZeroDivisionError" in crash.message
     for result in (multi, not_a_dict, tiles, off_by_one, halves, crash):
         assert len(result.message) < 300 and result.picture
+
+
+def _bfs_with(step):
+    """Lesson 3b's skeleton with ``step(distance_to, queue, board, child)`` as step 3."""
+    def search(start):
+        distance_to, queue = {start: 0}, deque([start])
+        while queue:
+            board = queue.popleft()
+            for direction in board.legal_directions():
+                step(distance_to, queue, board, play(board, direction).after)
+        return distance_to
+    return search
+
+
+def test_bfs_checker_names_the_slip_a_reader_made():
+    """A wrong distance shows on a board one move away (no queue order can cause that): the message names the
+    distance, not the queue; new boards put at the front name both ends of the queue; a board stored again
+    (its distance overwritten) is told that a board keeps its distance."""
+    def plus_two(d, q, b, c):
+        if c not in d:
+            d[c] = d[b] + 2
+            q.append(c)
+
+    def at_the_front(d, q, b, c):
+        if c not in d:
+            d[c] = d[b] + 1
+            q.appendleft(c)
+
+    def overwrites(d, q, b, c):
+        new = c not in d
+        d[c] = d[b] + 1
+        if new:
+            q.append(c)
+
+    wrong_distance = check("sliding.bfs", _bfs_with(plus_two))
+    assert "one move farther" in wrong_distance.message and "queue" not in wrong_distance.message
+    front = check("sliding.bfs", _bfs_with(at_the_front))
+    assert not front.passed and "(append)" in front.message and "(popleft)" in front.message
+    again = check("sliding.bfs", _bfs_with(overwrites))
+    assert not again.passed and "keeps its distance" in again.message

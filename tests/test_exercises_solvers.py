@@ -283,6 +283,25 @@ def test_admissible_must_be_linear_conflict(tables):
         assert f"linear conflict gives {linear_conflict(board)}" in result.message
 
 
+def test_admissible_tries_lines_of_unequal_length():
+    """A 3x3 board cannot tell a row's length from a column's: linear conflict that cuts a line with the wrong one
+    (rows for cols, as a reader of lesson 4b wrote) passes every 3x3 board and is refused on a 2x3 or 3x2 one."""
+    def with_rows(keep: str):
+        def h(p: Board) -> int:
+            kept = {"row": lambda t, r, cols: t and (t - 1) // p.rows == r,
+                    "column": lambda t, c, cols: t and (t - 1) % p.rows == c}[keep]
+            return _wrong_conflict(**{f"keep_{keep[:3]}": kept})(p)
+        return h
+
+    assert check("solvers.admissible", _wrong_conflict()).passed
+    for keep in ("row", "column"):
+        wrong = with_rows(keep)
+        result = check("solvers.admissible", wrong)
+        board = result.counterexample
+        assert not result.passed and (board.rows, board.cols) in ((2, 3), (3, 2))
+        assert wrong(board) != linear_conflict(board) and f"gives {linear_conflict(board)}" in result.message
+
+
 def test_bad_values_are_reported_kindly():
     assert "return a number" in check("solvers.admissible", lambda p: None).message
     assert "raised ZeroDivisionError" in check("solvers.admissible", lambda p: 1 // 0).message

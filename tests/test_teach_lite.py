@@ -277,43 +277,44 @@ def _site(tmp_path: Path, settings: dict) -> Path:
     for app in ("lab", "repl"):
         (out / app).mkdir()
         (out / app / "index.html").write_text(_APP_PAGE)
-    lite.add_board_keys(out)
+    lite.add_page_script(out)
     return out
 
 
 _APP_PAGE = '<!DOCTYPE html><html><head><link id="jupyter-lite-main" rel="preload"></head><body></body></html>'
 
 
-def test_board_keys_script_goes_into_every_app_page_once(tmp_path: Path) -> None:
-    """JupyterLite's shortcuts run in the capture phase: each app page gets the script that hands a
-    focused board its keys; the site's own index page (no JupyterLite) is left alone."""
+def test_page_script_goes_into_every_app_page_once(tmp_path: Path) -> None:
+    """Each app page gets the course's script (a focused board's keys, the starting line, the lesson kept in the
+    address) and an icon of its own, once; the site's own index page (no JupyterLite) is left alone."""
     for folder in ("lab", "lab/tree", "doc"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
         (tmp_path / folder / "index.html").write_text(_APP_PAGE)
     (tmp_path / "index.html").write_text("<html><head></head><body>lessons</body></html>")
-    pages = lite.add_board_keys(tmp_path)
+    pages = lite.add_page_script(tmp_path)
     assert sorted(p.relative_to(tmp_path).as_posix() for p in pages) == ["doc/index.html", "lab/index.html",
                                                                          "lab/tree/index.html"]
-    lite.add_board_keys(tmp_path)  # a second pass adds nothing
+    lite.add_page_script(tmp_path)  # a second pass adds nothing
     text = (tmp_path / "lab" / "index.html").read_text()
-    assert text.count(lite.BOARD_KEYS_SCRIPT) == 1 and text.index(lite.BOARD_KEYS_SCRIPT) < text.index("</head>")
-    assert "data-lm-suppress-shortcuts" in lite.BOARD_KEYS_SCRIPT and "'keydown'" in lite.BOARD_KEYS_SCRIPT
+    assert text.count(lite.PAGE_SCRIPT) == 1 and text.index(lite.PAGE_SCRIPT) < text.index("</head>")
+    assert text.count('rel="icon"') == 1 and 'href="../static/favicons/favicon.ico"' in text
+    assert 'href="../../static/favicons/favicon.ico"' in (tmp_path / "lab" / "tree" / "index.html").read_text()
     assert "script" not in (tmp_path / "index.html").read_text()
 
 
-def test_board_keys_refused_without_a_lab_page(tmp_path: Path) -> None:
+def test_page_script_refused_without_a_lab_page(tmp_path: Path) -> None:
     (tmp_path / "tree").mkdir()
     (tmp_path / "tree" / "index.html").write_text(_APP_PAGE)
     with pytest.raises(lite_fetch.LiteBuildError, match="lab/index.html"):
-        lite.add_board_keys(tmp_path)
+        lite.add_page_script(tmp_path)
 
 
-def test_check_site_refuses_a_lab_page_without_the_board_keys_script(tmp_path: Path) -> None:
+def test_check_site_refuses_a_lab_page_without_the_page_script(tmp_path: Path) -> None:
     out = _site(tmp_path, {"pyodideUrl": "./static/pyodide/pyodide.js"})
     (out / "lab" / "index.html").write_text(_APP_PAGE)
-    with pytest.raises(lite_fetch.LiteBuildError, match="board keys"):
+    with pytest.raises(lite_fetch.LiteBuildError, match="page script"):
         lite.check_site(out)
-    lite.add_board_keys(out)
+    lite.add_page_script(out)
     (out / "repl" / "index.html").unlink()  # a site built without the REPL: the website's boards could not play
     with pytest.raises(lite_fetch.LiteBuildError, match="repl/index.html is missing"):
         lite.check_site(out)
@@ -330,14 +331,13 @@ def test_check_site_refuses_a_site_that_could_reach_pypi_or_a_cdn(tmp_path: Path
         lite.check_site(_site(tmp_path / "startup", startup))
 
 
-def test_kernel_starting_line_goes_into_every_app_page_once(tmp_path: Path) -> None:
+def test_an_app_page_that_names_its_icon_keeps_it(tmp_path: Path) -> None:
     (tmp_path / "lab").mkdir()
-    (tmp_path / "lab" / "index.html").write_text(_APP_PAGE)
-    lite.add_board_keys(tmp_path)
-    lite.add_board_keys(tmp_path)
+    page = _APP_PAGE.replace("</head>", '<link rel="icon" href="mine.ico"></head>')
+    (tmp_path / "lab" / "index.html").write_text(page)
+    lite.add_page_script(tmp_path)
     text = (tmp_path / "lab" / "index.html").read_text()
-    assert text.count(lite.KERNEL_STARTING_SCRIPT) == 1
-    assert text.index(lite.KERNEL_STARTING_SCRIPT) < text.index("</head>")
+    assert text.count('rel="icon"') == 1 and "mine.ico" in text and text.count(lite.PAGE_SCRIPT) == 1
 
 
 def test_index_page_links_every_lesson_and_says_how_to_hand_in() -> None:
@@ -478,7 +478,7 @@ def test_checkers_play_fewer_games_in_the_browser_kernel_and_say_so() -> None:
     sizes, shape, contest = done.stdout.strip().splitlines()[-3:]
     assert sizes.split() == ["1", "10"]
     assert shape.startswith("In the browser kernel each net learns for 10 games and is tested on 10") and \
-        "After 10 training games each, on 10 fresh games" in shape, shape
+        ("After 10 training games each, on 10 fresh games" in shape or "verdict in JupyterLab" in shape), shape
     assert "depth-1 search in the browser kernel" in contest, contest
     from tilelab.exercises import game2048_ai, game2048_learning
 

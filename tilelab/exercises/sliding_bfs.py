@@ -105,9 +105,12 @@ def _bfs_verdict(name: str, got: Any, start: Board, truth: dict[tuple[int, ...],
                          "whole number of moves it is from the start", key)
         found[key.tiles] = int(moves)
     if found.get(start.tiles) != 0:
-        said = "leaves out the start" if start.tiles not in found else f"gives the start {found[start.tiles]} moves"
-        return wrong(f"your dict {said}: the {shape} start below is 0 moves from itself, so it belongs in the dict "
-                     "with 0")
+        if start.tiles not in found:
+            return wrong(f"your dict leaves out the start: the {shape} start below is 0 moves from itself, so it "
+                         "belongs in the dict with 0")
+        return wrong(f"your dict gives the start {found[start.tiles]} moves: it is 0 moves from itself. A board "
+                     "already in the dict keeps its distance: store one only when `child not in distance_to` (in an "
+                     "`if`, the start's 0 counts as false)")
     unreachable = sorted(t for t in found if t not in truth)
     if unreachable:
         return wrong(f"your dict holds the board on the right, but no slides lead there from the {shape} start on "
@@ -117,14 +120,13 @@ def _bfs_verdict(name: str, got: Any, start: Board, truth: dict[tuple[int, ...],
     if off is not None and (missing is None or off[0] <= missing[0]):
         best, tiles = off
         said, board = found[tiles], Board(tiles, start.rows, start.cols)
-        if said > best:
+        if said > best and best > 1:
             return wrong(f"your dict says the board on the right is {_moves(said)} from the {shape} start on the "
-                         f"left, but {_moves(best)} {'is' if best == 1 else 'are'} enough: take the oldest board from "
-                         "the queue (first in, first out), so that each board is found first along a shortest route",
-                         board)
+                         f"left, but {_moves(best)} are enough: take the oldest board from the front of the queue "
+                         "(popleft) and put new ones at the back (append), so that each board is found first along a "
+                         "shortest route", board)
         return wrong(f"your dict says the board on the right is {_moves(said)} from the {shape} start on the left, "
-                     f"but it takes {best}: a board is one move farther than the board it was found from, and a move "
-                     "slides one tile that is next to the blank", board)
+                     f"but it takes {best}: a board is one move farther than the board it was found from", board)
     if missing is not None:
         best, tiles = missing
         return wrong(f"from the {shape} start on the left {len(truth):,} boards can be reached; your dict has "

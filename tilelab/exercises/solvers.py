@@ -53,7 +53,7 @@ from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, 
 from tilelab.exercises import side_by_side
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import Board, is_solvable, random_board
-from tilelab.sliding.heuristics import manhattan, misplaced
+from tilelab.sliding.heuristics import linear_conflict, manhattan, misplaced
 from tilelab.sliding.space import distance_table, rank, unrank
 
 SEED = 4
@@ -287,10 +287,36 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
         return Result(name, False, f"admissible, but not linear conflict yet: on the board below your h is {values_repr(values[i])}, "
                       f"linear conflict gives {int(want[i])} (Manhattan {int(mans[i])} plus 2 for every tile that must "
                       "leave its goal row or column; are both loops done?)", board, _show(board))
+    others = unequal_line_boards()  # a 3x3 board cannot tell rows from columns: 2x3 and 3x2 boards can
+    got, problem = _numbers(name, _evaluate(answer, others, 0, len(others)), others, 0)
+    if problem is not None:
+        return problem
+    want_others = np.array([linear_conflict(b) for b in others])
+    wrong = np.flatnonzero(got != want_others)
+    if len(wrong):
+        i, board = int(wrong[0]), others[int(wrong[0])]
+        return Result(name, False, f"linear conflict on every 3x3 board, but not on the {board.rows}x{board.cols} board "
+                      f"below: your h is {values_repr(got[i])}, linear conflict gives {int(want_others[i])}. Here a "
+                      "row has cols tiles and a column rows tiles: is each line cut with the right one?", board,
+                      _show(board))
     return Result(name, True,
                   f"admissible on all {len(boards):,} 8-puzzle boards tried (every one up to {NEAR_MOVES} moves "
-                  f"from the goal, and farther ones), and linear conflict on each: mean {want.mean():.2f} against "
+                  f"from the goal, and farther ones), and linear conflict on each and on every 2x3 and 3x2 board: mean "
+                  f"{want.mean():.2f} against "
                   f"Manhattan's {mans.mean():.2f} (their true mean distance is {truth.mean():.2f})")
+
+
+@functools.cache
+def unequal_line_boards() -> tuple[Board, ...]:
+    """Every 2x3 and 3x2 board, fewest misplaced tiles first: where rows and columns differ in length.
+
+    >>> boards = unequal_line_boards()
+    >>> len(boards), boards[0].is_goal()
+    (1440, True)
+    """
+    boards = [Board(tiles, rows, cols) for rows, cols in ((2, 3), (3, 2))
+              for tiles in itertools.permutations(range(rows * cols))]
+    return tuple(sorted(boards, key=misplaced))
 
 
 def values_repr(h: float) -> str:
@@ -385,7 +411,8 @@ def _not_astar(board: Board, limit: int, f_of: dict[Board, int], expanded: list[
         f = f_of.get(node)
         if f is None:
             return (f"it expanded the board on the right, whose f = g + h is above {limit}: A* never takes such a "
-                    "board out of the queue. Is yours ordered by f = g + h(child), g = best_g[board] + 1?", node)
+                    "board out of the queue. Is yours a heap ordered by f = g + h(child) (heapq.heappush, so that "
+                    "heappop takes the smallest f)?", node)
         if node in seen:
             if node == board:
                 return ("it expanded the start a second time: A* remembers the boards it reached (best_g) and "

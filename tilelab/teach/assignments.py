@@ -157,7 +157,8 @@ def _split_exercise(source: str) -> tuple[str, str, list[ast.Call]]:
 
 def _test_source(exercise_source: str, calls: list[ast.Call]) -> str:
     """The autograder test: each of the exercise's ``check`` calls again, failing on "not yet"."""
-    lines = ['# Autograder test (read-only): passes when the checker says "passed".',
+    lines = ['# Autograder test (read-only): passes when the checker says "passed". Until then it stops Run All',
+             "# here: finish the exercise above, or run on from the cell below (Run > Run Selected Cell and All Below).",
              "from tilelab.exercises import check as _check", ""]
     for call in calls:
         args = ast.get_source_segment(exercise_source, call)

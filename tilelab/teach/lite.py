@@ -21,7 +21,8 @@ Where each piece comes from (every file checked):
 
 The build also runs the site's own Pyodide once in Node.js to make matplotlib's font list, which tilelab puts
 where matplotlib looks on first import in the browser (no "building the font cache" message in a lesson), and
-adds a line to the lab page that says Python is starting while the kernel loads. Downloads are cached
+adds the course's script to each app page (a line in the menu bar while Python starts; the open lesson
+kept in the address, so a reload reopens it). Downloads are cached
 (:func:`cache_dir`) and checked again on every build: a damaged file is fetched anew. ``jupyter-lite.json`` sets
 ``disablePyPIFallback``: the site never fetches from elsewhere.
 """
@@ -268,63 +269,52 @@ def lite_config(fontlist: bool = True) -> dict[str, Any]:
         "jupyter-lite-schema-version": 0,
         "jupyter-config-data": {
             "appName": "tilelab",
+            "exposeAppInBrowser": True,  # the course's page script reads the open document's path
             "litePluginSettings": {KERNEL_PLUGIN: kernel},
             "settingsOverrides": {"@jupyter-widgets/jupyterlab-manager:plugin": {"saveState": True}},
         },
     }
 
 
-#: Put into every JupyterLite page (see :func:`add_board_keys`). JupyterLite starts JupyterLab's keyboard
-#: shortcuts in the capture phase (JupyterLab itself: bubbling), so a notebook shortcut bound to an arrow
-#: key (move-cursor-up/down, heading above/below) took the key before a focused board saw it and the
-#: board never moved. A focused canvas in an output marks itself ``data-lm-suppress-shortcuts`` on its
-#: first key (the window's capture listener runs before the shortcuts'): the board gets every key, as
-#: in JupyterLab; Escape still gives the keyboard back to the notebook (the board's own answer to it).
-BOARD_KEYS_SCRIPT = (
-    "<script>/* tilelab: keys typed on a focused board go to the board, as in JupyterLab */"
-    "window.addEventListener('keydown',function(e){var t=e.target;"
-    "if(t&&t.tagName==='CANVAS'&&t.closest&&t.closest('.tilelab-board, .jp-OutputArea-output')"
-    "&&!t.hasAttribute('data-lm-suppress-shortcuts')){t.setAttribute('data-lm-suppress-shortcuts','')}"
-    "},true);</script>")
+#: The course's script in every JupyterLite app page (``templates/lite/tilelab-page.js``, inline in the page's
+#: head: no extra request): keys typed on a focused board go to the board (JupyterLite starts JupyterLab's shortcuts
+#: in the capture phase, so an arrow key moved the notebook's cursor, not the board); a line in the notebook's
+#: menu bar says Python is starting while the kernel loads; the address keeps ``?path=`` of the open document, so
+#: a reload reopens the lesson, not the Launcher; a board JupyterLite cannot restore after a reload shows its
+#: stored picture instead of "Loading widget..." for good. It reads the app from ``window.jupyterapp``
+#: (``exposeAppInBrowser``, :func:`lite_config`).
+PAGE_SCRIPT = ("<script>" + (Path(__file__).parent / "templates" / "lite" / "tilelab-page.js").read_text(
+    encoding="utf-8").strip() + "</script>")
 
 
-#: Put into every JupyterLite page too: while the open notebook's kernel starts (Pyodide and its libraries load in
-#: the tab, 15-30 s the first time) a line at the top says so, so that Run All pressed meanwhile is not met by
-#: silence; it goes as soon as the kernel is ready. It reads the kernel state JupyterLab shows on the notebook's
-#: toolbar (``data-status`` of its execution indicator).
-KERNEL_STARTING_SCRIPT = (
-    "<script>/* tilelab: say that Python is starting while the kernel loads */"
-    "(function(){var box=null,starting={'unknown':1,'starting':1,'initializing':1,'restarting':1,"
-    "'autorestarting':1};function tick(){var panel=document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');"
-    "var ind=panel&&panel.querySelector('.jp-Notebook-ExecutionIndicator');"
-    "var on=!!(ind&&starting[ind.getAttribute('data-status')||'unknown']);"
-    "if(on&&!box){box=document.createElement('div');box.className='tilelab-kernel-starting';"
-    "box.setAttribute('role','status');box.style.cssText='position:fixed;top:6px;left:50%;transform:translateX(-50%);"
-    "z-index:10000;background:#fff8d6;border:1px solid #d9b84a;border-radius:6px;padding:6px 14px;"
-    "font:14px sans-serif;color:#333;box-shadow:0 1px 4px rgba(0,0,0,.2)';"
-    "box.textContent='\u23f3 Python is starting in this browser tab (up to a minute for the first lesson: it "
-    "loads once). Cells you run now start as soon as it is ready.';document.body.appendChild(box)}"
-    "if(!on&&box){box.remove();box=null}}setInterval(tick,400)})();</script>")
+def favicon_link(page: Path, out: Path) -> str:
+    """The ``<link rel="icon">`` for an app page: JupyterLite's own icon, named relative to the page. Without one
+    the browser asks the host's root for ``/favicon.ico``, a 404 in the console of every page.
+
+    >>> favicon_link(Path("site/lab/index.html"), Path("site"))
+    '<link rel="icon" type="image/x-icon" href="../static/favicons/favicon.ico">'
+    """
+    href = os.path.relpath(out / "static" / "favicons" / "favicon.ico", page.parent).replace(os.sep, "/")
+    return f'<link rel="icon" type="image/x-icon" href="{html.escape(href)}">'
 
 
-def add_board_keys(out: Path) -> list[Path]:
-    """Put :data:`BOARD_KEYS_SCRIPT` and :data:`KERNEL_STARTING_SCRIPT` into the head of every JupyterLite app page
+def add_page_script(out: Path) -> list[Path]:
+    """Put :data:`PAGE_SCRIPT` and the page's :func:`favicon_link` into the head of every JupyterLite app page
     under ``out``; the pages.
 
-    An app page is an ``index.html`` that loads JupyterLite (``id="jupyter-lite-main"``); each script goes
-    in once (building again does not add a second copy).
+    An app page is an ``index.html`` that loads JupyterLite (``id="jupyter-lite-main"``); each goes in once
+    (building again does not add a second copy); a page that names its own icon keeps it.
     """
     pages = []
     for page in sorted(out.rglob("index.html")):
         text = page.read_text(encoding="utf-8")
         if 'id="jupyter-lite-main"' not in text:
             continue
-        for script in (BOARD_KEYS_SCRIPT, KERNEL_STARTING_SCRIPT):
-            if script not in text:
-                if "</head>" not in text:
-                    raise LiteBuildError(f"{page} has no </head>: cannot add the board keys and kernel scripts")
-                text = text.replace("</head>", script + "</head>", 1)
-        page.write_text(text, encoding="utf-8")
+        if "</head>" not in text:
+            raise LiteBuildError(f"{page} has no </head>: cannot add the course's page script")
+        added = ("" if 'rel="icon"' in text else favicon_link(page, out)) + (
+            "" if PAGE_SCRIPT in text else PAGE_SCRIPT)
+        page.write_text(text.replace("</head>", added + "</head>", 1), encoding="utf-8")
         pages.append(page)
     if not any(p.parent.name == "lab" for p in pages):
         raise LiteBuildError(f"no JupyterLab page (lab/index.html) found in {out}: the boards would not get keys")
@@ -498,7 +488,7 @@ def build_lite(out: str | os.PathLike, notebooks: str | os.PathLike | None = Non
               f"--FederatedExtensionAddon.extra_labextensions_path={work / 'labextensions'}"],
              "jupyter lite build", cwd=work, env=env)
     described = [describe(p, nbformat.read(p, as_version=4)) for p in lesson_paths(nb_dir)]
-    add_board_keys(out)
+    add_page_script(out)
     (out / "index.html").write_text(index_page(described, student), encoding="utf-8")
     (out / ".nojekyll").write_text("")  # GitHub Pages: serve folders that start with "_"
     check_site(out)
@@ -524,9 +514,9 @@ def check_site(out: Path) -> None:
             raise LiteBuildError(f"the kernel loads {name!r} as it starts, and the site's lock has no such package")
     for app in ("lab", "repl"):  # the REPL plays the website's boards in its pages (tilelab.teach.site)
         page = out / app / "index.html"
-        if not page.is_file() or BOARD_KEYS_SCRIPT not in page.read_text(encoding="utf-8"):
-            raise LiteBuildError(f"{app}/index.html is missing or lacks the board keys script: arrow keys would not "
-                                 "reach a board")
+        if not page.is_file() or PAGE_SCRIPT not in page.read_text(encoding="utf-8"):
+            raise LiteBuildError(f"{app}/index.html is missing or lacks the course's page script: arrow keys would "
+                                 "not reach a board")
     lock = json.loads((out / "static" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
     for entry in lock["packages"].values():
         path = out / "static" / "pyodide" / entry["file_name"]
