@@ -92,3 +92,29 @@ def test_every_refusal_message_is_short():
               check("count_empty", lambda rows: __import__("sys").setprofile(None)),
               check("solvers.misplaced", lambda p: 0)):
         assert not r and len(r.message) < MESSAGE_LIMIT  # (a longer message is cut to the limit)
+
+
+def test_a_crash_names_the_line_of_the_answer_that_raised():
+    """A crashed answer is told its error and its own line, not a line of tilelab, numpy or Python; the line even
+    when the error happens inside a library the answer called."""
+    import inspect
+
+
+    from tilelab.exercises.raised import raised_text
+
+    def my_manhattan(board):
+        total = 0
+        return total / 0
+
+    def my_misplaced(board):
+        return int(np.array([1, 2]).reshape(3))
+
+    for answer, exercise, error in ((my_manhattan, "solvers.manhattan", "ZeroDivisionError"),
+                                    (my_misplaced, "solvers.misplaced", "ValueError")):
+        lines, first = inspect.getsourcelines(answer)
+        message = check(exercise, answer).message
+        assert error in message and f"(line {first + len(lines) - 1}: {lines[-1].strip()})" in message, message
+    try:
+        raise KeyError("x")
+    except KeyError as exc:
+        assert raised_text(exc).startswith("KeyError: 'x' (line ")

@@ -35,13 +35,13 @@ import functools
 import html
 import importlib
 import numbers
-import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tilelab.exercises.allow import describe, resolve
 from tilelab.exercises.code_kinds import TILELAB, code_of, kind_of, qualified
 from tilelab.exercises.watch import TIME_LIMIT, Watch
+from tilelab.exercises.raised import raised_text
 
 __all__ = [
     "MESSAGE_LIMIT", "TIME_LIMIT", "Result", "allowed_calls", "allowed_code", "as_real",
@@ -246,7 +246,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
             try:
                 result = exercise.func(answer, *args, **kwargs)
             except Exception as exc:  # the student's code crashed: report it, do not break the notebook
-                tb = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                tb = raised_text(exc)
                 result = Result(name, False, f"your code raised {tb}", reason="raised")
     finally:
         _ACTIVE.remove(watch)
@@ -611,7 +611,7 @@ def first_counterexample(
         try:
             got = answer(*case) if star else answer(case)
         except Exception as exc:
-            err = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            err = raised_text(exc)
             return Result(name, False, f"{on(case)}your code raised {err}", case, pictures.get(id(case)), "raised")
         if equals_anything(got):
             return Result(name, False, f"{on(case)}you returned a {type(got).__name__} that says it equals anything: "

@@ -54,7 +54,6 @@ True
 from __future__ import annotations
 
 import itertools
-import traceback
 import types
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable, Iterator
@@ -64,6 +63,7 @@ import numpy as np
 from tilelab.exercises import Result, case_seed, checker, first_counterexample
 from tilelab.exercises.allow import BOARD_2048, NUMPY, Kit
 from tilelab.game2048 import Board, Direction, Game, legal_moves, slide_row, spawn_outcomes
+from tilelab.exercises.raised import raised_text
 
 SEED = 2048
 ROW_TILES = (0, 2, 4, 8, 16, 32)  #: every 4-cell row over these tiles is checked
@@ -245,7 +245,7 @@ def check_spawn_outcomes(answer: Callable[[Board, float], Any]) -> Result:
                 given = answer(board, p_four)
                 got = _outcome_map(given, board) if isinstance(given, Mapping) else _not_a_dict(given)
             except Exception as exc:
-                error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                error = raised_text(exc)
                 full = " (a full board: no tile can spawn)" if not board.empty_cells() else ""
                 return Result("2048.spawn_outcomes", False, f"with p_four={p_four} on the board below{full} your "
                               f"code raised {error}", (board, p_four), str(board), "raised")

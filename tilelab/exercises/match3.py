@@ -31,7 +31,6 @@ False
 from __future__ import annotations
 
 import math
-import traceback
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
@@ -46,6 +45,7 @@ from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_bo
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
 from tilelab.match3.generate import exclude_probability
+from tilelab.exercises.raised import raised_text
 
 SEED = 2025
 SHAPES = [(3, 3), (4, 4), (5, 5), (6, 6), (8, 8), (3, 5), (5, 3), (1, 6), (6, 1), (7, 9)]
@@ -110,7 +110,7 @@ def check_fall(answer: Callable[[Board], Board]) -> Result:
         try:
             got = answer(board)
         except Exception as exc:
-            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            error = raised_text(exc)
             return Result(name, False, f"on the board below your code raised {error}", board, _show(board))
         if got == want and isinstance(got, Board) and not equals_anything(got):
             continue
@@ -184,7 +184,7 @@ def check_is_dead(answer: Callable[[Board], Any]) -> Result:
         try:
             got = _truth_value(answer(board))
         except Exception as exc:  # noqa: BLE001 - reported with its board
-            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            error = raised_text(exc)
             return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
         want = bool(is_dead(board))
         if isinstance(got, bool) and got == want:
@@ -404,7 +404,7 @@ def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
         try:
             got = answer(board)
         except Exception as exc:  # noqa: BLE001 - reported with its board
-            error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            error = raised_text(exc)
             return Result(name, False, f"on the board below your code raised {error}", board, _show(board), "raised")
         value = as_real(got)  # any real number: float, Fraction, Decimal, numpy's
         if value is None:

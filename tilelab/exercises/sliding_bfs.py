@@ -10,7 +10,6 @@ An answer may build and read boards and make moves; the package's own searches d
 
 from __future__ import annotations
 
-import traceback
 from typing import Any, Callable
 
 import numpy as np
@@ -19,6 +18,7 @@ from tilelab.exercises import Result, as_real, case_seed, cases_cache, checker, 
 from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.exercises.sliding import every_board
 from tilelab.sliding import Board, bfs_distances, random_board
+from tilelab.exercises.raised import raised_text
 
 SEED = 2024
 _S = "tilelab.sliding:"
@@ -153,7 +153,7 @@ def check_bfs(answer: Callable[[Board], Any]) -> Result:
                               "Put each board in the dict when you first find it, and queue only boards that are "
                               "not in it yet", start, _show(start))
             except Exception as exc:  # reported with its start, never raised
-                error = traceback.format_exception_only(type(exc), exc)[-1].strip()
+                error = raised_text(exc)
                 return Result(name, False, f"from the {shape} start below your code raised {error}", start,
                               _show(start), "raised")
         verdict = _bfs_verdict(name, got, start, truth)

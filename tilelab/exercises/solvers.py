@@ -44,7 +44,6 @@ import heapq
 import inspect
 import itertools
 import reprlib
-import traceback
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -55,6 +54,7 @@ from tilelab.exercises.allow import NUMPY, PUZZLE, Kit
 from tilelab.sliding import Board, is_solvable, random_board
 from tilelab.sliding.heuristics import linear_conflict, manhattan, misplaced
 from tilelab.sliding.space import distance_table, rank, unrank
+from tilelab.exercises.raised import raised_text
 
 SEED = 4
 RANDOM_SHAPES = [(3, 3), (4, 4), (3, 4), (4, 3), (5, 5), (2, 5), (3, 5)]
@@ -169,7 +169,7 @@ class _Raised:
     """The exception an answer raised on one board (kept in place of its value)."""
 
     def __init__(self, exc: Exception) -> None:
-        self.text = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        self.text = raised_text(exc)
 
 
 def _call(answer: Callable[[Board], Any], board: Board) -> Any:
