@@ -55,6 +55,7 @@ from tilelab.sliding import Board, is_solvable, random_board
 from tilelab.sliding.heuristics import linear_conflict, manhattan, misplaced
 from tilelab.sliding.space import distance_table, rank, unrank
 from tilelab.exercises.raised import raised_text
+from tilelab.exercises.sliding import every_board
 
 SEED = 4
 RANDOM_SHAPES = [(3, 3), (4, 4), (3, 4), (4, 3), (5, 5), (2, 5), (3, 5)]
@@ -314,9 +315,7 @@ def unequal_line_boards() -> tuple[Board, ...]:
     >>> len(boards), boards[0].is_goal()
     (1440, True)
     """
-    boards = [Board(tiles, rows, cols) for rows, cols in ((2, 3), (3, 2))
-              for tiles in itertools.permutations(range(rows * cols))]
-    return tuple(sorted(boards, key=misplaced))
+    return tuple(sorted((b for shape in ((2, 3), (3, 2)) for b in every_board(*shape)), key=misplaced))
 
 
 def values_repr(h: float) -> str:

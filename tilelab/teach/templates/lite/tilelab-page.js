@@ -116,6 +116,12 @@
         return;
       }
       area.widgets.forEach(function (child, k) {
+        var output = k < cell.model.outputs.length ? cell.model.outputs.get(k) : null;
+        var data = output && output.data;
+        var png = data && data[WIDGET_VIEW] && data["image/png"];
+        if (!png) {
+          return;  // not a board: its text is never read
+        }
         var node = child.node.querySelector(".jp-OutputArea-output") || child.node;
         if (node.hasAttribute("data-tilelab-picture") || (node.textContent || "").trim() !== LOADING) {
           stuckSince.delete(node);
@@ -125,10 +131,7 @@
           stuckSince.set(node, now);
           return;
         }
-        var output = k < cell.model.outputs.length ? cell.model.outputs.get(k) : null;
-        var data = output && output.data;
-        var png = data && data[WIDGET_VIEW] && data["image/png"];
-        if (png && now - stuckSince.get(node) >= 3000) {
+        if (now - stuckSince.get(node) >= 3000) {
           showStoredPicture(node, Array.isArray(png) ? png.join("") : String(png));
         }
       });
