@@ -122,10 +122,12 @@ def my_learn_game(net, spawn, alpha=0.1):  # the lesson's solution
 
 
 def learner(*, choose="value", update="previous", target="full", final=True, ties="first", spawn_first=False,
-            own_update=False):
+            own_update=False, fixed_alpha=None, other_net=False):
     """A learner with one slip (or one honest variation) switched on."""
+    mine = NTupleNetwork.classroom()  # other_net: the net the student made in an earlier cell
 
     def td(net, after, aim, alpha):
+        alpha = alpha if fixed_alpha is None else fixed_alpha
         if not own_update:
             return td_update_ref(net, after, aim, alpha)
         indices = feature_indices_ref(net, after)
@@ -134,6 +136,7 @@ def learner(*, choose="value", update="previous", target="full", final=True, tie
             net.weights[i] += alpha * error / len(indices)
 
     def game(net, spawn, alpha=0.1):
+        net = mine if other_net else net
         board = spawn(spawn(Board.empty(4)))
         score, previous = 0, None
         while True:
@@ -177,12 +180,37 @@ def test_learn_game_accepts_honest_learners(honest):
     (dict(target="no reward"), "leaves out the move's reward"),
     (dict(target="reward only"), "leaves out V(new afterstate)"),
     (dict(final=False, spawn_first=True), "game over"),
+    (dict(other_net=True), "the net your function receives"),
 ], ids=["reward-only", "no-final-update", "wrong-afterstate", "target-without-reward", "target-without-V",
-        "no-final-update-after-spawn"])
+        "no-final-update-after-spawn", "another-net"])
 def test_learn_game_refuses_near_misses_with_a_picture(slip, words):
     result = check("2048learn.learn_game", learner(**slip))
     assert not result and words in result.message and result.picture, result
     assert "a net of one 2-cell tuple" in result.message  # the smallest net shows it already
+
+
+def test_learn_game_names_a_typed_alpha():
+    result = check("2048learn.learn_game", learner(fixed_alpha=0.1))  # right on the alpha=0.1 game, not on 0.5
+    assert not result and "alpha = 0.1" in result.message and "alpha = 0.5" in result.message, result
+
+
+def test_learn_game_names_updates_of_another_net():
+    def updates_its_own(net, spawn, alpha=0.1):  # chooses with the net it receives, updates a copy
+        other = NTupleNetwork(net.tuples, net.weights.copy())
+        board = spawn(spawn(Board.empty(4)))
+        score, previous = 0, None
+        while True:
+            moves = [play(board, d) for d in legal_moves(board)]
+            if not moves:
+                return score
+            best = max(moves, key=lambda m: m.score + value_ref(net, m.board))
+            if previous is not None:
+                td_update_ref(other, previous, best.score + value_ref(net, best.board), alpha)
+            previous, score = best.board, score + best.score
+            board = spawn(best.board)
+
+    result = check("2048learn.learn_game", updates_its_own)
+    assert not result and "weights never changed" in result.message, result
 
 
 def test_learn_game_refuses_what_is_no_game():

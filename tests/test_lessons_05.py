@@ -40,9 +40,11 @@ SETTINGS_05A = {
 }
 FETCH_05A = [
     "agree", "same", "len(boards)", "shapes", "[shape_of(g) for b in pictures for g in group_runs(scan(b))]",
-    "list(examples)", "[s.board for s in result.steps] == [b for b, _ in steps]", "len(steps)",
-    "left", "n_forced", "followed", "MOVES", "len(lengths)",
-    "int(lengths.min())", "int(lengths.sum())", "rho", "stopped", "int(many.max())", "MAX_CASCADES",
+    "list(examples)", "[g.shape for b in pictures for g in find_matches(b)]",
+    "[s.board for s in result.steps] == [b for b, _ in steps]", "len(steps)",
+    "left", "n_forced", "followed", "MOVES", "len(lengths)", "int(lengths.min())", "counts",
+    "len(played_lengths)", "int(played_lengths.min())", "int(played_lengths.sum())", "rho", "stopped",
+    "int(many.max())", "MAX_CASCADES",
 ]
 
 
@@ -50,7 +52,9 @@ FETCH_05A = [
 def test_05a_claims_hold_when_explored(setting):
     ran = run_lesson("05a", overrides=SETTINGS_05A[setting], fetch=FETCH_05A)
     _checked(ran.notebook)
-    # section 2: counting, scanning and the package agree on every random board; section 3: groups and shapes too
+    # section 3: each example board is one group of the shape it is named after
+    assert ran["[g.shape for b in pictures for g in find_matches(b)]"] == ran["list(examples)"]
+    # going deeper: counting, scanning and the package agree on every random board; our groups and shapes too
     assert ran["agree"] == ran["same"] == ran["len(boards)"] > 0
     assert ran["[shape_of(g) for b in pictures for g in group_runs(scan(b))]"] == ran["list(examples)"]
     assert set(ran["shapes"]) == {"line3", "line4", "line5", "L", "T", "cross"}
@@ -58,9 +62,12 @@ def test_05a_claims_hold_when_explored(setting):
     assert ran["[s.board for s in result.steps] == [b for b, _ in steps]"] and ran["len(steps)"] > 1
     # "step 1 was forced": the candies left after its fall, before any refill, already hold a run
     assert ran["left"]
-    # section 5: one cascade per move, rho is the share of steps followed by another, forced ones among them
-    moves, steps = ran["MOVES"], ran["int(lengths.sum())"]
-    assert ran["len(lengths)"] == moves and ran["int(lengths.min())"] >= 1
+    # section 5: one cascade per move, each of one step or more, counted by length
+    moves = ran["MOVES"]
+    assert ran["len(lengths)"] == moves and ran["int(lengths.min())"] >= 1 and sum(ran["counts"]) == moves
+    # going deeper: the readable engine's moves; rho is the share of steps followed by another, forced ones among them
+    steps = ran["int(played_lengths.sum())"]
+    assert ran["len(played_lengths)"] == moves and ran["int(played_lengths.min())"] >= 1
     assert ran["followed"] == steps - moves and 0 <= ran["n_forced"] <= ran["followed"]
     assert ran["rho"] == pytest.approx((steps - moves) / steps) and 0 <= ran["rho"] < 1
     # going deeper: the guard stops a stuck refill, and no measured cascade comes near it

@@ -215,6 +215,10 @@ class _Update:
     after: np.ndarray
 
 
+#: step sizes a learner may have typed instead of using its ``alpha`` (the lesson's default and round numbers)
+FIXED_ALPHAS = (0.1, 0.01, 0.5, 1.0, 0.0025)
+
+
 def _slip(update: _Update, weights: np.ndarray, tuples: Any, alpha: float) -> str:
     """The common slip that turns ``update.before`` into ``weights``, as advice; "" when none does."""
     slips = (("you moved V of the new afterstate; TD(0) moves the previous one (the new one waits for the next move)",
@@ -223,9 +227,11 @@ def _slip(update: _Update, weights: np.ndarray, tuples: Any, alpha: float) -> st
               update.target - update.reward),
              ("your target leaves out V(new afterstate): use reward + V(new afterstate)", update.previous,
               float(update.reward)))
-    for advice, board, target in slips:
+    fixed = [(f"your update moved by alpha = {a:g}, but this game passes alpha = {alpha:g}: use the alpha your "
+              "function receives", update.previous, update.target, a) for a in FIXED_ALPHAS if a != alpha]
+    for advice, board, target, step in [*((a, b, t, alpha) for a, b, t in slips), *fixed]:
         probe = NTupleNetwork(tuples, update.before.copy())
-        td_update_ref(probe, board, target, alpha)
+        td_update_ref(probe, board, target, step)
         if not _close(probe.weights, update.before) and _close(probe.weights, weights):
             return advice
     return ""
@@ -269,6 +275,9 @@ def _follow_game(answer: Any, name: str, what: str, net: NTupleNetwork, seed: in
         if update is None:  # the weights changed before any afterstate could be updated
             return stop(f"your weights changed at move {move}, but there is no previous afterstate to update yet: "
                         "the first move has none (previous is None)", str(board), board)
+        if _close(mine.weights, net.weights) and not _close(ref.weights, net.weights):
+            return stop("your net's weights never changed, while the package's learner had updated them: update "
+                        "net, the net your function receives (not a net of your own)", str(board), board)
         other = wrong["after" if order == "before" else "before"][1]
         advice = next((a for a in (_slip(u, mine.weights, net.tuples, alpha) for u in (update, other)
                                    if u is not None) if a), "")
@@ -304,7 +313,8 @@ def _follow_game(answer: Any, name: str, what: str, net: NTupleNetwork, seed: in
             by_reward = reward == max(v[0] for v in values.values())
             raise stop(f"move {game['moves'] + 1}: {chosen} has reward + V = {value:,.3f}, but another move has "
                        f"{best:,.3f}. Choose the move with the largest reward + V(afterstate)"
-                       + (", not the largest reward alone" if by_reward else ""),
+                       + (", not the largest reward alone; V comes from net, the net your function receives"
+                          if by_reward else ""),
                        _values_picture(current, shown, chosen), current)
         game["moves"] += 1
         if game["moves"] > MAX_MOVES:
