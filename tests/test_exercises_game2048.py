@@ -55,8 +55,11 @@ def test_slide_row_checker():
         assert check("2048.slide_row", slide_row).passed  # a SlideResult is accepted through .row
     r = check("2048.slide_row", greedy_slide)
     assert not r.passed
-    assert r.counterexample == [0, 2, 2, 4]  # the first row in order where a new 4 merges again
-    assert "expected (4, 4, 0, 0)" in r.message
+    assert r.counterexample == [2, 2, 4]  # the smallest row where a new 4 merges again
+    assert "returned [8, 0, 0], expected [4, 4, 0]" in r.message  # lists, as the answer returns them
+    # text that reads as tiles is not a row of tiles
+    r = check("2048.slide_row", lambda row: [str(v) for v in two_phase_slide(row)])
+    assert not r.passed and r.counterexample == [0, 0]
 
 
 def test_slide_row_checker_survives_crashes_and_mutation():
@@ -84,10 +87,10 @@ def own_row_score(row):
 def test_row_score_checker():
     assert check("2048.row_score", own_row_score).passed
     r = check("2048.row_score", lambda row: 0)
-    assert not r.passed and r.counterexample == [0, 0, 2, 2]
+    assert not r.passed and r.counterexample == [2, 2]  # the smallest row that scores
     # counting the merged pair's old values instead of the new tile: wrong from the first merge on
     r = check("2048.row_score", lambda row: own_row_score(row) // 2)
-    assert not r.passed and r.counterexample == [0, 0, 2, 2] and "expected 4" in r.message
+    assert not r.passed and r.counterexample == [2, 2] and "expected 4" in r.message
 
 
 def _slide_via_move(row):
