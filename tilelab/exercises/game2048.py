@@ -7,8 +7,8 @@ helpers the exercise offers); calling any other tilelab function (``slide_row``,
 - ``"2048.slide_row"`` (also ``"slide_row"``): ``answer(row) -> row``, one row slid toward index 0;
   checked on every row of 2, then 3, then 4 cells with tiles 0, 2, 4, 8, 16, 32 (the smallest failing row is
   shown), every row of 4 cells with tiles 0, 256, 1024, 2048, then on random rows of length 2 to 8.
-  The answer may return a list, a tuple or anything with a ``.row``, of ints (text such as ``'4'`` is not a tile). It gets a fresh list each time,
-  so mutating it is fine.
+  The answer may return a list, a tuple or anything with a ``.row``, of ints (text such as ``'4'`` is not a
+  tile). It gets a fresh list each time, so mutating it is fine.
 - ``"2048.row_score"``: ``answer(row) -> int``, the points one left slide of the row scores.
 - ``"2048.available_moves"``: ``answer(board) -> directions``, the swipes that change the board
   (the fixed ``GetNextAvailableMoves``); order does not matter, strings such as "left" are fine.
