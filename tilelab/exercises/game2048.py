@@ -115,7 +115,7 @@ def _as_row(got: Any) -> list[int] | Any:
         # a list, as the exercise asks (a message shows [4, 4, 0, 0]); operator.index takes ints, numpy's included,
         # and refuses the text '4' that int() would read as a tile
         return [operator.index(v) for v in got]
-    except (TypeError, ValueError):
+    except TypeError:
         return got
 
 
@@ -127,17 +127,14 @@ def _fresh(answer: Callable[[list[int]], Any]) -> Callable[[list[int]], Any]:
 @checker("2048.slide_row", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_slide_row(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must slide and merge one row toward index 0 exactly like the game."""
-    cases = _row_cases()
-    return first_counterexample(
-        "2048.slide_row", lambda row: _as_row(_fresh(answer)(row)), lambda row: list(slide_row(row).row), cases
-    )
+    return first_counterexample("2048.slide_row", lambda row: _as_row(_fresh(answer)(row)),
+                                lambda row: list(slide_row(row).row), _row_cases())
 
 
 @checker("2048.row_score", allow=ALLOW["slide"], job=("tilelab.game2048:slide_row",))
 def check_row_score(answer: Callable[[list[int]], Any]) -> Result:
     """``answer(row)`` must return the score of sliding ``row`` toward index 0."""
-    cases = _row_cases()
-    return first_counterexample("2048.row_score", _fresh(answer), lambda row: slide_row(row).score, cases)
+    return first_counterexample("2048.row_score", _fresh(answer), lambda row: slide_row(row).score, _row_cases())
 
 
 def _every_small_board(tiles: tuple[int, ...] = (0, 2, 4, 8)) -> Iterator[Board]:
