@@ -109,8 +109,12 @@ def test_a_crash_names_the_line_of_the_answer_that_raised():
     def my_misplaced(board):
         return int(np.array([1, 2]).reshape(3))
 
+    def my_deal(rows, cols, kinds, rng):
+        return rng.integers(0, kinds - kinds)  # numpy's generator raises in its compiled (Cython) source
+
     for answer, exercise, error in ((my_manhattan, "solvers.manhattan", "ZeroDivisionError"),
-                                    (my_misplaced, "solvers.misplaced", "ValueError")):
+                                    (my_misplaced, "solvers.misplaced", "ValueError"),
+                                    (my_deal, "match3.deal", "ValueError")):
         lines, first = inspect.getsourcelines(answer)
         message = check(exercise, answer).message
         assert error in message and f"(line {first + len(lines) - 1}: {lines[-1].strip()})" in message, message
@@ -118,3 +122,25 @@ def test_a_crash_names_the_line_of_the_answer_that_raised():
         raise KeyError("x")
     except KeyError as exc:
         assert raised_text(exc).startswith("KeyError: 'x' (line ")
+
+
+def test_a_wrong_set_of_cells_is_told_in_order_with_what_is_extra_and_missing() -> None:
+    """A run walk that keeps one cell past each streak: the message names that cell first, and both sets sorted."""
+    def my_run_cells(board):
+        lines = [[(r, c) for c in range(board.cols)] for r in range(board.rows)]
+        lines += [[(r, c) for r in range(board.rows)] for c in range(board.cols)]
+        cells = set()
+        for line in lines:
+            start = 0
+            for i in range(1, len(line) + 1):
+                if i == len(line) or board[line[i]] != board[line[start]]:
+                    if i - start >= 3:
+                        cells.update(line[start:i + 1])   # one cell too far
+                    start = i
+        return cells
+
+    result = check("match3.find_runs", my_run_cells)
+    assert not result.passed and " too many: {" in result.message, result.message
+    shown = result.message.split(": ", 1)[1]
+    got, want = (eval(part.strip(" ,")) for part in shown.split("expected"))  # noqa: S307: the checker's own text
+    assert shown.split(", expected ")[0] == "{" + ", ".join(map(repr, sorted(got))) + "}" and got > want

@@ -281,6 +281,9 @@ def test_admissible_must_be_linear_conflict(tables):
         board = result.counterexample
         assert weak(board) != linear_conflict(board) and weak(board) <= distance(board)
         assert f"linear conflict gives {linear_conflict(board)}" in result.message
+    for name, weak in half_done.items():  # the hint fits the slip: 1 added for 2, or a loop left undone
+        hint = "is 2 added, not 1?" if name.startswith("1 a tile") else "are both loops done?"
+        assert hint in check("solvers.admissible", weak).message, name
 
 
 def test_admissible_tries_lines_of_unequal_length():

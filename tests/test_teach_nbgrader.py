@@ -28,7 +28,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tilelab.exercises import package_calls
+from tilelab.exercises import check, package_calls
 from tilelab.teach import lesson_paths
 from tilelab.teach.__main__ import main as teach_main
 from tilelab.teach.assignments import BEGIN, END, TEST_TAG, assignment_notebook, graded_exercises
@@ -230,6 +230,24 @@ def test_a_solution_reads_the_stubs_names_and_helpers_it_shares() -> None:
     assert "def my_b(x):\n    return my_a(x) + 1" in source.cells[2].source
     assert source.cells[-1].source.startswith("weights = 3") and "nbgrader" not in source.cells[-1].metadata
     assert len(source.cells) == 5
+
+
+def test_the_autograder_test_shows_the_counterexample_with_its_message() -> None:
+    """A failing autograder test says "not yet", the checker's message and the counterexample's picture."""
+    v4 = nbformat.v4
+    nb = v4.new_notebook(cells=[
+        v4.new_code_cell("def my_inversions(board):\n    return 0\n\ncheck('sliding.inversions', my_inversions)",
+                         metadata={"tags": ["exercise"]}),
+        v4.new_code_cell("def solution_inversions(board):\n    return 1\n\ncheck('sliding.inversions', solution_inversions)",
+                         metadata={"tags": ["solution"]})])
+    source, _ = assignment_notebook(nb, "demo")
+    test = next(cell.source for cell in source.cells if TEST_TAG in cell.metadata.get("tags", []))
+    namespace: dict = {}
+    exec("def my_inversions(board):\n    return 0", namespace)
+    with pytest.raises(AssertionError) as raised:
+        exec(test, namespace)
+    result = check("sliding.inversions", namespace["my_inversions"])
+    assert result.picture and str(raised.value) == f"not yet: {result.message}\n{result.picture}"
 
 
 def test_a_solution_name_that_cannot_be_renamed_is_refused_when_the_course_is_built() -> None:

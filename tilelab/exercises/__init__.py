@@ -617,7 +617,31 @@ def first_counterexample(
             return Result(name, False, f"{on(case)}you returned a {type(got).__name__} that says it equals anything: "
                           f"return the value itself (here {want!r})", case, pictures.get(id(case)))
         if not same(got, want):
-            return Result(
-                name, False, f"{on(case)}you returned {got!r}, expected {want!r}", case, pictures.get(id(case))
-            )
+            return Result(name, False, f"{on(case)}{_difference(got, want)}", case, pictures.get(id(case)))
     return Result(name, True, f"passed on all {n} cases")
+
+
+def _set_text(items: set[Any] | frozenset[Any]) -> str:
+    """A set in sorted order (by its text when its items do not compare), so two sets read side by side."""
+    try:
+        ordered = sorted(items)
+    except TypeError:
+        ordered = sorted(items, key=repr)
+    return "{" + ", ".join(map(repr, ordered)) + "}" if items else "set()"
+
+
+def _difference(got: Any, want: Any) -> str:
+    """What a wrong answer returned and what was expected; for two sets, first what is extra and what is missing.
+
+    >>> _difference({(0, 2), (0, 0), (0, 1), (1, 1)}, {(0, 1), (0, 0), (0, 2)})
+    'you returned (1, 1) too many: {(0, 0), (0, 1), (0, 2), (1, 1)}, expected {(0, 0), (0, 1), (0, 2)}'
+    >>> _difference(3, 4)
+    'you returned 3, expected 4'
+    """
+    if not (isinstance(got, (set, frozenset)) and isinstance(want, (set, frozenset))):
+        return f"you returned {got!r}, expected {want!r}"
+    extra, missing = got - want, want - got
+    said = [f"{_set_text(part)[1:-1]} {word}" for part, word in ((extra, "too many"), (missing, "missing"))
+            if part and got & want]
+    head = f"you returned {' and '.join(said)}: " if said else "you returned "
+    return f"{head}{_set_text(got)}, expected {_set_text(want)}"

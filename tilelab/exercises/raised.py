@@ -11,12 +11,16 @@ __all__ = ["raised_text"]
 #: Code that is not the student's: tilelab itself, Python's standard library and installed packages.
 _NOT_THEIRS = tuple({Path(__file__).resolve().parents[1],
                      *(Path(sysconfig.get_paths()[k]).resolve() for k in ("stdlib", "purelib", "platlib"))})
+#: Sources of compiled extensions (Cython): numpy's frames name them relative to numpy, never the student's.
+_COMPILED = (".pyx", ".pxd", ".pxi")
 
 
 def _theirs(filename: str) -> bool:
     """Whether ``filename`` holds the student's code (a notebook cell, a script of theirs, a doctest)."""
     if filename.startswith("<"):
         return not filename.startswith("<frozen")  # <frozen ...>: Python's own start-up code
+    if filename.endswith(_COMPILED):
+        return False
     try:
         path = Path(filename).resolve()
     except (OSError, ValueError):

@@ -285,9 +285,11 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
     wrong = np.flatnonzero(values != want)
     if len(wrong):  # admissible but not linear conflict: the nearest board where it differs
         i, board = int(wrong[0]), boards[int(wrong[0])]
+        half = values[i] - mans[i] == (want[i] - mans[i]) / 2  # 1 added per tile that must leave, not 2
+        hint = "each such tile costs 2 moves: is 2 added, not 1?" if half else "are both loops done?"
         return Result(name, False, f"admissible, but not linear conflict yet: on the board below your h is {values_repr(values[i])}, "
                       f"linear conflict gives {int(want[i])} (Manhattan {int(mans[i])} plus 2 for every tile that must "
-                      "leave its goal row or column; are both loops done?)", board, _show(board))
+                      f"leave its goal row or column; {hint})", board, _show(board))
     others = unequal_line_boards()  # a 3x3 board cannot tell rows from columns: 2x3 and 3x2 boards can
     got, problem = _numbers(name, _evaluate(answer, others, 0, len(others)), others, 0)
     if problem is not None:

@@ -163,7 +163,7 @@ def _test_source(exercise_source: str, calls: list[ast.Call]) -> str:
     for call in calls:
         args = ast.get_source_segment(exercise_source, call)
         assert args is not None and args.startswith("check(")
-        lines += [f"_result = _{args}", "assert _result, f\"not yet: {_result.message}\""]
+        lines += [f"_result = _{args}", "assert _result, f\"not yet: {_result.message}\\n{_result.picture or ''}\""]
     return "\n".join(lines)
 
 
