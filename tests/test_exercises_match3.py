@@ -440,3 +440,37 @@ def test_deal_probability_checker_wants_the_exclude_deals_chance():
     no_zero = lambda b: student_probability(b) or 1e-9  # noqa: E731 - forgets that runs are never dealt
     assert not check("match3.deal_probability", no_zero).passed
     assert not check("match3.deal_probability", lambda b: True).passed
+
+
+def test_deal_probability_shows_the_expected_chance_exactly_and_takes_fractions():
+    """Readers saw "expected 1/97656249999999984" (1/97656250000000000 rounded through a float)."""
+    from fractions import Fraction
+
+    from tilelab.exercises import MESSAGE_LIMIT
+    from tilelab.exercises.match3 import _deal_probability_cases, as_chance, exact_chance
+
+    target = Fraction(1, 97656250000000000)
+    (board_5x5,) = [b for b in _deal_probability_cases() if exact_chance(b) == target][:1]
+    assert 1 / exclude_probability(board_5x5) != 97656250000000000  # the float reference rounds
+    assert all(exact_chance(b) == 0 or float(exact_chance(b)) == pytest.approx(exclude_probability(b), rel=1e-12)
+               for b in _deal_probability_cases())
+
+    def wrong_there(board):  # right everywhere but on that 5x5 board
+        p = student_probability(board)
+        return 2 * p if board == board_5x5 else p
+
+    r = check("match3.deal_probability", wrong_there)
+    assert not r and r.counterexample == board_5x5 and len(r.message) <= MESSAGE_LIMIT
+    assert "expected 1/97656250000000000 (about 1.024e-17)" in r.message and "97656249999999984" not in r.message
+
+    def exact(board):  # the lesson's text: a fractions.Fraction is accepted, and shown exactly when wrong
+        p = Fraction(student_probability(board) > 0)
+        for r_ in range(board.rows):
+            for c in range(board.cols):
+                p /= board.kinds - len(_banned(board.grid, r_, c))
+        return p
+
+    assert check("match3.deal_probability", exact).passed
+    r = check("match3.deal_probability", lambda board: exact(board) / 2)
+    assert not r and f"you returned {exact(r.counterexample) / 2}, expected {exact(r.counterexample)}" in r.message
+    assert as_chance(1 / 13122) == "1/13122" and as_chance(Fraction(1, 13122)) == "1/13122"

@@ -366,6 +366,7 @@ def test_shuffle_checker_names_what_is_wrong():
     long = check("sliding.shuffle", UNFAIR_DESIGNS["a long coin-length walk"])   # every board, the blank biased
     assert "the blank lands in some cells" in long.message and long.picture.count("%") == 6  # a 2x3 grid of shares
     assert "more neighbours" in long.message
+    assert "A fair deal is this uneven less than once in a million checks." in long.message   # plainly said
     sometimes = check("sliding.shuffle", swap_sometimes)
     assert "cannot be solved" in sometimes.message and not is_solvable(sometimes.counterexample)
 

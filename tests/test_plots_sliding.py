@@ -143,13 +143,17 @@ def test_shuffle_comparison_names_its_axis():
     assert plot_shuffle_comparison({"walk": [3]}).axes[0].get_xlabel() == "optimal moves to the goal"
 
 
-def test_blank_cell_heatmap_never_clips_and_keeps_numbers_readable():
+def test_blank_cell_heatmap_shows_chances_never_clips_and_keeps_numbers_readable():
     from tilelab.plots.sliding import plot_blank_cells
 
     skewed = np.array([[0.0, 0.318, 0.0], [0.2, 0.0, 0.2], [0.0, 0.282, 0.0]])
     fig = plot_blank_cells([np.full((3, 3), 1 / 9), skewed], ["fair", "skewed"])
     norm = fig.axes[1].images[0].norm
-    assert norm.vmax == pytest.approx(0.318 - 1 / 9) and norm.vmin == -norm.vmax  # the largest value fits
+    assert norm.vmin == 0 and norm.vmax == pytest.approx(0.318)      # the scale runs over chances: every value fits
+    assert norm.vcenter == pytest.approx(1 / 9)                       # fair is the middle (white)
+    assert "chance" in fig.axes[-1].get_ylabel()                      # the colour bar says what it shows
+    image = fig.axes[1].images[0]
+    assert image.get_array().min() == 0 and image.get_array().max() == pytest.approx(0.318)  # the chances themselves
     colours = {t.get_text(): t.get_color() for t in fig.axes[1].texts}
     assert colours["0.318"] == "white" and colours["0.000"] in ("white", "black")  # dark red cell: white text
     assert {t.get_color() for t in fig.axes[0].texts} == {"black"}  # fair cells are pale

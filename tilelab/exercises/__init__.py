@@ -227,7 +227,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
 
     >>> from tilelab.game2048 import slide_row
     >>> check("2048.row_score", lambda row: slide_row(row).score)  # doctest: +ELLIPSIS
-    [NOT YET] 2048.row_score: this calls tilelab's slide_row: write your own version...
+    [NOT YET] 2048.row_score: this calls tilelab's slide_row, which does this exercise's job...
     """
     exercise = _exercise(name)
     if exercise.prepare is not None:
@@ -284,7 +284,8 @@ def _delegated(name: str, function: str, allow: Sequence[Any]) -> Result:
     offered = describe(allow)
     return Result(
         name, False,
-        f"this calls tilelab's {label}: write your own version (it does this exercise's job, or part of it). "
+        f"this calls tilelab's {label}, which does this exercise's job (or part of it): leave that call out and "
+        "write those steps in your own code. "
         + (f"Here you may use {offered}." if offered else "Here you may use numpy and plain Python."),
         function, reason="delegated",
     )

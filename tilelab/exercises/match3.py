@@ -9,9 +9,10 @@
 - ``"match3.deal"``: ``answer(rows, cols, kinds, rng) -> Board``: a board with no ready run, of
   the right size and kinds, different for different seeds, using at most one draw from ``rng``
   per cell (lesson 5b's "one draw per cell"); also with only 3 kinds.
-- ``"match3.deal_probability"``: ``answer(board) -> float``: the chance that the exclude deal
-  (each cell uniform among the kinds that complete no run) deals exactly this board; 0 for a
-  board with a run. Checked on stable boards with and without equal pairs, and on boards with runs.
+- ``"match3.deal_probability"``: ``answer(board) -> number`` (a float or a ``fractions.Fraction``, both
+  accepted): the chance that the exclude deal (each cell uniform among the kinds that complete no run)
+  deals exactly this board; 0 for a board with a run. Checked on stable boards with and without equal
+  pairs, and on boards with runs; the message shows the exact chance (:func:`exact_chance`).
 
 An answer may build, read and swap boards (see :data:`ALLOW`); calling another tilelab function, the
 one doing the exercise's job above all, does not pass. tilelab's own tests use
@@ -31,6 +32,8 @@ False
 from __future__ import annotations
 
 import math
+import numbers
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
@@ -44,7 +47,7 @@ from tilelab.exercises.allow import MATCH3_BOARD, NUMPY, Kit
 from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
-from tilelab.match3.generate import exclude_probability
+from tilelab.match3.generate import banned_kinds, exclude_probability
 from tilelab.exercises.raised import raised_text
 
 SEED = 2025
@@ -383,15 +386,43 @@ def _deal_probability_cases() -> list[Board]:
     return sorted(cases, key=lambda b: b.rows * b.cols)
 
 
-def as_chance(p: float) -> str:
-    """A probability as the student would write it: ``1/13122`` when it is one over a whole number.
+def exact_chance(board: Board) -> Fraction:
+    """The exclude deal's chance of dealing exactly ``board``, as an exact fraction (0 with a run).
 
-    >>> as_chance(1 / 13122), as_chance(0.0), as_chance(0.3)
-    ('1/13122', '0', '0.3')
+    The same product as :func:`tilelab.match3.generate.exclude_probability`, whose floats round:
+
+    >>> exact_chance(Board.parse("001\\n112\\n220"))
+    Fraction(1, 5832)
+    >>> exact_chance(Board.parse("000\\n112\\n220"))
+    Fraction(0, 1)
     """
-    if p > 0 and abs(1 / p - round(1 / p)) < 1e-6 * (1 / p):
-        return "1" if round(1 / p) == 1 else f"1/{round(1 / p)}"
-    return f"{p:.4g}"
+    if find_runs(board):
+        return Fraction(0)
+    grid = [list(row) for row in board.grid]
+    p = Fraction(1)
+    for r in range(board.rows):
+        for c in range(board.cols):
+            p /= board.kinds - len(banned_kinds(grid, r, c))
+    return p
+
+
+def as_chance(p: Any) -> str:
+    """A probability as the student would write it: a fraction kept exact (``1/13122``), a float as ``1/n`` when it
+    is one over a whole number below 10**12 (a float's rounding cannot change that whole number), else its digits.
+
+    >>> as_chance(Fraction(1, 97656250000000000)), as_chance(Fraction(3, 8)), as_chance(0)
+    ('1/97656250000000000', '3/8', '0')
+    >>> as_chance(1 / 13122), as_chance(0.0), as_chance(0.3), as_chance(1.0), as_chance(2 ** -60)
+    ('1/13122', '0', '0.3', '1', '8.67362e-19')
+    """
+    if isinstance(p, numbers.Rational):  # a Fraction or an int: exact
+        return str(Fraction(p))
+    p = float(p)
+    if p > 0:
+        n = 1 / p
+        if n < 1e12 and abs(n - round(n)) < 1e-13 * n:  # a float one over n stays that close (the check asks 1e-9)
+            return "1" if round(n) == 1 else f"1/{round(n)}"
+    return f"{p:.6g}" if p < 1e-4 else f"{p:.4g}"
 
 
 @checker("match3.deal_probability", allow=ALLOW["probability"], job=("tilelab.match3.generate:exclude_probability",))
@@ -400,7 +431,7 @@ def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     name = "match3.deal_probability"
     cases = _deal_probability_cases()
     for board in cases:
-        want = exclude_probability(board)
+        want = exact_chance(board)  # exact: a float's rounding would show 1/97656249999999984 for 1/97656250000000000
         try:
             got = answer(board)
         except Exception as exc:  # noqa: BLE001 - reported with its board
@@ -410,8 +441,10 @@ def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
         if value is None:
             return Result(name, False, f"you returned {got!r} on the board below; return a number", board,
                           _show(board))
-        if not math.isclose(value, want, rel_tol=1e-9, abs_tol=0.0):
+        if not math.isclose(value, float(want), rel_tol=1e-9, abs_tol=0.0):
             runs = " (it holds a run, which the deal never makes)" if want == 0 else ""
-            return Result(name, False, f"on the board below{runs} you returned {as_chance(value)}, expected "
-                          f"{as_chance(want)}", board, _show(board))
+            shown = got if isinstance(got, numbers.Rational) else value  # a Fraction answer is shown exactly
+            about = f" (about {float(want):.6g})" if want.denominator >= 10 ** 12 else ""  # beside a float's digits
+            return Result(name, False, f"on the board below{runs} you returned {as_chance(shown)}, expected "
+                          f"{as_chance(want)}{about}", board, _show(board))
     return Result(name, True, f"passed on all {len(cases)} boards")

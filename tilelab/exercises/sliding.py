@@ -277,8 +277,8 @@ def _cells_test(where: np.ndarray, deals: int, rows: int, cols: int) -> None:
         walk = tile == 0 and not most.all() and where[0][most].min() > where[0][fewest].max()
         raise _NotYet(
             f"on {rows}x{cols} {what} lands in some cells too often, in others too rarely: below, its share of your "
-            f"{deals:,} deals in each cell, where a fair deal gives {1 / n:.1%} each (and is this uneven less than once "
-            "in a million checks)." + (" A walk favours the cells with more neighbours." if walk else ""),
+            f"{deals:,} deals in each cell, where a fair deal gives {1 / n:.1%} each. A fair deal is this uneven less "
+            "than once in a million checks." + (" A walk favours the cells with more neighbours." if walk else ""),
             picture=_share_grid(where[tile] / deals, cols),
         )
 

@@ -385,30 +385,36 @@ def plot_shuffle_comparison(
 
 
 def plot_blank_cells(grids: Sequence[np.ndarray], titles: Sequence[str]) -> Figure:
-    """Heatmaps of where the blank ends: each cell's share, coloured by its difference from fair.
+    """Heatmaps of where the blank ends: each cell's chance, written in the cell and shown by its colour.
 
-    Fair is ``1 / (rows * cols)`` per cell. The colour scale is symmetric and wide enough for the
-    largest difference in any grid (nothing is clipped), and each number is written in white on
-    dark cells and black on light ones, so every share stays readable.
+    Fair is ``1 / (rows * cols)`` per cell: white. Bluer cells get less than fair, down to 0 (dark blue);
+    redder cells more, up to the largest chance in any grid or twice fair, whichever is larger (dark red), so
+    the colour bar runs over chances, from 0, and every number written in a cell lies on it. Each number is
+    written in white on dark cells and black on light ones, so every chance stays readable.
 
     >>> fig = plot_blank_cells([np.full((3, 3), 1 / 9), np.diag([0.5, 0.3, 0.2])], ["fair", "skewed"])
-    >>> [ax.get_title() for ax in fig.axes[:2]], round(fig.axes[0].images[0].norm.vmax, 3)
-    (['fair', 'skewed'], 0.389)
+    >>> norm = fig.axes[0].images[0].norm
+    >>> [ax.get_title() for ax in fig.axes[:2]], norm.vmin, round(norm.vcenter, 3), norm.vmax
+    (['fair', 'skewed'], 0.0, 0.111, 0.5)
     """
+    from matplotlib.colors import TwoSlopeNorm
+
     grids = [np.asarray(g, dtype=float) for g in grids]
     if not grids or len(grids) != len(titles):
         raise ValueError(f"give one title per grid: {len(grids)} grids, {len(titles)} titles")
     fair = 1 / grids[0].size
-    reach = max(float(np.abs(g - fair).max()) for g in grids) or 0.01  # symmetric scale, no clipping
+    top = max(2 * fair, *(float(g.max()) for g in grids))  # every chance fits: nothing is clipped
+    norm = TwoSlopeNorm(vmin=0.0, vcenter=fair, vmax=top)
     cmap = plt.get_cmap("RdBu_r")
     fig, axes = plt.subplots(1, len(grids), figsize=(3.6 * len(grids) + 0.8, 3.4), squeeze=False)
     for ax, grid, title in zip(axes[0], grids, titles):
-        image = ax.imshow(grid - fair, cmap=cmap, vmin=-reach, vmax=reach)
+        image = ax.imshow(grid, cmap=cmap, norm=norm)
         for (r, c), v in np.ndenumerate(grid):
-            red, green, blue, _ = cmap(image.norm(v - fair))
+            red, green, blue, _ = cmap(norm(v))
             light = 0.299 * red + 0.587 * green + 0.114 * blue > 0.5  # perceived brightness of the cell
             ax.text(c, r, f"{v:.3f}", ha="center", va="center", fontsize=12, color="black" if light else "white")
         ax.set_xticks([]), ax.set_yticks([])
         ax.set_title(title, fontsize=11)
-    fig.colorbar(image, ax=list(axes[0]), label=f"difference from fair (1/{grids[0].size})", shrink=0.8)
+    fig.colorbar(image, ax=list(axes[0]), label=f"chance the blank ends there (white: fair, 1/{grids[0].size})",
+                 shrink=0.8)
     return fig

@@ -206,8 +206,9 @@ class _Reader(ast.NodeVisitor):
         code = code_of(obj)
         if code is not None and kind_of(code) == TILELAB and code not in self.allowed:
             offered = allowed_calls(self.exercise)
-            self._refuse(node, f"names {path}, which this exercise ({self.exercise}) does not allow: write your "
-                         f"own version" + (f" (here you may use {offered})" if offered else ""), tamper=False)
+            self._refuse(node, f"names {path}, which this exercise ({self.exercise}) does not allow: leave it out "
+                         f"and write those steps in your own code" + (f" (here you may use {offered})" if offered else ""),
+                         tamper=False)
 
     # ------------------------------------------------------------------ imports bind names
     def visit_Import(self, node: ast.Import) -> None:
