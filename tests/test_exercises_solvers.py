@@ -684,3 +684,17 @@ def test_write_astar_messages_fit_and_a_pair_is_named():
     assert not result.passed and "pair" in result.message
     for answer, _ in WRONG_ASTARS.values():
         assert len(check("solvers.search", answer).message) < 300   # never cut short
+
+
+def test_lesson_4b_small_cases_show_a_slip_in_either_loop():
+    """Lesson 4b's exercise prints h on a row case and a column case, each 4: a slip in either loop changes one of
+    them (a reader's column loop that kept the tiles of that goal row printed 4 on the row case alone), and the
+    check's refusal asks which tiles each loop keeps."""
+    row_case, column_case = Board.parse("2 1 3 \n 4 5 6 \n 7 8 ."), Board.parse("4 2 3 \n 1 5 6 \n 7 8 .")
+    assert linear_conflict(row_case) == linear_conflict(column_case) == 4
+    slips = [WRONG_CONFLICTS["a column keeps the tiles of that goal row"], _wrong_conflict(per=1),
+             _wrong_conflict(keep_col=lambda t, c, cols: False), _wrong_conflict(keep_row=lambda t, r, cols: False)]
+    for slip in slips:
+        assert (slip(row_case), slip(column_case)) != (4, 4)
+    message = check("solvers.admissible", slips[0]).message
+    assert "not admissible" in message and "goal row" in message and "goal column" in message  # which tiles a loop keeps

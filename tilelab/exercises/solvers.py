@@ -279,7 +279,8 @@ def check_admissible(answer: Callable[[Board], Any]) -> Result:
             if got[bad[0]] < 0:
                 return Result(name, False, f"h = {h} is negative on the board below", board, _show(board))
             return Result(name, False, f"not admissible: h = {h} but the board below is only {d} move{'s' if d != 1 else ''} "
-                          "from the goal", board, _show(board))
+                          "from the goal (is a tile counted that need not leave its line: does each loop keep only the "
+                          "tiles whose goal row, or goal column, is that line?)", board, _show(board))
         values[start:end] = got
     want = mans + line_conflicts_3x3(np.array([b.tiles for b in boards]))
     wrong = np.flatnonzero(values != want)
