@@ -241,3 +241,21 @@ def test_the_package_version_of_an_exercise_is_refused_as_an_answer_and_through_
         assert "argument" in through.message, through
     else:
         assert through.reason == "delegated", through
+
+
+def test_a_refusal_says_whether_the_call_does_the_exercises_job_or_is_only_not_offered():
+    """Calling the package's answer to the exercise is named as doing its job; a move generator that a student's own
+    search calls (a reviewer's breadth-first search in 03a's solvability exercise) is named as not offered."""
+    from tilelab.sliding import distance, is_solvable
+
+    def my_is_solvable(board):
+        return is_solvable(board)
+
+    def my_search(board):
+        board.legal_directions()
+        return distance(board) >= 0
+
+    job, search = check("sliding.is_solvable", my_is_solvable), check("sliding.is_solvable", my_search)
+    assert job.reason == search.reason == "delegated"
+    assert "exercise's job" in job.message and "not offer" not in job.message
+    assert "legal_directions" in search.message and "not offer" in search.message and "job" not in search.message

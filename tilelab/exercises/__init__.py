@@ -227,7 +227,7 @@ def check(name: str, answer: Any, *args: Any, **kwargs: Any) -> Result:
 
     >>> from tilelab.game2048 import slide_row
     >>> check("2048.row_score", lambda row: slide_row(row).score)  # doctest: +ELLIPSIS
-    [NOT YET] 2048.row_score: this calls tilelab's slide_row, which does this exercise's job...
+    [NOT YET] 2048.row_score: this calls tilelab's slide_row, which does this exercise's job: leave that call...
     """
     exercise = _exercise(name)
     if exercise.prepare is not None:
@@ -282,10 +282,11 @@ def _delegated(name: str, function: str, allow: Sequence[Any]) -> Result:
     owner = function.rsplit(".", 2)
     label = f"{owner[-2]}.{short}" if len(owner) == 3 and owner[-2][:1].isupper() else short
     offered = describe(allow)
+    job = short in {spec.rsplit(":", 1)[-1] for spec in _exercise(name).job}  # the package's answer to this exercise
+    why = "which does this exercise's job" if job else "which this exercise does not offer"
     return Result(
         name, False,
-        f"this calls tilelab's {label}, which does this exercise's job (or part of it): leave that call out and "
-        "write those steps in your own code. "
+        f"this calls tilelab's {label}, {why}: leave that call out and write those steps in your own code. "
         + (f"Here you may use {offered}." if offered else "Here you may use numpy and plain Python."),
         function, reason="delegated",
     )
