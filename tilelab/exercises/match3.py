@@ -287,7 +287,8 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
             board, share, fair = unfair
             return Result(name, False, f"on {rows}x{cols} boards with 3 kinds, the board below came up in {share:.1%} of "
                           f"{FAIR_DEALS:,} deals; the exclude deal (each cell uniform among the kinds allowed there) "
-                          f"gives it {fair:.1%}. Draw uniformly among the allowed kinds", board, _show(board))
+                          f"gives it {fair:.1%}. Give each allowed kind the same chance (and ban a kind only after an equal "
+                          "pair)", board, _show(board))
     unfair = _unfair_corner(answer)
     if unfair is not None:
         board, share, fair = unfair
@@ -297,7 +298,7 @@ def check_deal(answer: Callable[[int, int, int, np.random.Generator], Board]) ->
                       board, _show(board))
     sizes = ", ".join(dict.fromkeys(f"{rows}x{cols}" for (rows, cols), _, _ in cases))  # the label says what was dealt
     return Result(name, True, f"passed on {len(cases)} deals (sizes {sizes}; 3 to 7 kinds), one draw per cell, the "
-                  "same board from the same seed, and each 1x3 and 3x1 board, and the last cell of a 3x3 board, as "
+                  "same board again from the same seed (repeatable), and each 1x3 and 3x1 board, and the last cell of a 3x3 board, as "
                   "often as the exclude deal deals them")
 
 

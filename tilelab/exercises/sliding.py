@@ -73,7 +73,7 @@ ALLOW = {
     # moving tiles is fine (a walk is a shuffle, a biased one): the package's deals and walks are not
     "shuffle": (PUZZLE, Kit("moves (swap_tiles, play, a Board's slide)", (
         _S + "Board[swap_tiles slide legal_moves neighbour_tiles neighbours]", _S + "play", _S + "Slide[*]")),
-        _S + "is_solvable", _S + "inversions", NUMPY),
+        _S + "is_solvable", _S + "inversions", _S + "random_board", NUMPY),  # random_board: section 1's deal
     "multi_moves": (PUZZLE, Kit("moves (play, a Board's slide and legal_moves)", (
         _S + "play", _S + "Slide[*]", _S + "legal_moves",
         _S + "Board[slide legal_moves neighbour_tiles tile_for legal_directions]")), NUMPY),
@@ -183,7 +183,10 @@ def _deal(answer: Callable[..., Any], rows: int, cols: int, rng: np.random.Gener
     if board.shape != (rows, cols):
         raise _NotYet(f"asked for {rows}x{cols}, got {board.rows}x{board.cols}", board)
     if not is_solvable(board):
-        raise _NotYet(f"this {rows}x{cols} board cannot be solved:", board)
+        names = getattr(getattr(answer, "__code__", None), "co_names", ())  # what the answer's own code names
+        kept = (" (swap_tiles returns a new board: is it kept, board = board.swap_tiles(a, b)?)"
+                if "swap_tiles" in names else "")
+        raise _NotYet(f"this {rows}x{cols} board cannot be solved{kept}:", board)
     return board
 
 

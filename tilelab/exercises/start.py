@@ -22,13 +22,19 @@ from tilelab.exercises.allow import BOARD_2048, NUMPY
 ALLOW = (BOARD_2048, NUMPY)
 
 
+#: The board sizes of the random cases: mostly the usual 4x4, and 3x3, 5x5 and 6x6 (the widget's ``size``), so an
+#: answer that assumes 16 cells does not pass.
+SIZES = (4, 3, 4, 5, 4, 6)
+
+
 def _random_rows(count: int, seed: int = 2048) -> list[tuple[tuple[int, ...], ...]]:
-    """Seeded 4x4 boards as tuples of rows (0 = empty), the smallest first (the grader's seed mixed in inside
-    :func:`tilelab.exercises.hidden_cases`)."""
+    """Seeded boards of :data:`SIZES` as tuples of rows (0 = empty), the smallest first (the grader's seed mixed in
+    inside :func:`tilelab.exercises.hidden_cases`)."""
     rng = np.random.default_rng(case_seed(seed))
-    boards = [((0, 0, 0, 0),) * 4, ((2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 4))]
-    for _ in range(count):
-        exps = rng.integers(0, 12, size=(4, 4))
+    boards = [((0, 0, 0),) * 3, ((0, 0, 0, 0),) * 4, ((2, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (0, 0, 0, 4))]
+    for i in range(count):
+        size = SIZES[i % len(SIZES)]
+        exps = rng.integers(0, 12, size=(size, size))
         grid = np.where(exps == 0, 0, 2 ** exps.astype(np.int64))
         boards.append(tuple(tuple(int(v) for v in row) for row in grid))
     return boards
@@ -64,11 +70,12 @@ def check_count_empty(answer) -> Result:
     """``answer(rows) -> int``: how many empty cells a 2048 board has (where a new tile may spawn).
 
     >>> print(check_count_empty(lambda rows: 0))
-    [NOT YET] count_empty: on the board below you returned 0, expected 16
-    . . . .
-    . . . .
-    . . . .
-    . . . .
+    [NOT YET] count_empty: on the board below you returned 0, expected 9
+    . . .
+    . . .
+    . . .
+    >>> check_count_empty(lambda rows: 16 - sum(1 for row in rows for v in row if v)).counterexample
+    ((0, 0, 0), (0, 0, 0), (0, 0, 0))
     """
     return first_counterexample("count_empty", answer, _empty, _random_rows(500), show=_picture)
 
@@ -89,7 +96,7 @@ COURSE = (
     ("04b_sliding_idastar", "sliding puzzle", "IDA* with almost no memory, and linear conflict written by you"),
     ("04c_sliding_heuristics", "sliding puzzle", "pattern databases: a stronger heuristic built by breadth-first search"),
     ("04d_sliding_human", "sliding puzzle", "weighted A*, the human strategy, a route finder's bugs and their fix"),
-    ("05a_match3_dispel", "match-3", "finding runs, groups, cascades and why they end"),
+    ("05a_match3_dispel", "match-3", "finding runs, groups, cascades and how long they last"),
     ("05b_match3_dead_boards", "match-3", "dealing without ready matches, dead boards, reshuffles"),
     ("05c_match3_specials", "match-3", "special candies: striped, wrapped, colour bombs"),
     ("05d_match3_bugs", "match-3", "bugs in published match-3 code: CheckDispel, RemoveCandys, lowest-first clearing"),
