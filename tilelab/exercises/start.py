@@ -37,7 +37,7 @@ def _random_rows(count: int, seed: int = 2048) -> list[tuple[tuple[int, ...], ..
         exps = rng.integers(0, 12, size=(size, size))
         grid = np.where(exps == 0, 0, 2 ** exps.astype(np.int64))
         boards.append(tuple(tuple(int(v) for v in row) for row in grid))
-    return boards
+    return sorted(boards, key=len)  # stable: the hand-made boards first within their size
 
 
 def _largest(rows: tuple[tuple[int, ...], ...]) -> int:
