@@ -447,13 +447,13 @@ def test_deal_probability_shows_the_expected_chance_exactly_and_takes_fractions(
     from fractions import Fraction
 
     from tilelab.exercises import MESSAGE_LIMIT
-    from tilelab.exercises.match3 import _deal_probability_cases, as_chance, exact_chance
+    from tilelab.exercises.match3 import deal_probability_cases, as_chance, exact_chance
 
     target = Fraction(1, 97656250000000000)
-    (board_5x5,) = [b for b in _deal_probability_cases() if exact_chance(b) == target][:1]
+    (board_5x5,) = [b for b in deal_probability_cases() if exact_chance(b) == target][:1]
     assert 1 / exclude_probability(board_5x5) != 97656250000000000  # the float reference rounds
     assert all(exact_chance(b) == 0 or float(exact_chance(b)) == pytest.approx(exclude_probability(b), rel=1e-12)
-               for b in _deal_probability_cases())
+               for b in deal_probability_cases())
 
     def wrong_there(board):  # right everywhere but on that 5x5 board
         p = student_probability(board)

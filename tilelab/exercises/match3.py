@@ -375,7 +375,7 @@ def _unfair_corner(answer: Callable[..., Any]) -> tuple[Board, float, float] | N
     return likeliest[worst], counts.get(worst, 0) / FAIR_DEALS, fair[worst]
 
 
-def _deal_probability_cases() -> list[Board]:
+def deal_probability_cases() -> list[Board]:
     """Small boards first: one where both pairs ban the same kind at one cell, then stable and runny boards."""
     rng = np.random.default_rng(case_seed(SEED))
     cases = [Board.parse("021\n201\n110"), Board.parse("012\n120\n201"), Board.parse("001\n112\n220"),
@@ -430,7 +430,7 @@ def as_chance(p: Any) -> str:
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
     name = "match3.deal_probability"
-    cases = _deal_probability_cases()
+    cases = deal_probability_cases()
     for board in cases:
         want = exact_chance(board)  # exact: a float's rounding would show 1/97656249999999984 for 1/97656250000000000
         try:
