@@ -403,8 +403,8 @@ def test_a_reload_reopens_the_lesson(lite: Lite, on_failure: LitePage) -> None:
     on_failure.wait_for(lambda: _current_path(page) == "01a_2048_merge.ipynb" or None, 60,
                         "the lesson named in the address to open")
     page.evaluate(_CLOSE_ALL_JS)
-    on_failure.page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open', "
-                             "{path: '00_start_here.ipynb', factory: 'Notebook'})")
+    on_failure.page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:open', "
+                             "{path: '00_start_here.ipynb', factory: 'Notebook'}); }")  # returns nothing to serialise
     on_failure.wait_for(lambda: "path=00_start_here.ipynb" in page.url or None, 10,
                         "the address to name the lesson now open")
     seen = len(on_failure.console)
