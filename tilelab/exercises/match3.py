@@ -12,7 +12,7 @@
 - ``"match3.deal_probability"``: ``answer(board) -> number`` (a float or a ``fractions.Fraction``, both
   accepted): the chance that the exclude deal (each cell uniform among the kinds that complete no run)
   deals exactly this board; 0 for a board with a run. Checked on stable boards with and without equal
-  pairs, and on boards with runs; the message shows the exact chance (:func:`exact_chance`).
+  pairs, and on boards with runs; the message shows the exact chance (:func:`tilelab.match3.generate.exclude_chance`).
 
 An answer may build, read and swap boards (see :data:`ALLOW`); calling another tilelab function, the
 one doing the exercise's job above all, does not pass. tilelab's own tests use
@@ -47,7 +47,7 @@ from tilelab.exercises.allow import MATCH3_BOARD, NUMPY, Kit
 from tilelab.match3 import EMPTY, Board, fall, find_runs, legal_moves, stable_board
 from tilelab.match3 import is_dead_fast as is_dead  # the checker's truth: the compiled twin (fast on many boards)
 from tilelab.match3.dispel import TEMPLATES, template_matches
-from tilelab.match3.generate import banned_kinds, exclude_probability
+from tilelab.match3.generate import exclude_chance, exclude_probability
 from tilelab.exercises.raised import raised_text
 
 SEED = 2025
@@ -387,26 +387,6 @@ def deal_probability_cases() -> list[Board]:
     return sorted(cases, key=lambda b: b.rows * b.cols)
 
 
-def exact_chance(board: Board) -> Fraction:
-    """The exclude deal's chance of dealing exactly ``board``, as an exact fraction (0 with a run).
-
-    The same product as :func:`tilelab.match3.generate.exclude_probability`, whose floats round:
-
-    >>> exact_chance(Board.parse("001\\n112\\n220"))
-    Fraction(1, 5832)
-    >>> exact_chance(Board.parse("000\\n112\\n220"))
-    Fraction(0, 1)
-    """
-    if find_runs(board):
-        return Fraction(0)
-    grid = [list(row) for row in board.grid]
-    p = Fraction(1)
-    for r in range(board.rows):
-        for c in range(board.cols):
-            p /= board.kinds - len(banned_kinds(grid, r, c))
-    return p
-
-
 def as_chance(p: Any) -> str:
     """A probability as the student would write it: a fraction kept exact (``1/13122``), a float as ``1/n`` when it
     is one over a whole number below 10**12 (a float's rounding cannot change that whole number), else its digits.
@@ -426,13 +406,14 @@ def as_chance(p: Any) -> str:
     return f"{p:.6g}" if p < 1e-4 else f"{p:.4g}"
 
 
-@checker("match3.deal_probability", allow=ALLOW["probability"], job=("tilelab.match3.generate:exclude_probability",))
+@checker("match3.deal_probability", allow=ALLOW["probability"], job=("tilelab.match3.generate:exclude_probability",
+                                                                                 "tilelab.match3.generate:exclude_chance"))
 def check_deal_probability(answer: Callable[[Board], Any]) -> Result:
     """``answer(board)`` must give the exclude deal's chance of dealing exactly ``board`` (0 with a run)."""
     name = "match3.deal_probability"
     cases = deal_probability_cases()
     for board in cases:
-        want = exact_chance(board)  # exact: a float's rounding would show 1/97656249999999984 for 1/97656250000000000
+        want = exclude_chance(board)  # exact: a float's rounding would show 1/97656249999999984 for 1/97656250000000000
         try:
             got = answer(board)
         except Exception as exc:  # noqa: BLE001 - reported with its board

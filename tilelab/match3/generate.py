@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -87,29 +88,38 @@ def stable_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> Board:
     return Board.from_array(grid, kinds)
 
 
-def exclude_probability(board: Board) -> float:
-    """The chance that the exclude deal (:func:`stable_board`) deals exactly this board.
+def exclude_chance(board: Board) -> Fraction:
+    """The chance that the exclude deal (:func:`stable_board`) deals exactly this board, as an exact fraction.
 
     Cell by cell in reading order, the deal picks uniformly among the kinds its left pair and its
     upper pair do not ban, so the chance is the product of ``1 / allowed`` over the cells; a
     board holding a run is never dealt (0). Boards with equal pairs are dealt more often.
 
-    >>> round(exclude_probability(Board.parse("012\\n120\\n201")) * 3**9, 9)   # no pair: 1/3 each
-    1.0
-    >>> round(exclude_probability(Board.parse("001\\n112\\n220")) * 3**6 * 2**3, 9)   # 3 cells after a pair
-    1.0
-    >>> exclude_probability(Board.parse("000\\n112\\n220"))
-    0.0
+    >>> exclude_chance(Board.parse("012\\n120\\n201"))   # no pair: 1/3 each
+    Fraction(1, 19683)
+    >>> exclude_chance(Board.parse("001\\n112\\n220"))   # 3 cells after a pair: 1/2 each
+    Fraction(1, 5832)
+    >>> exclude_chance(Board.parse("000\\n112\\n220"))
+    Fraction(0, 1)
     """
     check_full(board)
     if has_run(board.to_array()):
-        return 0.0
+        return Fraction(0)
     grid = [list(row) for row in board.grid]
-    p = 1.0
+    p = Fraction(1)
     for r in range(board.rows):
         for c in range(board.cols):
             p /= board.kinds - len(banned_kinds(grid, r, c))
     return p
+
+
+def exclude_probability(board: Board) -> float:
+    """:func:`exclude_chance` as a float.
+
+    >>> round(exclude_probability(Board.parse("001\\n112\\n220")) * 3**6 * 2**3, 9)
+    1.0
+    """
+    return float(exclude_chance(board))
 
 
 def new_special_board(rows: int, cols: int, kinds: int, *, rng: RngLike) -> SpecialBoard:
